@@ -1,0 +1,23 @@
+//! The pure rules of the league.
+//!
+//! # Layout
+//!
+//! - [`card`]: cards, ranks, suits (`"Ah"` round-trips through `FromStr`/`Display`).
+//! - [`deck`]: a 52-card deck ordered from a 32-byte seed (ChaCha20 Fisher-Yates) and the
+//!   seed's `sha256` commitment.
+//! - [`eval`]: the seven-card hand evaluator.
+//! - [`rules`]: `HouseRules`, the options where the houses differ, and their presets.
+//! - [`hand`]: one hand of No-Limit Hold'em as `decide(&state, command)` and
+//!   `apply(state, &event)`.
+//! - [`phh`]: the Poker Hand History format: parse, replay through the engine, write.
+//!
+//! # Invariants
+//!
+//! Nothing here does IO, reads a clock or draws OS randomness: whatever the engine needs
+//! from the world (a seed, a deck order, the time) comes in a command and is recorded in an
+//! event, so replaying the same events gives the same state, chip for chip. Chips are
+//! integers (`u64`); there are no floats anywhere.
+
+pub mod card;
+pub mod deck;
+pub mod eval;
