@@ -1,0 +1,93 @@
+//! The store's errors: what a caller can act on is typed; the database's own failures are
+//! wrapped, never matched by message.
+
+use crate::types::ExpectedVersion;
+
+/// Everything an operation of the store can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The stream's version was not the one expected. Nothing was appended.
+    #[error("version conflict on the stream: expected {expected}, actual {}", actual.map_or_else(|| "no stream".to_owned(), |v| format!("version {v}")))]
+    Conflict {
+        /// What the caller expected.
+        expected: ExpectedVersion,
+        /// The stream's last version (`None`: the stream has no events).
+        actual: Option<u64>,
+    },
+    /// The idempotency key was already used for a different append. Nothing was appended.
+    #[error("idempotency key {key:?} was already used with different events")]
+    IdempotencyMismatch {
+        /// The reused key.
+        key: String,
+    },
+    /// An append of zero events.
+    #[error("an append needs at least one event")]
+    EmptyBatch,
+    /// More events in one append than `MAX_BATCH_EVENTS`.
+    #[error("{count} events in one append; the limit is {limit}")]
+    BatchTooLarge {
+        /// Events submitted.
+        count: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A payload larger than `MAX_PAYLOAD_BYTES`.
+    #[error("event {index} of the batch has {size} payload bytes; the limit is {limit}")]
+    PayloadTooLarge {
+        /// Index of the event within the batch.
+        index: usize,
+        /// Its size.
+        size: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A payload that is not one valid JSON value.
+    #[error("event {index} of the batch: payload is not valid JSON: {reason}")]
+    InvalidJson {
+        /// Index of the event within the batch.
+        index: usize,
+        /// The parser's complaint.
+        reason: String,
+    },
+    /// An empty, over-long or control-character-laden stream id, event type or key.
+    #[error("invalid {what}: {value:?}")]
+    InvalidName {
+        /// Which field.
+        what: &'static str,
+        /// The offending value (truncated).
+        value: String,
+    },
+    /// A schema version of 0 (versions start at 1).
+    #[error("event {index} of the batch: schema version must be at least 1")]
+    InvalidSchemaVersion {
+        /// Index of the event within the batch.
+        index: usize,
+    },
+    /// Reading a stream that has no events.
+    #[error("stream {0:?} does not exist")]
+    StreamNotFound(String),
+    /// A Merkle proof was asked for a tree size or leaf that the sealed log does not have.
+    #[error("no such sealed tree: {0}")]
+    NoSuchTree(String),
+    /// The database URL names neither SQLite nor PostgreSQL.
+    #[error("unsupported database URL {0:?} (expected sqlite:PATH or postgres://...)")]
+    UnsupportedUrl(String),
+    /// A stored value that the store itself could not have written (wrong hash length,
+    /// negative version, ...): the database was edited or is not ours.
+    #[error("corrupt row: {0}")]
+    Corrupt(String),
+    /// The database failed.
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    /// Applying the migrations failed.
+    #[error("migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+impl StoreError {
+    /// True for a unique-constraint violation, however the backend spells it.
+    pub(crate) fn is_unique_violation(err: &sqlx::Error) -> bool {
+        err.as_database_error()
+            .is_some_and(|db| db.is_unique_violation())
+    }
+}

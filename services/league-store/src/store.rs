@@ -1,0 +1,939 @@
+//! The store: connecting, appending and reading, on either backend.
+
+use std::borrow::Cow;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions, PgRow};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
+    SqliteSynchronous,
+};
+use sqlx::{AssertSqlSafe, ColumnIndex, Decode, Row, Type};
+use tokio::sync::{Mutex, watch};
+use tokio::task::JoinHandle;
+
+use crate::error::StoreError;
+use crate::hash::{EventFields, ZERO_HASH, append_fingerprint, event_hash};
+use crate::subscribe::Subscription;
+use crate::types::{
+    Appended, Clock, ExpectedVersion, Hash, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, NewEvent,
+    RecordedEvent, SystemClock, Timestamp, check_name,
+};
+
+/// The channel on which the sealer announces a new sealed head to other processes.
+pub const NOTIFY_CHANNEL: &str = "league_log";
+/// Bits of a PostgreSQL position that hold the event's index within its transaction.
+pub(crate) const PG_INDEX_BITS: u32 = 16;
+/// How many times an `ExpectedVersion::Any` append retries after losing a race.
+const ANY_RETRIES: usize = 64;
+
+/// Which database a store runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// SQLite: one file, one writer at a time.
+    Sqlite,
+    /// PostgreSQL: many concurrent writers and instances.
+    Postgres,
+}
+
+/// How to open a store.
+#[derive(Clone)]
+pub struct StoreOptions {
+    /// Supplies `recorded_at` when an event's metadata does not.
+    pub clock: Arc<dyn Clock>,
+    /// Maximum pooled connections.
+    pub max_connections: u32,
+    /// How often a waiting subscriber re-reads the log even without a wake-up.
+    pub poll_interval: Duration,
+    /// PostgreSQL only: the schema to use (tests give each its own).
+    pub pg_schema: Option<String>,
+    /// SQLite only: `synchronous=FULL` (survives power loss) instead of `NORMAL` (survives a
+    /// crash of the process, which is the default: WAL + NORMAL never corrupts the file and
+    /// loses nothing on a process crash, only possibly the last commits on power loss).
+    pub sqlite_synchronous_full: bool,
+    /// Apply the migrations on connect.
+    pub migrate: bool,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        Self {
+            clock: Arc::new(SystemClock),
+            max_connections: 16,
+            poll_interval: Duration::from_millis(500),
+            pg_schema: None,
+            sqlite_synchronous_full: false,
+            migrate: true,
+        }
+    }
+}
+
+impl std::fmt::Debug for StoreOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoreOptions")
+            .field("max_connections", &self.max_connections)
+            .field("poll_interval", &self.poll_interval)
+            .field("pg_schema", &self.pg_schema)
+            .field("sqlite_synchronous_full", &self.sqlite_synchronous_full)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Db {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+pub(crate) struct Inner {
+    pub(crate) db: Db,
+    pub(crate) clock: Arc<dyn Clock>,
+    /// Bumped whenever new events may be readable: after a local append commits, when the
+    /// sealer of any process announces a head (PostgreSQL), and after a local seal.
+    pub(crate) wake: watch::Sender<u64>,
+    pub(crate) poll_interval: Duration,
+    /// SQLite: appends of this process queue here instead of spinning on the file lock.
+    sqlite_writer: Mutex<()>,
+    listener: Option<JoinHandle<()>>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if let Some(task) = &self.listener {
+            task.abort();
+        }
+    }
+}
+
+/// The event store. Cheap to clone; clones share the pool and the wake-ups.
+#[derive(Clone)]
+pub struct Store {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("backend", &self.backend())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The migrations of one backend, embedded in the binary.
+///
+/// Built from `include_str!` rather than `sqlx::migrate!`: the macro would compile sqlx's
+/// proc-macro crate with both database drivers (and SQLite's C source) a second time for the
+/// host, minutes on a two-core builder, for the same result: sqlx checksums the same SQL.
+pub fn migrator(backend: Backend) -> Migrator {
+    let (sql, description) = match backend {
+        Backend::Sqlite => (
+            include_str!("../../../migrations/sqlite/0001_event_store.sql"),
+            "event store",
+        ),
+        Backend::Postgres => (
+            include_str!("../../../migrations/postgres/0001_event_store.sql"),
+            "event store",
+        ),
+    };
+    Migrator::with_migrations(vec![Migration::new(
+        1,
+        Cow::Borrowed(description),
+        MigrationType::Simple,
+        AssertSqlSafe(sql).into_sql_str(),
+        false,
+    )])
+}
+
+use sqlx::SqlSafeStr as _;
+
+/// Which backend a URL names.
+pub fn backend_of(url: &str) -> Result<Backend, StoreError> {
+    if url.starts_with("sqlite:") {
+        Ok(Backend::Sqlite)
+    } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Backend::Postgres)
+    } else {
+        Err(StoreError::UnsupportedUrl(url.to_owned()))
+    }
+}
+
+/// Converts a stored non-negative integer.
+pub(crate) fn to_u64(what: &str, v: i64) -> Result<u64, StoreError> {
+    u64::try_from(v).map_err(|_| StoreError::Corrupt(format!("negative {what}: {v}")))
+}
+
+/// Converts a caller's bound to SQL, saturating (positions and versions never reach 2^63).
+pub(crate) fn to_i64(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+pub(crate) fn to_hash(what: &str, v: &[u8]) -> Result<Hash, StoreError> {
+    Hash::try_from(v)
+        .map_err(|_| StoreError::Corrupt(format!("{what} is {} bytes, not 32", v.len())))
+}
+
+/// Decodes an event row whose columns are in `EVENT_COLUMNS` order.
+pub(crate) fn decode_event<R>(row: &R) -> Result<RecordedEvent, StoreError>
+where
+    R: Row,
+    usize: ColumnIndex<R>,
+    for<'r> i64: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> i32: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> String: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> Option<String>: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> Vec<u8>: Decode<'r, R::Database> + Type<R::Database>,
+{
+    let schema_version: i32 = row.try_get(4)?;
+    let prev: Vec<u8> = row.try_get(11)?;
+    let hash: Vec<u8> = row.try_get(12)?;
+    Ok(RecordedEvent {
+        position: to_u64("position", row.try_get(0)?)?,
+        stream_id: row.try_get(1)?,
+        stream_version: to_u64("stream version", row.try_get(2)?)?,
+        event_type: row.try_get(3)?,
+        schema_version: u32::try_from(schema_version)
+            .map_err(|_| StoreError::Corrupt(format!("schema version {schema_version}")))?,
+        payload: row.try_get(5)?,
+        actor: row.try_get(6)?,
+        correlation_id: row.try_get(7)?,
+        causation_id: row.try_get(8)?,
+        idempotency_key: row.try_get(9)?,
+        recorded_at: Timestamp::from_micros(row.try_get(10)?),
+        prev_hash: to_hash("prev_hash", &prev)?,
+        hash: to_hash("hash", &hash)?,
+    })
+}
+
+/// One event row ready to insert.
+pub(crate) struct RowData {
+    pub(crate) stream_version: i64,
+    pub(crate) event_type: String,
+    pub(crate) schema_version: i32,
+    pub(crate) payload: Vec<u8>,
+    pub(crate) actor: Option<String>,
+    pub(crate) correlation_id: Option<String>,
+    pub(crate) causation_id: Option<String>,
+    pub(crate) recorded_at: i64,
+    pub(crate) prev_hash: Vec<u8>,
+    pub(crate) hash: Vec<u8>,
+}
+
+/// Chains and hashes a batch onto a stream head.
+pub(crate) fn build_rows(
+    stream_id: &str,
+    head: Option<(u64, Hash)>,
+    events: &[NewEvent],
+    idempotency_key: Option<&str>,
+    clock: &dyn Clock,
+) -> Vec<RowData> {
+    let (mut version, mut prev) = head.unwrap_or((0, ZERO_HASH));
+    let mut now = None;
+    events
+        .iter()
+        .map(|e| {
+            version += 1;
+            let recorded_at = e
+                .metadata
+                .recorded_at
+                .unwrap_or_else(|| *now.get_or_insert_with(|| clock.now()));
+            let hash = event_hash(&EventFields {
+                stream_id,
+                stream_version: version,
+                event_type: &e.event_type,
+                schema_version: e.schema_version,
+                actor: e.metadata.actor.as_deref(),
+                correlation_id: e.metadata.correlation_id.as_deref(),
+                causation_id: e.metadata.causation_id.as_deref(),
+                idempotency_key,
+                recorded_at,
+                payload: &e.payload,
+                prev_hash: &prev,
+            });
+            let row = RowData {
+                stream_version: to_i64(version),
+                event_type: e.event_type.clone(),
+                schema_version: i32::try_from(e.schema_version).unwrap_or(i32::MAX),
+                payload: e.payload.clone(),
+                actor: e.metadata.actor.clone(),
+                correlation_id: e.metadata.correlation_id.clone(),
+                causation_id: e.metadata.causation_id.clone(),
+                recorded_at: recorded_at.as_micros(),
+                prev_hash: prev.to_vec(),
+                hash: hash.to_vec(),
+            };
+            prev = hash;
+            row
+        })
+        .collect()
+}
+
+/// Checks an append's arguments; nothing touches the database before this passes.
+fn validate(
+    stream_id: &str,
+    events: &[NewEvent],
+    idempotency_key: Option<&str>,
+) -> Result<(), StoreError> {
+    check_name("stream id", stream_id)?;
+    if let Some(key) = idempotency_key {
+        check_name("idempotency key", key)?;
+    }
+    if events.is_empty() {
+        return Err(StoreError::EmptyBatch);
+    }
+    if events.len() > MAX_BATCH_EVENTS {
+        return Err(StoreError::BatchTooLarge {
+            count: events.len(),
+            limit: MAX_BATCH_EVENTS,
+        });
+    }
+    for (index, e) in events.iter().enumerate() {
+        check_name("event type", &e.event_type)?;
+        for (what, v) in [
+            ("actor", &e.metadata.actor),
+            ("correlation id", &e.metadata.correlation_id),
+            ("causation id", &e.metadata.causation_id),
+        ] {
+            if let Some(v) = v {
+                check_name(what, v)?;
+            }
+        }
+        if e.schema_version == 0 {
+            return Err(StoreError::InvalidSchemaVersion { index });
+        }
+        if e.payload.len() > MAX_PAYLOAD_BYTES {
+            return Err(StoreError::PayloadTooLarge {
+                index,
+                size: e.payload.len(),
+                limit: MAX_PAYLOAD_BYTES,
+            });
+        }
+        serde_json::from_slice::<serde::de::IgnoredAny>(&e.payload).map_err(|err| {
+            StoreError::InvalidJson {
+                index,
+                reason: err.to_string(),
+            }
+        })?;
+    }
+    Ok(())
+}
+
+/// What an earlier append with the same idempotency key wrote.
+struct IdempotentRecord {
+    stream_id: String,
+    fingerprint: Vec<u8>,
+    first_position: i64,
+    event_count: i32,
+    first_version: i64,
+}
+
+impl IdempotentRecord {
+    fn resolve(
+        self,
+        key: &str,
+        stream_id: &str,
+        fingerprint: &Hash,
+    ) -> Result<Appended, StoreError> {
+        if self.stream_id != stream_id || self.fingerprint != fingerprint {
+            return Err(StoreError::IdempotencyMismatch {
+                key: key.to_owned(),
+            });
+        }
+        let count = u64::try_from(self.event_count)
+            .ok()
+            .filter(|c| *c >= 1)
+            .ok_or_else(|| {
+                StoreError::Corrupt(format!("idempotency event count {}", self.event_count))
+            })?;
+        let first_position = to_u64("position", self.first_position)?;
+        let first_version = to_u64("version", self.first_version)?;
+        Ok(Appended {
+            first_position,
+            last_position: first_position + count - 1,
+            first_version,
+            last_version: first_version + count - 1,
+            deduplicated: true,
+        })
+    }
+}
+
+fn check_expected(expected: ExpectedVersion, actual: Option<u64>) -> Result<(), StoreError> {
+    let ok = match expected {
+        ExpectedVersion::Any => true,
+        ExpectedVersion::NoStream => actual.is_none(),
+        ExpectedVersion::Exact(v) => actual == Some(v),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(StoreError::Conflict { expected, actual })
+    }
+}
+
+/// The columns of an event row, in `decode_event` order.
+pub(crate) const EVENT_COLUMNS: &str = "position, stream_id, stream_version, event_type, \
+    schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
+    recorded_at, prev_hash, hash";
+
+const PG_HEAD: &str = "SELECT h.stream_version, h.hash, i.stream_id, i.fingerprint, \
+    i.first_position, i.event_count, i.first_version \
+    FROM (SELECT 1) AS one \
+    LEFT JOIN LATERAL (SELECT stream_version, hash FROM events WHERE stream_id = $1 \
+        ORDER BY stream_version DESC LIMIT 1) AS h ON true \
+    LEFT JOIN idempotency AS i ON i.key = $2";
+
+/// The whole append is this one statement in its own transaction, so the transaction's id
+/// (xid8) is assigned here, after the snapshot in which the stream head was read: the
+/// invariant the global order rests on (see `lib.rs`).
+const PG_INSERT: &str = "WITH ins AS ( \
+    INSERT INTO events (position, stream_id, stream_version, event_type, schema_version, \
+        payload, actor, correlation_id, causation_id, idempotency_key, recorded_at, \
+        prev_hash, hash) \
+    SELECT (pg_current_xact_id()::text::bigint << 16) | u.idx::bigint, $1, u.ver, u.typ, \
+        u.sv, u.payload, u.actor, u.corr, u.caus, $2, u.at, u.prev, u.hash \
+    FROM UNNEST($3::int4[], $4::int8[], $5::text[], $6::int4[], $7::bytea[], $8::text[], \
+        $9::text[], $10::text[], $11::int8[], $12::bytea[], $13::bytea[]) \
+        AS u(idx, ver, typ, sv, payload, actor, corr, caus, at, prev, hash) \
+    RETURNING 1 \
+), idem AS ( \
+    INSERT INTO idempotency (key, stream_id, fingerprint, first_position, event_count, \
+        first_version) \
+    SELECT $2, $1, $14, pg_current_xact_id()::text::bigint << 16, $15, $16 \
+    WHERE $2::text IS NOT NULL \
+    RETURNING 1 \
+) \
+SELECT pg_current_xact_id()::text::bigint";
+
+const SQLITE_HEAD: &str = "SELECT (SELECT max(position) FROM events), \
+    h.stream_version, h.hash, i.stream_id, i.fingerprint, i.first_position, i.event_count, \
+    i.first_version \
+    FROM (SELECT 1) AS one \
+    LEFT JOIN (SELECT stream_version, hash FROM events WHERE stream_id = ?1 \
+        ORDER BY stream_version DESC LIMIT 1) AS h ON 1 \
+    LEFT JOIN idempotency AS i ON i.key = ?2";
+
+/// Multi-row insert sizes for SQLite: a batch is split greedily into these, so at most four
+/// distinct statements are ever prepared.
+pub(crate) const SQLITE_CHUNKS: [usize; 4] = [256, 32, 4, 1];
+
+pub(crate) fn sqlite_insert_sql(table: &str, rows: usize) -> String {
+    let mut sql = format!(
+        "INSERT INTO {table} (position, stream_id, stream_version, event_type, schema_version, \
+         payload, actor, correlation_id, causation_id, idempotency_key, recorded_at, prev_hash, \
+         hash) VALUES "
+    );
+    for i in 0..rows {
+        if i > 0 {
+            sql.push(',');
+        }
+        sql.push_str("(?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    }
+    sql
+}
+
+impl Store {
+    /// Opens a store at `url` (`sqlite:PATH` or `postgres://...`) with default options.
+    pub async fn open(url: &str) -> Result<Self, StoreError> {
+        Self::open_with(url, StoreOptions::default()).await
+    }
+
+    /// Opens a store, applying the migrations unless told not to.
+    pub async fn open_with(url: &str, options: StoreOptions) -> Result<Self, StoreError> {
+        let backend = backend_of(url)?;
+        let (wake, _) = watch::channel(0u64);
+        let db = match backend {
+            Backend::Sqlite => {
+                let connect = SqliteConnectOptions::from_str(url)?
+                    .create_if_missing(true)
+                    .journal_mode(SqliteJournalMode::Wal)
+                    .synchronous(if options.sqlite_synchronous_full {
+                        SqliteSynchronous::Full
+                    } else {
+                        SqliteSynchronous::Normal
+                    })
+                    .busy_timeout(Duration::from_secs(30));
+                let pool = SqlitePoolOptions::new()
+                    .max_connections(options.max_connections.max(2))
+                    .connect_with(connect)
+                    .await?;
+                Db::Sqlite(pool)
+            }
+            Backend::Postgres => {
+                let mut connect = PgConnectOptions::from_str(url)?.application_name("league-store");
+                if let Some(schema) = &options.pg_schema {
+                    connect = connect.options([("search_path", schema.as_str())]);
+                }
+                let pool = PgPoolOptions::new()
+                    .max_connections(options.max_connections.max(2))
+                    .connect_with(connect)
+                    .await?;
+                Db::Postgres(pool)
+            }
+        };
+        if options.migrate {
+            let m = migrator(backend);
+            match &db {
+                Db::Sqlite(pool) => m.run(pool).await?,
+                Db::Postgres(pool) => m.run(pool).await?,
+            }
+        }
+        let listener = match &db {
+            Db::Postgres(pool) => Some(tokio::spawn(listen(pool.clone(), wake.clone()))),
+            Db::Sqlite(_) => None,
+        };
+        Ok(Self {
+            inner: Arc::new(Inner {
+                db,
+                clock: options.clock,
+                wake,
+                poll_interval: options.poll_interval,
+                sqlite_writer: Mutex::new(()),
+                listener,
+            }),
+        })
+    }
+
+    /// The backend this store runs on.
+    pub fn backend(&self) -> Backend {
+        match self.inner.db {
+            Db::Sqlite(_) => Backend::Sqlite,
+            Db::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// Closes the pool, waiting for connections to finish.
+    pub async fn close(&self) {
+        match &self.inner.db {
+            Db::Sqlite(p) => p.close().await,
+            Db::Postgres(p) => p.close().await,
+        }
+    }
+
+    pub(crate) fn wake_subscribers(&self) {
+        self.inner.wake.send_modify(|g| *g = g.wrapping_add(1));
+    }
+
+    /// Appends `events` to `stream_id` atomically, if the stream is at `expected`.
+    ///
+    /// With an `idempotency_key`, repeating the call with the same stream and events returns
+    /// the original positions and appends nothing; the same key with other events is
+    /// `IdempotencyMismatch`.
+    pub async fn append(
+        &self,
+        stream_id: &str,
+        expected: ExpectedVersion,
+        events: &[NewEvent],
+        idempotency_key: Option<&str>,
+    ) -> Result<Appended, StoreError> {
+        validate(stream_id, events, idempotency_key)?;
+        let fingerprint = idempotency_key.map(|_| append_fingerprint(stream_id, events));
+        let result = match &self.inner.db {
+            Db::Postgres(pool) => {
+                self.append_pg(
+                    pool,
+                    stream_id,
+                    expected,
+                    events,
+                    idempotency_key,
+                    fingerprint,
+                )
+                .await
+            }
+            Db::Sqlite(pool) => {
+                self.append_sqlite(
+                    pool,
+                    stream_id,
+                    expected,
+                    events,
+                    idempotency_key,
+                    fingerprint,
+                )
+                .await
+            }
+        }?;
+        if !result.deduplicated {
+            self.wake_subscribers();
+        }
+        Ok(result)
+    }
+
+    async fn append_pg(
+        &self,
+        pool: &PgPool,
+        stream_id: &str,
+        expected: ExpectedVersion,
+        events: &[NewEvent],
+        key: Option<&str>,
+        fingerprint: Option<Hash>,
+    ) -> Result<Appended, StoreError> {
+        let count = events.len();
+        for _attempt in 0..ANY_RETRIES {
+            let row: PgRow = sqlx::query(PG_HEAD)
+                .bind(stream_id)
+                .bind(key)
+                .fetch_one(pool)
+                .await?;
+            if let (Some(key), Some(fp)) = (key, &fingerprint)
+                && let Some(rec) = pg_idempotent(&row, 2)?
+            {
+                return rec.resolve(key, stream_id, fp);
+            }
+            let head = head_of(row.try_get::<Option<i64>, _>(0)?, row.try_get(1)?)?;
+            check_expected(expected, head.map(|h| h.0))?;
+            let rows = build_rows(stream_id, head, events, key, self.inner.clock.as_ref());
+            let first_version = head.map_or(1, |h| h.0 + 1);
+            let idx: Vec<i32> = (0..count)
+                .map(|i| i32::try_from(i).unwrap_or(i32::MAX))
+                .collect();
+            let mut ver = Vec::with_capacity(count);
+            let mut typ = Vec::with_capacity(count);
+            let mut sv = Vec::with_capacity(count);
+            let mut payload = Vec::with_capacity(count);
+            let mut actor = Vec::with_capacity(count);
+            let mut corr = Vec::with_capacity(count);
+            let mut caus = Vec::with_capacity(count);
+            let mut at = Vec::with_capacity(count);
+            let mut prev = Vec::with_capacity(count);
+            let mut hash = Vec::with_capacity(count);
+            for r in rows {
+                ver.push(r.stream_version);
+                typ.push(r.event_type);
+                sv.push(r.schema_version);
+                payload.push(r.payload);
+                actor.push(r.actor);
+                corr.push(r.correlation_id);
+                caus.push(r.causation_id);
+                at.push(r.recorded_at);
+                prev.push(r.prev_hash);
+                hash.push(r.hash);
+            }
+            let inserted = sqlx::query(PG_INSERT)
+                .bind(stream_id)
+                .bind(key)
+                .bind(idx)
+                .bind(ver)
+                .bind(typ)
+                .bind(sv)
+                .bind(payload)
+                .bind(actor)
+                .bind(corr)
+                .bind(caus)
+                .bind(at)
+                .bind(prev)
+                .bind(hash)
+                .bind(fingerprint.map(|f| f.to_vec()))
+                .bind(i32::try_from(count).unwrap_or(i32::MAX))
+                .bind(to_i64(first_version))
+                .fetch_one(pool)
+                .await;
+            match inserted {
+                Ok(row) => {
+                    let xid = to_u64("transaction id", row.try_get(0)?)?;
+                    let first_position = xid
+                        .checked_mul(1 << PG_INDEX_BITS)
+                        .filter(|p| *p < (1 << 63))
+                        .ok_or_else(|| {
+                            StoreError::Corrupt(format!("transaction id {xid} out of range"))
+                        })?;
+                    let n = u64::try_from(count).unwrap_or(u64::MAX);
+                    return Ok(Appended {
+                        first_position,
+                        last_position: first_position + n - 1,
+                        first_version,
+                        last_version: first_version + n - 1,
+                        deduplicated: false,
+                    });
+                }
+                Err(err) if StoreError::is_unique_violation(&err) => {
+                    // Either the stream moved on (a racing append took our version) or a
+                    // racing append used our idempotency key. The next round's head read
+                    // tells which; an exact expectation then reports the conflict.
+                    if expected == ExpectedVersion::Any || key.is_some() {
+                        continue;
+                    }
+                    let actual = self.stream_head(stream_id).await?.map(|h| h.0);
+                    return Err(StoreError::Conflict { expected, actual });
+                }
+                Err(err) => return Err(err.into()),
+            }
+        }
+        let actual = self.stream_head(stream_id).await?.map(|h| h.0);
+        Err(StoreError::Conflict { expected, actual })
+    }
+
+    async fn append_sqlite(
+        &self,
+        pool: &SqlitePool,
+        stream_id: &str,
+        expected: ExpectedVersion,
+        events: &[NewEvent],
+        key: Option<&str>,
+        fingerprint: Option<Hash>,
+    ) -> Result<Appended, StoreError> {
+        let _writer = self.inner.sqlite_writer.lock().await;
+        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+        let row: SqliteRow = sqlx::query(SQLITE_HEAD)
+            .bind(stream_id)
+            .bind(key)
+            .fetch_one(&mut *tx)
+            .await?;
+        if let (Some(key), Some(fp)) = (key, &fingerprint)
+            && let Some(rec) = sqlite_idempotent(&row, 3)?
+        {
+            return rec.resolve(key, stream_id, fp);
+        }
+        let max_position = row.try_get::<Option<i64>, _>(0)?.unwrap_or(0);
+        let head = head_of(row.try_get::<Option<i64>, _>(1)?, row.try_get(2)?)?;
+        check_expected(expected, head.map(|h| h.0))?;
+        let rows = build_rows(stream_id, head, events, key, self.inner.clock.as_ref());
+        let first_position = to_u64("position", max_position)? + 1;
+        let first_version = head.map_or(1, |h| h.0 + 1);
+        let result =
+            sqlite_insert_rows(&mut tx, "events", stream_id, key, first_position, &rows).await;
+        match result {
+            Ok(()) => {}
+            Err(err) if StoreError::is_unique_violation(&err) => {
+                // Cannot happen under BEGIN IMMEDIATE unless another writer ignores the lock;
+                // report it as the conflict it is.
+                drop(tx);
+                let actual = self.stream_head(stream_id).await?.map(|h| h.0);
+                return Err(StoreError::Conflict { expected, actual });
+            }
+            Err(err) => return Err(err.into()),
+        }
+        let n = u64::try_from(events.len()).unwrap_or(u64::MAX);
+        if let (Some(key), Some(fp)) = (key, fingerprint) {
+            sqlx::query(
+                "INSERT INTO idempotency (key, stream_id, fingerprint, first_position, \
+                 event_count, first_version) VALUES (?, ?, ?, ?, ?, ?)",
+            )
+            .bind(key)
+            .bind(stream_id)
+            .bind(fp.to_vec())
+            .bind(to_i64(first_position))
+            .bind(i32::try_from(events.len()).unwrap_or(i32::MAX))
+            .bind(to_i64(first_version))
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(Appended {
+            first_position,
+            last_position: first_position + n - 1,
+            first_version,
+            last_version: first_version + n - 1,
+            deduplicated: false,
+        })
+    }
+
+    /// The last version and hash of a stream, `None` if it has no events.
+    pub async fn stream_head(&self, stream_id: &str) -> Result<Option<(u64, Hash)>, StoreError> {
+        const SQL_PG: &str = "SELECT stream_version, hash FROM events WHERE stream_id = $1 \
+            ORDER BY stream_version DESC LIMIT 1";
+        let (v, h): (Option<i64>, Option<Vec<u8>>) = match &self.inner.db {
+            Db::Postgres(pool) => sqlx::query_as(SQL_PG)
+                .bind(stream_id)
+                .fetch_optional(pool)
+                .await?
+                .map_or((None, None), |(v, h): (i64, Vec<u8>)| (Some(v), Some(h))),
+            Db::Sqlite(pool) => sqlx::query_as(SQL_PG)
+                .bind(stream_id)
+                .fetch_optional(pool)
+                .await?
+                .map_or((None, None), |(v, h): (i64, Vec<u8>)| (Some(v), Some(h))),
+        };
+        head_of(v, h)
+    }
+
+    /// The events of one stream with version `>= from_version`, in version order.
+    /// `StreamNotFound` if the stream has no events at all.
+    pub async fn read_stream(
+        &self,
+        stream_id: &str,
+        from_version: u64,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
+        const SQL: &str = "SELECT position, stream_id, stream_version, event_type, \
+            schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
+            recorded_at, prev_hash, hash FROM events WHERE stream_id = $1 \
+            AND stream_version >= $2 ORDER BY stream_version";
+        let from = to_i64(from_version.max(1));
+        let events = match &self.inner.db {
+            Db::Postgres(pool) => sqlx::query(SQL)
+                .bind(stream_id)
+                .bind(from)
+                .fetch_all(pool)
+                .await?
+                .iter()
+                .map(decode_event)
+                .collect::<Result<Vec<_>, _>>()?,
+            Db::Sqlite(pool) => sqlx::query(SQL)
+                .bind(stream_id)
+                .bind(from)
+                .fetch_all(pool)
+                .await?
+                .iter()
+                .map(decode_event)
+                .collect::<Result<Vec<_>, _>>()?,
+        };
+        if events.is_empty() && self.stream_head(stream_id).await?.is_none() {
+            return Err(StoreError::StreamNotFound(stream_id.to_owned()));
+        }
+        Ok(events)
+    }
+
+    /// Up to `limit` events with position `>= from_position`, in global order.
+    ///
+    /// Only events below the commit horizon are returned, so an event that is not returned
+    /// now can never later appear before one that was: a reader that continues from
+    /// `last position + 1` sees every event exactly once.
+    pub async fn read_all(
+        &self,
+        from_position: u64,
+        limit: usize,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
+        const SQL_PG: &str = "SELECT position, stream_id, stream_version, event_type, \
+            schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
+            recorded_at, prev_hash, hash FROM events WHERE position >= $1 \
+            AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
+            ORDER BY position LIMIT $2";
+        const SQL_SQLITE: &str = "SELECT position, stream_id, stream_version, event_type, \
+            schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
+            recorded_at, prev_hash, hash FROM events WHERE position >= $1 \
+            ORDER BY position LIMIT $2";
+        let from = to_i64(from_position);
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        match &self.inner.db {
+            Db::Postgres(pool) => sqlx::query(SQL_PG)
+                .bind(from)
+                .bind(limit)
+                .fetch_all(pool)
+                .await?
+                .iter()
+                .map(decode_event)
+                .collect(),
+            Db::Sqlite(pool) => sqlx::query(SQL_SQLITE)
+                .bind(from)
+                .bind(limit)
+                .fetch_all(pool)
+                .await?
+                .iter()
+                .map(decode_event)
+                .collect(),
+        }
+    }
+
+    /// Every event from `from_position` on, in global order: first the log as it stands,
+    /// then live, as one sequence with no gap and no duplicate.
+    pub fn subscribe_all(&self, from_position: u64) -> Subscription {
+        Subscription::new(self.clone(), from_position)
+    }
+
+    /// Raw access for tests and tools that must reach around the store (tamper tests).
+    #[doc(hidden)]
+    pub async fn execute_raw(&self, sql: &str) -> Result<u64, StoreError> {
+        let sql = AssertSqlSafe(sql.to_owned());
+        Ok(match &self.inner.db {
+            Db::Postgres(pool) => sqlx::raw_sql(sql).execute(pool).await?.rows_affected(),
+            Db::Sqlite(pool) => sqlx::raw_sql(sql).execute(pool).await?.rows_affected(),
+        })
+    }
+}
+
+fn head_of(version: Option<i64>, hash: Option<Vec<u8>>) -> Result<Option<(u64, Hash)>, StoreError> {
+    match (version, hash) {
+        (Some(v), Some(h)) => Ok(Some((to_u64("stream version", v)?, to_hash("hash", &h)?))),
+        _ => Ok(None),
+    }
+}
+
+fn pg_idempotent(row: &PgRow, at: usize) -> Result<Option<IdempotentRecord>, StoreError> {
+    let stream_id: Option<String> = row.try_get(at)?;
+    let Some(stream_id) = stream_id else {
+        return Ok(None);
+    };
+    Ok(Some(IdempotentRecord {
+        stream_id,
+        fingerprint: row.try_get(at + 1)?,
+        first_position: row.try_get(at + 2)?,
+        event_count: row.try_get(at + 3)?,
+        first_version: row.try_get(at + 4)?,
+    }))
+}
+
+fn sqlite_idempotent(row: &SqliteRow, at: usize) -> Result<Option<IdempotentRecord>, StoreError> {
+    let stream_id: Option<String> = row.try_get(at)?;
+    let Some(stream_id) = stream_id else {
+        return Ok(None);
+    };
+    Ok(Some(IdempotentRecord {
+        stream_id,
+        fingerprint: row.try_get(at + 1)?,
+        first_position: row.try_get(at + 2)?,
+        event_count: row.try_get(at + 3)?,
+        first_version: row.try_get(at + 4)?,
+    }))
+}
+
+/// Inserts rows with consecutive positions from `first_position`, in multi-row statements.
+pub(crate) async fn sqlite_insert_rows(
+    conn: &mut sqlx::SqliteConnection,
+    table: &str,
+    stream_id: &str,
+    key: Option<&str>,
+    first_position: u64,
+    rows: &[RowData],
+) -> Result<(), sqlx::Error> {
+    let mut rest = rows;
+    let mut position = first_position;
+    while !rest.is_empty() {
+        let size = SQLITE_CHUNKS
+            .into_iter()
+            .find(|c| *c <= rest.len())
+            .unwrap_or(1);
+        let (chunk, tail) = rest.split_at(size);
+        let sql = sqlite_insert_sql(table, size);
+        let mut q = sqlx::query(AssertSqlSafe(sql));
+        for r in chunk {
+            q = q
+                .bind(to_i64(position))
+                .bind(stream_id)
+                .bind(r.stream_version)
+                .bind(r.event_type.as_str())
+                .bind(r.schema_version)
+                .bind(r.payload.as_slice())
+                .bind(r.actor.as_deref())
+                .bind(r.correlation_id.as_deref())
+                .bind(r.causation_id.as_deref())
+                .bind(key)
+                .bind(r.recorded_at)
+                .bind(r.prev_hash.as_slice())
+                .bind(r.hash.as_slice());
+            position += 1;
+        }
+        q.execute(&mut *conn).await?;
+        rest = tail;
+    }
+    Ok(())
+}
+
+/// Forwards the sealer's NOTIFY hints (from any process) to this process's subscribers.
+/// A lost notification only delays a subscriber until its next poll.
+async fn listen(pool: PgPool, wake: watch::Sender<u64>) {
+    loop {
+        if let Ok(mut listener) = PgListener::connect_with(&pool).await
+            && listener.listen(NOTIFY_CHANNEL).await.is_ok()
+        {
+            // A reconnect may have missed hints: wake everyone once.
+            wake.send_modify(|g| *g = g.wrapping_add(1));
+            while listener.recv().await.is_ok() {
+                wake.send_modify(|g| *g = g.wrapping_add(1));
+            }
+        }
+        if pool.is_closed() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
