@@ -1,12 +1,162 @@
 //! `league phh check` and `league phh simulate`.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::Subcommand;
+use league_engine::phh;
+use league_engine::rules::HouseRules;
+use league_engine::sim::Simulator;
 
 #[derive(Subcommand)]
-pub enum PhhCommand {}
+pub enum PhhCommand {
+    /// Replay every `.phh` file below the folders under the `wsop` preset and compare the
+    /// final stacks with the recorded `finishing_stacks`.
+    Check {
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+    },
+    /// Play random hands through the engine and write each as a PHH file.
+    Simulate {
+        #[arg(long)]
+        hands: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
 
 pub fn run(command: PhhCommand) -> ExitCode {
-    match command {}
+    match command {
+        PhhCommand::Check { dirs } => check(&dirs),
+        PhhCommand::Simulate { hands, seed, out } => simulate(hands, seed, &out),
+    }
+}
+
+/// Every `.phh` file below the paths, sorted.
+pub fn collect(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    for path in paths {
+        walk(path, &mut found)?;
+    }
+    found.sort();
+    Ok(found)
+}
+
+fn walk(path: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if path.is_dir() {
+        for entry in std::fs::read_dir(path)? {
+            walk(&entry?.path(), found)?;
+        }
+    } else if path.extension().is_some_and(|e| e == "phh") {
+        found.push(path.to_path_buf());
+    }
+    Ok(())
+}
+
+/// The verdict on one file.
+pub fn check_text(text: &str) -> Result<(), String> {
+    let hand = phh::parse(text).map_err(|e| format!("refused: {e}"))?;
+    let replayed = phh::replay(&hand, HouseRules::wsop()).map_err(|e| format!("refused: {e}"))?;
+    let Some(recorded) = &hand.finishing_stacks else {
+        return Err("no finishing_stacks to compare".into());
+    };
+    let expected = phh::expected_stacks(recorded);
+    if replayed.stacks == expected {
+        Ok(())
+    } else {
+        Err(format!(
+            "differs: engine {:?}, recorded {:?}",
+            replayed.stacks, expected
+        ))
+    }
+}
+
+fn check(dirs: &[PathBuf]) -> ExitCode {
+    let files = match collect(dirs) {
+        Ok(files) => files,
+        Err(error) => {
+            eprintln!("league phh check: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    // Read everything first: the rate is parsing and replay, not the disk.
+    let mut texts = Vec::with_capacity(files.len());
+    for file in &files {
+        match std::fs::read_to_string(file) {
+            Ok(text) => texts.push(text),
+            Err(error) => {
+                eprintln!("league phh check: {}: {error}", file.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let started = Instant::now();
+    let verdicts: Vec<Result<(), String>> = texts.iter().map(|t| check_text(t)).collect();
+    let seconds = started.elapsed().as_secs_f64();
+    let mut failed = 0usize;
+    for (file, verdict) in files.iter().zip(&verdicts) {
+        if let Err(reason) = verdict {
+            failed += 1;
+            println!("{}: {reason}", display_path(file, dirs));
+        }
+    }
+    let total = files.len();
+    let rate = rate(total, seconds);
+    println!("replayed {total} hands in {seconds:.4} s ({rate:.0} hands/s)");
+    println!("{} passed, {failed} failed", total - failed);
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn rate(count: usize, seconds: f64) -> f64 {
+    #[expect(
+        clippy::as_conversions,
+        reason = "a count shown as a rate; precision is moot"
+    )]
+    let count = count as f64;
+    if seconds > 0.0 { count / seconds } else { 0.0 }
+}
+
+fn display_path(file: &Path, roots: &[PathBuf]) -> String {
+    roots
+        .iter()
+        .find_map(|root| file.strip_prefix(root).ok())
+        .unwrap_or(file)
+        .display()
+        .to_string()
+}
+
+fn simulate(hands: u64, seed: u64, out: &Path) -> ExitCode {
+    if let Err(error) = std::fs::create_dir_all(out) {
+        eprintln!("league phh simulate: {}: {error}", out.display());
+        return ExitCode::from(2);
+    }
+    let mut simulator = Simulator::new(seed, HouseRules::wsop());
+    let width = hands.to_string().len();
+    for i in 0..hands {
+        let text = simulator
+            .play()
+            .map_err(|e| e.to_string())
+            .and_then(|events| phh::write(&events));
+        let text = match text {
+            Ok(text) => text,
+            Err(error) => {
+                eprintln!("league phh simulate: hand {i}: {error}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let path = out.join(format!("{i:0width$}.phh"));
+        if let Err(error) = std::fs::write(&path, text) {
+            eprintln!("league phh simulate: {}: {error}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    println!("wrote {hands} hands to {}", out.display());
+    ExitCode::SUCCESS
 }

@@ -21,3 +21,7 @@
 pub mod card;
 pub mod deck;
 pub mod eval;
+pub mod hand;
+pub mod phh;
+pub mod rules;
+pub mod sim;

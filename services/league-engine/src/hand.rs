@@ -1,0 +1,1976 @@
+//! One hand of No-Limit Hold'em as `decide(&state, command)` and `apply(state, &event)`.
+//!
+//! # Model
+//!
+//! Players are held by *position*: position 0 is the first occupied seat clockwise from
+//! the button, the last position is the button itself (heads-up: position 0 is the big
+//! blind and position 1 the button, which posts the small blind). This is the order the
+//! PHH format and PokerKit use (`p1` .. `pN`), the order in which odd chips and showdowns
+//! go round the table, and it makes the betting queue a walk round an array. Events name
+//! table seats, never positions.
+//!
+//! `decide` never mutates: it works on a copy of the state, applying each event it emits
+//! with the very `apply` that replay uses, so what is decided and what is replayed cannot
+//! drift apart. After a command it runs the hand forward as far as the rules allow without
+//! a person: absent players are folded, uncalled bets are returned, the board is dealt
+//! (seeded dealing), all-in hands are turned up, pots are awarded.
+//!
+//! # Chips
+//!
+//! Antes are dead money and go to the main pot (PHH `ante_trimming_status = false`);
+//! blinds and straddles are live bets. A short blind or ante puts the player all-in for
+//! what they have; the minimum bet and raise stay at the full big blind. Uncalled bets go
+//! back before pots are built; pots are built level by level from what each player put
+//! in, each awarded separately (side pots first) among the players still holding cards.
+//!
+//! # Invariants (checked by [`HandState::check_invariants`] in the tests after every event)
+//!
+//! - chips are conserved: stacks + everything put in = the starting stacks;
+//! - no stack is negative (chips are `u64`, and every subtraction is checked);
+//! - while betting, exactly one seat is to act; between streets or once over, none.
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::Card;
+use crate::deck::{Commitment, Deck, Seed};
+use crate::eval::{self, HandValue};
+use crate::rules::{
+    HouseRules, MisdealCutoff, OddChip, ShortAllIn, ShowdownOrder, UndersizedRaise,
+};
+
+/// The most players a hand can seat.
+pub const MAX_SEATS: usize = 10;
+
+/// A seat number at the table, `0..MAX_SEATS`.
+pub type Seat = u8;
+
+/// A forced bet other than an ante.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BlindKind {
+    SmallBlind,
+    BigBlind,
+    Straddle,
+}
+
+/// One blind or straddle owed at the start of the hand (the full amount; a short stack
+/// posts what it has).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Blind {
+    pub seat: Seat,
+    pub kind: BlindKind,
+    pub amount: u64,
+}
+
+/// One ante owed at the start of the hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ante {
+    pub seat: Seat,
+    pub amount: u64,
+}
+
+/// A player dealt into the hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatSetup {
+    pub seat: Seat,
+    pub stack: u64,
+    /// Dealt in and blinded, and folded when the action reaches them.
+    #[serde(default)]
+    pub absent: bool,
+}
+
+/// How the cards come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Dealing {
+    /// The server deals from a deck ordered by a seed whose `sha256` is published here;
+    /// the seed is revealed when the hand ends.
+    Seeded { commitment: Commitment },
+    /// A physical deck: the host records the board and the shown hands.
+    Recorded,
+}
+
+/// Everything fixed at the start of a hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandSetup {
+    pub button: Seat,
+    /// Occupied seats dealt in, in ascending seat order.
+    pub seats: Vec<SeatSetup>,
+    /// The minimum bet, and the smallest raise.
+    pub big_blind: u64,
+    pub blinds: Vec<Blind>,
+    pub antes: Vec<Ante>,
+    pub dealing: Dealing,
+    pub rules: HouseRules,
+}
+
+/// The antes of a standard structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AnteStructure {
+    None,
+    /// Every player posts the same ante.
+    Uniform(u64),
+    /// The big blind posts one ante for the table.
+    BigBlind(u64),
+}
+
+impl HandSetup {
+    /// The usual structure: the blinds clockwise from the button (heads-up the button
+    /// posts the small blind), antes, and an optional live straddle by the player left of
+    /// the big blind. `seats` may be in any order; it is sorted.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a blind structure has this many parts"
+    )]
+    pub fn standard(
+        button: Seat,
+        mut seats: Vec<SeatSetup>,
+        small_blind: u64,
+        big_blind: u64,
+        antes: AnteStructure,
+        straddle: Option<u64>,
+        dealing: Dealing,
+        rules: HouseRules,
+    ) -> Result<HandSetup, RuleError> {
+        seats.sort_by_key(|s| s.seat);
+        let order = clockwise_from(button, &seats);
+        if order.len() < 2 {
+            return Err(RuleError::NotEnoughPlayers {
+                players: order.len(),
+            });
+        }
+        let (sb, bb) = if order.len() == 2 {
+            (order[1], order[0])
+        } else {
+            (order[0], order[1])
+        };
+        let mut blinds = vec![
+            Blind {
+                seat: sb,
+                kind: BlindKind::SmallBlind,
+                amount: small_blind,
+            },
+            Blind {
+                seat: bb,
+                kind: BlindKind::BigBlind,
+                amount: big_blind,
+            },
+        ];
+        if let Some(amount) = straddle {
+            if order.len() < 3 {
+                return Err(RuleError::BadSetup(
+                    "a straddle needs three or more players",
+                ));
+            }
+            blinds.push(Blind {
+                seat: order[2],
+                kind: BlindKind::Straddle,
+                amount,
+            });
+        }
+        let antes = match antes {
+            AnteStructure::None => Vec::new(),
+            AnteStructure::Uniform(amount) => seats
+                .iter()
+                .map(|s| Ante {
+                    seat: s.seat,
+                    amount,
+                })
+                .collect(),
+            AnteStructure::BigBlind(amount) => vec![Ante { seat: bb, amount }],
+        };
+        Ok(HandSetup {
+            button,
+            seats,
+            big_blind,
+            blinds,
+            antes,
+            dealing,
+            rules,
+        })
+    }
+}
+
+/// Occupied seats clockwise from the seat after `button`.
+fn clockwise_from(button: Seat, seats: &[SeatSetup]) -> Vec<Seat> {
+    let mut order: Vec<Seat> = seats.iter().map(|s| s.seat).collect();
+    order.sort_unstable();
+    let split = order
+        .iter()
+        .position(|&s| s > button)
+        .unwrap_or(order.len());
+    order.rotate_left(split);
+    order
+}
+
+/// What a player does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    Fold,
+    Check,
+    Call,
+    /// Bet to this amount (no bet is facing the player).
+    Bet(u64),
+    /// Raise to this total for the round.
+    RaiseTo(u64),
+    /// Everything the player has: a call, bet or raise as the amount makes it.
+    AllIn,
+}
+
+/// Why a hand is void.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VoidReason {
+    /// A misdeal declared before the house's cut-off.
+    Misdeal(String),
+    /// Two cards of the same rank and suit: all action is void whenever it is found.
+    DuplicateCard(Card),
+    /// A card with a different back, or any other defect of the deck.
+    DeckDefect(String),
+}
+
+/// A command to the hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Command {
+    /// Start the hand. `seed` is required for seeded dealing and must match the setup's
+    /// commitment.
+    Start {
+        setup: HandSetup,
+        seed: Option<Seed>,
+    },
+    /// Record a player's hole cards (recorded dealing, or a hand history).
+    DealHole { seat: Seat, cards: [Card; 2] },
+    /// A player's action.
+    Act { seat: Seat, action: Action },
+    /// Record the next board cards (recorded dealing): three for the flop, then one.
+    DealBoard { cards: Vec<Card> },
+    /// Show a hand at the showdown; `None` shows the cards already known to the engine.
+    Show {
+        seat: Seat,
+        cards: Option<[Card; 2]>,
+    },
+    /// Give up the pot at the showdown without showing.
+    Muck { seat: Seat },
+    /// The player to act ran out of time: the hand is dead.
+    ClockExpired { seat: Seat },
+    /// Void the hand: a misdeal (only before the house's cut-off) or a defective deck.
+    Void { reason: VoidReason },
+}
+
+/// Streets of the hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Street {
+    Preflop,
+    Flop,
+    Turn,
+    River,
+}
+
+impl Street {
+    fn next(self) -> Option<Street> {
+        match self {
+            Street::Preflop => Some(Street::Flop),
+            Street::Flop => Some(Street::Turn),
+            Street::Turn => Some(Street::River),
+            Street::River => None,
+        }
+    }
+
+    /// Board cards dealt on this street.
+    pub fn cards(self) -> usize {
+        match self {
+            Street::Preflop => 0,
+            Street::Flop => 3,
+            Street::Turn | Street::River => 1,
+        }
+    }
+}
+
+/// Why a player's hand was folded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FoldReason {
+    /// The player folded.
+    Folded,
+    /// The player is absent: dealt in, blinded, and folded when the action reaches them.
+    Absent,
+    /// The clock ran out: the hand is dead.
+    ClockExpired,
+}
+
+/// One player's share of a pot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Share {
+    pub seat: Seat,
+    pub amount: u64,
+}
+
+/// Something that happened in the hand. Amounts are chips; `to` amounts are the player's
+/// total for the betting round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum Event {
+    HandStarted {
+        setup: HandSetup,
+    },
+    /// The deck's seed, kept private until the hand ends (then revealed in `HandEnded`).
+    DeckSealed {
+        seed: Seed,
+    },
+    AntePosted {
+        seat: Seat,
+        amount: u64,
+        all_in: bool,
+    },
+    BlindPosted {
+        seat: Seat,
+        kind: BlindKind,
+        amount: u64,
+        all_in: bool,
+    },
+    /// Private to the player until shown.
+    HoleCardsDealt {
+        seat: Seat,
+        cards: [Card; 2],
+    },
+    /// The forced bets are in and the cards are out: the first betting round opens.
+    PreflopStarted,
+    PlayerFolded {
+        seat: Seat,
+        reason: FoldReason,
+    },
+    PlayerChecked {
+        seat: Seat,
+    },
+    PlayerCalled {
+        seat: Seat,
+        amount: u64,
+        all_in: bool,
+    },
+    PlayerBet {
+        seat: Seat,
+        to: u64,
+        all_in: bool,
+    },
+    /// `declared` is set when an under-sized raise was brought up (or turned into a call)
+    /// by the house rule named in `rule`.
+    PlayerRaised {
+        seat: Seat,
+        to: u64,
+        all_in: bool,
+        full: bool,
+        declared: Option<u64>,
+    },
+    /// An under-sized raise that the house rule turns into a call.
+    RaiseTreatedAsCall {
+        seat: Seat,
+        declared: u64,
+        rule: UndersizedRaise,
+    },
+    UncalledBetReturned {
+        seat: Seat,
+        amount: u64,
+    },
+    BoardDealt {
+        street: Street,
+        cards: Vec<Card>,
+    },
+    ShowdownStarted {
+        order: Vec<Seat>,
+    },
+    HandShown {
+        seat: Seat,
+        cards: [Card; 2],
+    },
+    HandMucked {
+        seat: Seat,
+    },
+    /// Pot `pot` (0 is the main pot) of `amount`, contested by `eligible`, split among the
+    /// winners (their hand `value` when it went to a showdown).
+    PotAwarded {
+        pot: u8,
+        amount: u64,
+        eligible: Vec<Seat>,
+        shares: Vec<Share>,
+        value: Option<HandValue>,
+    },
+    HandEnded {
+        stacks: Vec<Share>,
+        seed: Option<Seed>,
+    },
+    /// Every chip returned to whoever put it in.
+    HandVoided {
+        reason: VoidReason,
+        refunds: Vec<Share>,
+    },
+}
+
+/// A refused command. Refusals change nothing.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+pub enum RuleError {
+    #[error("the hand has not started")]
+    NotStarted,
+    #[error("the hand has already started")]
+    AlreadyStarted,
+    #[error("the hand is over")]
+    HandOver,
+    #[error("bad setup: {0}")]
+    BadSetup(&'static str),
+    #[error("a hand needs at least two players, got {players}")]
+    NotEnoughPlayers { players: usize },
+    #[error("seat {seat} is not in the hand")]
+    NoSuchSeat { seat: Seat },
+    #[error("it is not seat {got}'s turn; seat {expected:?} is to act")]
+    NotYourTurn { expected: Option<Seat>, got: Seat },
+    #[error("no betting now")]
+    NotBetting,
+    #[error("seat {seat} cannot check: {to_call} to call")]
+    CannotCheck { seat: Seat, to_call: u64 },
+    #[error("nothing to call")]
+    NothingToCall,
+    #[error("a bet is already facing the player: raise instead")]
+    BetAlreadyMade,
+    #[error("no bet to raise: bet instead")]
+    NoBetToRaise,
+    #[error("the betting is not open to a raise for this player")]
+    RaiseNotAllowed,
+    #[error("bet below the minimum: min {min}, got {got}")]
+    BetBelowMinimum { min: u64, got: u64 },
+    #[error("raise below the minimum: min {min}, got {got}")]
+    RaiseBelowMinimum { min: u64, got: u64 },
+    #[error("more than the player has: max {max}, got {got}")]
+    AboveStack { max: u64, got: u64 },
+    #[error("the seed does not match the commitment, or is missing")]
+    BadSeed,
+    #[error("cards are dealt by the server in a seeded hand")]
+    SeededDealing,
+    #[error("not waiting for the board")]
+    NotWaitingForBoard,
+    #[error("the {street:?} takes {expected} cards, got {got}")]
+    WrongCardCount {
+        street: Street,
+        expected: usize,
+        got: usize,
+    },
+    #[error("card {card} is already in play")]
+    DuplicateCard { card: Card },
+    #[error("seat {seat} already has hole cards")]
+    HoleCardsKnown { seat: Seat },
+    #[error("hole cards are recorded before the showdown")]
+    TooLateForHoleCards,
+    #[error("no showdown now")]
+    NotShowdown,
+    #[error("seat {seat}'s hole cards are not known: show them")]
+    CardsUnknown { seat: Seat },
+    #[error("seat {seat} showed {got:?} but holds other cards")]
+    WrongCards { seat: Seat, got: [Card; 2] },
+    #[error("seat {seat} is the last hand left in a pot and cannot muck")]
+    LastHandCannotMuck { seat: Seat },
+    #[error("too late for a misdeal: the cut-off ({cutoff:?}) has passed")]
+    MisdealPastCutoff { cutoff: MisdealCutoff },
+}
+
+/// How a player stands in the hand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Status {
+    #[default]
+    Live,
+    Folded,
+    Mucked,
+}
+
+/// A player in the hand, by position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Player {
+    seat: Seat,
+    starting: u64,
+    stack: u64,
+    /// Live chips this betting round (blinds count).
+    bet: u64,
+    /// Live chips put in over the whole hand, bets of this round included.
+    put_in: u64,
+    /// Dead chips (antes).
+    ante: u64,
+    status: Status,
+    absent: bool,
+    hole: Option<[Card; 2]>,
+    shown: bool,
+}
+
+/// Where the hand is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Phase {
+    #[default]
+    NotStarted,
+    /// Forced bets posted, cards being dealt (internal to `Start`).
+    Dealing,
+    /// A player is to act.
+    Betting,
+    /// The betting round is over; waiting for the next street, the showdown or the award.
+    RoundComplete,
+    /// Players show or muck in order.
+    Showdown,
+    /// Every showdown decision is made; pots are awarded next.
+    Awarding,
+    Complete,
+    Voided,
+}
+
+/// The state of one hand, folded from its events. Fixed-size and `Copy`: `decide` works on
+/// a copy, and replaying a hand allocates nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandState {
+    phase: Phase,
+    rules: Option<HouseRules>,
+    seeded: bool,
+    deck: Option<[Card; 52]>,
+    /// Next undealt card of the deck.
+    deck_next: u8,
+    seed: Option<Seed>,
+    players: [Player; MAX_SEATS],
+    n: u8,
+    big_blind: u64,
+    /// The smallest full raise preflop: the big blind, or a straddle.
+    preflop_floor: u64,
+    street: Street,
+    board: [Option<Card>; 5],
+    board_len: u8,
+    /// Highest bet of the round.
+    current_bet: u64,
+    /// Largest full bet or raise of the round (0 until someone bets).
+    largest_raise: u64,
+    /// Consecutive all-ins of less than a full raise since the last full one.
+    short_all_ins: [u64; 2],
+    short_count: u8,
+    short_sum: u64,
+    /// Positions still to act this round, and who is to act.
+    pending: u16,
+    to_act: Option<u8>,
+    /// Positions that have acted since the last full bet or raise.
+    acted: u16,
+    opener: u8,
+    last_aggressor: Option<u8>,
+    any_all_in: bool,
+    /// Counts for the misdeal cut-off (blinds not counted).
+    players_acted: u16,
+    actions_taken: u8,
+    chip_actions: u8,
+    /// Showdown order (positions) and who has decided.
+    show_order: [u8; MAX_SEATS],
+    show_len: u8,
+    show_next: u8,
+    /// Chips awarded from the pots so far.
+    awarded: u64,
+    /// Position of the big blind, if one was posted.
+    bb_pos: Option<u8>,
+}
+
+impl Default for HandState {
+    fn default() -> HandState {
+        HandState {
+            phase: Phase::NotStarted,
+            rules: None,
+            seeded: false,
+            deck: None,
+            deck_next: 0,
+            seed: None,
+            players: [Player::default(); MAX_SEATS],
+            n: 0,
+            big_blind: 0,
+            preflop_floor: 0,
+            street: Street::Preflop,
+            board: [None; 5],
+            board_len: 0,
+            current_bet: 0,
+            largest_raise: 0,
+            short_all_ins: [0; 2],
+            short_count: 0,
+            short_sum: 0,
+            pending: 0,
+            to_act: None,
+            acted: 0,
+            opener: 0,
+            last_aggressor: None,
+            any_all_in: false,
+            players_acted: 0,
+            actions_taken: 0,
+            chip_actions: 0,
+            show_order: [0; MAX_SEATS],
+            show_len: 0,
+            show_next: 0,
+            awarded: 0,
+            bb_pos: None,
+        }
+    }
+}
+
+/// What the player to act may do, with exact amounts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegalActions {
+    pub seat: Seat,
+    pub can_fold: bool,
+    pub can_check: bool,
+    /// Chips a call adds (less than the bet when it puts the player all-in).
+    pub call: Option<u64>,
+    /// Bet (`raise == false`) or raise (`raise == true`) to an amount in `min..=max`.
+    pub bet_or_raise: Option<BetRange>,
+}
+
+/// The amounts a bet or raise may go to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BetRange {
+    pub raise: bool,
+    pub min: u64,
+    pub max: u64,
+}
+
+fn bit(p: u8) -> u16 {
+    1u16 << p
+}
+
+/// The engine's one way into a hand: check a command against the state and say what
+/// happens, without changing anything.
+pub fn decide(state: &HandState, command: &Command) -> Result<Vec<Event>, RuleError> {
+    let mut run = Run {
+        state: *state,
+        events: Vec::with_capacity(8),
+    };
+    run.command(command)?;
+    run.progress();
+    Ok(run.events)
+}
+
+/// Fold one event into the state. Events are trusted: they were decided (or are being
+/// replayed from a verified log).
+pub fn apply(state: &mut HandState, event: &Event) {
+    state.apply(event);
+}
+
+struct Run {
+    state: HandState,
+    events: Vec<Event>,
+}
+
+impl Run {
+    fn emit(&mut self, event: Event) {
+        self.state.apply(&event);
+        self.events.push(event);
+    }
+
+    fn command(&mut self, command: &Command) -> Result<(), RuleError> {
+        let s = &self.state;
+        match (s.phase, command) {
+            (Phase::NotStarted, Command::Start { setup, seed }) => self.start(setup, seed.as_ref()),
+            (Phase::NotStarted, _) => Err(RuleError::NotStarted),
+            (_, Command::Start { .. }) => Err(RuleError::AlreadyStarted),
+            (Phase::Complete | Phase::Voided, _) => Err(RuleError::HandOver),
+            (_, Command::Void { reason }) => self.void(reason),
+            (_, Command::DealHole { seat, cards }) => self.deal_hole(*seat, *cards),
+            (_, Command::Act { seat, action }) => self.act(*seat, *action),
+            (_, Command::ClockExpired { seat }) => {
+                self.state.expect_turn(*seat)?;
+                self.emit(Event::PlayerFolded {
+                    seat: *seat,
+                    reason: FoldReason::ClockExpired,
+                });
+                Ok(())
+            }
+            (_, Command::DealBoard { cards }) => self.deal_board(cards),
+            (_, Command::Show { seat, cards }) => self.show(*seat, *cards),
+            (_, Command::Muck { seat }) => self.muck(*seat),
+        }
+    }
+
+    fn start(&mut self, setup: &HandSetup, seed: Option<&Seed>) -> Result<(), RuleError> {
+        validate_setup(setup)?;
+        let deck = match setup.dealing {
+            Dealing::Seeded { commitment } => match seed {
+                Some(seed) if commitment.verifies(seed) => Some(seed),
+                _ => return Err(RuleError::BadSeed),
+            },
+            Dealing::Recorded => None,
+        };
+        self.emit(Event::HandStarted {
+            setup: setup.clone(),
+        });
+        if let Some(seed) = deck {
+            self.emit(Event::DeckSealed { seed: *seed });
+        }
+        // Antes first, then blinds (PHH and PokerKit post in this order).
+        for ante in &setup.antes {
+            let p = self.state.position(ante.seat)?;
+            let amount = ante.amount.min(self.state.players[usize::from(p)].stack);
+            if amount > 0 {
+                let all_in = amount == self.state.players[usize::from(p)].stack;
+                self.emit(Event::AntePosted {
+                    seat: ante.seat,
+                    amount,
+                    all_in,
+                });
+            }
+        }
+        for blind in &setup.blinds {
+            let p = self.state.position(blind.seat)?;
+            let amount = blind.amount.min(self.state.players[usize::from(p)].stack);
+            if amount > 0 {
+                let all_in = amount == self.state.players[usize::from(p)].stack;
+                self.emit(Event::BlindPosted {
+                    seat: blind.seat,
+                    kind: blind.kind,
+                    amount,
+                    all_in,
+                });
+            }
+        }
+        if let Some(deck) = self.state.deck {
+            // Two passes round the table from the first seat left of the button, as a
+            // dealer deals.
+            for p in 0..self.state.n {
+                let first = deck[usize::from(p)];
+                let second = deck[usize::from(p + self.state.n)];
+                let seat = self.state.players[usize::from(p)].seat;
+                self.emit(Event::HoleCardsDealt {
+                    seat,
+                    cards: [first, second],
+                });
+            }
+        }
+        self.emit(Event::PreflopStarted);
+        Ok(())
+    }
+
+    fn void(&mut self, reason: &VoidReason) -> Result<(), RuleError> {
+        if let VoidReason::Misdeal(_) = reason {
+            let rules = self.state.rules()?;
+            if !self.state.before_misdeal_cutoff(rules.misdeal_cutoff) {
+                return Err(RuleError::MisdealPastCutoff {
+                    cutoff: rules.misdeal_cutoff,
+                });
+            }
+        }
+        let refunds = self.state.live_players_iter(true).map(|pl| Share {
+            seat: pl.seat,
+            amount: pl.put_in + pl.ante,
+        });
+        let refunds = refunds.collect();
+        self.emit(Event::HandVoided {
+            reason: reason.clone(),
+            refunds,
+        });
+        Ok(())
+    }
+
+    fn deal_hole(&mut self, seat: Seat, cards: [Card; 2]) -> Result<(), RuleError> {
+        let s = &self.state;
+        if s.seeded {
+            return Err(RuleError::SeededDealing);
+        }
+        if matches!(s.phase, Phase::Showdown | Phase::Awarding) {
+            return Err(RuleError::TooLateForHoleCards);
+        }
+        let p = s.position(seat)?;
+        if s.players[usize::from(p)].hole.is_some() {
+            return Err(RuleError::HoleCardsKnown { seat });
+        }
+        s.check_new_cards(&cards)?;
+        self.emit(Event::HoleCardsDealt { seat, cards });
+        Ok(())
+    }
+
+    fn deal_board(&mut self, cards: &[Card]) -> Result<(), RuleError> {
+        let s = &self.state;
+        if s.seeded {
+            return Err(RuleError::SeededDealing);
+        }
+        let next = match (s.phase, s.street.next()) {
+            (Phase::RoundComplete, Some(next)) if s.live_count() > 1 => next,
+            _ => return Err(RuleError::NotWaitingForBoard),
+        };
+        if cards.len() != next.cards() {
+            return Err(RuleError::WrongCardCount {
+                street: next,
+                expected: next.cards(),
+                got: cards.len(),
+            });
+        }
+        s.check_new_cards(cards)?;
+        self.emit(Event::BoardDealt {
+            street: next,
+            cards: cards.to_vec(),
+        });
+        Ok(())
+    }
+
+    fn act(&mut self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        let p = self.state.expect_turn(seat)?;
+        let legal = self.state.legal_at(p);
+        let player = self.state.players[usize::from(p)];
+        let to_call = self.state.current_bet.saturating_sub(player.bet);
+        let all_chips = player.stack + player.bet;
+        match action {
+            Action::Fold => self.emit(Event::PlayerFolded {
+                seat,
+                reason: FoldReason::Folded,
+            }),
+            Action::Check => {
+                if !legal.can_check {
+                    return Err(RuleError::CannotCheck { seat, to_call });
+                }
+                self.emit(Event::PlayerChecked { seat });
+            }
+            Action::Call => self.call(seat, legal)?,
+            Action::AllIn => {
+                if all_chips <= self.state.current_bet {
+                    // Calling puts the player all-in.
+                    self.call(seat, legal)?;
+                } else {
+                    match legal.bet_or_raise {
+                        Some(range) => self.wager(seat, p, range, all_chips, None)?,
+                        None => return Err(RuleError::RaiseNotAllowed),
+                    }
+                }
+            }
+            Action::Bet(to) | Action::RaiseTo(to) => {
+                let is_raise = matches!(action, Action::RaiseTo(_));
+                let facing_bet = self.state.current_bet > 0;
+                if is_raise && !facing_bet {
+                    return Err(RuleError::NoBetToRaise);
+                }
+                if !is_raise && facing_bet {
+                    return Err(RuleError::BetAlreadyMade);
+                }
+                let Some(range) = legal.bet_or_raise else {
+                    return Err(RuleError::RaiseNotAllowed);
+                };
+                if to > range.max {
+                    return Err(RuleError::AboveStack {
+                        max: range.max,
+                        got: to,
+                    });
+                }
+                if to < range.min {
+                    return self.undersized(seat, p, legal, range, to, is_raise);
+                }
+                self.wager(seat, p, range, to, None)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, seat: Seat, legal: LegalActions) -> Result<(), RuleError> {
+        let Some(amount) = legal.call else {
+            return Err(RuleError::NothingToCall);
+        };
+        let p = self.state.position(seat)?;
+        let all_in = amount == self.state.players[usize::from(p)].stack;
+        self.emit(Event::PlayerCalled {
+            seat,
+            amount,
+            all_in,
+        });
+        Ok(())
+    }
+
+    fn wager(
+        &mut self,
+        seat: Seat,
+        p: u8,
+        range: BetRange,
+        to: u64,
+        declared: Option<u64>,
+    ) -> Result<(), RuleError> {
+        let player = self.state.players[usize::from(p)];
+        let all_in = to == player.stack + player.bet;
+        if range.raise {
+            let full = to.saturating_sub(self.state.current_bet) >= self.state.full_raise_size();
+            self.emit(Event::PlayerRaised {
+                seat,
+                to,
+                all_in,
+                full,
+                declared,
+            });
+        } else {
+            self.emit(Event::PlayerBet { seat, to, all_in });
+        }
+        Ok(())
+    }
+
+    /// A bet or raise below the minimum from a player who has more chips.
+    fn undersized(
+        &mut self,
+        seat: Seat,
+        p: u8,
+        legal: LegalActions,
+        range: BetRange,
+        to: u64,
+        is_raise: bool,
+    ) -> Result<(), RuleError> {
+        let rules = self.state.rules()?;
+        let current = self.state.current_bet;
+        let refused = if is_raise {
+            RuleError::RaiseBelowMinimum {
+                min: range.min,
+                got: to,
+            }
+        } else {
+            RuleError::BetBelowMinimum {
+                min: range.min,
+                got: to,
+            }
+        };
+        // A declared amount at or below the bet is not a raise at all.
+        if to <= current {
+            return Err(refused);
+        }
+        let becomes_raise = match rules.undersized_raise {
+            UndersizedRaise::Refused => return Err(refused),
+            UndersizedRaise::BroughtUpToMinimum => true,
+            // A bet below the minimum is always brought up; a raise of at least half the
+            // minimum raise must be made a full raise, less is a call.
+            UndersizedRaise::HalfRule => {
+                !is_raise || (to - current) * 2 >= self.state.full_raise_size()
+            }
+            // A full bet plus half a bet or more is a raise; less is a call.
+            UndersizedRaise::BetAndAHalf => !is_raise || to * 2 >= current * 3,
+        };
+        if becomes_raise {
+            self.wager(seat, p, range, range.min, Some(to))
+        } else {
+            self.emit(Event::RaiseTreatedAsCall {
+                seat,
+                declared: to,
+                rule: rules.undersized_raise,
+            });
+            self.call(seat, legal)
+        }
+    }
+
+    fn show(&mut self, seat: Seat, cards: Option<[Card; 2]>) -> Result<(), RuleError> {
+        let p = self.state.expect_showdown_turn(seat)?;
+        let player = self.state.players[usize::from(p)];
+        let cards = match (player.hole, cards) {
+            (Some(hole), None) => hole,
+            (Some(hole), Some(shown)) => {
+                if !same_cards(hole, shown) {
+                    return Err(RuleError::WrongCards { seat, got: shown });
+                }
+                hole
+            }
+            (None, Some(shown)) => {
+                self.state.check_new_cards(&shown)?;
+                shown
+            }
+            (None, None) => return Err(RuleError::CardsUnknown { seat }),
+        };
+        self.emit(Event::HandShown { seat, cards });
+        Ok(())
+    }
+
+    fn muck(&mut self, seat: Seat) -> Result<(), RuleError> {
+        let p = self.state.expect_showdown_turn(seat)?;
+        if self.state.last_hand_in_a_pot(p) {
+            return Err(RuleError::LastHandCannotMuck { seat });
+        }
+        self.emit(Event::HandMucked { seat });
+        Ok(())
+    }
+
+    /// Runs the hand forward as far as it goes without a person.
+    fn progress(&mut self) {
+        loop {
+            let s = &self.state;
+            match s.phase {
+                Phase::Betting => {
+                    let Some(p) = s.to_act else { return };
+                    let player = s.players[usize::from(p)];
+                    if !player.absent {
+                        return;
+                    }
+                    self.emit(Event::PlayerFolded {
+                        seat: player.seat,
+                        reason: FoldReason::Absent,
+                    });
+                }
+                Phase::RoundComplete => {
+                    if let Some((seat, amount)) = s.uncalled() {
+                        self.emit(Event::UncalledBetReturned { seat, amount });
+                    } else if s.live_count() <= 1 {
+                        self.award();
+                    } else if let Some(p) = s.seeded.then(|| s.next_face_up()).flatten() {
+                        // All-in and the betting is over: every hand is turned face up
+                        // before the rest of the board is dealt.
+                        let player = s.players[usize::from(p)];
+                        if let Some(cards) = player.hole {
+                            self.emit(Event::HandShown {
+                                seat: player.seat,
+                                cards,
+                            });
+                        } else {
+                            return;
+                        }
+                    } else if s.street == Street::River {
+                        let order = s.showdown_order().iter().map(|&p| s.seat_of(p)).collect();
+                        self.emit(Event::ShowdownStarted { order });
+                    } else if s.seeded {
+                        let Some(street) = s.street.next() else {
+                            return;
+                        };
+                        let cards = s.next_board_cards(street);
+                        self.emit(Event::BoardDealt { street, cards });
+                    } else {
+                        return;
+                    }
+                }
+                Phase::Showdown => {
+                    // Once a player is all-in and the betting is complete, every hand is
+                    // turned face up (every house). A dealt hand is known to the engine;
+                    // a recorded one waits for the host to record it.
+                    let Some(p) = s.showdown_turn() else { return };
+                    let player = s.players[usize::from(p)];
+                    match (s.seeded && s.live_all_in(), player.hole) {
+                        (true, Some(cards)) => {
+                            self.emit(Event::HandShown {
+                                seat: player.seat,
+                                cards,
+                            });
+                        }
+                        _ => return,
+                    }
+                }
+                Phase::Awarding => self.award(),
+                _ => return,
+            }
+        }
+    }
+
+    fn award(&mut self) {
+        let pots = self.state.pots();
+        let rules = self.state.rules.unwrap_or_else(HouseRules::wsop);
+        // Side pots are awarded before the main pot.
+        for (index, pot) in pots.iter().enumerate().rev() {
+            let (shares, value) = self.state.split(pot, rules.odd_chip);
+            self.emit(Event::PotAwarded {
+                pot: u8::try_from(index).unwrap_or(u8::MAX),
+                amount: pot.amount,
+                eligible: pot
+                    .eligible
+                    .iter()
+                    .map(|&p| self.state.seat_of(p))
+                    .collect(),
+                shares,
+                value,
+            });
+        }
+        let stacks = self
+            .state
+            .live_players_iter(true)
+            .map(|pl| Share {
+                seat: pl.seat,
+                amount: pl.stack,
+            })
+            .collect();
+        let seed = self.state.seed;
+        self.emit(Event::HandEnded { stacks, seed });
+    }
+}
+
+fn same_cards(a: [Card; 2], b: [Card; 2]) -> bool {
+    (a[0] == b[0] && a[1] == b[1]) || (a[0] == b[1] && a[1] == b[0])
+}
+
+fn validate_setup(setup: &HandSetup) -> Result<(), RuleError> {
+    let n = setup.seats.len();
+    if n < 2 {
+        return Err(RuleError::NotEnoughPlayers { players: n });
+    }
+    if n > MAX_SEATS {
+        return Err(RuleError::BadSetup("more players than seats"));
+    }
+    if setup.seats.iter().any(|s| usize::from(s.seat) >= MAX_SEATS)
+        || usize::from(setup.button) >= MAX_SEATS
+    {
+        return Err(RuleError::BadSetup("seat number out of range"));
+    }
+    if setup.seats.windows(2).any(|w| w[0].seat >= w[1].seat) {
+        return Err(RuleError::BadSetup("seats must be distinct and ascending"));
+    }
+    if setup.seats.iter().any(|s| s.stack == 0) {
+        return Err(RuleError::BadSetup(
+            "a player with no chips cannot be dealt in",
+        ));
+    }
+    if setup.big_blind == 0 {
+        return Err(RuleError::BadSetup("the big blind must be positive"));
+    }
+    let known = |seat: Seat| setup.seats.iter().any(|s| s.seat == seat);
+    if setup.blinds.iter().any(|b| !known(b.seat)) || setup.antes.iter().any(|a| !known(a.seat)) {
+        return Err(RuleError::BadSetup("a blind or ante names an empty seat"));
+    }
+    let total: Option<u64> = setup
+        .seats
+        .iter()
+        .try_fold(0u64, |acc, s| acc.checked_add(s.stack));
+    if total.is_none() {
+        return Err(RuleError::BadSetup("stacks overflow"));
+    }
+    Ok(())
+}
+
+/// A pot: its amount and the positions that can win it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pot {
+    pub amount: u64,
+    eligible: Vec<u8>,
+}
+
+impl HandState {
+    /// A hand that has not started.
+    pub fn new() -> HandState {
+        HandState::default()
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    pub fn street(&self) -> Street {
+        self.street
+    }
+
+    /// The highest bet of the current betting round.
+    pub fn current_bet(&self) -> u64 {
+        self.current_bet
+    }
+
+    pub fn board(&self) -> impl Iterator<Item = Card> + '_ {
+        self.board.iter().flatten().copied()
+    }
+
+    pub fn is_over(&self) -> bool {
+        matches!(self.phase, Phase::Complete | Phase::Voided)
+    }
+
+    /// The seat to act, while betting.
+    pub fn to_act(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::Betting => self.to_act.map(|p| self.seat_of(p)),
+            _ => None,
+        }
+    }
+
+    /// The seat due to show or muck, at the showdown.
+    pub fn to_show(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::Showdown => self.showdown_turn().map(|p| self.seat_of(p)),
+            _ => None,
+        }
+    }
+
+    /// Is the engine waiting for board cards to be recorded?
+    pub fn awaiting_board(&self) -> Option<Street> {
+        if self.phase == Phase::RoundComplete && !self.seeded && self.live_count() > 1 {
+            self.street.next()
+        } else {
+            None
+        }
+    }
+
+    /// The seats in the hand with their stacks, from the first seat left of the button.
+    pub fn stacks(&self) -> impl Iterator<Item = (Seat, u64)> + '_ {
+        self.live_players_iter(true).map(|p| (p.seat, p.stack))
+    }
+
+    pub fn stack(&self, seat: Seat) -> Option<u64> {
+        self.position(seat)
+            .ok()
+            .map(|p| self.players[usize::from(p)].stack)
+    }
+
+    pub fn hole_cards(&self, seat: Seat) -> Option<[Card; 2]> {
+        self.position(seat)
+            .ok()
+            .and_then(|p| self.players[usize::from(p)].hole)
+    }
+
+    /// Chips in the middle: every bet and ante not yet awarded.
+    pub fn pot_total(&self) -> u64 {
+        let put_in: u64 = self
+            .live_players_iter(true)
+            .map(|p| p.put_in + p.ante)
+            .sum();
+        put_in - self.awarded.min(put_in)
+    }
+
+    /// The seats dealt in, from the first seat left of the button (PHH `p1`..`pN`).
+    pub fn seats_in_order(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.live_players_iter(true).map(|p| p.seat)
+    }
+
+    /// The legal actions of the seat to act, with exact amounts.
+    pub fn legal_actions(&self) -> Option<LegalActions> {
+        match (self.phase, self.to_act) {
+            (Phase::Betting, Some(p)) => Some(self.legal_at(p)),
+            _ => None,
+        }
+    }
+
+    /// Chips conserved, nothing negative, one seat to act while betting.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        if self.phase == Phase::NotStarted {
+            return Ok(());
+        }
+        let mut total = 0u64;
+        let mut starting = 0u64;
+        for p in self.live_players_iter(true) {
+            total += p.stack + p.put_in + p.ante;
+            starting += p.starting;
+            if p.bet > p.put_in {
+                return Err(format!("seat {}: round bet above total put in", p.seat));
+            }
+        }
+        let total = total
+            .checked_sub(self.awarded)
+            .ok_or_else(|| "awarded more than was put in".to_string())?;
+        if total != starting {
+            return Err(format!(
+                "chips not conserved: {total} in play, {starting} at the start"
+            ));
+        }
+        let betting = self.phase == Phase::Betting;
+        match (betting, self.to_act) {
+            (true, None) => Err("betting with nobody to act".into()),
+            (true, Some(p)) if self.players[usize::from(p)].status != Status::Live => {
+                Err("a folded player is to act".into())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn rules(&self) -> Result<HouseRules, RuleError> {
+        self.rules.ok_or(RuleError::NotStarted)
+    }
+
+    fn live_players_iter(&self, all: bool) -> impl Iterator<Item = &Player> + '_ {
+        self.players[..usize::from(self.n)]
+            .iter()
+            .filter(move |p| all || p.status == Status::Live)
+    }
+
+    fn seat_of(&self, p: u8) -> Seat {
+        self.players[usize::from(p)].seat
+    }
+
+    fn position(&self, seat: Seat) -> Result<u8, RuleError> {
+        (0..self.n)
+            .find(|&p| self.players[usize::from(p)].seat == seat)
+            .ok_or(RuleError::NoSuchSeat { seat })
+    }
+
+    fn expect_turn(&self, seat: Seat) -> Result<u8, RuleError> {
+        let p = self.position(seat)?;
+        match (self.phase, self.to_act) {
+            (Phase::Betting, Some(q)) if q == p => Ok(p),
+            (Phase::Betting, Some(q)) => Err(RuleError::NotYourTurn {
+                expected: Some(self.seat_of(q)),
+                got: seat,
+            }),
+            _ => Err(RuleError::NotBetting),
+        }
+    }
+
+    fn expect_showdown_turn(&self, seat: Seat) -> Result<u8, RuleError> {
+        let p = self.position(seat)?;
+        if self.runout_face_up() {
+            // All-in with the betting over: hands are turned up before the run-out.
+            let pl = &self.players[usize::from(p)];
+            return if pl.status == Status::Live && !pl.shown {
+                Ok(p)
+            } else {
+                Err(RuleError::NotShowdown)
+            };
+        }
+        if self.phase != Phase::Showdown {
+            return Err(RuleError::NotShowdown);
+        }
+        match self.showdown_turn() {
+            Some(q) if q == p => Ok(p),
+            // Once someone is all-in every hand is turned up: the order does not matter.
+            Some(_) if self.live_all_in() && self.pending_show(p) => Ok(p),
+            other => Err(RuleError::NotYourTurn {
+                expected: other.map(|q| self.seat_of(q)),
+                got: seat,
+            }),
+        }
+    }
+
+    fn pending_show(&self, p: u8) -> bool {
+        self.show_order[usize::from(self.show_next)..usize::from(self.show_len)].contains(&p)
+    }
+
+    /// A live player is all-in.
+    fn live_all_in(&self) -> bool {
+        self.live_players_iter(false).any(|p| p.stack == 0)
+    }
+
+    /// The betting is over for the hand (at most one live player has chips) while cards
+    /// remain to come: hands are turned face up.
+    fn runout_face_up(&self) -> bool {
+        self.phase == Phase::RoundComplete
+            && self.uncalled().is_none()
+            && self.live_count() > 1
+            && self
+                .live_players_iter(false)
+                .filter(|p| p.stack > 0)
+                .count()
+                <= 1
+    }
+
+    /// The next hand to turn face up in an all-in run-out, in showdown order.
+    fn next_face_up(&self) -> Option<u8> {
+        if !self.runout_face_up() {
+            return None;
+        }
+        self.showdown_order().into_iter().next()
+    }
+
+    fn showdown_turn(&self) -> Option<u8> {
+        (self.show_next < self.show_len).then(|| self.show_order[usize::from(self.show_next)])
+    }
+
+    fn live_count(&self) -> usize {
+        self.live_players_iter(false).count()
+    }
+
+    /// Live players with chips behind.
+    fn can_bet(&self, p: u8) -> bool {
+        let pl = &self.players[usize::from(p)];
+        pl.status == Status::Live && pl.stack > 0
+    }
+
+    fn full_raise_size(&self) -> u64 {
+        let floor = if self.street == Street::Preflop {
+            self.preflop_floor
+        } else {
+            self.big_blind
+        };
+        self.largest_raise.max(floor)
+    }
+
+    fn legal_at(&self, p: u8) -> LegalActions {
+        let pl = self.players[usize::from(p)];
+        let to_call = self.current_bet.saturating_sub(pl.bet);
+        let call = (to_call > 0).then(|| to_call.min(pl.stack));
+        let all_chips = pl.stack + pl.bet;
+        let covered = pl.stack <= to_call;
+        // Someone else must be able to call more than the current bet.
+        let opponent = (0..self.n).any(|q| {
+            let o = &self.players[usize::from(q)];
+            q != p && o.status == Status::Live && o.stack + o.bet > self.current_bet
+        });
+        let bet_or_raise = (!covered && opponent && self.reopened_for(p)).then(|| {
+            let min = (self.current_bet + self.full_raise_size()).min(all_chips);
+            BetRange {
+                raise: self.current_bet > 0,
+                min,
+                max: all_chips,
+            }
+        });
+        LegalActions {
+            seat: pl.seat,
+            can_fold: true,
+            can_check: to_call == 0,
+            call,
+            bet_or_raise,
+        }
+    }
+
+    /// May a player who has acted this round raise again?
+    fn reopened_for(&self, p: u8) -> bool {
+        if self.acted & bit(p) == 0 {
+            return true;
+        }
+        let rules = self.rules.unwrap_or_else(HouseRules::wsop);
+        match rules.short_all_in {
+            ShortAllIn::NeverReopens => false,
+            // The short all-ins since the player acted made up a full raise (the list is
+            // cleared when they do, as PokerKit does).
+            ShortAllIn::CumulativeReopens | ShortAllIn::TwoConsecutiveReopen => {
+                self.short_count == 0
+            }
+        }
+    }
+
+    fn before_misdeal_cutoff(&self, cutoff: MisdealCutoff) -> bool {
+        if self.street != Street::Preflop {
+            return false;
+        }
+        match cutoff {
+            MisdealCutoff::PlayersActed {
+                players,
+                never_after_big_blind,
+            } => {
+                let acted = self.players_acted.count_ones();
+                let bb_acted = never_after_big_blind && self.big_blind_acted();
+                acted < u32::from(players) && !bb_acted
+            }
+            MisdealCutoff::SubstantialAction => self.chip_actions < 2 && self.actions_taken < 3,
+        }
+    }
+
+    fn big_blind_acted(&self) -> bool {
+        self.bb_pos
+            .is_some_and(|bb| self.players_acted & bit(bb) != 0)
+    }
+
+    fn check_new_cards(&self, cards: &[Card]) -> Result<(), RuleError> {
+        for (i, card) in cards.iter().enumerate() {
+            if cards[..i].contains(card) || self.card_in_play(*card) {
+                return Err(RuleError::DuplicateCard { card: *card });
+            }
+        }
+        Ok(())
+    }
+
+    fn card_in_play(&self, card: Card) -> bool {
+        self.board().any(|c| c == card)
+            || self
+                .live_players_iter(true)
+                .any(|p| p.hole.is_some_and(|h| h.contains(&card)))
+    }
+
+    fn value_of(&self, hole: [Card; 2]) -> HandValue {
+        let mut cards = [hole[0]; 7];
+        cards[1] = hole[1];
+        let mut len = 2;
+        for card in self.board() {
+            cards[len] = card;
+            len += 1;
+        }
+        if len == 7 {
+            eval::evaluate7(&cards)
+        } else {
+            eval::evaluate(&cards[..len])
+        }
+    }
+
+    /// The next street's cards from the seeded deck, burning one first. Hole cards take
+    /// the first `2n` cards.
+    fn next_board_cards(&self, street: Street) -> Vec<Card> {
+        let Some(deck) = self.deck else {
+            return Vec::new();
+        };
+        let start = usize::from(self.deck_next) + 1;
+        deck[start..start + street.cards()].to_vec()
+    }
+
+    /// The seat and amount of a bet no one called.
+    fn uncalled(&self) -> Option<(Seat, u64)> {
+        let mut top: Option<u8> = None;
+        let mut top_bet = 0;
+        let mut second = 0;
+        for p in 0..self.n {
+            let bet = self.players[usize::from(p)].bet;
+            if bet > top_bet {
+                second = top_bet;
+                top_bet = bet;
+                top = Some(p);
+            } else if bet > second {
+                second = bet;
+            }
+        }
+        let p = top?;
+        (top_bet > second).then(|| (self.seat_of(p), top_bet - second))
+    }
+
+    /// Pots from the lowest level up, built as PokerKit builds them: each distinct amount
+    /// put in is a level; antes are dead money in the main pot; neighbouring pots with the
+    /// same contenders are one pot.
+    pub fn pots(&self) -> Vec<Pot> {
+        let n = usize::from(self.n);
+        let players = &self.players[..n];
+        let mut levels: Vec<u64> = players.iter().map(|p| p.put_in).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        let mut pots: Vec<Pot> = Vec::new();
+        let mut amount: u64 = players.iter().map(|p| p.ante).sum();
+        let mut previous = 0;
+        for level in levels {
+            for pl in players {
+                if pl.put_in >= level {
+                    amount += level - previous;
+                }
+            }
+            let eligible: Vec<u8> = (0..self.n)
+                .filter(|&p| {
+                    let pl = &players[usize::from(p)];
+                    pl.put_in >= level && pl.status == Status::Live
+                })
+                .collect();
+            while let Some(last) = pots.last() {
+                if last.eligible == eligible {
+                    amount += last.amount;
+                    pots.pop();
+                } else {
+                    break;
+                }
+            }
+            if amount > 0 {
+                pots.push(Pot { amount, eligible });
+            }
+            amount = 0;
+            previous = level;
+        }
+        pots
+    }
+
+    /// The winners of a pot and their shares, odd chips by the house rule.
+    fn split(&self, pot: &Pot, odd_chip: OddChip) -> (Vec<Share>, Option<HandValue>) {
+        let (winners, value): (Vec<u8>, Option<HandValue>) = if pot.eligible.len() == 1 {
+            (pot.eligible.clone(), None)
+        } else {
+            let values: Vec<(u8, HandValue)> = pot
+                .eligible
+                .iter()
+                .filter_map(|&p| {
+                    self.players[usize::from(p)]
+                        .hole
+                        .map(|h| (p, self.value_of(h)))
+                })
+                .collect();
+            let best = values.iter().map(|&(_, v)| v).max();
+            let winners = values
+                .iter()
+                .filter(|&&(_, v)| Some(v) == best)
+                .map(|&(p, _)| p)
+                .collect();
+            (winners, best)
+        };
+        let count = u64::try_from(winners.len()).unwrap_or(1).max(1);
+        let each = pot.amount / count;
+        let mut odd = pot.amount % count;
+        // Winners are in position order: clockwise from the button.
+        let shares = winners
+            .iter()
+            .map(|&p| {
+                let extra = match odd_chip {
+                    OddChip::AllToFirstLeftOfButton => std::mem::take(&mut odd),
+                    OddChip::OneEachLeftOfButton | OddChip::HighHandThenLeftOfButton => {
+                        let one = odd.min(1);
+                        odd -= one;
+                        one
+                    }
+                };
+                Share {
+                    seat: self.seat_of(p),
+                    amount: each + extra,
+                }
+            })
+            .collect();
+        (shares, value)
+    }
+
+    /// Showdown order (positions) of the live players, by the house rule.
+    fn showdown_order(&self) -> Vec<u8> {
+        let rules = self.rules.unwrap_or_else(HouseRules::wsop);
+        let start = match (self.last_aggressor, rules.showdown_order) {
+            (Some(p), _) => p,
+            (None, ShowdownOrder::LastAggressorElseLeftOfButton) => 0,
+            (None, _) => (0..self.n).find(|&p| self.can_bet(p)).unwrap_or(0),
+        };
+        let mut order: Vec<u8> = (0..self.n)
+            .map(|i| (start + i) % self.n)
+            .filter(|&p| {
+                let pl = &self.players[usize::from(p)];
+                pl.status == Status::Live && !pl.shown
+            })
+            .collect();
+        if rules.showdown_order == ShowdownOrder::SidePotsFirst {
+            // Players all-in for the main pot only show last.
+            let live_levels = order.iter().map(|&p| self.players[usize::from(p)].put_in);
+            let lowest = live_levels.clone().min().unwrap_or(0);
+            let highest = live_levels.max().unwrap_or(0);
+            if lowest < highest {
+                order.sort_by_key(|&p| {
+                    let pl = &self.players[usize::from(p)];
+                    pl.stack == 0 && pl.put_in == lowest
+                });
+            }
+        }
+        order
+    }
+
+    /// Would this player mucking leave some pot with nobody to win it?
+    fn last_hand_in_a_pot(&self, p: u8) -> bool {
+        self.pots().iter().any(|pot| {
+            pot.eligible.contains(&p)
+                && pot
+                    .eligible
+                    .iter()
+                    .all(|&q| q == p || self.players[usize::from(q)].status != Status::Live)
+        })
+    }
+
+    fn begin_preflop(&mut self) {
+        // First to act: after the largest blind or straddle (ties: the later position),
+        // as PokerKit opens a round.
+        self.street = Street::Preflop;
+        self.current_bet = self
+            .live_players_iter(true)
+            .map(|p| p.bet)
+            .max()
+            .unwrap_or(0);
+        self.begin_round();
+    }
+
+    /// Starts a betting round: who is to act and from where.
+    fn begin_round(&mut self) {
+        self.largest_raise = 0;
+        self.short_count = 0;
+        self.short_sum = 0;
+        self.acted = 0;
+        self.last_aggressor = None;
+        let n = self.n;
+        self.opener = if self.street == Street::Preflop {
+            (self.last_forced_position() + 1) % n
+        } else {
+            0
+        };
+        // Who can still put chips at risk: live, with chips, and with an opponent who can
+        // match something.
+        let mut totals: Vec<u64> = self
+            .live_players_iter(false)
+            .map(|p| p.stack + p.bet)
+            .collect();
+        totals.sort_unstable();
+        let second = totals.len().checked_sub(2).map_or(0, |i| totals[i]);
+        let mut pending = 0u16;
+        for p in 0..n {
+            let pl = &self.players[usize::from(p)];
+            let effective = pl.stack.min(second.saturating_sub(pl.bet));
+            if pl.status == Status::Live && pl.stack > 0 && effective > 0 {
+                pending |= bit(p);
+            }
+        }
+        // A lone player who has matched the bet has nothing to decide.
+        if pending.count_ones() == 1 {
+            let p = u8::try_from(pending.trailing_zeros()).unwrap_or(0);
+            if self.players[usize::from(p)].bet >= self.current_bet {
+                pending = 0;
+            }
+        }
+        self.pending = pending;
+        self.to_act = self.next_pending(self.opener);
+        self.phase = if self.to_act.is_some() && self.live_count() > 1 {
+            Phase::Betting
+        } else {
+            Phase::RoundComplete
+        };
+    }
+
+    fn last_forced_position(&self) -> u8 {
+        // The position of the largest posted blind or straddle; ties go to the later one.
+        let mut best: Option<(u64, u8)> = None;
+        for p in 0..self.n {
+            let pl = &self.players[usize::from(p)];
+            if pl.bet > 0 && best.is_none_or(|(b, _)| pl.bet >= b) {
+                best = Some((pl.bet, p));
+            }
+        }
+        best.map_or(self.n - 1, |(_, p)| p)
+    }
+
+    /// The first pending position at or after `from`, clockwise.
+    fn next_pending(&self, from: u8) -> Option<u8> {
+        (0..self.n)
+            .map(|i| (from + i) % self.n)
+            .find(|&p| self.pending & bit(p) != 0)
+    }
+
+    /// After a player acted: the next to act, or the end of the round.
+    fn advance(&mut self, p: u8) {
+        self.pending &= !bit(p);
+        self.acted |= bit(p);
+        if self.live_count() <= 1 {
+            self.pending = 0;
+        }
+        self.to_act = self.next_pending((p + 1) % self.n);
+        if self.to_act.is_none() {
+            self.phase = Phase::RoundComplete;
+        }
+    }
+
+    fn count_action(&mut self, p: u8, puts_chips: bool) {
+        if self.street == Street::Preflop {
+            self.players_acted |= bit(p);
+            self.actions_taken = self.actions_taken.saturating_add(1);
+            if puts_chips {
+                self.chip_actions = self.chip_actions.saturating_add(1);
+            }
+        }
+    }
+
+    /// Move chips from a stack into the round's bet.
+    fn put(&mut self, p: u8, amount: u64) {
+        let pl = &mut self.players[usize::from(p)];
+        let amount = amount.min(pl.stack);
+        pl.stack -= amount;
+        pl.bet += amount;
+        pl.put_in += amount;
+        if pl.stack == 0 {
+            self.any_all_in = true;
+        }
+    }
+
+    fn raise_to(&mut self, p: u8, to: u64) {
+        let before = self.current_bet;
+        let bet = self.players[usize::from(p)].bet;
+        self.put(p, to.saturating_sub(bet));
+        let increment = to.saturating_sub(before);
+        let full = increment >= self.full_raise_size();
+        self.current_bet = self.current_bet.max(to);
+        self.largest_raise = self.largest_raise.max(increment);
+        self.last_aggressor = Some(p);
+        self.count_action(p, true);
+        if full {
+            self.acted = 0;
+        }
+        let rules = self.rules.unwrap_or_else(HouseRules::wsop);
+        if self.players[usize::from(p)].stack > 0 {
+            self.short_count = 0;
+            self.short_sum = 0;
+        } else if !full {
+            self.short_all_ins = [self.short_all_ins[1], increment];
+            self.short_count = self.short_count.saturating_add(1);
+            self.short_sum += increment;
+            let window = match rules.short_all_in {
+                ShortAllIn::TwoConsecutiveReopen if self.short_count >= 2 => {
+                    self.short_all_ins[0] + self.short_all_ins[1]
+                }
+                ShortAllIn::TwoConsecutiveReopen => self.short_all_ins[1],
+                _ => self.short_sum,
+            };
+            if window >= self.full_raise_size() {
+                self.short_count = 0;
+                self.short_sum = 0;
+            }
+        } else {
+            self.short_count = 0;
+            self.short_sum = 0;
+        }
+        // Everyone else with chips acts again.
+        let mut pending = 0u16;
+        for q in 0..self.n {
+            if q != p && self.can_bet(q) {
+                pending |= bit(q);
+            }
+        }
+        self.pending = pending | bit(p);
+        self.advance(p);
+        if full {
+            self.acted = bit(p);
+        }
+    }
+
+    fn apply(&mut self, event: &Event) {
+        match event {
+            Event::HandStarted { setup } => self.start(setup),
+            Event::DeckSealed { seed } => {
+                self.seed = Some(*seed);
+                self.deck = Some(*Deck::from_seed(seed).cards());
+                self.seeded = true;
+            }
+            Event::AntePosted { seat, amount, .. } => {
+                if let Ok(p) = self.position(*seat) {
+                    let pl = &mut self.players[usize::from(p)];
+                    let amount = (*amount).min(pl.stack);
+                    pl.stack -= amount;
+                    pl.ante += amount;
+                    if pl.stack == 0 {
+                        self.any_all_in = true;
+                    }
+                }
+            }
+            Event::BlindPosted {
+                seat, amount, kind, ..
+            } => {
+                if let Ok(p) = self.position(*seat) {
+                    if *kind == BlindKind::BigBlind {
+                        self.bb_pos = Some(p);
+                    }
+                    self.put(p, *amount);
+                    self.current_bet = self.current_bet.max(self.players[usize::from(p)].bet);
+                }
+            }
+            Event::HoleCardsDealt { seat, cards } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.players[usize::from(p)].hole = Some(*cards);
+                    if self.seeded {
+                        self.deck_next = self.deck_next.saturating_add(2);
+                    }
+                }
+            }
+            Event::PlayerFolded { seat, .. } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.players[usize::from(p)].status = Status::Folded;
+                    self.count_action(p, false);
+                    self.advance(p);
+                }
+            }
+            Event::PlayerChecked { seat } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.count_action(p, false);
+                    self.advance(p);
+                }
+            }
+            Event::PlayerCalled { seat, amount, .. } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.put(p, *amount);
+                    self.count_action(p, true);
+                    self.advance(p);
+                }
+            }
+            Event::PlayerBet { seat, to, .. } | Event::PlayerRaised { seat, to, .. } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.raise_to(p, *to);
+                }
+            }
+            Event::PreflopStarted => self.begin_preflop(),
+            Event::RaiseTreatedAsCall { .. } => {}
+            Event::UncalledBetReturned { seat, amount } => {
+                if let Ok(p) = self.position(*seat) {
+                    let pl = &mut self.players[usize::from(p)];
+                    let amount = (*amount).min(pl.bet);
+                    pl.bet -= amount;
+                    pl.put_in -= amount;
+                    pl.stack += amount;
+                }
+            }
+            Event::BoardDealt { street, cards } => {
+                for &card in cards {
+                    if let Some(slot) = self.board.get_mut(usize::from(self.board_len)) {
+                        *slot = Some(card);
+                        self.board_len += 1;
+                    }
+                }
+                if self.seeded {
+                    // One burn and the cards.
+                    let dealt = u8::try_from(cards.len()).unwrap_or(0);
+                    self.deck_next = self.deck_next.saturating_add(1 + dealt);
+                }
+                self.street = *street;
+                for pl in &mut self.players[..usize::from(self.n)] {
+                    pl.bet = 0;
+                }
+                self.current_bet = 0;
+                self.begin_round();
+            }
+            Event::ShowdownStarted { order } => {
+                for pl in &mut self.players[..usize::from(self.n)] {
+                    pl.bet = 0;
+                }
+                self.show_len = 0;
+                for &seat in order {
+                    if let Ok(p) = self.position(seat) {
+                        self.show_order[usize::from(self.show_len)] = p;
+                        self.show_len += 1;
+                    }
+                }
+                self.show_next = 0;
+                self.phase = if self.show_len == 0 {
+                    Phase::Awarding
+                } else {
+                    Phase::Showdown
+                };
+            }
+            Event::HandShown { seat, cards } => {
+                if let Ok(p) = self.position(*seat) {
+                    let pl = &mut self.players[usize::from(p)];
+                    pl.hole = Some(*cards);
+                    pl.shown = true;
+                    if self.phase == Phase::Showdown {
+                        self.showdown_done(p);
+                    }
+                }
+            }
+            Event::HandMucked { seat } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.players[usize::from(p)].status = Status::Mucked;
+                    if self.phase == Phase::Showdown {
+                        self.showdown_done(p);
+                    }
+                }
+            }
+            Event::PotAwarded { shares, .. } => {
+                for share in shares {
+                    if let Ok(p) = self.position(share.seat) {
+                        self.players[usize::from(p)].stack += share.amount;
+                        self.awarded += share.amount;
+                    }
+                }
+            }
+            Event::HandEnded { .. } => {
+                for pl in &mut self.players[..usize::from(self.n)] {
+                    pl.bet = 0;
+                    pl.put_in = 0;
+                    pl.ante = 0;
+                }
+                self.awarded = 0;
+                self.phase = Phase::Complete;
+                self.to_act = None;
+            }
+            Event::HandVoided { refunds, .. } => {
+                for share in refunds {
+                    if let Ok(p) = self.position(share.seat) {
+                        self.players[usize::from(p)].stack += share.amount;
+                    }
+                }
+                for pl in &mut self.players[..usize::from(self.n)] {
+                    pl.bet = 0;
+                    pl.put_in = 0;
+                    pl.ante = 0;
+                }
+                self.phase = Phase::Voided;
+                self.to_act = None;
+            }
+        }
+    }
+
+    fn showdown_done(&mut self, p: u8) {
+        // Remove p from the pending part of the order (it may act out of order once
+        // hands are face up).
+        let start = usize::from(self.show_next);
+        let len = usize::from(self.show_len);
+        if let Some(i) = self.show_order[start..len].iter().position(|&q| q == p) {
+            self.show_order[start..=start + i].rotate_right(1);
+            self.show_next += 1;
+        }
+        if self.show_next >= self.show_len {
+            self.phase = Phase::Awarding;
+        }
+    }
+
+    fn start(&mut self, setup: &HandSetup) {
+        *self = HandState::default();
+        let order = clockwise_from(setup.button, &setup.seats);
+        self.n = u8::try_from(order.len()).unwrap_or(0);
+        for (i, seat) in order.iter().enumerate() {
+            if let Some(s) = setup.seats.iter().find(|s| s.seat == *seat) {
+                self.players[i] = Player {
+                    seat: s.seat,
+                    starting: s.stack,
+                    stack: s.stack,
+                    absent: s.absent,
+                    ..Player::default()
+                };
+            }
+        }
+        self.rules = Some(setup.rules);
+        self.big_blind = setup.big_blind;
+        let straddle = setup
+            .blinds
+            .iter()
+            .filter(|b| b.kind == BlindKind::Straddle)
+            .map(|b| b.amount)
+            .max()
+            .unwrap_or(0);
+        self.preflop_floor = setup.big_blind.max(straddle);
+        self.phase = Phase::Dealing;
+    }
+}

@@ -1,0 +1,751 @@
+//! The Poker Hand History format (PHH, `phh.readthedocs.io`) for No-Limit Texas Hold'em.
+//!
+//! - [`parse`] reads the TOML subset PHH files are written in (keys, strings, integers,
+//!   decimals, booleans, arrays, comments) with a small hand-written parser: the corpus
+//!   check parses every file, and a general TOML library would dominate the replay time.
+//! - [`replay`] plays a hand through the engine with recorded cards and returns the
+//!   final stacks. A file that is not a legal hand is refused with the action that broke
+//!   it; nothing is "repaired".
+//! - [`write`] turns the events of a hand the engine played into a PHH file with
+//!   `finishing_stacks`.
+//!
+//! # Positions
+//!
+//! `p1` is the first player clockwise from the button and the last player is the button;
+//! heads-up, `p1` is the big blind and `p2` the button, and the `antes` and
+//! `blinds_or_straddles` arrays are read reversed (the spec's rule). The engine seats `pK`
+//! in seat `K - 1` with the button in the last seat, so its positions are the file's.
+
+use std::fmt::Write as _;
+
+use crate::card::{Card, format_cards, parse_cards};
+use crate::hand::{
+    self, Action, Ante, Blind, BlindKind, Command, Dealing, Event, HandSetup, HandState, RuleError,
+    SeatSetup,
+};
+use crate::rules::HouseRules;
+
+/// A PHH value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Str(String),
+    /// Integers and decimals, kept as written.
+    Num(String),
+    Bool(bool),
+    Array(Vec<Value>),
+}
+
+/// A parsed No-Limit Hold'em hand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhhHand {
+    pub variant: String,
+    pub ante_trimming_status: bool,
+    pub antes: Vec<u64>,
+    pub blinds_or_straddles: Vec<u64>,
+    pub min_bet: u64,
+    pub starting_stacks: Vec<u64>,
+    pub actions: Vec<String>,
+    /// Recorded final stacks in half chips (some logs record split pots as `x.5`).
+    pub finishing_stacks: Option<Vec<HalfChips>>,
+    pub players: Option<Vec<String>>,
+}
+
+/// A chip amount that may end in a half (stored doubled).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HalfChips(pub u64);
+
+impl HalfChips {
+    pub fn is_whole(self) -> bool {
+        self.0 % 2 == 0
+    }
+}
+
+/// Why a file was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PhhError {
+    #[error("line {line}: {message}")]
+    Syntax { line: usize, message: String },
+    #[error("missing field `{0}`")]
+    Missing(&'static str),
+    #[error("field `{field}`: {message}")]
+    Field {
+        field: &'static str,
+        message: String,
+    },
+    #[error("variant {0:?} is not No-Limit Texas Hold'em ('NT')")]
+    Variant(String),
+    #[error("the hand cannot start: {0}")]
+    Setup(RuleError),
+    #[error("action {index} {action:?}: {message}")]
+    Action {
+        index: usize,
+        action: String,
+        message: String,
+    },
+    #[error("incomplete: the actions end {0}")]
+    Incomplete(String),
+}
+
+/// Parses a PHH file.
+pub fn parse(text: &str) -> Result<PhhHand, PhhError> {
+    let mut fields = Fields::default();
+    let mut lines = text.lines().enumerate();
+    while let Some((index, raw)) = lines.next() {
+        let line = strip_comment(raw).trim();
+        if line.is_empty() {
+            continue;
+        }
+        if line.starts_with('[') {
+            // A table header (e.g. user fields); PHH hand fields come before any.
+            break;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            return Err(PhhError::Syntax {
+                line: index + 1,
+                message: format!("expected `key = value`, got {line:?}"),
+            });
+        };
+        let key = key.trim();
+        let mut value = value.trim().to_owned();
+        // Arrays may span lines.
+        while value.starts_with('[') && !brackets_closed(&value) {
+            let Some((_, more)) = lines.next() else {
+                return Err(PhhError::Syntax {
+                    line: index + 1,
+                    message: "unterminated array".into(),
+                });
+            };
+            value.push(' ');
+            value.push_str(strip_comment(more).trim());
+        }
+        let parsed = Parser::new(&value)
+            .value_to_end()
+            .map_err(|message| PhhError::Syntax {
+                line: index + 1,
+                message,
+            })?;
+        fields.set(key, parsed);
+    }
+    fields.finish()
+}
+
+fn strip_comment(line: &str) -> &str {
+    let mut quote: Option<char> = None;
+    for (i, c) in line.char_indices() {
+        match (quote, c) {
+            (None, '#') => return &line[..i],
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            _ => {}
+        }
+    }
+    line
+}
+
+fn brackets_closed(value: &str) -> bool {
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    for c in value.chars() {
+        match (quote, c) {
+            (None, '[') => depth += 1,
+            (None, ']') => depth -= 1,
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            _ => {}
+        }
+    }
+    depth <= 0
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Parser<'a> {
+        Parser { text, pos: 0 }
+    }
+
+    fn rest(&self) -> &'a str {
+        &self.text[self.pos..]
+    }
+
+    fn skip_ws(&mut self) {
+        let rest = self.rest();
+        self.pos += rest.len() - rest.trim_start().len();
+    }
+
+    fn value_to_end(mut self) -> Result<Value, String> {
+        let value = self.value()?;
+        self.skip_ws();
+        if self.rest().is_empty() {
+            Ok(value)
+        } else {
+            Err(format!("unexpected {:?} after the value", self.rest()))
+        }
+    }
+
+    fn value(&mut self) -> Result<Value, String> {
+        self.skip_ws();
+        let rest = self.rest();
+        let first = rest.chars().next().ok_or("missing value")?;
+        match first {
+            '\'' | '"' => {
+                let body = &rest[1..];
+                let end = body.find(first).ok_or("unterminated string")?;
+                let text = &body[..end];
+                self.pos += end + 2;
+                if first == '"' && text.contains('\\') {
+                    Ok(Value::Str(unescape(text)?))
+                } else {
+                    Ok(Value::Str(text.to_owned()))
+                }
+            }
+            '[' => {
+                self.pos += 1;
+                let mut items = Vec::new();
+                loop {
+                    self.skip_ws();
+                    if self.rest().starts_with(']') {
+                        self.pos += 1;
+                        return Ok(Value::Array(items));
+                    }
+                    items.push(self.value()?);
+                    self.skip_ws();
+                    if self.rest().starts_with(',') {
+                        self.pos += 1;
+                    } else if !self.rest().starts_with(']') {
+                        return Err(format!("expected `,` or `]` at {:?}", self.rest()));
+                    }
+                }
+            }
+            _ => {
+                let end = rest
+                    .find(|c: char| c == ',' || c == ']' || c.is_whitespace())
+                    .unwrap_or(rest.len());
+                let word = &rest[..end];
+                self.pos += end;
+                match word {
+                    "true" => Ok(Value::Bool(true)),
+                    "false" => Ok(Value::Bool(false)),
+                    _ if is_number(word) => Ok(Value::Num(word.replace('_', ""))),
+                    _ => Err(format!("not a value: {word:?}")),
+                }
+            }
+        }
+    }
+}
+
+fn is_number(word: &str) -> bool {
+    let digits = word.strip_prefix(['-', '+']).unwrap_or(word);
+    !digits.is_empty()
+        && digits.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && digits
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '_' | 'e' | 'E' | '-' | '+'))
+}
+
+fn unescape(text: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('\\') => out.push('\\'),
+            Some('"') => out.push('"'),
+            other => return Err(format!("unsupported escape \\{other:?}")),
+        }
+    }
+    Ok(out)
+}
+
+#[derive(Default)]
+struct Fields {
+    variant: Option<Value>,
+    ante_trimming_status: Option<Value>,
+    antes: Option<Value>,
+    blinds_or_straddles: Option<Value>,
+    min_bet: Option<Value>,
+    starting_stacks: Option<Value>,
+    actions: Option<Value>,
+    finishing_stacks: Option<Value>,
+    players: Option<Value>,
+}
+
+impl Fields {
+    fn set(&mut self, key: &str, value: Value) {
+        let slot = match key {
+            "variant" => &mut self.variant,
+            "ante_trimming_status" => &mut self.ante_trimming_status,
+            "antes" => &mut self.antes,
+            "blinds_or_straddles" => &mut self.blinds_or_straddles,
+            "min_bet" => &mut self.min_bet,
+            "starting_stacks" => &mut self.starting_stacks,
+            "actions" => &mut self.actions,
+            "finishing_stacks" => &mut self.finishing_stacks,
+            "players" => &mut self.players,
+            _ => return,
+        };
+        *slot = Some(value);
+    }
+
+    fn finish(self) -> Result<PhhHand, PhhError> {
+        let variant = match self.variant {
+            Some(Value::Str(v)) => v,
+            Some(_) => return Err(field_error("variant", "expected a string")),
+            None => return Err(PhhError::Missing("variant")),
+        };
+        if variant != "NT" {
+            return Err(PhhError::Variant(variant));
+        }
+        let ante_trimming_status = match self.ante_trimming_status {
+            Some(Value::Bool(b)) => b,
+            None => false,
+            Some(_) => return Err(field_error("ante_trimming_status", "expected a boolean")),
+        };
+        let starting_stacks = chips_array("starting_stacks", self.starting_stacks)?;
+        let n = starting_stacks.len();
+        let antes = chips_array("antes", self.antes)?;
+        let blinds_or_straddles = chips_array("blinds_or_straddles", self.blinds_or_straddles)?;
+        if antes.len() != n || blinds_or_straddles.len() != n {
+            return Err(field_error(
+                "antes",
+                "antes, blinds_or_straddles and starting_stacks must have one entry per player",
+            ));
+        }
+        let min_bet = match self.min_bet {
+            Some(Value::Num(text)) => parse_chips(&text).map_err(|m| field_error("min_bet", &m))?,
+            Some(_) => return Err(field_error("min_bet", "expected a number")),
+            None => return Err(PhhError::Missing("min_bet")),
+        };
+        let actions = match self.actions {
+            Some(Value::Array(items)) => items
+                .into_iter()
+                .map(|v| match v {
+                    Value::Str(s) => Ok(s),
+                    _ => Err(field_error("actions", "expected strings")),
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+            Some(_) => return Err(field_error("actions", "expected an array")),
+            None => return Err(PhhError::Missing("actions")),
+        };
+        let finishing_stacks = match self.finishing_stacks {
+            Some(Value::Array(items)) => Some(
+                items
+                    .into_iter()
+                    .map(|v| match v {
+                        Value::Num(text) => parse_half_chips(&text),
+                        _ => Err("expected numbers".into()),
+                    })
+                    .collect::<Result<Vec<_>, String>>()
+                    .map_err(|m| field_error("finishing_stacks", &m))?,
+            ),
+            Some(_) => return Err(field_error("finishing_stacks", "expected an array")),
+            None => None,
+        };
+        let players = match self.players {
+            Some(Value::Array(items)) => Some(
+                items
+                    .into_iter()
+                    .map(|v| match v {
+                        Value::Str(s) => s,
+                        Value::Num(s) => s,
+                        other => format!("{other:?}"),
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        };
+        Ok(PhhHand {
+            variant,
+            ante_trimming_status,
+            antes,
+            blinds_or_straddles,
+            min_bet,
+            starting_stacks,
+            actions,
+            finishing_stacks,
+            players,
+        })
+    }
+}
+
+fn field_error(field: &'static str, message: &str) -> PhhError {
+    PhhError::Field {
+        field,
+        message: message.to_owned(),
+    }
+}
+
+fn chips_array(field: &'static str, value: Option<Value>) -> Result<Vec<u64>, PhhError> {
+    match value {
+        Some(Value::Array(items)) => items
+            .into_iter()
+            .map(|v| match v {
+                Value::Num(text) => parse_chips(&text).map_err(|m| field_error(field, &m)),
+                _ => Err(field_error(field, "expected numbers")),
+            })
+            .collect(),
+        Some(_) => Err(field_error(field, "expected an array")),
+        None => Err(PhhError::Missing(field)),
+    }
+}
+
+/// Whole chips: an integer, or a decimal with a zero fraction.
+fn parse_chips(text: &str) -> Result<u64, String> {
+    let half = parse_half_chips(text)?;
+    if half.is_whole() {
+        Ok(half.0 / 2)
+    } else {
+        Err(format!("{text} is not a whole number of chips"))
+    }
+}
+
+/// Chips to the half: `10112.5` is 20225 half chips.
+fn parse_half_chips(text: &str) -> Result<HalfChips, String> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let whole: u64 = whole
+        .parse()
+        .map_err(|_| format!("{text:?} is not a chip amount"))?;
+    let fraction = fraction.trim_end_matches('0');
+    let half = match fraction {
+        "" => 0,
+        "5" => 1,
+        _ => return Err(format!("{text} is not a whole or half number of chips")),
+    };
+    whole
+        .checked_mul(2)
+        .and_then(|w| w.checked_add(half))
+        .map(HalfChips)
+        .ok_or_else(|| format!("{text} is too large"))
+}
+
+/// The setup a PHH hand describes: `pK` in seat `K - 1`, the button in the last seat.
+pub fn setup(hand: &PhhHand, rules: HouseRules) -> Result<HandSetup, PhhError> {
+    let n = hand.starting_stacks.len();
+    if !(2..=hand::MAX_SEATS).contains(&n) {
+        return Err(PhhError::Setup(RuleError::NotEnoughPlayers { players: n }));
+    }
+    let seat = |i: usize| hand::Seat::try_from(i).unwrap_or(hand::Seat::MAX);
+    // Heads-up the arrays are read reversed.
+    let forced_index = |i: usize| if n == 2 { 1 - i } else { i };
+    let seats = hand
+        .starting_stacks
+        .iter()
+        .enumerate()
+        .map(|(i, &stack)| SeatSetup {
+            seat: seat(i),
+            stack,
+            absent: false,
+        })
+        .collect();
+    let mut blinds = Vec::new();
+    let mut antes = Vec::new();
+    for i in 0..n {
+        let amount = hand.blinds_or_straddles[forced_index(i)];
+        if amount > 0 {
+            let kind = match forced_index(i) {
+                0 => BlindKind::SmallBlind,
+                1 => BlindKind::BigBlind,
+                _ => BlindKind::Straddle,
+            };
+            blinds.push(Blind {
+                seat: seat(i),
+                kind,
+                amount,
+            });
+        }
+        let ante = hand.antes[forced_index(i)];
+        if ante > 0 {
+            antes.push(Ante {
+                seat: seat(i),
+                amount: ante,
+            });
+        }
+    }
+    Ok(HandSetup {
+        button: seat(n - 1),
+        seats,
+        big_blind: hand.min_bet,
+        blinds,
+        antes,
+        dealing: Dealing::Recorded,
+        rules,
+    })
+}
+
+/// The outcome of replaying a hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replayed {
+    /// Final stacks in player order (`p1` first).
+    pub stacks: Vec<u64>,
+    pub state: HandState,
+}
+
+/// Replays a hand through the engine. Every recorded action must be legal and the hand
+/// must be complete at the end.
+pub fn replay(hand: &PhhHand, rules: HouseRules) -> Result<Replayed, PhhError> {
+    replay_with(hand, rules, |_| {})
+}
+
+/// As [`replay`], handing every event to `sink` (to write the hand out again, or to
+/// check invariants after each one).
+pub fn replay_with(
+    hand: &PhhHand,
+    rules: HouseRules,
+    mut sink: impl FnMut(&HandState),
+) -> Result<Replayed, PhhError> {
+    let setup = setup(hand, rules)?;
+    let n = setup.seats.len();
+    let mut state = HandState::new();
+    let run = |state: &mut HandState, command: &Command, sink: &mut dyn FnMut(&HandState)| {
+        let events = hand::decide(state, command)?;
+        for event in &events {
+            hand::apply(state, event);
+            sink(state);
+        }
+        Ok::<(), RuleError>(())
+    };
+    run(&mut state, &Command::Start { setup, seed: None }, &mut sink).map_err(PhhError::Setup)?;
+    for (index, text) in hand.actions.iter().enumerate() {
+        let command = match action_command(text, n, &state) {
+            Ok(Some(command)) => command,
+            Ok(None) => continue,
+            Err(message) => {
+                return Err(PhhError::Action {
+                    index: index + 1,
+                    action: text.clone(),
+                    message,
+                });
+            }
+        };
+        run(&mut state, &command, &mut sink).map_err(|error| PhhError::Action {
+            index: index + 1,
+            action: text.clone(),
+            message: explain(&error),
+        })?;
+    }
+    if !state.is_over() {
+        return Err(PhhError::Incomplete(pending(&state)));
+    }
+    let stacks = state.stacks().map(|(_, stack)| stack).collect();
+    Ok(Replayed { stacks, state })
+}
+
+fn player(seat: hand::Seat) -> String {
+    format!("p{}", u32::from(seat) + 1)
+}
+
+/// A refusal in the file's own terms.
+fn explain(error: &RuleError) -> String {
+    match error {
+        RuleError::NotYourTurn {
+            expected: Some(expected),
+            got,
+        } => format!(
+            "{} acts, but {} is to act: an action is missing",
+            player(*got),
+            player(*expected)
+        ),
+        other => other.to_string(),
+    }
+}
+
+fn pending(state: &HandState) -> String {
+    if let Some(seat) = state.to_act() {
+        format!("with {} to act", player(seat))
+    } else if let Some(seat) = state.to_show() {
+        format!("with {} to show or muck", player(seat))
+    } else if let Some(street) = state.awaiting_board() {
+        format!("before the {street:?} is dealt")
+    } else {
+        format!("in phase {:?}", state.phase())
+    }
+}
+
+/// One PHH action as an engine command (`None` for a no-op or hidden hole cards).
+fn action_command(text: &str, n: usize, state: &HandState) -> Result<Option<Command>, String> {
+    let text = text.split('#').next().unwrap_or("");
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let command = match words.as_slice() {
+        [] => return Ok(None),
+        ["d", "dh", who, cards] => {
+            let seat = parse_player(who, n)?;
+            return Ok(known_pair(cards)?.map(|cards| Command::DealHole { seat, cards }));
+        }
+        ["d", "db", cards] => Command::DealBoard {
+            cards: parse_cards(cards).map_err(|e| e.to_string())?,
+        },
+        [who, "f"] => Command::Act {
+            seat: parse_player(who, n)?,
+            action: Action::Fold,
+        },
+        [who, "cc"] => {
+            let check = state.legal_actions().is_some_and(|l| l.can_check);
+            Command::Act {
+                seat: parse_player(who, n)?,
+                action: if check { Action::Check } else { Action::Call },
+            }
+        }
+        [who, "cbr", amount] => {
+            let to = parse_chips(amount)?;
+            Command::Act {
+                seat: parse_player(who, n)?,
+                action: if state.current_bet() > 0 {
+                    Action::RaiseTo(to)
+                } else {
+                    Action::Bet(to)
+                },
+            }
+        }
+        [who, "sm"] => Command::Muck {
+            seat: parse_player(who, n)?,
+        },
+        [who, "sm", "-"] => Command::Show {
+            seat: parse_player(who, n)?,
+            cards: None,
+        },
+        [who, "sm", cards] => Command::Show {
+            seat: parse_player(who, n)?,
+            cards: known_pair(cards)?,
+        },
+        _ => return Err("not a No-Limit Hold'em action".into()),
+    };
+    Ok(Some(command))
+}
+
+/// `pK` as a seat.
+fn parse_player(word: &str, n: usize) -> Result<hand::Seat, String> {
+    let k: usize = word
+        .strip_prefix('p')
+        .and_then(|k| k.parse().ok())
+        .ok_or_else(|| format!("{word:?} is not a player"))?;
+    if k == 0 || k > n {
+        return Err(format!("{word} is not one of the {n} players"));
+    }
+    hand::Seat::try_from(k - 1).map_err(|_| format!("{word} is out of range"))
+}
+
+/// Two known cards, or `None` when any is unknown (`??`).
+fn known_pair(text: &str) -> Result<Option<[Card; 2]>, String> {
+    if text.contains('?') {
+        return Ok(None);
+    }
+    match parse_cards(text).map_err(|e| e.to_string())?.as_slice() {
+        [a, b] => Ok(Some([*a, *b])),
+        other => Err(format!("expected two hole cards, got {}", other.len())),
+    }
+}
+
+/// Compares a replay with the recorded `finishing_stacks`. Where the record has half
+/// chips (a split pot logged without an odd-chip rule), the expected stacks give the odd
+/// chip to the first of the half-chip players clockwise from the button.
+pub fn expected_stacks(recorded: &[HalfChips]) -> Vec<u64> {
+    let mut up = true;
+    recorded
+        .iter()
+        .map(|h| {
+            if h.is_whole() {
+                h.0 / 2
+            } else {
+                let value = if up { h.0 / 2 + 1 } else { h.0 / 2 };
+                up = !up;
+                value
+            }
+        })
+        .collect()
+}
+
+/// Writes a hand the engine played (its events, in order) as a PHH file.
+pub fn write(events: &[Event]) -> Result<String, String> {
+    let Some(Event::HandStarted { setup }) = events.first() else {
+        return Err("the events must start with HandStarted".into());
+    };
+    let order: Vec<hand::Seat> = {
+        let mut state = HandState::new();
+        hand::apply(&mut state, &events[0]);
+        state.seats_in_order().collect()
+    };
+    let n = order.len();
+    let pos = |seat: hand::Seat| order.iter().position(|&s| s == seat).unwrap_or(0);
+    let p = |seat: hand::Seat| format!("p{}", pos(seat) + 1);
+    // Heads-up the arrays are written reversed, as they are read.
+    let slot = |seat: hand::Seat| {
+        let i = pos(seat);
+        if n == 2 { 1 - i } else { i }
+    };
+    let mut antes = vec![0u64; n];
+    for ante in &setup.antes {
+        antes[slot(ante.seat)] += ante.amount;
+    }
+    let mut blinds = vec![0u64; n];
+    for blind in &setup.blinds {
+        blinds[slot(blind.seat)] = blind.amount;
+    }
+    let mut starting = vec![0u64; n];
+    for seat in &setup.seats {
+        starting[pos(seat.seat)] = seat.stack;
+    }
+    let mut actions: Vec<String> = Vec::new();
+    let mut finishing: Option<Vec<u64>> = None;
+    for event in events {
+        match event {
+            Event::HoleCardsDealt { seat, cards } => {
+                actions.push(format!("d dh {} {}", p(*seat), format_cards(cards)));
+            }
+            Event::BoardDealt { cards, .. } => {
+                actions.push(format!("d db {}", format_cards(cards)))
+            }
+            Event::PlayerFolded { seat, .. } => actions.push(format!("{} f", p(*seat))),
+            Event::PlayerChecked { seat } | Event::PlayerCalled { seat, .. } => {
+                actions.push(format!("{} cc", p(*seat)));
+            }
+            Event::PlayerBet { seat, to, .. } | Event::PlayerRaised { seat, to, .. } => {
+                actions.push(format!("{} cbr {to}", p(*seat)));
+            }
+            Event::HandShown { seat, cards, .. } => {
+                actions.push(format!("{} sm {}", p(*seat), format_cards(cards)));
+            }
+            Event::HandMucked { seat } => actions.push(format!("{} sm", p(*seat))),
+            Event::HandEnded { stacks, .. } => {
+                let mut out = vec![0u64; n];
+                for share in stacks {
+                    out[pos(share.seat)] = share.amount;
+                }
+                finishing = Some(out);
+            }
+            Event::HandVoided { .. } => return Err("a void hand has no PHH form".into()),
+            _ => {}
+        }
+    }
+    let finishing = finishing.ok_or("the hand is not over")?;
+    let list = |values: &[u64]| {
+        values
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = String::with_capacity(512);
+    let _ = writeln!(out, "variant = 'NT'");
+    let _ = writeln!(out, "ante_trimming_status = false");
+    let _ = writeln!(out, "antes = [{}]", list(&antes));
+    let _ = writeln!(out, "blinds_or_straddles = [{}]", list(&blinds));
+    let _ = writeln!(out, "min_bet = {}", setup.big_blind);
+    let _ = writeln!(out, "starting_stacks = [{}]", list(&starting));
+    let quoted: Vec<String> = actions.iter().map(|a| format!("'{a}'")).collect();
+    let _ = writeln!(out, "actions = [{}]", quoted.join(", "));
+    let seats: Vec<String> = order
+        .iter()
+        .map(|s| (u32::from(*s) + 1).to_string())
+        .collect();
+    let _ = writeln!(out, "seats = [{}]", seats.join(", "));
+    let _ = writeln!(out, "finishing_stacks = [{}]", list(&finishing));
+    Ok(out)
+}

@@ -1,0 +1,324 @@
+//! House rules: the options where the five houses (and the PHH/WSOP reference) differ.
+//!
+//! Every option is a named enum so a preset reads like the rulebook it comes from, and an
+//! event can name the rule it applied. The presets quote the rule numbers of
+//! `../shared/rulebooks/`; where a house's book is silent the engine default applies and
+//! the preset's documentation says so.
+
+use serde::{Deserialize, Serialize};
+
+/// How the button moves when players bust (applied by the tournament, not within a hand).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ButtonRule {
+    /// The button always moves to the next occupied seat.
+    Moving,
+    /// The big blind always moves to the next player; the button may land on an empty
+    /// seat (a "dead button") and the small blind may be skipped.
+    Dead,
+    /// Dead button with the invitational's three bust-out cases (rules 3.2-3.4).
+    DeadInvitational,
+}
+
+/// Who takes the button when play becomes heads-up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HeadsUpStart {
+    /// The small blind is on the button; the button moves on as usual.
+    SmallBlindOnButton,
+    /// Adjust so that nobody takes the big blind twice in a row (WPH 26, invitational 3.5).
+    NoBigBlindTwice,
+    /// The player who had the big blind most recently gets the button (Hippodrome).
+    LastBigBlindGetsButton,
+}
+
+/// Until when a misdeal voids the hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MisdealCutoff {
+    /// A misdeal stands until this many players have acted after the blinds; with
+    /// `never_after_big_blind` it is also too late once the big blind has acted.
+    PlayersActed {
+        players: u8,
+        never_after_big_blind: bool,
+    },
+    /// "Substantial action" (WPH 28): two chip-putting actions or three actions of any
+    /// kind, blinds not counted.
+    SubstantialAction,
+}
+
+/// Whether all-ins of less than a full raise reopen the betting to players who acted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ShortAllIn {
+    /// Never: only a full raise reopens (WPH 33, Hippodrome).
+    NeverReopens,
+    /// Consecutive short all-ins reopen once together they make a full raise
+    /// (QueenSix NLHE 5, the invitational, and the PHH/WSOP reference).
+    CumulativeReopens,
+    /// Only two consecutive all-ins that together exceed the minimum raise reopen
+    /// (Oracle 13, example A 500, B 1,000, C call, D 1,300, E 1,700).
+    TwoConsecutiveReopen,
+}
+
+/// What happens to a raise (or bet) declared below the legal minimum by a player who has
+/// more chips.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UndersizedRaise {
+    /// Refused with a typed error: the app must send a legal amount (digital play, PHH).
+    Refused,
+    /// Brought up to the legal minimum, no more (QueenSix NLHE 12).
+    BroughtUpToMinimum,
+    /// 50% rule: a raise of at least half the minimum raise becomes the minimum raise,
+    /// less is a call (WPH 33, Oracle 13, Hippodrome 11).
+    HalfRule,
+    /// A full bet plus half a bet or more is a raise (completed to the minimum); less is
+    /// a call (invitational 5.6).
+    BetAndAHalf,
+}
+
+/// Who gets the odd chip of a split pot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OddChip {
+    /// All odd chips to the first winner clockwise from the button (PokerKit, the PHH
+    /// reference).
+    AllToFirstLeftOfButton,
+    /// One chip each to the winners clockwise from the button, no player more than one
+    /// (QueenSix, Oracle 5, Hippodrome 3).
+    OneEachLeftOfButton,
+    /// The high hand; between equal high hands, the player closest to the left of the
+    /// button (WPH 12, invitational 7.4). In hold'em every tied hand is equally high, so
+    /// this gives the chips one each clockwise from the button.
+    HighHandThenLeftOfButton,
+}
+
+/// Who shows first at the showdown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ShowdownOrder {
+    /// Last aggressor of the final betting round; else the first player to act on it.
+    LastAggressorElseFirstToAct,
+    /// Last aggressor; else the first player clockwise from the button (WPH 10, Oracle).
+    LastAggressorElseLeftOfButton,
+    /// As `LastAggressorElseFirstToAct`, and players in a side pot show before a player
+    /// who is all-in for the main pot only (QueenSix 7, invitational 7.1/7.5).
+    SidePotsFirst,
+}
+
+/// The consequence of an action taken out of turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OutOfTurn {
+    /// The action is binding if the action it faced has not changed when the turn comes;
+    /// if it has changed the player is released and may act freely (Oracle,
+    /// invitational 5.3/5.5, Hippodrome).
+    BindingUnlessActionChanges,
+    /// QueenSix betting 5: a check out of turn may not bet or raise on its turn; a call
+    /// out of turn may not raise; a raise out of turn is bound to at least call.
+    Restricted,
+    /// WPH 31: facing an in-turn check the out-of-turn bet is withdrawn and the player
+    /// must check; a smaller intervening bet must be called; a larger one releases.
+    WphRule31,
+}
+
+/// The clock a player can be put on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clock {
+    /// Seconds to act once the clock is called.
+    pub seconds: u32,
+    /// A final countdown after `seconds`, if the house has one.
+    pub countdown: u32,
+}
+
+/// The hand-level rules of one house.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HouseRules {
+    pub preset: Preset,
+    pub button: ButtonRule,
+    pub heads_up_start: HeadsUpStart,
+    pub misdeal_cutoff: MisdealCutoff,
+    pub short_all_in: ShortAllIn,
+    pub undersized_raise: UndersizedRaise,
+    pub odd_chip: OddChip,
+    pub showdown_order: ShowdownOrder,
+    pub out_of_turn: OutOfTurn,
+    pub clock: Clock,
+}
+
+/// The named presets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Preset {
+    QueenSix,
+    Wph,
+    Oracle,
+    Invitational,
+    Hippodrome,
+    Wsop,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 6] = [
+        Preset::QueenSix,
+        Preset::Wph,
+        Preset::Oracle,
+        Preset::Invitational,
+        Preset::Hippodrome,
+        Preset::Wsop,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::QueenSix => "queensix",
+            Preset::Wph => "wph",
+            Preset::Oracle => "oracle",
+            Preset::Invitational => "invitational",
+            Preset::Hippodrome => "hippodrome",
+            Preset::Wsop => "wsop",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    pub fn rules(self) -> HouseRules {
+        match self {
+            Preset::QueenSix => HouseRules::queensix(),
+            Preset::Wph => HouseRules::wph(),
+            Preset::Oracle => HouseRules::oracle(),
+            Preset::Invitational => HouseRules::invitational(),
+            Preset::Hippodrome => HouseRules::hippodrome(),
+            Preset::Wsop => HouseRules::wsop(),
+        }
+    }
+}
+
+impl HouseRules {
+    /// QueenSix pub league (Sydney).
+    pub fn queensix() -> HouseRules {
+        HouseRules {
+            preset: Preset::QueenSix,
+            button: ButtonRule::Dead,                         // rule 27
+            heads_up_start: HeadsUpStart::SmallBlindOnButton, // the shared default
+            misdeal_cutoff: MisdealCutoff::PlayersActed {
+                players: 2,
+                never_after_big_blind: true,
+            },
+            short_all_in: ShortAllIn::CumulativeReopens, // NLHE 5
+            undersized_raise: UndersizedRaise::BroughtUpToMinimum, // NLHE 12
+            odd_chip: OddChip::OneEachLeftOfButton,
+            showdown_order: ShowdownOrder::SidePotsFirst, // showdown 7
+            out_of_turn: OutOfTurn::Restricted,           // betting 5
+            clock: Clock {
+                seconds: 30,
+                countdown: 0,
+            }, // NLHE 13: warnings at 20 s and 10 s
+        }
+    }
+
+    /// West Pennant Hills lounge league (2023).
+    pub fn wph() -> HouseRules {
+        HouseRules {
+            preset: Preset::Wph,
+            button: ButtonRule::Dead,                         // 24
+            heads_up_start: HeadsUpStart::NoBigBlindTwice,    // 26
+            misdeal_cutoff: MisdealCutoff::SubstantialAction, // 28
+            short_all_in: ShortAllIn::NeverReopens,           // 33
+            undersized_raise: UndersizedRaise::HalfRule,      // 33
+            odd_chip: OddChip::HighHandThenLeftOfButton,      // 12
+            showdown_order: ShowdownOrder::LastAggressorElseLeftOfButton, // 10
+            out_of_turn: OutOfTurn::WphRule31,                // 31
+            clock: Clock {
+                seconds: 60,
+                countdown: 10,
+            }, // 20
+        }
+    }
+
+    /// Oracle casino house rules. The button is "moving or dead, designated per game":
+    /// the preset takes the dead button, a tournament may override it.
+    pub fn oracle() -> HouseRules {
+        HouseRules {
+            preset: Preset::Oracle,
+            button: ButtonRule::Dead,
+            heads_up_start: HeadsUpStart::SmallBlindOnButton,
+            misdeal_cutoff: MisdealCutoff::PlayersActed {
+                players: 2,
+                never_after_big_blind: false,
+            },
+            short_all_in: ShortAllIn::TwoConsecutiveReopen, // 13
+            undersized_raise: UndersizedRaise::HalfRule,    // 13
+            odd_chip: OddChip::OneEachLeftOfButton,         // odd chip 4-5
+            showdown_order: ShowdownOrder::LastAggressorElseLeftOfButton,
+            out_of_turn: OutOfTurn::BindingUnlessActionChanges,
+            clock: Clock {
+                seconds: 60,
+                countdown: 10,
+            },
+        }
+    }
+
+    /// The invitational home tournament (2010). The misdeal cut-off is not stated: the
+    /// engine default of two players applies.
+    pub fn invitational() -> HouseRules {
+        HouseRules {
+            preset: Preset::Invitational,
+            button: ButtonRule::DeadInvitational, // 3.2-3.4
+            heads_up_start: HeadsUpStart::NoBigBlindTwice, // 3.5
+            misdeal_cutoff: MisdealCutoff::PlayersActed {
+                players: 2,
+                never_after_big_blind: false,
+            },
+            short_all_in: ShortAllIn::CumulativeReopens, // as QueenSix
+            undersized_raise: UndersizedRaise::BetAndAHalf, // 5.6
+            odd_chip: OddChip::HighHandThenLeftOfButton, // 7.4
+            showdown_order: ShowdownOrder::SidePotsFirst, // 7.1, 7.5
+            out_of_turn: OutOfTurn::BindingUnlessActionChanges, // 5.3, 5.5
+            clock: Clock {
+                seconds: 60,
+                countdown: 10,
+            }, // 1.10
+        }
+    }
+
+    /// The Hippodrome cardroom (London, 2022): cash games.
+    pub fn hippodrome() -> HouseRules {
+        HouseRules {
+            preset: Preset::Hippodrome,
+            button: ButtonRule::Moving,
+            heads_up_start: HeadsUpStart::LastBigBlindGetsButton,
+            misdeal_cutoff: MisdealCutoff::PlayersActed {
+                players: 2,
+                never_after_big_blind: false,
+            },
+            short_all_in: ShortAllIn::NeverReopens,
+            undersized_raise: UndersizedRaise::HalfRule, // 11
+            odd_chip: OddChip::OneEachLeftOfButton,      // 3
+            showdown_order: ShowdownOrder::LastAggressorElseFirstToAct,
+            out_of_turn: OutOfTurn::BindingUnlessActionChanges,
+            clock: Clock {
+                seconds: 10,
+                countdown: 0,
+            }, // exposed hand facing a bet: 10 s to act
+        }
+    }
+
+    /// The rules the PHH format (and PokerKit) are defined by: cumulative short all-ins
+    /// reopen; all odd chips to the first winner left of the button; bets below the
+    /// minimum are refused rather than corrected.
+    pub fn wsop() -> HouseRules {
+        HouseRules {
+            preset: Preset::Wsop,
+            button: ButtonRule::Dead,
+            heads_up_start: HeadsUpStart::SmallBlindOnButton,
+            misdeal_cutoff: MisdealCutoff::PlayersActed {
+                players: 2,
+                never_after_big_blind: false,
+            },
+            short_all_in: ShortAllIn::CumulativeReopens,
+            undersized_raise: UndersizedRaise::Refused,
+            odd_chip: OddChip::AllToFirstLeftOfButton,
+            showdown_order: ShowdownOrder::LastAggressorElseFirstToAct,
+            out_of_turn: OutOfTurn::BindingUnlessActionChanges,
+            clock: Clock {
+                seconds: 30,
+                countdown: 0,
+            },
+        }
+    }
+}
