@@ -9,7 +9,11 @@ use clap::{Parser, Subcommand};
 mod phh;
 
 #[derive(Parser)]
-#[command(name = "league", version, about = "The league backend for live poker venues")]
+#[command(
+    name = "league",
+    version,
+    about = "The league backend for live poker venues"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -1041,11 +1041,29 @@ impl Run {
     }
 
     fn award(&mut self) {
-        let pots = self.state.pots();
-        let rules = self.state.rules.unwrap_or_else(HouseRules::wsop);
+        let s = &self.state;
+        let rules = s.rules.unwrap_or_else(HouseRules::wsop);
+        let mut values = [None; MAX_SEATS];
+        for p in 0..s.n {
+            let pl = &s.players[usize::from(p)];
+            if pl.status == Status::Live && s.board_len == 5 {
+                values[usize::from(p)] = pl.hole.map(|h| s.value_of(h));
+            }
+        }
+        let mut pots = s.pots();
+        if rules.odd_chip == OddChip::AllToFirstLeftOfButton {
+            // PokerKit (the PHH reference) first kills every hand that cannot win any
+            // pot, then builds the pots among the rest: neighbouring pots left with the
+            // same contenders become one, which moves odd chips.
+            let winners = pots
+                .iter()
+                .flat_map(|pot| s.winners(pot, &values).0)
+                .fold(0u16, |mask, p| mask | bit(p));
+            pots = s.pots_among(winners);
+        }
         // Side pots are awarded before the main pot.
         for (index, pot) in pots.iter().enumerate().rev() {
-            let (shares, value) = self.state.split(pot, rules.odd_chip);
+            let (shares, value) = self.state.split(pot, &values, rules.odd_chip);
             self.emit(Event::PotAwarded {
                 pot: u8::try_from(index).unwrap_or(u8::MAX),
                 amount: pot.amount,
@@ -1483,6 +1501,14 @@ impl HandState {
     /// put in is a level; antes are dead money in the main pot; neighbouring pots with the
     /// same contenders are one pot.
     pub fn pots(&self) -> Vec<Pot> {
+        let live = (0..self.n)
+            .filter(|&p| self.players[usize::from(p)].status == Status::Live)
+            .fold(0u16, |mask, p| mask | bit(p));
+        self.pots_among(live)
+    }
+
+    /// Pots whose contenders are the positions in `contenders`.
+    fn pots_among(&self, contenders: u16) -> Vec<Pot> {
         let n = usize::from(self.n);
         let players = &self.players[..n];
         let mut levels: Vec<u64> = players.iter().map(|p| p.put_in).collect();
@@ -1498,10 +1524,7 @@ impl HandState {
                 }
             }
             let eligible: Vec<u8> = (0..self.n)
-                .filter(|&p| {
-                    let pl = &players[usize::from(p)];
-                    pl.put_in >= level && pl.status == Status::Live
-                })
+                .filter(|&p| players[usize::from(p)].put_in >= level && contenders & bit(p) != 0)
                 .collect();
             while let Some(last) = pots.last() {
                 if last.eligible == eligible {
@@ -1521,27 +1544,37 @@ impl HandState {
     }
 
     /// The winners of a pot and their shares, odd chips by the house rule.
-    fn split(&self, pot: &Pot, odd_chip: OddChip) -> (Vec<Share>, Option<HandValue>) {
-        let (winners, value): (Vec<u8>, Option<HandValue>) = if pot.eligible.len() == 1 {
-            (pot.eligible.clone(), None)
-        } else {
-            let values: Vec<(u8, HandValue)> = pot
-                .eligible
-                .iter()
-                .filter_map(|&p| {
-                    self.players[usize::from(p)]
-                        .hole
-                        .map(|h| (p, self.value_of(h)))
-                })
-                .collect();
-            let best = values.iter().map(|&(_, v)| v).max();
-            let winners = values
-                .iter()
-                .filter(|&&(_, v)| Some(v) == best)
-                .map(|&(p, _)| p)
-                .collect();
-            (winners, best)
-        };
+    /// The positions that win a pot (in position order) and their hand's value.
+    fn winners(
+        &self,
+        pot: &Pot,
+        values: &[Option<HandValue>; MAX_SEATS],
+    ) -> (Vec<u8>, Option<HandValue>) {
+        if pot.eligible.len() == 1 {
+            return (pot.eligible.clone(), None);
+        }
+        let best = pot
+            .eligible
+            .iter()
+            .filter_map(|&p| values[usize::from(p)])
+            .max();
+        let winners = pot
+            .eligible
+            .iter()
+            .copied()
+            .filter(|&p| best.is_some() && values[usize::from(p)] == best)
+            .collect();
+        (winners, best)
+    }
+
+    /// The winners of a pot and their shares, odd chips by the house rule.
+    fn split(
+        &self,
+        pot: &Pot,
+        values: &[Option<HandValue>; MAX_SEATS],
+        odd_chip: OddChip,
+    ) -> (Vec<Share>, Option<HandValue>) {
+        let (winners, value) = self.winners(pot, values);
         let count = u64::try_from(winners.len()).unwrap_or(1).max(1);
         let each = pot.amount / count;
         let mut odd = pot.amount % count;
