@@ -328,7 +328,10 @@ mod tests {
                 }
                 let mut longer = p.clone();
                 longer.push(all[0]);
-                assert!(!verify_inclusion(&all[i], i64_, n64, &longer, &r), "n={n} i={i}");
+                assert!(
+                    !verify_inclusion(&all[i], i64_, n64, &longer, &r),
+                    "n={n} i={i}"
+                );
             }
             assert!(inclusion_proof(&all[..n], n).is_none());
         }

@@ -1,0 +1,1196 @@
+//! One suite, two engines: every test here runs on SQLite and on PostgreSQL.
+//!
+//! PostgreSQL tests read `LEAGUE_TEST_POSTGRES_URL` and give each test a fresh schema,
+//! dropped afterwards. Without the variable they say by name that they were skipped, unless
+//! `LEAGUE_REQUIRE_POSTGRES=1` (CI), when a missing or unreachable server fails them.
+#![expect(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "clippy.toml allows these in #[test] fns only; the async bodies here are tests too"
+)]
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use league_store::merkle;
+use league_store::{
+    BreakKind, Clock, ExpectedVersion, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, Metadata, NewEvent,
+    RecordedEvent, SealerConfig, SigningKey, Store, StoreError, StoreOptions, Timestamp,
+};
+use sqlx::Connection as _;
+
+// ---------------------------------------------------------------------------------------
+// Harness
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Sqlite,
+    Postgres,
+}
+
+/// A deterministic clock: 1,000,000 us, then +1 us per call.
+#[derive(Debug, Default)]
+struct StepClock(AtomicI64);
+
+impl Clock for StepClock {
+    fn now(&self) -> Timestamp {
+        Timestamp::from_micros(1_000_000 + self.0.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+struct TestDb {
+    kind: Kind,
+    url: String,
+    schema: Option<String>,
+    file: Option<std::path::PathBuf>,
+}
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+fn unique(name: &str) -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    format!(
+        "{}_{}_{}_{}",
+        name.chars().take(30).collect::<String>(),
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed),
+        nanos
+    )
+    .to_lowercase()
+}
+
+/// Writes past the test harness's output capture, so a skip is visible in a normal run.
+fn say(line: &str) {
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+impl TestDb {
+    async fn new(kind: Kind, name: &str) -> Option<Self> {
+        match kind {
+            Kind::Sqlite => {
+                let path = std::env::temp_dir().join(format!("league-store-{}.db", unique(name)));
+                Some(Self {
+                    kind,
+                    url: format!("sqlite:{}", path.display()),
+                    schema: None,
+                    file: Some(path),
+                })
+            }
+            Kind::Postgres => {
+                let required = std::env::var("LEAGUE_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
+                let Ok(url) = std::env::var("LEAGUE_TEST_POSTGRES_URL") else {
+                    assert!(
+                        !required,
+                        "LEAGUE_REQUIRE_POSTGRES=1 but LEAGUE_TEST_POSTGRES_URL is not set"
+                    );
+                    say(&format!(
+                        "SKIPPED postgres::{name}: LEAGUE_TEST_POSTGRES_URL is not set"
+                    ));
+                    return None;
+                };
+                let schema = format!("t_{}", unique(name));
+                let conn = sqlx::PgConnection::connect(&url).await;
+                let mut conn = match conn {
+                    Ok(c) => c,
+                    Err(e) => {
+                        assert!(!required, "cannot reach PostgreSQL at {url}: {e}");
+                        say(&format!(
+                            "SKIPPED postgres::{name}: cannot reach {url}: {e}"
+                        ));
+                        return None;
+                    }
+                };
+                sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+                    .execute(&mut conn)
+                    .await
+                    .unwrap();
+                conn.close().await.unwrap();
+                Some(Self {
+                    kind,
+                    url,
+                    schema: Some(schema),
+                    file: None,
+                })
+            }
+        }
+    }
+
+    fn options(&self) -> StoreOptions {
+        StoreOptions {
+            clock: Arc::new(StepClock::default()),
+            pg_schema: self.schema.clone(),
+            poll_interval: Duration::from_millis(200),
+            ..StoreOptions::default()
+        }
+    }
+
+    async fn open(&self) -> Store {
+        Store::open_with(&self.url, self.options()).await.unwrap()
+    }
+
+    async fn cleanup(self) {
+        if let Some(schema) = &self.schema
+            && let Ok(mut conn) = sqlx::PgConnection::connect(&self.url).await
+        {
+            let _ = sqlx::raw_sql(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
+                .execute(&mut conn)
+                .await;
+        }
+        if let Some(file) = &self.file {
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
+            }
+        }
+    }
+}
+
+/// Instantiates each `async fn name(db: &TestDb)` once per backend.
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn $name() {
+                    if let Some(db) = super::TestDb::new(super::Kind::Sqlite, stringify!($name)).await {
+                        super::$name(&db).await;
+                        db.cleanup().await;
+                    }
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn $name() {
+                    if let Some(db) = super::TestDb::new(super::Kind::Postgres, stringify!($name)).await {
+                        super::$name(&db).await;
+                        db.cleanup().await;
+                    }
+                }
+            )*
+        }
+    };
+}
+
+on_both_backends!(
+    appending_then_reading_returns_the_exact_bytes_and_a_chain,
+    a_wrong_expected_version_is_a_typed_conflict_and_appends_nothing,
+    a_repeated_idempotency_key_returns_the_original_positions,
+    bad_input_is_refused_with_a_typed_error_and_appends_nothing,
+    eight_writers_and_a_subscriber_see_one_gap_free_order,
+    of_racing_appends_to_one_version_exactly_one_wins,
+    a_killed_writer_loses_no_acknowledged_append,
+    verify_reports_tampering_at_the_right_position,
+    proofs_from_the_store_verify_against_signed_heads,
+    a_subscriber_in_another_instance_is_woken_by_the_sealer,
+);
+
+fn json(v: &serde_json::Value) -> Vec<u8> {
+    serde_json::to_vec(v).unwrap()
+}
+
+fn ev(t: &str, payload: &str) -> NewEvent {
+    NewEvent::new(t, payload.as_bytes().to_vec())
+}
+
+async fn read_everything(store: &Store) -> Vec<RecordedEvent> {
+    let mut all = Vec::new();
+    let mut next = 0;
+    loop {
+        let page = store.read_all(next, 2_000).await.unwrap();
+        let Some(last) = page.last() else { break };
+        next = last.position + 1;
+        all.extend(page);
+    }
+    all
+}
+
+fn key() -> SigningKey {
+    SigningKey::from_bytes(&[42; 32])
+}
+
+fn sealer(every: u64, per_round: usize) -> SealerConfig {
+    SealerConfig {
+        signing_key: Some(key()),
+        sign_every_events: every,
+        sign_every: Duration::from_secs(3600),
+        poll_interval: Duration::from_millis(20),
+        max_leaves_per_round: per_round,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Tests
+
+async fn appending_then_reading_returns_the_exact_bytes_and_a_chain(db: &TestDb) {
+    // Arrange
+    let store = db.open().await;
+    let odd_bytes = "{ \"b\" : 1,   \"a\":[2, 3 ],\"s\":\"\\u00e9\" }";
+    let meta = Metadata {
+        actor: Some("host:7".into()),
+        correlation_id: Some("req-1".into()),
+        causation_id: Some("cmd-9".into()),
+        recorded_at: Some(Timestamp::from_micros(1_700_000_000_000_000)),
+    };
+
+    // Act
+    let first = store
+        .append(
+            "tournament:1",
+            ExpectedVersion::NoStream,
+            &[
+                ev("A", odd_bytes).with_metadata(meta.clone()),
+                ev("B", "2"),
+                ev("C", "[]"),
+            ],
+            None,
+        )
+        .await
+        .unwrap();
+    let second = store
+        .append(
+            "tournament:1",
+            ExpectedVersion::Exact(3),
+            &[ev("D", "null").with_schema_version(2), ev("E", "\"x\"")],
+            None,
+        )
+        .await
+        .unwrap();
+    let other = store
+        .append("league:1", ExpectedVersion::Any, &[ev("X", "{}")], None)
+        .await
+        .unwrap();
+
+    // Assert
+    assert_eq!((first.first_version, first.last_version), (1, 3));
+    assert_eq!((second.first_version, second.last_version), (4, 5));
+    assert!(first.last_position < second.first_position);
+    assert!(second.last_position < other.first_position);
+    let events = store.read_stream("tournament:1", 1).await.unwrap();
+    assert_eq!(
+        events.iter().map(|e| e.stream_version).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5]
+    );
+    assert_eq!(
+        events[0].payload,
+        odd_bytes.as_bytes(),
+        "payload bytes are stored exactly"
+    );
+    assert_eq!(events[0].actor, meta.actor);
+    assert_eq!(events[0].correlation_id, meta.correlation_id);
+    assert_eq!(events[0].causation_id, meta.causation_id);
+    assert_eq!(events[0].recorded_at, meta.recorded_at.unwrap());
+    assert_eq!(
+        events[1].recorded_at,
+        Timestamp::from_micros(1_000_000),
+        "the injected clock"
+    );
+    assert_eq!(events[3].schema_version, 2);
+    assert_eq!(events[0].prev_hash, [0; 32]);
+    for pair in events.windows(2) {
+        assert_eq!(pair[1].prev_hash, pair[0].hash);
+    }
+    assert_eq!(
+        events.iter().map(|e| e.position).collect::<Vec<_>>(),
+        first
+            .positions()
+            .chain(second.positions())
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(store.read_stream("tournament:1", 4).await.unwrap().len(), 2);
+    assert_eq!(store.read_stream("tournament:1", 6).await.unwrap().len(), 0);
+    let all = store.read_all(0, 100).await.unwrap();
+    assert_eq!(all.len(), 6);
+    assert!(all.windows(2).all(|w| w[0].position < w[1].position));
+    assert_eq!(
+        store.read_all(all[2].position, 2).await.unwrap(),
+        all[2..4].to_vec()
+    );
+    let report = store.verify(0, u64::MAX, None).await.unwrap();
+    assert_eq!(report.first_break, None, "{report}");
+    assert_eq!(report.events_checked, 6);
+}
+
+async fn a_wrong_expected_version_is_a_typed_conflict_and_appends_nothing(db: &TestDb) {
+    let store = db.open().await;
+    store
+        .append(
+            "s",
+            ExpectedVersion::NoStream,
+            &[ev("A", "1"), ev("A", "2")],
+            None,
+        )
+        .await
+        .unwrap();
+
+    let no_stream = store
+        .append("s", ExpectedVersion::NoStream, &[ev("A", "3")], None)
+        .await;
+    let stale = store
+        .append("s", ExpectedVersion::Exact(1), &[ev("A", "3")], None)
+        .await;
+    let ahead = store
+        .append("s", ExpectedVersion::Exact(5), &[ev("A", "3")], None)
+        .await;
+    let unknown = store
+        .append("nobody", ExpectedVersion::Exact(1), &[ev("A", "3")], None)
+        .await;
+
+    assert!(
+        matches!(
+            no_stream,
+            Err(StoreError::Conflict {
+                expected: ExpectedVersion::NoStream,
+                actual: Some(2)
+            })
+        ),
+        "{no_stream:?}"
+    );
+    assert!(
+        matches!(
+            stale,
+            Err(StoreError::Conflict {
+                expected: ExpectedVersion::Exact(1),
+                actual: Some(2)
+            })
+        ),
+        "{stale:?}"
+    );
+    assert!(
+        matches!(
+            ahead,
+            Err(StoreError::Conflict {
+                expected: ExpectedVersion::Exact(5),
+                actual: Some(2)
+            })
+        ),
+        "{ahead:?}"
+    );
+    assert!(
+        matches!(
+            unknown,
+            Err(StoreError::Conflict {
+                expected: ExpectedVersion::Exact(1),
+                actual: None
+            })
+        ),
+        "{unknown:?}"
+    );
+    assert_eq!(store.read_all(0, 100).await.unwrap().len(), 2);
+    let ok = store
+        .append("s", ExpectedVersion::Exact(2), &[ev("A", "3")], None)
+        .await
+        .unwrap();
+    assert_eq!(ok.last_version, 3);
+}
+
+async fn a_repeated_idempotency_key_returns_the_original_positions(db: &TestDb) {
+    let store = db.open().await;
+    let batch = [ev("A", "{\"n\":1}"), ev("B", "{\"n\":2}")];
+
+    let original = store
+        .append("s", ExpectedVersion::NoStream, &batch, Some("req-1"))
+        .await
+        .unwrap();
+    // A retry: the client's expectation is stale now, and its clock has moved on.
+    let retry = store
+        .append("s", ExpectedVersion::NoStream, &batch, Some("req-1"))
+        .await
+        .unwrap();
+    let different = store
+        .append(
+            "s",
+            ExpectedVersion::Any,
+            &[ev("A", "{\"n\":9}")],
+            Some("req-1"),
+        )
+        .await;
+    let other_stream = store
+        .append("t", ExpectedVersion::Any, &batch, Some("req-1"))
+        .await;
+
+    assert!(!original.deduplicated);
+    assert!(retry.deduplicated);
+    assert_eq!(
+        retry.positions().collect::<Vec<_>>(),
+        original.positions().collect::<Vec<_>>()
+    );
+    assert_eq!((retry.first_version, retry.last_version), (1, 2));
+    assert!(
+        matches!(different, Err(StoreError::IdempotencyMismatch { ref key }) if key == "req-1"),
+        "{different:?}"
+    );
+    assert!(
+        matches!(other_stream, Err(StoreError::IdempotencyMismatch { .. })),
+        "{other_stream:?}"
+    );
+    let events = store.read_all(0, 100).await.unwrap();
+    assert_eq!(events.len(), 2, "nothing appended by the repeats");
+    assert!(
+        events
+            .iter()
+            .all(|e| e.idempotency_key.as_deref() == Some("req-1"))
+    );
+
+    // Racing retries of one request: one append, everyone gets its positions.
+    let mut tasks = Vec::new();
+    for _ in 0..8 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            store
+                .append(
+                    "race",
+                    ExpectedVersion::Any,
+                    &[ev("R", "1"), ev("R", "2"), ev("R", "3")],
+                    Some("req-2"),
+                )
+                .await
+        }));
+    }
+    let mut results = Vec::new();
+    for t in tasks {
+        results.push(t.await.unwrap().unwrap());
+    }
+    assert_eq!(results.iter().filter(|r| !r.deduplicated).count(), 1);
+    assert!(
+        results
+            .iter()
+            .all(|r| r.first_position == results[0].first_position)
+    );
+    assert_eq!(store.read_stream("race", 1).await.unwrap().len(), 3);
+    assert_eq!(
+        store.verify(0, u64::MAX, None).await.unwrap().first_break,
+        None
+    );
+}
+
+async fn bad_input_is_refused_with_a_typed_error_and_appends_nothing(db: &TestDb) {
+    let store = db.open().await;
+    store
+        .append("s", ExpectedVersion::Any, &[ev("A", "1")], None)
+        .await
+        .unwrap();
+    let any = ExpectedVersion::Any;
+
+    let not_json = store
+        .append("s", any, &[ev("A", "1"), ev("B", "{\"a\":")], None)
+        .await;
+    let two_values = store.append("s", any, &[ev("A", "1 2")], None).await;
+    let empty = store.append("s", any, &[], None).await;
+    let mut big = vec![b'"'];
+    big.resize(MAX_PAYLOAD_BYTES, b'x');
+    big.push(b'"');
+    let too_big = store
+        .append("s", any, &[NewEvent::new("A", big.clone())], None)
+        .await;
+    let too_many = store
+        .append("s", any, &vec![ev("A", "1"); MAX_BATCH_EVENTS + 1], None)
+        .await;
+    let no_stream_id = store.append("", any, &[ev("A", "1")], None).await;
+    let control = store.append("s\n", any, &[ev("A", "1")], None).await;
+    let no_type = store.append("s", any, &[ev("", "1")], None).await;
+    let schema_zero = store
+        .append("s", any, &[ev("A", "1").with_schema_version(0)], None)
+        .await;
+    let unknown = store.read_stream("nobody", 1).await;
+
+    assert!(
+        matches!(not_json, Err(StoreError::InvalidJson { index: 1, .. })),
+        "{not_json:?}"
+    );
+    assert!(
+        matches!(two_values, Err(StoreError::InvalidJson { index: 0, .. })),
+        "{two_values:?}"
+    );
+    assert!(matches!(empty, Err(StoreError::EmptyBatch)), "{empty:?}");
+    assert!(
+        matches!(too_big, Err(StoreError::PayloadTooLarge { index: 0, size, limit }) if size == MAX_PAYLOAD_BYTES + 1 && limit == MAX_PAYLOAD_BYTES),
+        "{too_big:?}"
+    );
+    assert!(
+        matches!(too_many, Err(StoreError::BatchTooLarge { .. })),
+        "{too_many:?}"
+    );
+    assert!(
+        matches!(
+            no_stream_id,
+            Err(StoreError::InvalidName {
+                what: "stream id",
+                ..
+            })
+        ),
+        "{no_stream_id:?}"
+    );
+    assert!(
+        matches!(control, Err(StoreError::InvalidName { .. })),
+        "{control:?}"
+    );
+    assert!(
+        matches!(
+            no_type,
+            Err(StoreError::InvalidName {
+                what: "event type",
+                ..
+            })
+        ),
+        "{no_type:?}"
+    );
+    assert!(
+        matches!(
+            schema_zero,
+            Err(StoreError::InvalidSchemaVersion { index: 0 })
+        ),
+        "{schema_zero:?}"
+    );
+    assert!(
+        matches!(unknown, Err(StoreError::StreamNotFound(ref s)) if s == "nobody"),
+        "{unknown:?}"
+    );
+    assert_eq!(
+        store.read_all(0, 100).await.unwrap().len(),
+        1,
+        "nothing appended"
+    );
+
+    // Exactly at the limit is fine, and comes back byte for byte.
+    big.truncate(MAX_PAYLOAD_BYTES - 1);
+    big.push(b'"');
+    store
+        .append("s", any, &[NewEvent::new("A", big.clone())], None)
+        .await
+        .unwrap();
+    assert_eq!(store.read_stream("s", 2).await.unwrap()[0].payload, big);
+}
+
+async fn eight_writers_and_a_subscriber_see_one_gap_free_order(db: &TestDb) {
+    const WRITERS: u64 = 8;
+    const PER_WRITER: u64 = 10_000;
+    const TOTAL: usize = 80_000;
+    let store = db.open().await;
+    let sealer_handle = store.spawn_sealer(sealer(5_000, 10_000));
+
+    // A subscriber from position 0, running while the writers write.
+    let sub_store = store.clone();
+    let subscriber = tokio::spawn(async move {
+        let mut sub = sub_store.subscribe_all(0);
+        let mut seen = Vec::with_capacity(TOTAL);
+        while seen.len() < TOTAL {
+            let e = tokio::time::timeout(Duration::from_secs(60), sub.next())
+                .await
+                .unwrap()
+                .unwrap();
+            seen.push(e);
+        }
+        seen
+    });
+
+    // Writers 0-3 share one stream (expected: any, so they race and retry); writers 4-7
+    // each own a stream and append with exact expected versions.
+    let mut writers = Vec::new();
+    for w in 0..WRITERS {
+        let store = store.clone();
+        writers.push(tokio::spawn(async move {
+            let shared = w < 4;
+            let stream = if shared {
+                "shared".to_owned()
+            } else {
+                format!("own-{w}")
+            };
+            let sizes = [1u64, 3, 7, 13, 1, 25, 2];
+            let (mut i, mut k, mut version) = (0u64, 0usize, 0u64);
+            while i < PER_WRITER {
+                let n = sizes[k % sizes.len()].min(PER_WRITER - i);
+                k += 1;
+                let batch: Vec<NewEvent> = (i..i + n)
+                    .map(|j| NewEvent::new("Tick", json(&serde_json::json!({"w": w, "i": j}))))
+                    .collect();
+                let expected = if shared {
+                    ExpectedVersion::Any
+                } else if version == 0 {
+                    ExpectedVersion::NoStream
+                } else {
+                    ExpectedVersion::Exact(version)
+                };
+                let appended = store.append(&stream, expected, &batch, None).await.unwrap();
+                version = appended.last_version;
+                i += n;
+            }
+        }));
+    }
+    for w in writers {
+        w.await.unwrap();
+    }
+    let seen = subscriber.await.unwrap();
+
+    // Exactly once, strictly increasing, and the same sequence as a final read.
+    assert_eq!(seen.len(), TOTAL);
+    assert!(
+        seen.windows(2).all(|p| p[0].position < p[1].position),
+        "strictly increasing positions"
+    );
+    let all = read_everything(&store).await;
+    assert_eq!(all.len(), TOTAL);
+    assert!(
+        seen.iter()
+            .map(|e| e.position)
+            .eq(all.iter().map(|e| e.position))
+    );
+    assert!(seen.iter().map(|e| &e.hash).eq(all.iter().map(|e| &e.hash)));
+    // Global order agrees with each stream's order and with each writer's order.
+    let mut versions: HashMap<&str, u64> = HashMap::new();
+    let mut next_i: HashMap<u64, u64> = HashMap::new();
+    for e in &seen {
+        let v = versions.entry(&e.stream_id).or_insert(0);
+        assert_eq!(
+            e.stream_version,
+            *v + 1,
+            "stream {} out of order at {}",
+            e.stream_id,
+            e.position
+        );
+        *v += 1;
+        let p: serde_json::Value = serde_json::from_slice(&e.payload).unwrap();
+        let (w, i) = (p["w"].as_u64().unwrap(), p["i"].as_u64().unwrap());
+        let expect = next_i.entry(w).or_insert(0);
+        assert_eq!(i, *expect, "writer {w} out of order");
+        *expect += 1;
+    }
+    assert_eq!(versions["shared"], 4 * PER_WRITER);
+
+    // The background sealer has kept up (or does now), and the whole log verifies.
+    drop(sealer_handle);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let o = store.seal_all(&sealer(5_000, 10_000)).await.unwrap();
+        if o.leader && o.tree_size == u64::try_from(TOTAL).unwrap() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "sealer never caught up: {o:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let report = store
+        .verify(0, u64::MAX, Some(&key().verifying_key()))
+        .await
+        .unwrap();
+    assert_eq!(report.first_break, None, "{report}");
+    assert_eq!(report.tree_size, u64::try_from(TOTAL).unwrap());
+    assert!(report.tree_heads_checked >= 1);
+}
+
+async fn of_racing_appends_to_one_version_exactly_one_wins(db: &TestDb) {
+    let store = db.open().await;
+    store
+        .append(
+            "table:1",
+            ExpectedVersion::NoStream,
+            &[ev("Opened", "{}")],
+            None,
+        )
+        .await
+        .unwrap();
+    let mut head = 1u64;
+    for round in 0..25 {
+        let barrier = Arc::new(tokio::sync::Barrier::new(4));
+        let mut tasks = Vec::new();
+        for c in 0..4 {
+            let (store, barrier) = (store.clone(), barrier.clone());
+            tasks.push(tokio::spawn(async move {
+                barrier.wait().await;
+                let batch = [ev("Acted", &format!("{c}")), ev("Acted", "0")];
+                store
+                    .append("table:1", ExpectedVersion::Exact(head), &batch, None)
+                    .await
+            }));
+        }
+        let mut wins = 0;
+        for t in tasks {
+            match t.await.unwrap() {
+                Ok(a) => {
+                    wins += 1;
+                    assert_eq!((a.first_version, a.last_version), (head + 1, head + 2));
+                }
+                Err(StoreError::Conflict { expected, actual }) => {
+                    assert_eq!(expected, ExpectedVersion::Exact(head));
+                    assert_eq!(actual, Some(head + 2));
+                }
+                Err(e) => panic!("unexpected {e}"),
+            }
+        }
+        assert_eq!(wins, 1, "round {round}");
+        head += 2;
+        assert_eq!(store.stream_head("table:1").await.unwrap().unwrap().0, head);
+    }
+    let events = store.read_stream("table:1", 1).await.unwrap();
+    assert_eq!(events.len(), 51);
+    assert!(
+        events
+            .windows(2)
+            .all(|w| w[1].stream_version == w[0].stream_version + 1)
+    );
+    assert_eq!(
+        store.verify(0, u64::MAX, None).await.unwrap().first_break,
+        None
+    );
+}
+
+/// The child half of the crash test: appends batches of three until killed, printing each
+/// acknowledged batch. Does nothing in a normal test run.
+#[test]
+fn crash_child_process() {
+    let Ok(url) = std::env::var("LEAGUE_STORE_CRASH_CHILD_URL") else {
+        return;
+    };
+    let schema = std::env::var("LEAGUE_STORE_CRASH_CHILD_SCHEMA").ok();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async move {
+        let options = StoreOptions {
+            pg_schema: schema,
+            ..StoreOptions::default()
+        };
+        let store = Store::open_with(&url, options).await.unwrap();
+        let _sealer = store.spawn_sealer(sealer(50, 200));
+        let mut out = std::io::stdout().lock();
+        for batch in 0u64.. {
+            let events: Vec<NewEvent> = (0..3)
+                .map(|k| NewEvent::new("Crash", json(&serde_json::json!({"batch": batch, "k": k}))))
+                .collect();
+            let a = store
+                .append(
+                    &format!("crash-{}", batch % 5),
+                    ExpectedVersion::Any,
+                    &events,
+                    Some(&format!("b{batch}")),
+                )
+                .await
+                .unwrap();
+            writeln!(out, "ACK {batch} {} {}", a.first_position, a.last_position).unwrap();
+            out.flush().unwrap();
+        }
+    });
+}
+
+async fn a_killed_writer_loses_no_acknowledged_append(db: &TestDb) {
+    // Arrange: a child process appending in a loop.
+    db.open().await.close().await; // migrate first, so the child starts appending at once
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "crash_child_process",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("LEAGUE_STORE_CRASH_CHILD_URL", &db.url)
+        .env(
+            "LEAGUE_STORE_CRASH_CHILD_SCHEMA",
+            db.schema.clone().unwrap_or_default(),
+        )
+        .env_remove("LEAGUE_REQUIRE_POSTGRES")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+
+    // Act: let it acknowledge a few hundred batches, then SIGKILL it mid-flight.
+    let (acks, child) = tokio::task::spawn_blocking(move || {
+        let mut acks = Vec::new();
+        let started = Instant::now();
+        for line in BufReader::new(stdout).lines() {
+            let line = line.unwrap();
+            if let Some(rest) = line.strip_prefix("ACK ") {
+                let f: Vec<u64> = rest.split(' ').map(|x| x.parse().unwrap()).collect();
+                acks.push((f[0], f[1], f[2]));
+                if acks.len() >= 300 || started.elapsed() > Duration::from_secs(30) {
+                    break;
+                }
+            }
+        }
+        child.kill().unwrap(); // SIGKILL
+        let status = child.wait().unwrap();
+        (acks, status)
+    })
+    .await
+    .unwrap();
+    assert!(!child.success());
+    assert!(
+        acks.len() >= 50,
+        "the child acknowledged only {} batches",
+        acks.len()
+    );
+
+    // Assert: restart; every acknowledged batch is there in full, no batch is partial.
+    let store = db.open().await;
+    tokio::time::sleep(Duration::from_millis(300)).await; // let the server reap the child's sessions
+    let all = read_everything(&store).await;
+    let by_position: HashMap<u64, &RecordedEvent> = all.iter().map(|e| (e.position, e)).collect();
+    for (batch, first, last) in &acks {
+        for (k, p) in (*first..=*last).enumerate() {
+            let e = by_position
+                .get(&p)
+                .unwrap_or_else(|| panic!("acknowledged position {p} lost"));
+            let v: serde_json::Value = serde_json::from_slice(&e.payload).unwrap();
+            assert_eq!(
+                (v["batch"].as_u64(), v["k"].as_u64()),
+                (Some(*batch), Some(u64::try_from(k).unwrap()))
+            );
+        }
+    }
+    let mut per_batch: BTreeMap<u64, usize> = BTreeMap::new();
+    for e in &all {
+        let v: serde_json::Value = serde_json::from_slice(&e.payload).unwrap();
+        *per_batch.entry(v["batch"].as_u64().unwrap()).or_default() += 1;
+    }
+    assert!(
+        per_batch.values().all(|n| *n == 3),
+        "a partial batch is visible: {per_batch:?}"
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let o = store.seal_all(&sealer(50, 200)).await.unwrap();
+        if o.leader && o.tree_size == u64::try_from(all.len()).unwrap() {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "cannot seal after the crash: {o:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let report = store
+        .verify(0, u64::MAX, Some(&key().verifying_key()))
+        .await
+        .unwrap();
+    assert_eq!(report.first_break, None, "{report}");
+    assert_eq!(report.events_checked, u64::try_from(all.len()).unwrap());
+}
+
+/// Builds a sealed, signed log of 40 events over three streams and returns it.
+async fn sealed_log(db: &TestDb) -> (Store, Vec<RecordedEvent>) {
+    let store = db.open().await;
+    for i in 0..20u64 {
+        let stream = format!("s{}", i % 3);
+        let batch = if i % 2 == 0 { 1 } else { 3 };
+        let events: Vec<NewEvent> = (0..batch)
+            .map(|k| {
+                NewEvent::new(
+                    "T",
+                    format!("{{\"n\":{}}}", 10_000 + i * 10 + k).into_bytes(),
+                )
+            })
+            .collect();
+        store
+            .append(&stream, ExpectedVersion::Any, &events, None)
+            .await
+            .unwrap();
+    }
+    store.seal_all(&sealer(7, 9)).await.unwrap();
+    let all = read_everything(&store).await;
+    assert_eq!(all.len(), 40);
+    assert_eq!(
+        store
+            .verify(0, u64::MAX, Some(&key().verifying_key()))
+            .await
+            .unwrap()
+            .first_break,
+        None
+    );
+    (store, all)
+}
+
+async fn expect_break(store: &Store, position: u64, kind: fn(&BreakKind) -> bool) {
+    let report = store
+        .verify(0, u64::MAX, Some(&key().verifying_key()))
+        .await
+        .unwrap();
+    let b = report
+        .first_break
+        .clone()
+        .unwrap_or_else(|| panic!("no break reported:\n{report}"));
+    assert_eq!(b.position, position, "{report}");
+    assert!(kind(&b.kind), "{report}");
+}
+
+async fn verify_reports_tampering_at_the_right_position(db: &TestDb) {
+    let (store, all) = sealed_log(db).await;
+    let pg = db.kind == Kind::Postgres;
+
+    // One byte of one payload: {"n":10071} -> {"n":10079}.
+    let p = all[17].position;
+    let sql = if pg {
+        format!("UPDATE events SET payload = set_byte(payload, 9, 57) WHERE position = {p}")
+    } else {
+        format!(
+            "UPDATE events SET payload = CAST(substr(payload, 1, 9) || '9' || substr(payload, 11) AS BLOB) WHERE position = {p}"
+        )
+    };
+    assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
+    assert_ne!(
+        store.read_all(p, 1).await.unwrap()[0].payload,
+        all[17].payload
+    );
+    expect_break(&store, p, |k| *k == BreakKind::HashMismatch).await;
+    // A range that ends before the edit does not see it; one that covers it does.
+    assert_eq!(
+        store
+            .verify(0, p - 1, Some(&key().verifying_key()))
+            .await
+            .unwrap()
+            .first_break,
+        None
+    );
+    assert_eq!(
+        store
+            .verify(p, p, Some(&key().verifying_key()))
+            .await
+            .unwrap()
+            .first_break
+            .unwrap()
+            .position,
+        p
+    );
+    // Put it back: verify passes again.
+    let restore = if pg {
+        format!(
+            "UPDATE events SET payload = set_byte(payload, 9, {}) WHERE position = {p}",
+            all[17].payload[9]
+        )
+    } else {
+        format!(
+            "UPDATE events SET payload = CAST(substr(payload, 1, 9) || '{}' || substr(payload, 11) AS BLOB) WHERE position = {p}",
+            char::from(all[17].payload[9])
+        )
+    };
+    store.execute_raw(&restore).await.unwrap();
+    assert_eq!(
+        store.verify(0, u64::MAX, None).await.unwrap().first_break,
+        None
+    );
+
+    // Two events of different streams swapped.
+    let other = (25..40)
+        .find(|i| all[*i].stream_id != all[5].stream_id)
+        .unwrap();
+    let (a, b) = (all[5].position, all[other].position);
+    store
+        .execute_raw(&format!(
+            "UPDATE events SET position = -1 WHERE position = {a}; \
+             UPDATE events SET position = {a} WHERE position = {b}; \
+             UPDATE events SET position = {b} WHERE position = -1;"
+        ))
+        .await
+        .unwrap();
+    expect_break(&store, a, |k| *k == BreakKind::LeafMismatch).await;
+    store
+        .execute_raw(&format!(
+            "UPDATE events SET position = -1 WHERE position = {a}; \
+             UPDATE events SET position = {a} WHERE position = {b}; \
+             UPDATE events SET position = {b} WHERE position = -1;"
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.verify(0, u64::MAX, None).await.unwrap().first_break,
+        None
+    );
+
+    // An event deleted.
+    let d = all[22].position;
+    assert_eq!(
+        store
+            .execute_raw(&format!("DELETE FROM events WHERE position = {d}"))
+            .await
+            .unwrap(),
+        1
+    );
+    expect_break(&store, d, |k| *k == BreakKind::MissingEvent).await;
+
+    // Deletion and reordering in the unsealed tail are caught by the stream chains.
+    let fresh = TestDb::new(db.kind, "tamper_tail").await.unwrap();
+    let store = fresh.open().await;
+    for i in 0..6u64 {
+        store
+            .append(
+                "only",
+                ExpectedVersion::Any,
+                &[ev("T", &format!("{i}"))],
+                None,
+            )
+            .await
+            .unwrap();
+    }
+    let tail = read_everything(&store).await;
+    store
+        .execute_raw(&format!(
+            "DELETE FROM events WHERE position = {}",
+            tail[2].position
+        ))
+        .await
+        .unwrap();
+    expect_break(&store, tail[3].position, |k| {
+        matches!(
+            k,
+            BreakKind::VersionGap {
+                expected: 3,
+                found: 4,
+                ..
+            }
+        )
+    })
+    .await;
+    let (a, b) = (tail[4].position, tail[5].position);
+    store
+        .execute_raw(&format!(
+            "UPDATE events SET position = -1 WHERE position = {a}; \
+             UPDATE events SET position = {a} WHERE position = {b}; \
+             UPDATE events SET position = {b} WHERE position = -1;"
+        ))
+        .await
+        .unwrap();
+    let report = store.verify(a, u64::MAX, None).await.unwrap();
+    assert_eq!(
+        report.first_break.as_ref().map(|b| b.position),
+        Some(a),
+        "{report}"
+    );
+    store.close().await;
+    fresh.cleanup().await;
+}
+
+async fn proofs_from_the_store_verify_against_signed_heads(db: &TestDb) {
+    let store = db.open().await;
+    let mut positions = Vec::new();
+    for i in 0..60u64 {
+        let a = store
+            .append(
+                &format!("p{}", i % 4),
+                ExpectedVersion::Any,
+                &[ev("T", &format!("{i}"))],
+                None,
+            )
+            .await
+            .unwrap();
+        positions.push(a.first_position);
+        if i % 13 == 12 {
+            store.seal_all(&sealer(10, 7)).await.unwrap();
+        }
+    }
+    let last = store.seal_all(&sealer(10, 7)).await.unwrap();
+    assert_eq!(last.tree_size, 60);
+    let heads = store.tree_heads().await.unwrap();
+    assert!(heads.len() >= 4, "{} heads", heads.len());
+    let vk = key().verifying_key();
+    for h in &heads {
+        assert!(h.verify(&vk));
+        assert_eq!(store.tree_root(h.tree_size).await.unwrap(), h.root);
+        let size = usize::try_from(h.tree_size).unwrap();
+        for (i, p) in positions[..size].iter().enumerate() {
+            let proof = store.inclusion_proof(*p, h.tree_size).await.unwrap();
+            assert_eq!(proof.leaf_index, u64::try_from(i).unwrap());
+            assert!(
+                proof.verify(&h.root),
+                "position {p} in tree {}",
+                h.tree_size
+            );
+            let e = &store.read_all(*p, 1).await.unwrap()[0];
+            assert_eq!(proof.leaf_hash, merkle::leaf_hash(&e.hash));
+        }
+        assert!(
+            store
+                .inclusion_proof(positions[size.min(59)] + u64::from(size == 60), h.tree_size)
+                .await
+                .is_err()
+                || size == 60
+        );
+    }
+    for pair in heads.windows(2) {
+        let (old, new) = (&pair[0], &pair[1]);
+        let proof = store
+            .consistency_proof(old.tree_size, new.tree_size)
+            .await
+            .unwrap();
+        assert!(merkle::verify_consistency(
+            old.tree_size,
+            new.tree_size,
+            &old.root,
+            &new.root,
+            &proof
+        ));
+        assert!(!merkle::verify_consistency(
+            old.tree_size,
+            new.tree_size,
+            &new.root,
+            &new.root,
+            &proof
+        ));
+    }
+    let first = &heads[0];
+    let newest = heads.last().unwrap();
+    let proof = store
+        .consistency_proof(first.tree_size, newest.tree_size)
+        .await
+        .unwrap();
+    assert!(merkle::verify_consistency(
+        first.tree_size,
+        newest.tree_size,
+        &first.root,
+        &newest.root,
+        &proof
+    ));
+    assert!(store.consistency_proof(1, 61).await.is_err());
+    let seen: HashSet<u64> = heads.iter().map(|h| h.tree_size).collect();
+    assert_eq!(seen.len(), heads.len());
+}
+
+async fn a_subscriber_in_another_instance_is_woken_by_the_sealer(db: &TestDb) {
+    // Two stores on one database stand for two processes: B only learns of A's appends
+    // through the database (NOTIFY from A's sealer on PostgreSQL, its poll on SQLite).
+    let a = db.open().await;
+    let b = Store::open_with(
+        &db.url,
+        StoreOptions {
+            poll_interval: if db.kind == Kind::Postgres {
+                Duration::from_secs(60)
+            } else {
+                Duration::from_millis(100)
+            },
+            ..db.options()
+        },
+    )
+    .await
+    .unwrap();
+    let _sealer = a.spawn_sealer(sealer(1_000, 1_000));
+    let mut sub = b.subscribe_all(0);
+    tokio::time::sleep(Duration::from_millis(200)).await; // B is listening and caught up
+    assert!(sub.try_next().await.unwrap().is_none());
+
+    let started = Instant::now();
+    let appended = a
+        .append("x", ExpectedVersion::Any, &[ev("T", "1")], None)
+        .await
+        .unwrap();
+    let e = tokio::time::timeout(Duration::from_secs(10), sub.next())
+        .await
+        .expect("woken well before the poll")
+        .unwrap();
+
+    assert_eq!(e.position, appended.first_position);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    // And a local subscriber is woken at once by a local append.
+    let mut local = a.subscribe_all(e.position + 1);
+    let second = a
+        .append("x", ExpectedVersion::Any, &[ev("T", "2")], None)
+        .await
+        .unwrap();
+    let e2 = tokio::time::timeout(Duration::from_secs(5), local.next())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(e2.position, second.first_position);
+}
