@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod phh;
+mod store_cmd;
 
 #[derive(Parser)]
 #[command(
@@ -24,11 +25,22 @@ enum Command {
     /// Poker Hand History files: check them against the engine, or simulate new ones.
     #[command(subcommand)]
     Phh(phh::PhhCommand),
+    /// Apply the event store's migrations to `--database` (default `sqlite:league.db`).
+    Migrate(store_cmd::MigrateArgs),
+    /// Audit the event log: verify its hash chains, Merkle tree and signed tree heads.
+    #[command(subcommand)]
+    Audit(store_cmd::AuditCommand),
+    /// Benchmarks.
+    #[command(subcommand)]
+    Bench(store_cmd::BenchCommand),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Phh(command) => phh::run(command),
+        Command::Migrate(args) => store_cmd::migrate(args),
+        Command::Audit(command) => store_cmd::audit(command),
+        Command::Bench(command) => store_cmd::bench(command),
     }
 }

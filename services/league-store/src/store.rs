@@ -1,6 +1,7 @@
 //! The store: connecting, appending and reading, on either backend.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,6 +30,8 @@ pub const NOTIFY_CHANNEL: &str = "league_log";
 pub(crate) const PG_INDEX_BITS: u32 = 16;
 /// How many times an `ExpectedVersion::Any` append retries after losing a race.
 const ANY_RETRIES: usize = 64;
+/// Streams whose heads a PostgreSQL store remembers; the cache is emptied when it is full.
+const HEAD_CACHE_STREAMS: usize = 10_000;
 
 /// Which database a store runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +100,11 @@ pub(crate) struct Inner {
     pub(crate) poll_interval: Duration,
     /// SQLite: appends of this process queue here instead of spinning on the file lock.
     sqlite_writer: Mutex<()>,
+    /// PostgreSQL: the last version and hash this process wrote or read for recent streams,
+    /// so that an append whose expectation matches skips the head read (one statement per
+    /// append). A stale entry is harmless: the insert then violates `(stream, version)` and
+    /// the append falls back to reading the head.
+    heads: std::sync::Mutex<HashMap<String, (u64, Hash)>>,
     listener: Option<JoinHandle<()>>,
 }
 
@@ -453,7 +461,10 @@ impl Store {
                     } else {
                         SqliteSynchronous::Normal
                     })
-                    .busy_timeout(Duration::from_secs(30));
+                    .busy_timeout(Duration::from_secs(30))
+                    // sqlx runs SQLite on a worker thread and hands rows over a channel; the
+                    // default of 50 rows makes a page read ping-pong between threads.
+                    .row_buffer_size(16_384);
                 let pool = SqlitePoolOptions::new()
                     .max_connections(options.max_connections.max(2))
                     .connect_with(connect)
@@ -490,6 +501,7 @@ impl Store {
                 wake,
                 poll_interval: options.poll_interval,
                 sqlite_writer: Mutex::new(()),
+                heads: std::sync::Mutex::new(HashMap::new()),
                 listener,
             }),
         })
@@ -569,21 +581,41 @@ impl Store {
         fingerprint: Option<Hash>,
     ) -> Result<Appended, StoreError> {
         let count = events.len();
+        // When the head is already known (a new stream, or this process's last write to
+        // it), go straight to the insert: the unique index still guards the version, and a
+        // repeated idempotency key fails the insert the same way; both then take the slow
+        // path below, which reads the head and the key.
+        let mut known: Option<Option<(u64, Hash)>> = match expected {
+            ExpectedVersion::NoStream => Some(None),
+            ExpectedVersion::Exact(v) => self.cached_head(stream_id).filter(|h| h.0 == v).map(Some),
+            ExpectedVersion::Any => self.cached_head(stream_id).map(Some),
+        };
         for _attempt in 0..ANY_RETRIES {
-            let row: PgRow = sqlx::query(PG_HEAD)
-                .bind(stream_id)
-                .bind(key)
-                .fetch_one(pool)
-                .await?;
-            if let (Some(key), Some(fp)) = (key, &fingerprint)
-                && let Some(rec) = pg_idempotent(&row, 2)?
-            {
-                return rec.resolve(key, stream_id, fp);
-            }
-            let head = head_of(row.try_get::<Option<i64>, _>(0)?, row.try_get(1)?)?;
-            check_expected(expected, head.map(|h| h.0))?;
+            let head = if let Some(head) = known.take() {
+                head
+            } else {
+                let row: PgRow = sqlx::query(PG_HEAD)
+                    .bind(stream_id)
+                    .bind(key)
+                    .fetch_one(pool)
+                    .await?;
+                if let (Some(key), Some(fp)) = (key, &fingerprint)
+                    && let Some(rec) = pg_idempotent(&row, 2)?
+                {
+                    return rec.resolve(key, stream_id, fp);
+                }
+                let head = head_of(row.try_get::<Option<i64>, _>(0)?, row.try_get(1)?)?;
+                check_expected(expected, head.map(|h| h.0))?;
+                head
+            };
             let rows = build_rows(stream_id, head, events, key, self.inner.clock.as_ref());
             let first_version = head.map_or(1, |h| h.0 + 1);
+            let new_head = rows.last().and_then(|r| {
+                Some((
+                    to_u64("version", r.stream_version).ok()?,
+                    to_hash("hash", &r.hash).ok()?,
+                ))
+            });
             let idx: Vec<i32> = (0..count)
                 .map(|i| i32::try_from(i).unwrap_or(i32::MAX))
                 .collect();
@@ -638,6 +670,9 @@ impl Store {
                             StoreError::Corrupt(format!("transaction id {xid} out of range"))
                         })?;
                     let n = u64::try_from(count).unwrap_or(u64::MAX);
+                    if let Some(h) = new_head {
+                        self.remember_head(stream_id, h);
+                    }
                     return Ok(Appended {
                         first_position,
                         last_position: first_position + n - 1,
@@ -647,6 +682,7 @@ impl Store {
                     });
                 }
                 Err(err) if StoreError::is_unique_violation(&err) => {
+                    self.forget_head(stream_id);
                     // Either the stream moved on (a racing append took our version) or a
                     // racing append used our idempotency key. The next round's head read
                     // tells which; an exact expectation then reports the conflict.
@@ -728,6 +764,29 @@ impl Store {
         })
     }
 
+    fn cached_head(&self, stream_id: &str) -> Option<(u64, Hash)> {
+        self.inner
+            .heads
+            .lock()
+            .ok()
+            .and_then(|heads| heads.get(stream_id).copied())
+    }
+
+    fn remember_head(&self, stream_id: &str, head: (u64, Hash)) {
+        if let Ok(mut heads) = self.inner.heads.lock() {
+            if heads.len() >= HEAD_CACHE_STREAMS && !heads.contains_key(stream_id) {
+                heads.clear();
+            }
+            heads.insert(stream_id.to_owned(), head);
+        }
+    }
+
+    fn forget_head(&self, stream_id: &str) {
+        if let Ok(mut heads) = self.inner.heads.lock() {
+            heads.remove(stream_id);
+        }
+    }
+
     /// The last version and hash of a stream, `None` if it has no events.
     pub async fn stream_head(&self, stream_id: &str) -> Result<Option<(u64, Hash)>, StoreError> {
         const SQL_PG: &str = "SELECT stream_version, hash FROM events WHERE stream_id = $1 \
@@ -780,6 +839,11 @@ impl Store {
         if events.is_empty() && self.stream_head(stream_id).await?.is_none() {
             return Err(StoreError::StreamNotFound(stream_id.to_owned()));
         }
+        // The last event read is the head as of this read: the usual next step is an append
+        // that expects exactly it.
+        if let (Db::Postgres(_), Some(last)) = (&self.inner.db, events.last()) {
+            self.remember_head(stream_id, (last.stream_version, last.hash));
+        }
         Ok(events)
     }
 
@@ -821,6 +885,44 @@ impl Store {
                 .iter()
                 .map(decode_event)
                 .collect(),
+        }
+    }
+
+    /// The highest position committed so far (ignoring the commit horizon), if any.
+    pub async fn last_position(&self) -> Result<Option<u64>, StoreError> {
+        const SQL: &str = "SELECT max(position) FROM events";
+        let max: Option<i64> = match &self.inner.db {
+            Db::Postgres(pool) => sqlx::query_scalar(SQL).fetch_one(pool).await?,
+            Db::Sqlite(pool) => sqlx::query_scalar(SQL).fetch_one(pool).await?,
+        };
+        max.map(|m| to_u64("position", m)).transpose()
+    }
+
+    /// Waits until `read_all` can return the event at `position` (and everything before it):
+    /// at once on SQLite; on PostgreSQL once every transaction that started writing before it
+    /// has finished. Returns false if that took longer than `timeout`.
+    pub async fn wait_readable(
+        &self,
+        position: u64,
+        timeout: Duration,
+    ) -> Result<bool, StoreError> {
+        let Db::Postgres(pool) = &self.inner.db else {
+            return Ok(true);
+        };
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let horizon: i64 = sqlx::query_scalar(
+                "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16",
+            )
+            .fetch_one(pool)
+            .await?;
+            if to_u64("horizon", horizon)? > position {
+                return Ok(true);
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Ok(false);
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
         }
     }
 
@@ -935,5 +1037,16 @@ async fn listen(pool: PgPool, wake: watch::Sender<u64>) {
             return;
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+impl Store {
+    /// Applies `migrator` (for `league migrate`; `open` does this unless told not to).
+    pub async fn apply_migrations(&self, migrator: &Migrator) -> Result<(), StoreError> {
+        match &self.inner.db {
+            Db::Sqlite(pool) => migrator.run(pool).await?,
+            Db::Postgres(pool) => migrator.run(pool).await?,
+        }
+        Ok(())
     }
 }

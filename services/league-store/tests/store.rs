@@ -212,6 +212,19 @@ async fn read_everything(store: &Store) -> Vec<RecordedEvent> {
     all
 }
 
+/// Waits until everything committed so far is readable (PostgreSQL's commit horizon also
+/// waits for other tests' transactions on the same server).
+async fn settle(store: &Store) {
+    if let Some(last) = store.last_position().await.unwrap() {
+        assert!(
+            store
+                .wait_readable(last, Duration::from_secs(30))
+                .await
+                .unwrap()
+        );
+    }
+}
+
 fn key() -> SigningKey {
     SigningKey::from_bytes(&[42; 32])
 }
@@ -306,6 +319,7 @@ async fn appending_then_reading_returns_the_exact_bytes_and_a_chain(db: &TestDb)
     );
     assert_eq!(store.read_stream("tournament:1", 4).await.unwrap().len(), 2);
     assert_eq!(store.read_stream("tournament:1", 6).await.unwrap().len(), 0);
+    settle(&store).await;
     let all = store.read_all(0, 100).await.unwrap();
     assert_eq!(all.len(), 6);
     assert!(all.windows(2).all(|w| w[0].position < w[1].position));
@@ -383,6 +397,7 @@ async fn a_wrong_expected_version_is_a_typed_conflict_and_appends_nothing(db: &T
         ),
         "{unknown:?}"
     );
+    settle(&store).await;
     assert_eq!(store.read_all(0, 100).await.unwrap().len(), 2);
     let ok = store
         .append("s", ExpectedVersion::Exact(2), &[ev("A", "3")], None)
@@ -431,6 +446,7 @@ async fn a_repeated_idempotency_key_returns_the_original_positions(db: &TestDb) 
         matches!(other_stream, Err(StoreError::IdempotencyMismatch { .. })),
         "{other_stream:?}"
     );
+    settle(&store).await;
     let events = store.read_all(0, 100).await.unwrap();
     assert_eq!(events.len(), 2, "nothing appended by the repeats");
     assert!(
@@ -553,6 +569,7 @@ async fn bad_input_is_refused_with_a_typed_error_and_appends_nothing(db: &TestDb
         matches!(unknown, Err(StoreError::StreamNotFound(ref s)) if s == "nobody"),
         "{unknown:?}"
     );
+    settle(&store).await;
     assert_eq!(
         store.read_all(0, 100).await.unwrap().len(),
         1,
@@ -635,6 +652,7 @@ async fn eight_writers_and_a_subscriber_see_one_gap_free_order(db: &TestDb) {
         seen.windows(2).all(|p| p[0].position < p[1].position),
         "strictly increasing positions"
     );
+    settle(&store).await;
     let all = read_everything(&store).await;
     assert_eq!(all.len(), TOTAL);
     assert!(
@@ -828,6 +846,7 @@ async fn a_killed_writer_loses_no_acknowledged_append(db: &TestDb) {
     // Assert: restart; every acknowledged batch is there in full, no batch is partial.
     let store = db.open().await;
     tokio::time::sleep(Duration::from_millis(300)).await; // let the server reap the child's sessions
+    settle(&store).await;
     let all = read_everything(&store).await;
     let by_position: HashMap<u64, &RecordedEvent> = all.iter().map(|e| (e.position, e)).collect();
     for (batch, first, last) in &acks {
@@ -890,6 +909,7 @@ async fn sealed_log(db: &TestDb) -> (Store, Vec<RecordedEvent>) {
             .await
             .unwrap();
     }
+    settle(&store).await;
     store.seal_all(&sealer(7, 9)).await.unwrap();
     let all = read_everything(&store).await;
     assert_eq!(all.len(), 40);
@@ -1025,6 +1045,7 @@ async fn verify_reports_tampering_at_the_right_position(db: &TestDb) {
             .await
             .unwrap();
     }
+    settle(&store).await;
     let tail = read_everything(&store).await;
     store
         .execute_raw(&format!(
@@ -1078,9 +1099,11 @@ async fn proofs_from_the_store_verify_against_signed_heads(db: &TestDb) {
             .unwrap();
         positions.push(a.first_position);
         if i % 13 == 12 {
+            settle(&store).await;
             store.seal_all(&sealer(10, 7)).await.unwrap();
         }
     }
+    settle(&store).await;
     let last = store.seal_all(&sealer(10, 7)).await.unwrap();
     assert_eq!(last.tree_size, 60);
     let heads = store.tree_heads().await.unwrap();
