@@ -138,15 +138,34 @@ impl FromStr for Card {
     type Err = ParseCardError;
 
     fn from_str(s: &str) -> Result<Card, ParseCardError> {
-        let mut chars = s.chars();
-        match (chars.next(), chars.next(), chars.next()) {
-            (Some(r), Some(u), None) => match (Rank::from_char(r), Suit::from_char(u)) {
-                (Some(rank), Some(suit)) => Ok(Card::new(rank, suit)),
-                _ => Err(ParseCardError(s.to_owned())),
-            },
+        match s.as_bytes() {
+            &[rank, suit] => {
+                card_from_bytes(rank, suit).ok_or_else(|| ParseCardError(s.to_owned()))
+            }
             _ => Err(ParseCardError(s.to_owned())),
         }
     }
+}
+
+/// A card from its two ASCII letters (the hand-history parser's hot path).
+fn card_from_bytes(rank: u8, suit: u8) -> Option<Card> {
+    let rank = match rank.to_ascii_uppercase() {
+        b @ b'2'..=b'9' => b - b'2',
+        b'T' => 8,
+        b'J' => 9,
+        b'Q' => 10,
+        b'K' => 11,
+        b'A' => 12,
+        _ => return None,
+    };
+    let suit = match suit.to_ascii_lowercase() {
+        b'c' => 0,
+        b'd' => 1,
+        b'h' => 2,
+        b's' => 3,
+        _ => return None,
+    };
+    Some(Card(rank * 4 + suit))
 }
 
 /// Parses concatenated cards such as `"AhKd7c"` (the PHH board notation).
@@ -156,11 +175,8 @@ pub fn parse_cards(s: &str) -> Result<Vec<Card>, ParseCardError> {
         return Err(ParseCardError(s.to_owned()));
     }
     bytes
-        .chunks(2)
-        .map(|pair| {
-            let text = std::str::from_utf8(pair).map_err(|_| ParseCardError(s.to_owned()))?;
-            text.parse()
-        })
+        .chunks_exact(2)
+        .map(|pair| card_from_bytes(pair[0], pair[1]).ok_or_else(|| ParseCardError(s.to_owned())))
         .collect()
 }
 

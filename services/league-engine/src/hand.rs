@@ -307,7 +307,7 @@ pub struct Share {
 #[serde(tag = "type")]
 pub enum Event {
     HandStarted {
-        setup: HandSetup,
+        setup: Box<HandSetup>,
     },
     /// The deck's seed, kept private until the hand ends (then revealed in `HandEnded`).
     DeckSealed {
@@ -627,13 +627,40 @@ fn bit(p: u8) -> u16 {
 /// The engine's one way into a hand: check a command against the state and say what
 /// happens, without changing anything.
 pub fn decide(state: &HandState, command: &Command) -> Result<Vec<Event>, RuleError> {
+    let mut events = Vec::new();
+    run(state, command, &mut events)?;
+    Ok(events)
+}
+
+/// Decides and applies in one step: appends the events to `events` and moves the state on.
+/// This is `decide` followed by `apply` of each event (the decision already applied them
+/// to its copy), without the second pass: replay loops and the simulator use it. On a
+/// refusal nothing changes and nothing is appended.
+pub fn execute(
+    state: &mut HandState,
+    command: &Command,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    *state = run(state, command, events)?;
+    Ok(())
+}
+
+fn run(
+    state: &HandState,
+    command: &Command,
+    events: &mut Vec<Event>,
+) -> Result<HandState, RuleError> {
+    let start = events.len();
     let mut run = Run {
         state: *state,
-        events: Vec::with_capacity(8),
+        events,
     };
-    run.command(command)?;
+    if let Err(error) = run.command(command) {
+        run.events.truncate(start);
+        return Err(error);
+    }
     run.progress();
-    Ok(run.events)
+    Ok(run.state)
 }
 
 /// Fold one event into the state. Events are trusted: they were decided (or are being
@@ -642,12 +669,12 @@ pub fn apply(state: &mut HandState, event: &Event) {
     state.apply(event);
 }
 
-struct Run {
+struct Run<'a> {
     state: HandState,
-    events: Vec<Event>,
+    events: &'a mut Vec<Event>,
 }
 
-impl Run {
+impl Run<'_> {
     fn emit(&mut self, event: Event) {
         self.state.apply(&event);
         self.events.push(event);
@@ -687,7 +714,7 @@ impl Run {
             Dealing::Recorded => None,
         };
         self.emit(Event::HandStarted {
-            setup: setup.clone(),
+            setup: Box::new(setup.clone()),
         });
         if let Some(seed) = deck {
             self.emit(Event::DeckSealed { seed: *seed });

@@ -16,6 +16,7 @@
 //! `blinds_or_straddles` arrays are read reversed (the spec's rule). The engine seats `pK`
 //! in seat `K - 1` with the button in the last seat, so its positions are the file's.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use crate::card::{Card, format_cards, parse_cards};
@@ -25,14 +26,14 @@ use crate::hand::{
 };
 use crate::rules::HouseRules;
 
-/// A PHH value.
+/// A PHH value, borrowed from the text where it can be.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    Str(String),
-    /// Integers and decimals, kept as written.
-    Num(String),
+pub enum Value<'a> {
+    Str(Cow<'a, str>),
+    /// Integers and decimals, as written (underscores removed).
+    Num(Cow<'a, str>),
     Bool(bool),
-    Array(Vec<Value>),
+    Array(Vec<Value<'a>>),
 }
 
 /// A parsed No-Limit Hold'em hand.
@@ -44,10 +45,19 @@ pub struct PhhHand {
     pub blinds_or_straddles: Vec<u64>,
     pub min_bet: u64,
     pub starting_stacks: Vec<u64>,
-    pub actions: Vec<String>,
+    /// The actions, one per line (kept in one buffer: a hand has dozens).
+    pub actions: String,
     /// Recorded final stacks in half chips (some logs record split pots as `x.5`).
     pub finishing_stacks: Option<Vec<HalfChips>>,
     pub players: Option<Vec<String>>,
+}
+
+impl PhhHand {
+    /// The actions in order.
+    pub fn actions(&self) -> impl Iterator<Item = &str> {
+        // Each action ends with a newline (see `Fields::set`).
+        self.actions.split_terminator('\n')
+    }
 }
 
 /// A chip amount that may end in a half (stored doubled).
@@ -86,76 +96,30 @@ pub enum PhhError {
     Incomplete(String),
 }
 
-/// Parses a PHH file.
+/// Parses a PHH file in one pass over its bytes (no line splitting: arrays may span lines).
 pub fn parse(text: &str) -> Result<PhhHand, PhhError> {
     let mut fields = Fields::default();
-    let mut lines = text.lines().enumerate();
-    while let Some((index, raw)) = lines.next() {
-        let line = strip_comment(raw).trim();
-        if line.is_empty() {
-            continue;
-        }
-        if line.starts_with('[') {
+    let mut parser = Parser::new(text);
+    loop {
+        parser.skip_ws();
+        match parser.peek() {
             // A table header (e.g. user fields); PHH hand fields come before any.
-            break;
+            None | Some(b'[') => break,
+            Some(_) => {}
         }
-        let Some((key, value)) = line.split_once('=') else {
-            return Err(PhhError::Syntax {
-                line: index + 1,
-                message: format!("expected `key = value`, got {line:?}"),
-            });
-        };
-        let key = key.trim();
-        let mut value = value.trim().to_owned();
-        // Arrays may span lines.
-        while value.starts_with('[') && !brackets_closed(&value) {
-            let Some((_, more)) = lines.next() else {
-                return Err(PhhError::Syntax {
-                    line: index + 1,
-                    message: "unterminated array".into(),
-                });
-            };
-            value.push(' ');
-            value.push_str(strip_comment(more).trim());
-        }
-        let parsed = Parser::new(&value)
-            .value_to_end()
-            .map_err(|message| PhhError::Syntax {
-                line: index + 1,
-                message,
-            })?;
-        fields.set(key, parsed);
+        let start = parser.pos;
+        let entry = parser.entry();
+        let (key, value) = entry.map_err(|message| PhhError::Syntax {
+            line: parser.line_of(start),
+            message,
+        })?;
+        fields.set(key, value)?;
     }
     fields.finish()
 }
 
-fn strip_comment(line: &str) -> &str {
-    let mut quote: Option<char> = None;
-    for (i, c) in line.char_indices() {
-        match (quote, c) {
-            (None, '#') => return &line[..i],
-            (None, '\'' | '"') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            _ => {}
-        }
-    }
-    line
-}
-
-fn brackets_closed(value: &str) -> bool {
-    let mut depth = 0i32;
-    let mut quote: Option<char> = None;
-    for c in value.chars() {
-        match (quote, c) {
-            (None, '[') => depth += 1,
-            (None, ']') => depth -= 1,
-            (None, '\'' | '"') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            _ => {}
-        }
-    }
-    depth <= 0
-}
+// The scanners below work on bytes: every byte they look for is ASCII, and in UTF-8 an
+// ASCII byte is never part of a longer character, so slicing at them is safe.
 
 struct Parser<'a> {
     text: &'a str,
@@ -171,65 +135,117 @@ impl<'a> Parser<'a> {
         &self.text[self.pos..]
     }
 
-    fn skip_ws(&mut self) {
-        let rest = self.rest();
-        self.pos += rest.len() - rest.trim_start().len();
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
     }
 
-    fn value_to_end(mut self) -> Result<Value, String> {
-        let value = self.value()?;
-        self.skip_ws();
-        if self.rest().is_empty() {
-            Ok(value)
-        } else {
-            Err(format!("unexpected {:?} after the value", self.rest()))
+    fn line_of(&self, pos: usize) -> usize {
+        1 + self.text.as_bytes()[..pos.min(self.text.len())]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+    }
+
+    /// Skips white space, newlines and comments.
+    fn skip_ws(&mut self) {
+        let bytes = self.text.as_bytes();
+        while let Some(&b) = bytes.get(self.pos) {
+            if b == b'#' {
+                while self.pos < bytes.len() && bytes[self.pos] != b'\n' {
+                    self.pos += 1;
+                }
+            } else if b.is_ascii_whitespace() {
+                self.pos += 1;
+            } else {
+                break;
+            }
         }
     }
 
-    fn value(&mut self) -> Result<Value, String> {
+    /// Skips spaces and tabs only.
+    fn skip_blank(&mut self) {
+        let bytes = self.text.as_bytes();
+        while matches!(bytes.get(self.pos), Some(b' ' | b'\t' | b'\r')) {
+            self.pos += 1;
+        }
+    }
+
+    /// `key = value` up to the end of its line.
+    fn entry(&mut self) -> Result<(&'a str, Value<'a>), String> {
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        while self.pos < bytes.len() && !matches!(bytes[self.pos], b'=' | b' ' | b'\t' | b'\n') {
+            self.pos += 1;
+        }
+        let key = &self.text[start..self.pos];
+        self.skip_blank();
+        if self.peek() != Some(b'=') || key.is_empty() {
+            return Err(format!("expected `key = value` at {key:?}"));
+        }
+        self.pos += 1;
+        self.skip_blank();
+        let value = self.value()?;
+        self.skip_blank();
+        match self.peek() {
+            None | Some(b'\n' | b'#') => Ok((key, value)),
+            Some(_) => Err(format!("unexpected text after the value of `{key}`")),
+        }
+    }
+
+    fn value(&mut self) -> Result<Value<'a>, String> {
         self.skip_ws();
         let rest = self.rest();
-        let first = rest.chars().next().ok_or("missing value")?;
+        let first = *rest.as_bytes().first().ok_or("missing value")?;
         match first {
-            '\'' | '"' => {
+            b'\'' | b'"' => {
                 let body = &rest[1..];
-                let end = body.find(first).ok_or("unterminated string")?;
+                let end = body
+                    .as_bytes()
+                    .iter()
+                    .position(|&b| b == first)
+                    .ok_or("unterminated string")?;
                 let text = &body[..end];
                 self.pos += end + 2;
-                if first == '"' && text.contains('\\') {
-                    Ok(Value::Str(unescape(text)?))
+                if first == b'"' && text.as_bytes().contains(&b'\\') {
+                    Ok(Value::Str(Cow::Owned(unescape(text)?)))
                 } else {
-                    Ok(Value::Str(text.to_owned()))
+                    Ok(Value::Str(Cow::Borrowed(text)))
                 }
             }
-            '[' => {
+            b'[' => {
                 self.pos += 1;
-                let mut items = Vec::new();
+                let mut items = Vec::with_capacity(32);
                 loop {
                     self.skip_ws();
-                    if self.rest().starts_with(']') {
+                    if self.rest().as_bytes().first() == Some(&b']') {
                         self.pos += 1;
                         return Ok(Value::Array(items));
                     }
                     items.push(self.value()?);
                     self.skip_ws();
-                    if self.rest().starts_with(',') {
+                    let next = self.rest().as_bytes().first();
+                    if next == Some(&b',') {
                         self.pos += 1;
-                    } else if !self.rest().starts_with(']') {
+                    } else if next != Some(&b']') {
                         return Err(format!("expected `,` or `]` at {:?}", self.rest()));
                     }
                 }
             }
             _ => {
                 let end = rest
-                    .find(|c: char| c == ',' || c == ']' || c.is_whitespace())
+                    .as_bytes()
+                    .iter()
+                    .position(|&b| b == b',' || b == b']' || b.is_ascii_whitespace())
                     .unwrap_or(rest.len());
                 let word = &rest[..end];
                 self.pos += end;
                 match word {
                     "true" => Ok(Value::Bool(true)),
                     "false" => Ok(Value::Bool(false)),
-                    _ if is_number(word) => Ok(Value::Num(word.replace('_', ""))),
+                    _ if is_number(word) && !word.contains('_') => {
+                        Ok(Value::Num(Cow::Borrowed(word)))
+                    }
+                    _ if is_number(word) => Ok(Value::Num(Cow::Owned(word.replace('_', "")))),
                     _ => Err(format!("not a value: {word:?}")),
                 }
             }
@@ -267,111 +283,127 @@ fn unescape(text: &str) -> Result<String, String> {
 
 #[derive(Default)]
 struct Fields {
-    variant: Option<Value>,
-    ante_trimming_status: Option<Value>,
-    antes: Option<Value>,
-    blinds_or_straddles: Option<Value>,
-    min_bet: Option<Value>,
-    starting_stacks: Option<Value>,
-    actions: Option<Value>,
-    finishing_stacks: Option<Value>,
-    players: Option<Value>,
+    variant: Option<String>,
+    ante_trimming_status: Option<bool>,
+    antes: Option<Vec<u64>>,
+    blinds_or_straddles: Option<Vec<u64>>,
+    min_bet: Option<u64>,
+    starting_stacks: Option<Vec<u64>>,
+    actions: Option<String>,
+    finishing_stacks: Option<Vec<HalfChips>>,
+    players: Option<Vec<String>>,
 }
 
 impl Fields {
-    fn set(&mut self, key: &str, value: Value) {
-        let slot = match key {
-            "variant" => &mut self.variant,
-            "ante_trimming_status" => &mut self.ante_trimming_status,
-            "antes" => &mut self.antes,
-            "blinds_or_straddles" => &mut self.blinds_or_straddles,
-            "min_bet" => &mut self.min_bet,
-            "starting_stacks" => &mut self.starting_stacks,
-            "actions" => &mut self.actions,
-            "finishing_stacks" => &mut self.finishing_stacks,
-            "players" => &mut self.players,
-            _ => return,
-        };
-        *slot = Some(value);
-    }
-
-    fn finish(self) -> Result<PhhHand, PhhError> {
-        let variant = match self.variant {
-            Some(Value::Str(v)) => v,
-            Some(_) => return Err(field_error("variant", "expected a string")),
-            None => return Err(PhhError::Missing("variant")),
-        };
-        if variant != "NT" {
-            return Err(PhhError::Variant(variant));
-        }
-        let ante_trimming_status = match self.ante_trimming_status {
-            Some(Value::Bool(b)) => b,
-            None => false,
-            Some(_) => return Err(field_error("ante_trimming_status", "expected a boolean")),
-        };
-        let starting_stacks = chips_array("starting_stacks", self.starting_stacks)?;
-        let n = starting_stacks.len();
-        let antes = chips_array("antes", self.antes)?;
-        let blinds_or_straddles = chips_array("blinds_or_straddles", self.blinds_or_straddles)?;
-        if antes.len() != n || blinds_or_straddles.len() != n {
-            return Err(field_error(
-                "antes",
-                "antes, blinds_or_straddles and starting_stacks must have one entry per player",
-            ));
-        }
-        let min_bet = match self.min_bet {
-            Some(Value::Num(text)) => parse_chips(&text).map_err(|m| field_error("min_bet", &m))?,
-            Some(_) => return Err(field_error("min_bet", "expected a number")),
-            None => return Err(PhhError::Missing("min_bet")),
-        };
-        let actions = match self.actions {
-            Some(Value::Array(items)) => items
-                .into_iter()
-                .map(|v| match v {
-                    Value::Str(s) => Ok(s),
-                    _ => Err(field_error("actions", "expected strings")),
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-            Some(_) => return Err(field_error("actions", "expected an array")),
-            None => return Err(PhhError::Missing("actions")),
-        };
-        let finishing_stacks = match self.finishing_stacks {
-            Some(Value::Array(items)) => Some(
-                items
+    /// Takes one `key = value`, typed at once; unknown keys (metadata) are ignored.
+    fn set(&mut self, key: &str, value: Value<'_>) -> Result<(), PhhError> {
+        match key {
+            "variant" => match value {
+                Value::Str(v) => self.variant = Some(v.into_owned()),
+                _ => return Err(field_error("variant", "expected a string")),
+            },
+            "ante_trimming_status" => match value {
+                Value::Bool(b) => self.ante_trimming_status = Some(b),
+                _ => return Err(field_error("ante_trimming_status", "expected a boolean")),
+            },
+            "antes" => self.antes = Some(chips_array("antes", value)?),
+            "blinds_or_straddles" => {
+                self.blinds_or_straddles = Some(chips_array("blinds_or_straddles", value)?);
+            }
+            "starting_stacks" => {
+                self.starting_stacks = Some(chips_array("starting_stacks", value)?)
+            }
+            "min_bet" => match value {
+                Value::Num(text) => {
+                    self.min_bet =
+                        Some(parse_chips(&text).map_err(|m| field_error("min_bet", &m))?);
+                }
+                _ => return Err(field_error("min_bet", "expected a number")),
+            },
+            "actions" => {
+                let Value::Array(items) = value else {
+                    return Err(field_error("actions", "expected an array"));
+                };
+                let mut actions = String::with_capacity(items.len() * 12);
+                for item in items {
+                    match item {
+                        Value::Str(action) if !action.as_bytes().contains(&b'\n') => {
+                            actions.push_str(&action);
+                            actions.push('\n');
+                        }
+                        _ => return Err(field_error("actions", "expected one-line strings")),
+                    }
+                }
+                self.actions = Some(actions);
+            }
+            "finishing_stacks" => {
+                let Value::Array(items) = value else {
+                    return Err(field_error("finishing_stacks", "expected an array"));
+                };
+                let stacks = items
                     .into_iter()
                     .map(|v| match v {
                         Value::Num(text) => parse_half_chips(&text),
                         _ => Err("expected numbers".into()),
                     })
                     .collect::<Result<Vec<_>, String>>()
-                    .map_err(|m| field_error("finishing_stacks", &m))?,
-            ),
-            Some(_) => return Err(field_error("finishing_stacks", "expected an array")),
-            None => None,
-        };
-        let players = match self.players {
-            Some(Value::Array(items)) => Some(
-                items
-                    .into_iter()
-                    .map(|v| match v {
-                        Value::Str(s) => s,
-                        Value::Num(s) => s,
-                        other => format!("{other:?}"),
-                    })
-                    .collect(),
-            ),
-            _ => None,
-        };
+                    .map_err(|m| field_error("finishing_stacks", &m))?;
+                self.finishing_stacks = Some(stacks);
+            }
+            "players" => {
+                if let Value::Array(items) = value {
+                    let names = items
+                        .into_iter()
+                        .map(|v| match v {
+                            Value::Str(s) | Value::Num(s) => s.into_owned(),
+                            other => format!("{other:?}"),
+                        })
+                        .collect();
+                    self.players = Some(names);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<PhhHand, PhhError> {
+        let variant = self.variant.ok_or(PhhError::Missing("variant"))?;
+        if variant != "NT" {
+            return Err(PhhError::Variant(variant));
+        }
+        let starting_stacks = self
+            .starting_stacks
+            .ok_or(PhhError::Missing("starting_stacks"))?;
+        let antes = self.antes.ok_or(PhhError::Missing("antes"))?;
+        let blinds_or_straddles = self
+            .blinds_or_straddles
+            .ok_or(PhhError::Missing("blinds_or_straddles"))?;
+        let n = starting_stacks.len();
+        if antes.len() != n || blinds_or_straddles.len() != n {
+            return Err(field_error(
+                "antes",
+                "antes, blinds_or_straddles and starting_stacks must have one entry per player",
+            ));
+        }
+        if let Some(stacks) = &self.finishing_stacks
+            && stacks.len() != n
+        {
+            return Err(field_error(
+                "finishing_stacks",
+                "expected one entry per player",
+            ));
+        }
         Ok(PhhHand {
             variant,
-            ante_trimming_status,
+            ante_trimming_status: self.ante_trimming_status.unwrap_or(false),
             antes,
             blinds_or_straddles,
-            min_bet,
+            min_bet: self.min_bet.ok_or(PhhError::Missing("min_bet"))?,
             starting_stacks,
-            actions,
-            finishing_stacks,
-            players,
+            actions: self.actions.ok_or(PhhError::Missing("actions"))?,
+            finishing_stacks: self.finishing_stacks,
+            players: self.players,
         })
     }
 }
@@ -383,17 +415,16 @@ fn field_error(field: &'static str, message: &str) -> PhhError {
     }
 }
 
-fn chips_array(field: &'static str, value: Option<Value>) -> Result<Vec<u64>, PhhError> {
+fn chips_array(field: &'static str, value: Value<'_>) -> Result<Vec<u64>, PhhError> {
     match value {
-        Some(Value::Array(items)) => items
+        Value::Array(items) => items
             .into_iter()
             .map(|v| match v {
                 Value::Num(text) => parse_chips(&text).map_err(|m| field_error(field, &m)),
                 _ => Err(field_error(field, "expected numbers")),
             })
             .collect(),
-        Some(_) => Err(field_error(field, "expected an array")),
-        None => Err(PhhError::Missing(field)),
+        _ => Err(field_error(field, "expected an array")),
     }
 }
 
@@ -491,45 +522,58 @@ pub struct Replayed {
 /// Replays a hand through the engine. Every recorded action must be legal and the hand
 /// must be complete at the end.
 pub fn replay(hand: &PhhHand, rules: HouseRules) -> Result<Replayed, PhhError> {
-    replay_with(hand, rules, |_| {})
+    let mut events = Vec::with_capacity(48);
+    replay_into(hand, rules, &mut events)
 }
 
-/// As [`replay`], handing every event to `sink` (to write the hand out again, or to
-/// check invariants after each one).
+/// As [`replay`], appending the hand's events to `events` (to write it out again).
+pub fn replay_into(
+    hand: &PhhHand,
+    rules: HouseRules,
+    events: &mut Vec<Event>,
+) -> Result<Replayed, PhhError> {
+    replay_by(hand, rules, |state, command| {
+        hand::execute(state, command, events)
+    })
+}
+
+/// As [`replay`], deciding each command and applying its events one by one, with `sink`
+/// called after every event (the tests check the invariants there).
 pub fn replay_with(
     hand: &PhhHand,
     rules: HouseRules,
-    mut sink: impl FnMut(&HandState),
+    mut sink: impl FnMut(&HandState, &Event),
+) -> Result<Replayed, PhhError> {
+    replay_by(hand, rules, |state, command| {
+        for event in &hand::decide(state, command)? {
+            hand::apply(state, event);
+            sink(state, event);
+        }
+        Ok(())
+    })
+}
+
+fn replay_by(
+    hand: &PhhHand,
+    rules: HouseRules,
+    mut step: impl FnMut(&mut HandState, &Command) -> Result<(), RuleError>,
 ) -> Result<Replayed, PhhError> {
     let setup = setup(hand, rules)?;
     let n = setup.seats.len();
     let mut state = HandState::new();
-    let run = |state: &mut HandState, command: &Command, sink: &mut dyn FnMut(&HandState)| {
-        let events = hand::decide(state, command)?;
-        for event in &events {
-            hand::apply(state, event);
-            sink(state);
-        }
-        Ok::<(), RuleError>(())
-    };
-    run(&mut state, &Command::Start { setup, seed: None }, &mut sink).map_err(PhhError::Setup)?;
-    for (index, text) in hand.actions.iter().enumerate() {
+    step(&mut state, &Command::Start { setup, seed: None }).map_err(PhhError::Setup)?;
+    for (index, text) in hand.actions().enumerate() {
+        let refused = |message: String| PhhError::Action {
+            index: index + 1,
+            action: text.to_owned(),
+            message,
+        };
         let command = match action_command(text, n, &state) {
             Ok(Some(command)) => command,
             Ok(None) => continue,
-            Err(message) => {
-                return Err(PhhError::Action {
-                    index: index + 1,
-                    action: text.clone(),
-                    message,
-                });
-            }
+            Err(message) => return Err(refused(message)),
         };
-        run(&mut state, &command, &mut sink).map_err(|error| PhhError::Action {
-            index: index + 1,
-            action: text.clone(),
-            message: explain(&error),
-        })?;
+        step(&mut state, &command).map_err(|error| refused(explain(&error)))?;
     }
     if !state.is_over() {
         return Err(PhhError::Incomplete(pending(&state)));
@@ -571,9 +615,21 @@ fn pending(state: &HandState) -> String {
 
 /// One PHH action as an engine command (`None` for a no-op or hidden hole cards).
 fn action_command(text: &str, n: usize, state: &HandState) -> Result<Option<Command>, String> {
-    let text = text.split('#').next().unwrap_or("");
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let command = match words.as_slice() {
+    // A `#` starts a comment; it is ASCII, so slicing there is safe.
+    let text = match text.as_bytes().iter().position(|&b| b == b'#') {
+        Some(hash) => &text[..hash],
+        None => text,
+    };
+    let mut words = [""; 5];
+    let mut count = 0;
+    for word in text.split_ascii_whitespace() {
+        if count == words.len() {
+            return Err("too many words".into());
+        }
+        words[count] = word;
+        count += 1;
+    }
+    let command = match &words[..count] {
         [] => return Ok(None),
         ["d", "dh", who, cards] => {
             let seat = parse_player(who, n)?;
