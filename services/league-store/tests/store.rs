@@ -190,6 +190,8 @@ on_both_backends!(
     verify_reports_tampering_at_the_right_position,
     proofs_from_the_store_verify_against_signed_heads,
     a_subscriber_in_another_instance_is_woken_by_the_sealer,
+    an_open_older_transaction_holds_readers_back_instead_of_letting_them_skip,
+    two_sealers_never_seal_the_same_leaves_and_a_forged_head_is_caught,
 );
 
 fn json(v: &serde_json::Value) -> Vec<u8> {
@@ -1216,4 +1218,131 @@ async fn a_subscriber_in_another_instance_is_woken_by_the_sealer(db: &TestDb) {
         .unwrap()
         .unwrap();
     assert_eq!(e2.position, second.first_position);
+}
+
+async fn an_open_older_transaction_holds_readers_back_instead_of_letting_them_skip(db: &TestDb) {
+    let store = db.open().await;
+    let first = store
+        .append("a", ExpectedVersion::Any, &[ev("T", "1")], None)
+        .await
+        .unwrap();
+    settle(&store).await;
+    if db.kind == Kind::Sqlite {
+        // One writer at a time: an append cannot commit "behind" another. Nothing to hold.
+        assert_eq!(store.read_all(0, 10).await.unwrap().len(), 1);
+        return;
+    }
+    // Arrange: a transaction that took its xid first and has not committed yet (as an
+    // append that is slow to commit would be).
+    let opts: sqlx::postgres::PgConnectOptions = db.url.parse().unwrap();
+    let opts = opts.options([("search_path", db.schema.as_deref().unwrap())]);
+    let mut older = sqlx::PgConnection::connect_with(&opts).await.unwrap();
+    let mut tx = older.begin().await.unwrap();
+    sqlx::query("SELECT pg_current_xact_id()")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+
+    // Act: a younger append commits first.
+    let younger = store
+        .append("b", ExpectedVersion::Any, &[ev("T", "2")], None)
+        .await
+        .unwrap();
+
+    // Assert: readers do not see the younger event while the older transaction is open...
+    let visible = store.read_all(0, 10).await.unwrap();
+    assert_eq!(
+        visible.iter().map(|e| e.position).collect::<Vec<_>>(),
+        [first.first_position]
+    );
+    assert!(
+        !store
+            .wait_readable(younger.first_position, Duration::from_millis(200))
+            .await
+            .unwrap()
+    );
+    let mut sub = store.subscribe_all(0);
+    assert_eq!(sub.next().await.unwrap().position, first.first_position);
+    assert!(sub.try_next().await.unwrap().is_none());
+    // ...and see it, in order, once it has finished.
+    tx.rollback().await.unwrap();
+    settle(&store).await;
+    let e = tokio::time::timeout(Duration::from_secs(5), sub.next())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(e.position, younger.first_position);
+}
+
+async fn two_sealers_never_seal_the_same_leaves_and_a_forged_head_is_caught(db: &TestDb) {
+    let a = db.open().await;
+    let b = db.open().await;
+    let _sa = a.spawn_sealer(sealer(25, 40));
+    let _sb = b.spawn_sealer(sealer(25, 40));
+    let mut last = 0;
+    for i in 0..300u64 {
+        let store = if i % 2 == 0 { &a } else { &b };
+        last = store
+            .append(
+                &format!("x{}", i % 7),
+                ExpectedVersion::Any,
+                &[ev("T", &format!("{i}"))],
+                None,
+            )
+            .await
+            .unwrap()
+            .last_position;
+    }
+    assert!(
+        a.wait_readable(last, Duration::from_secs(30))
+            .await
+            .unwrap()
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while a.verify(0, u64::MAX, None).await.unwrap().tree_size < 300 {
+        assert!(Instant::now() < deadline, "the sealers never caught up");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let vk = key().verifying_key();
+    let report = a.verify(0, u64::MAX, Some(&vk)).await.unwrap();
+    assert_eq!(report.first_break, None, "{report}");
+    assert_eq!(report.tree_size, 300);
+    assert!(report.tree_heads_checked >= 1);
+
+    // A head signed by someone else, for a tree the log does not have, is reported.
+    let forged = SigningKey::from_bytes(&[9; 32]);
+    let heads = a.tree_heads().await.unwrap();
+    let h = &heads[0];
+    let message = league_store::hash::tree_head_message(h.tree_size, h.signed_at, &h.root);
+    let signature = ed25519_dalek::Signer::sign(&forged, &message);
+    a.execute_raw(&format!(
+        "UPDATE tree_heads SET signature = {}, public_key = {} WHERE tree_size = {}",
+        hex_literal(db.kind, &signature.to_bytes()),
+        hex_literal(db.kind, forged.verifying_key().as_bytes()),
+        h.tree_size
+    ))
+    .await
+    .unwrap();
+    let report = a.verify(0, u64::MAX, Some(&vk)).await.unwrap();
+    let b = report.first_break.clone().unwrap();
+    assert_eq!(
+        b.kind,
+        BreakKind::TreeHeadMismatch {
+            tree_size: h.tree_size
+        },
+        "{report}"
+    );
+    // Without the league's key, the forged head checks out against its own key: which is
+    // why the report says so.
+    let unkeyed = a.verify(0, u64::MAX, None).await.unwrap();
+    assert_eq!(unkeyed.first_break, None);
+    assert!(unkeyed.signatures_self_checked);
+}
+
+fn hex_literal(kind: Kind, bytes: &[u8]) -> String {
+    let hex = league_store::hash::to_hex(bytes);
+    match kind {
+        Kind::Sqlite => format!("X'{hex}'"),
+        Kind::Postgres => format!("'\\x{hex}'::bytea"),
+    }
 }
