@@ -149,9 +149,10 @@ const TABLE_SIZE: usize = 1 << TABLE_BITS;
 const TABLE_MASK: u64 = (1 << TABLE_BITS) - 1;
 const _: () = assert!(HASHED_VALUES.len() <= TABLE_SIZE && TABLE_BITS < 32);
 
-/// Per-card key, indexed by card index; 64 entries so a masked index needs no bounds check.
-static CARD_KEYS: [u64; 64] = {
-    let mut keys = [0u64; 64];
+/// Per-card key, indexed by card index; 256 entries so that any `u8` index needs neither a
+/// mask nor a bounds check.
+const CARD_KEYS: [u64; 256] = {
+    let mut keys = [0u64; 256];
     let mut i = 0;
     while i < 52 {
         keys[i] = RANK_KEYS[i / 4] + (1 << (SUIT_SHIFT + 4 * (i % 4)));
@@ -161,8 +162,8 @@ static CARD_KEYS: [u64; 64] = {
 };
 
 /// Per-card bit `16 * suit + rank`, for the rank mask of a flush suit.
-static CARD_BITS: [u64; 64] = {
-    let mut bits = [0u64; 64];
+const CARD_BITS: [u64; 256] = {
+    let mut bits = [0u64; 256];
     let mut i = 0;
     while i < 52 {
         bits[i] = 1 << (16 * (i % 4) + i / 4);
@@ -171,7 +172,14 @@ static CARD_BITS: [u64; 64] = {
     bits
 };
 
-static RANK_TABLE: [u16; TABLE_SIZE] = {
+/// The tables are consts rather than statics on purpose: a const is emitted into the crate
+/// that inlines [`evaluate7`], which then addresses it directly, whereas another crate's
+/// static is reached through the GOT, one more load per lookup on the hot path.
+#[expect(
+    clippy::large_const_arrays,
+    reason = "addressed directly by the inlining crate, see above"
+)]
+const RANK_TABLE: [u16; TABLE_SIZE] = {
     let mut table = [0u16; TABLE_SIZE];
     let mut i = 0;
     while i < HASHED_VALUES.len() {
@@ -183,7 +191,7 @@ static RANK_TABLE: [u16; TABLE_SIZE] = {
 
 #[inline(always)]
 fn card_key(card: Card) -> u64 {
-    CARD_KEYS[usize::from(card.index() & 63)]
+    CARD_KEYS[usize::from(card.index())]
 }
 
 #[inline(always)]
@@ -193,24 +201,37 @@ fn to_index(masked: u64) -> usize {
 }
 
 #[inline(always)]
-fn lookup(key: u64, cards: &[Card]) -> HandValue {
-    if key & FLUSH_FLAGS == 0 {
-        let row = to_index((key >> ROW_SHIFT) & ROW_MASK);
-        let slot = key.wrapping_add(u64::from(ROW_OFFSETS[row])) & TABLE_MASK;
-        HandValue(RANK_TABLE[to_index(slot)])
-    } else {
-        flush(key, cards)
-    }
+fn key_of(cards: &[Card]) -> u64 {
+    cards
+        .iter()
+        .fold(SUIT_COUNTERS, |key, &c| key.wrapping_add(card_key(c)))
 }
 
-/// About 3% of random seven-card hands: kept out of line so the common path stays small.
-#[inline(never)]
-fn flush(key: u64, cards: &[Card]) -> HandValue {
+#[inline(always)]
+fn has_flush(key: u64) -> bool {
+    key & FLUSH_FLAGS != 0
+}
+
+#[inline(always)]
+fn without_flush(key: u64) -> HandValue {
+    let row = to_index((key >> ROW_SHIFT) & ROW_MASK);
+    let slot = key.wrapping_add(u64::from(ROW_OFFSETS[row])) & TABLE_MASK;
+    HandValue(RANK_TABLE[to_index(slot)])
+}
+
+/// About 3% of random seven-card hands.
+#[inline]
+fn with_flush(key: u64, cards: [Card; 7]) -> HandValue {
+    flush_value(key, &cards)
+}
+
+#[inline]
+fn flush_value(key: u64, cards: &[Card]) -> HandValue {
     // Exactly one suit can hold five of seven cards; its flag is bit 35, 39, 43 or 47.
     let suit = ((key & FLUSH_FLAGS).trailing_zeros() >> 2) & 3;
-    let bits = cards.iter().fold(0u64, |bits, &c| {
-        bits | CARD_BITS[usize::from(c.index() & 63)]
-    });
+    let bits = cards
+        .iter()
+        .fold(0u64, |bits, &c| bits | CARD_BITS[usize::from(c.index())]);
     HandValue(FLUSH_VALUES[to_index((bits >> (16 * suit)) & 0x1fff)])
 }
 
@@ -218,18 +239,14 @@ fn flush(key: u64, cards: &[Card]) -> HandValue {
 /// panic.
 #[inline]
 pub fn evaluate7(cards: &[Card; 7]) -> HandValue {
-    let [a, b, c, d, e, f, g] = *cards;
-    // Left to right, so when only the last card changes (enumerations, run-outs) the
-    // compiler can keep the sum of the first six.
-    let key = SUIT_COUNTERS
-        .wrapping_add(card_key(a))
-        .wrapping_add(card_key(b))
-        .wrapping_add(card_key(c))
-        .wrapping_add(card_key(d))
-        .wrapping_add(card_key(e))
-        .wrapping_add(card_key(f))
-        .wrapping_add(card_key(g));
-    lookup(key, cards)
+    // Summed left to right, so when only the last card changes (enumerations, run-outs)
+    // the compiler keeps the sum of the first six.
+    let key = key_of(cards);
+    if has_flush(key) {
+        with_flush(key, *cards)
+    } else {
+        without_flush(key)
+    }
 }
 
 /// The value of the best five of five to seven distinct cards.
@@ -244,10 +261,12 @@ pub fn evaluate(cards: &[Card]) -> HandValue {
         "a hand has 5 to 7 cards, got {}",
         cards.len()
     );
-    let key = cards
-        .iter()
-        .fold(SUIT_COUNTERS, |key, &c| key.wrapping_add(card_key(c)));
-    lookup(key, cards)
+    let key = key_of(cards);
+    if has_flush(key) {
+        flush_value(key, cards)
+    } else {
+        without_flush(key)
+    }
 }
 
 /// The value of five to seven cards and the five that make it, for showing down.
@@ -456,9 +475,13 @@ mod tests {
                  // Do not edit: `UPDATE_EVAL_TABLES=1 cargo test -p league-engine --lib eval::`.\n",
             );
             writeln!(out, "const TABLE_BITS: u32 = {TABLE_BITS};").unwrap();
-            write_array(&mut out, "static ROW_OFFSETS", "u32", &offsets);
-            write_array(&mut out, "static FLUSH_VALUES", "u16", &flush);
-            write_array(&mut out, "static HASHED_VALUES", "u16", &hashed);
+            // See `RANK_TABLE` for why these are consts.
+            let large = "#[expect(clippy::large_const_arrays, reason = \"see RANK_TABLE\")]\n";
+            out.push_str(large);
+            write_array(&mut out, "const ROW_OFFSETS", "u32", &offsets);
+            write_array(&mut out, "const FLUSH_VALUES", "u16", &flush);
+            out.push_str(large);
+            write_array(&mut out, "const HASHED_VALUES", "u16", &hashed);
             out
         }
     }

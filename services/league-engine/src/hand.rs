@@ -535,10 +535,22 @@ pub struct HandState {
     current_bet: u64,
     /// Largest full bet or raise of the round (0 until someone bets).
     largest_raise: u64,
-    /// Consecutive all-ins of less than a full raise since the last full one.
-    short_all_ins: [u64; 2],
-    short_count: u8,
-    short_sum: u64,
+        /// The round's bet to match when each position last acted.
+    acted_at: [u64; MAX_SEATS],
+    /// Bets and raises so far this round, and the count when each position last acted.
+    raises: u8,
+    acted_raises: [u8; MAX_SEATS],
+    /// The last bet or raise, if it was an all-in of less than a full raise.
+    last_short: Option<(u8, u64)>,
+    /// The latest pair of consecutive short all-ins that together made a full raise
+    /// (the sequence number of its first), for the two-consecutive rule.
+    short_pair: Option<u8>,
+    /// PokerKit's own bookkeeping (the `wsop` preset must never allow a raise that
+    /// PokerKit, the PHH reference, refuses): who acted since its notion of a full raise,
+    /// and its running list of consecutive short all-ins.
+    pk_acted: u16,
+    pk_short_count: u8,
+    pk_short_sum: u64,
     /// Positions still to act this round, and who is to act.
     pending: u16,
     to_act: Option<u8>,
@@ -579,9 +591,14 @@ impl Default for HandState {
             board_len: 0,
             current_bet: 0,
             largest_raise: 0,
-            short_all_ins: [0; 2],
-            short_count: 0,
-            short_sum: 0,
+                        acted_at: [0; MAX_SEATS],
+            raises: 0,
+            acted_raises: [0; MAX_SEATS],
+            last_short: None,
+            short_pair: None,
+            pk_acted: 0,
+            pk_short_count: 0,
+            pk_short_sum: 0,
             pending: 0,
             to_act: None,
             acted: 0,
@@ -1427,18 +1444,30 @@ impl HandState {
     }
 
     /// May a player who has acted this round raise again?
-    fn reopened_for(&self, p: u8) -> bool {
+        fn reopened_for(&self, p: u8) -> bool {
+        let rules = self.rules.unwrap_or_else(HouseRules::wsop);
+        let i = usize::from(p);
+        if rules.short_all_in == ShortAllIn::CumulativeAsPokerKit {
+            let to_call = self.current_bet.saturating_sub(self.players[i].bet);
+            let pk_refuses = (to_call > 0 && to_call < self.largest_raise)
+                || (self.pk_acted & bit(p) != 0 && self.pk_short_count > 0);
+            if pk_refuses {
+                return false;
+            }
+        }
         if self.acted & bit(p) == 0 {
             return true;
         }
-        let rules = self.rules.unwrap_or_else(HouseRules::wsop);
+        // What the player now faces beyond the bet they last acted on.
+        let faced = self.current_bet.saturating_sub(self.acted_at[i]);
         match rules.short_all_in {
             ShortAllIn::NeverReopens => false,
-            // The short all-ins since the player acted made up a full raise (the list is
-            // cleared when they do, as PokerKit does).
-            ShortAllIn::CumulativeReopens | ShortAllIn::TwoConsecutiveReopen => {
-                self.short_count == 0
+            ShortAllIn::CumulativeReopens | ShortAllIn::CumulativeAsPokerKit => {
+                faced >= self.full_raise_size()
             }
+            ShortAllIn::TwoConsecutiveReopen => self
+                .short_pair
+                .is_some_and(|first| first > self.acted_raises[i]),
         }
     }
 
@@ -1681,9 +1710,13 @@ impl HandState {
 
     /// Starts a betting round: who is to act and from where.
     fn begin_round(&mut self) {
-        self.largest_raise = 0;
-        self.short_count = 0;
-        self.short_sum = 0;
+                self.largest_raise = 0;
+        self.raises = 0;
+        self.last_short = None;
+        self.short_pair = None;
+        self.pk_acted = 0;
+        self.pk_short_count = 0;
+        self.pk_short_sum = 0;
         self.acted = 0;
         self.last_aggressor = None;
         let n = self.n;
@@ -1744,9 +1777,12 @@ impl HandState {
     }
 
     /// After a player acted: the next to act, or the end of the round.
-    fn advance(&mut self, p: u8) {
+        fn advance(&mut self, p: u8) {
         self.pending &= !bit(p);
         self.acted |= bit(p);
+        self.pk_acted |= bit(p);
+        self.acted_at[usize::from(p)] = self.current_bet;
+        self.acted_raises[usize::from(p)] = self.raises;
         if self.live_count() <= 1 {
             self.pending = 0;
         }
@@ -1782,37 +1818,45 @@ impl HandState {
         let before = self.current_bet;
         let bet = self.players[usize::from(p)].bet;
         self.put(p, to.saturating_sub(bet));
-        let increment = to.saturating_sub(before);
-        let full = increment >= self.full_raise_size();
+                let increment = to.saturating_sub(before);
+        let full_size = self.full_raise_size();
+        let full = increment >= full_size;
+        let pk_full = increment >= self.largest_raise;
         self.current_bet = self.current_bet.max(to);
         self.largest_raise = self.largest_raise.max(increment);
         self.last_aggressor = Some(p);
         self.count_action(p, true);
+        self.raises = self.raises.saturating_add(1);
         if full {
             self.acted = 0;
         }
-        let rules = self.rules.unwrap_or_else(HouseRules::wsop);
-        if self.players[usize::from(p)].stack > 0 {
-            self.short_count = 0;
-            self.short_sum = 0;
-        } else if !full {
-            self.short_all_ins = [self.short_all_ins[1], increment];
-            self.short_count = self.short_count.saturating_add(1);
-            self.short_sum += increment;
-            let window = match rules.short_all_in {
-                ShortAllIn::TwoConsecutiveReopen if self.short_count >= 2 => {
-                    self.short_all_ins[0] + self.short_all_ins[1]
-                }
-                ShortAllIn::TwoConsecutiveReopen => self.short_all_ins[1],
-                _ => self.short_sum,
-            };
-            if window >= self.full_raise_size() {
-                self.short_count = 0;
-                self.short_sum = 0;
+        let all_in = self.players[usize::from(p)].stack == 0;
+        // Consecutive short all-ins, for the two-consecutive rule.
+        if all_in && !full {
+            if let Some((seq, previous)) = self.last_short
+                && seq + 1 == self.raises
+                && previous + increment >= full_size
+            {
+                self.short_pair = Some(seq);
             }
+            self.last_short = Some((self.raises, increment));
         } else {
-            self.short_count = 0;
-            self.short_sum = 0;
+            self.last_short = None;
+        }
+        // PokerKit's bookkeeping, kept exactly as it keeps it.
+        if pk_full {
+            self.pk_acted = 0;
+        }
+        if all_in {
+            self.pk_short_count = self.pk_short_count.saturating_add(1);
+            self.pk_short_sum += increment;
+        } else {
+            self.pk_short_count = 0;
+            self.pk_short_sum = 0;
+        }
+        if self.pk_short_sum >= self.largest_raise {
+            self.pk_short_count = 0;
+            self.pk_short_sum = 0;
         }
         // Everyone else with chips acts again.
         let mut pending = 0u16;

@@ -49,9 +49,14 @@ pub enum MisdealCutoff {
 pub enum ShortAllIn {
     /// Never: only a full raise reopens (WPH 33, Hippodrome).
     NeverReopens,
-    /// Consecutive short all-ins reopen once together they make a full raise
-    /// (QueenSix NLHE 5, the invitational, and the PHH/WSOP reference).
+        /// Short all-ins reopen the betting to a player once together they make the bet
+    /// facing that player at least a full raise more than when they last acted
+    /// (QueenSix NLHE 5, the invitational).
     CumulativeReopens,
+    /// As `CumulativeReopens`, and never a raise that PokerKit (the reference the PHH
+    /// format is defined by) refuses: its own running count of short all-ins is kept and
+    /// honoured too (the `wsop` preset).
+    CumulativeAsPokerKit,
     /// Only two consecutive all-ins that together exceed the minimum raise reopen
     /// (Oracle 13, example A 500, B 1,000, C call, D 1,300, E 1,700).
     TwoConsecutiveReopen,
@@ -310,7 +315,7 @@ impl HouseRules {
                 players: 2,
                 never_after_big_blind: false,
             },
-            short_all_in: ShortAllIn::CumulativeReopens,
+                        short_all_in: ShortAllIn::CumulativeAsPokerKit,
             undersized_raise: UndersizedRaise::Refused,
             odd_chip: OddChip::AllToFirstLeftOfButton,
             showdown_order: ShowdownOrder::LastAggressorElseFirstToAct,
