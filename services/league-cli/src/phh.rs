@@ -135,7 +135,11 @@ fn rate(count: usize, seconds: f64) -> f64 {
 fn display_path(file: &Path, roots: &[PathBuf]) -> String {
     roots
         .iter()
-        .find_map(|root| file.strip_prefix(root).ok().filter(|rest| !rest.as_os_str().is_empty()))
+        .find_map(|root| {
+            file.strip_prefix(root)
+                .ok()
+                .filter(|rest| !rest.as_os_str().is_empty())
+        })
         .unwrap_or(file)
         .display()
         .to_string()

@@ -1,0 +1,217 @@
+//! Properties over random legal hands (every preset): chips are conserved and never
+//! negative after every event; every action the engine offers is accepted; illegal actions
+//! are refused with a typed error and change nothing; `execute` equals `decide` + `apply`;
+//! a hand written as PHH replays to the same stacks.
+
+use league_engine::hand::{self, Action, Command, HandState, Phase, RuleError};
+use league_engine::phh;
+use league_engine::rules::Preset;
+use league_engine::sim::Simulator;
+use proptest::prelude::*;
+
+fn preset() -> impl Strategy<Value = Preset> {
+    prop::sample::select(Preset::ALL.to_vec())
+}
+
+/// The actions the engine offers at this state, at their edges.
+fn offered(state: &HandState) -> Vec<Action> {
+    let Some(legal) = state.legal_actions() else {
+        return Vec::new();
+    };
+    let mut actions = vec![Action::Fold];
+    if legal.can_check {
+        actions.push(Action::Check);
+    }
+    if legal.call.is_some() {
+        actions.push(Action::Call);
+    }
+    if let Some(range) = legal.bet_or_raise {
+        let wager = |to| {
+            if range.raise {
+                Action::RaiseTo(to)
+            } else {
+                Action::Bet(to)
+            }
+        };
+        actions.push(wager(range.min));
+        actions.push(wager(range.max));
+        actions.push(wager(range.min + (range.max - range.min) / 2));
+        actions.push(Action::AllIn);
+    }
+    actions
+}
+
+/// Commands that must be refused at this state.
+fn illegal(state: &HandState) -> Vec<(Command, &'static str)> {
+    let mut out = Vec::new();
+    if let Some(legal) = state.legal_actions() {
+        let seat = legal.seat;
+        let other = state.seats_in_order().find(|&s| s != seat).unwrap();
+        out.push((
+            Command::Act {
+                seat: other,
+                action: Action::Call,
+            },
+            "another seat acts",
+        ));
+        out.push((
+            Command::Act {
+                seat: 42,
+                action: Action::Fold,
+            },
+            "no such seat",
+        ));
+        if !legal.can_check {
+            out.push((
+                Command::Act {
+                    seat,
+                    action: Action::Check,
+                },
+                "check facing a bet",
+            ));
+        }
+        match legal.bet_or_raise {
+            Some(range) => {
+                let wager = |to| {
+                    if range.raise {
+                        Action::RaiseTo(to)
+                    } else {
+                        Action::Bet(to)
+                    }
+                };
+                out.push((
+                    Command::Act {
+                        seat,
+                        action: wager(range.max + 1),
+                    },
+                    "more than the stack",
+                ));
+                // A wrong kind of wager: a bet when one is facing, a raise when none is.
+                let wrong = if range.raise {
+                    Action::Bet(range.min)
+                } else {
+                    Action::RaiseTo(range.min)
+                };
+                out.push((
+                    Command::Act {
+                        seat,
+                        action: wrong,
+                    },
+                    "wrong wager kind",
+                ));
+            }
+            None => out.push((
+                Command::Act {
+                    seat,
+                    action: Action::RaiseTo(state.current_bet() * 2 + 1_000_000),
+                },
+                "raise when raising is closed",
+            )),
+        }
+        out.push((Command::Show { seat, cards: None }, "show while betting"));
+    }
+    out.push((
+        Command::DealBoard { cards: Vec::new() },
+        "board in a seeded hand",
+    ));
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_hands_keep_every_invariant(seed in any::<u64>(), preset in preset()) {
+        let mut sim = Simulator::new(seed, preset.rules());
+        let (setup, deck_seed) = sim.table();
+        let total: u64 = setup.seats.iter().map(|s| s.stack).sum();
+        let mut state = HandState::new();
+        let mut command = Command::Start { setup, seed: Some(deck_seed) };
+        let mut steps = 0;
+        loop {
+            // Every offered action is accepted.
+            for action in offered(&state) {
+                let seat = state.to_act().unwrap();
+                let decided = hand::decide(&state, &Command::Act { seat, action });
+                prop_assert!(decided.is_ok(), "offered {action:?} refused: {decided:?}");
+            }
+            // Illegal commands are refused with a typed error and change nothing.
+            for (bad, why) in illegal(&state) {
+                let mut copy = state;
+                let mut events = Vec::new();
+                let refused = hand::execute(&mut copy, &bad, &mut events);
+                prop_assert!(refused.is_err(), "{why}: {bad:?} was accepted");
+                prop_assert_eq!(copy, state);
+                prop_assert!(events.is_empty());
+            }
+            let events = hand::decide(&state, &command).map_err(|e| {
+                TestCaseError::fail(format!("{command:?}: {e}"))
+            })?;
+            let mut fast = state;
+            let mut replayed = Vec::new();
+            hand::execute(&mut fast, &command, &mut replayed).unwrap();
+            prop_assert_eq!(&replayed, &events);
+            for event in &events {
+                hand::apply(&mut state, event);
+                if let Err(broken) = state.check_invariants() {
+                    return Err(TestCaseError::fail(format!("after {event:?}: {broken}")));
+                }
+            }
+            prop_assert_eq!(fast, state, "execute and decide + apply disagree");
+            steps += 1;
+            prop_assert!(steps < 500, "the hand does not end");
+            match sim.next_command(&state) {
+                Some(next) => command = next,
+                None => break,
+            }
+        }
+        prop_assert_eq!(state.phase(), Phase::Complete);
+        prop_assert_eq!(state.stacks().map(|(_, s)| s).sum::<u64>(), total);
+        prop_assert_eq!(state.pot_total(), 0);
+    }
+
+    #[test]
+    fn a_hand_written_as_phh_replays_to_the_same_stacks(seed in any::<u64>(), preset in preset()) {
+        let mut sim = Simulator::new(seed, preset.rules());
+        let events = sim.play().unwrap();
+        let text = phh::write(&events).unwrap();
+        let parsed = phh::parse(&text).unwrap();
+        let replayed = phh::replay(&parsed, preset.rules())
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        let recorded = phh::expected_stacks(parsed.finishing_stacks.as_ref().unwrap());
+        prop_assert_eq!(replayed.stacks, recorded);
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics_the_phh_reader(text in ".{0,400}") {
+        let _ = phh::parse(&text).map(|hand| phh::replay(&hand, Preset::Wsop.rules()));
+    }
+}
+
+#[test]
+fn a_refusal_names_the_rule_and_the_numbers() {
+    let mut sim = Simulator::new(7, Preset::Wsop.rules());
+    let (setup, seed) = sim.table();
+    let mut state = HandState::new();
+    let mut events = Vec::new();
+    hand::execute(
+        &mut state,
+        &Command::Start {
+            setup: setup.clone(),
+            seed: Some(seed),
+        },
+        &mut events,
+    )
+    .unwrap();
+    // A second start is refused.
+    assert_eq!(
+        hand::decide(
+            &state,
+            &Command::Start {
+                setup,
+                seed: Some(seed)
+            }
+        ),
+        Err(RuleError::AlreadyStarted)
+    );
+}

@@ -1,0 +1,587 @@
+//! Each hand-level rule where the houses differ, tested with the rulebook's own example,
+//! quoted with its house and rule number (`../shared/rulebooks/`).
+
+mod support;
+
+use league_engine::hand::{Action, Command, Event, Phase, RuleError, VoidReason};
+use league_engine::rules::{HouseRules, MisdealCutoff, UndersizedRaise};
+use support::Table;
+
+const A: u8 = 0;
+const B: u8 = 1;
+const C: u8 = 2;
+const D: u8 = 3;
+const E: u8 = 4;
+
+/// Five players A-E (E on the button), blinds 50/100, everyone limps; stacks on the flop
+/// are the given ones.
+fn five_on_the_flop(rules: HouseRules, flop_stacks: [u64; 5]) -> Table {
+    let stacks = flop_stacks.map(|s| s + 100);
+    let mut t = Table::new(rules, &stacks, 50, 100);
+    t.limp_to_flop("2c7d9h");
+    t
+}
+
+/// Oracle 13/14: "player A - bets 500, player B - raises to 1,000, player C - calls 1,000,
+/// player D - moves all-in for 1,300, player E - moves all-in for 1,700. If player A calls
+/// or folds, then players B & C will have an option to raise. [...] players B or C would
+/// be allowed to call 1,700 and raise 500 for a total wager of 2,200."
+fn oracle_example(rules: HouseRules) -> Table {
+    let mut t = five_on_the_flop(rules, [10_000, 10_000, 10_000, 1_300, 1_700]);
+    t.ok(A, Action::Bet(500));
+    t.ok(B, Action::RaiseTo(1_000));
+    t.ok(C, Action::Call);
+    t.ok(D, Action::AllIn);
+    t.ok(E, Action::AllIn);
+    t.ok(A, Action::Call);
+    t
+}
+
+#[test]
+fn oracle_two_consecutive_short_all_ins_reopen_the_betting_to_2200() {
+    let mut t = oracle_example(HouseRules::oracle());
+    let legal = t.state.legal_actions().unwrap();
+    assert_eq!(legal.seat, B);
+    let range = legal.bet_or_raise.expect("B has an option to raise");
+    assert_eq!(range.min, 2_200);
+    // Oracle 13's 50% rule: a declared 2,100 (a 400 raise, over half of 500) must be made
+    // the full raise, to exactly 2,200.
+    let declared = league_engine::hand::decide(
+        &t.state,
+        &Command::Act {
+            seat: B,
+            action: Action::RaiseTo(2_100),
+        },
+    )
+    .unwrap();
+    assert_eq!(raised_to(&declared), Some(2_200));
+    t.ok(B, Action::Call);
+    let range = t.state.legal_actions().unwrap().bet_or_raise;
+    assert_eq!(range.map(|r| r.min), Some(2_200), "C has the same option");
+}
+
+#[test]
+fn oracle_three_short_all_ins_that_pair_up_to_less_than_a_raise_do_not_reopen() {
+    // Oracle 14 names two consecutive all-ins; 1,000 -> 1,200 -> 1,400 -> 1,600 never has
+    // two consecutive ones worth the last full raise of 500.
+    let mut t = Table::new(
+        HouseRules::oracle(),
+        &[10_100, 10_100, 1_300, 1_500, 1_700],
+        50,
+        100,
+    );
+    t.limp_to_flop("2c7d9h");
+    t.ok(A, Action::Bet(500));
+    t.ok(B, Action::RaiseTo(1_000));
+    t.ok(C, Action::AllIn); // 1,200
+    t.ok(D, Action::AllIn); // 1,400
+    t.ok(E, Action::AllIn); // 1,600
+    t.ok(A, Action::Call);
+    let legal = t.state.legal_actions().unwrap();
+    assert_eq!(legal.seat, B);
+    assert_eq!(legal.bet_or_raise, None);
+}
+
+#[test]
+fn wph_33_and_hippodrome_short_all_ins_never_reopen() {
+    // WPH 33: "an all-in wager of less than a full raise does not reopen the betting to a
+    // player who has already acted." The same table as Oracle's example.
+    for rules in [HouseRules::wph(), HouseRules::hippodrome()] {
+        let t = oracle_example(rules);
+        let legal = t.state.legal_actions().unwrap();
+        assert_eq!(legal.seat, B);
+        assert_eq!(legal.bet_or_raise, None, "{:?}", rules.preset);
+        assert_eq!(legal.call, Some(700));
+    }
+}
+
+#[test]
+fn queensix_nlhe_5_short_all_ins_that_add_up_to_a_raise_reopen() {
+    // QueenSix NLHE 5: "Multiple all-in wagers, each of an amount too small to qualify as a
+    // raise, still act as a raise and reopen the betting if the resulting wager size to a
+    // player qualifies as a raise." B faces 1,700 - 1,000 = 700 >= 500.
+    let t = oracle_example(HouseRules::queensix());
+    let range = t.state.legal_actions().unwrap().bet_or_raise;
+    assert_eq!(range.map(|r| r.min), Some(2_200));
+}
+
+#[test]
+fn queensix_nlhe_5_example_b_was_not_fully_raised() {
+    // QueenSix NLHE 5.1: "Player A bets 100 and Player B raises 100 more, making the total
+    // bet 200. If Player C goes all in for less than 300 total (not a full 100 raise), and
+    // Player A calls, then Player B has no option to raise again, because he wasn't fully
+    // raised. (Player A could have raised, because Player B raised.)"
+    for rules in [
+        HouseRules::queensix(),
+        HouseRules::invitational(),
+        HouseRules::wsop(),
+    ] {
+        let mut t = Table::new(rules, &[1_020, 1_020, 270, 1_020], 10, 20);
+        t.limp_to_flop("2c7d9h");
+        t.ok(A, Action::Bet(100));
+        t.ok(B, Action::RaiseTo(200));
+        t.ok(C, Action::AllIn); // 250
+        t.ok(D, Action::Fold);
+        let legal = t.state.legal_actions().unwrap();
+        assert_eq!(legal.seat, A);
+        assert!(legal.bet_or_raise.is_some(), "A could have raised");
+        t.ok(A, Action::Call);
+        let legal = t.state.legal_actions().unwrap();
+        assert_eq!(legal.seat, B);
+        assert_eq!(
+            legal.bet_or_raise, None,
+            "{:?}: B has no option",
+            rules.preset
+        );
+        assert_eq!(
+            t.act(B, Action::RaiseTo(400)),
+            Err(RuleError::RaiseNotAllowed)
+        );
+    }
+}
+
+#[test]
+fn queensix_nlhe_4_raise_over_a_short_all_in_goes_on_top_of_it() {
+    // QueenSix NLHE 4: "if a player bets 100 and the next player goes all-in for 140, a
+    // player wishing to raise must make the total bet at least 240 (unless going all-in)."
+    for preset in league_engine::rules::Preset::ALL {
+        let mut t = Table::new(preset.rules(), &[1_020, 160, 1_020], 10, 20);
+        t.limp_to_flop("2c7d9h");
+        t.ok(A, Action::Bet(100));
+        t.ok(B, Action::AllIn);
+        let range = t.state.legal_actions().unwrap().bet_or_raise.unwrap();
+        assert_eq!(range.min, 240, "{preset:?}");
+    }
+}
+
+#[test]
+fn big_blind_keeps_its_option_after_a_short_all_in() {
+    // QueenSix tournament 3: "Although chips posted by the big blind are considered a bet,
+    // this option to raise is retained if someone goes all-in with a wager of less than the
+    // minimum raise."
+    for preset in league_engine::rules::Preset::ALL {
+        let mut t = Table::new(preset.rules(), &[1_000, 1_000, 150], 50, 100);
+        // Three-handed: C (the button) acts first pre-flop.
+        t.ok(C, Action::AllIn); // 150: less than a raise to 200
+        t.ok(A, Action::Call);
+        let legal = t.state.legal_actions().unwrap();
+        assert_eq!(legal.seat, B);
+        assert_eq!(legal.call, Some(50));
+        assert_eq!(legal.bet_or_raise.map(|r| r.min), Some(250), "{preset:?}");
+    }
+}
+
+/// Facing a bet of 100 (minimum raise to 200), a player declares a raise to `declared`.
+fn undersized(rules: HouseRules, declared: u64) -> Result<Vec<Event>, RuleError> {
+    let mut t = Table::new(rules, &[1_020, 1_020, 1_020], 10, 20);
+    t.limp_to_flop("2c7d9h");
+    t.ok(A, Action::Bet(100));
+    t.act(B, Action::RaiseTo(declared))
+}
+
+fn raised_to(events: &[Event]) -> Option<u64> {
+    events.iter().find_map(|e| match e {
+        Event::PlayerRaised { to, .. } => Some(*to),
+        _ => None,
+    })
+}
+
+fn called(events: &[Event]) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, Event::PlayerCalled { .. }))
+}
+
+#[test]
+fn queensix_nlhe_12_an_undersized_raise_is_brought_up_to_the_minimum() {
+    // QueenSix NLHE 12: "If a player tries to bet or raise less than the legal minimum and
+    // has more chips, the wager must be increased to the proper size. [...] The wager is
+    // brought up to the sufficient amount only, no greater size."
+    let events = undersized(HouseRules::queensix(), 120).unwrap();
+    assert_eq!(raised_to(&events), Some(200));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::PlayerRaised {
+            declared: Some(120),
+            ..
+        }
+    )));
+}
+
+#[test]
+fn wph_33_oracle_13_hippodrome_11_the_fifty_percent_rule() {
+    // WPH 33: "If a player puts in a raise of 50% or more of the previous bet but less than
+    // the minimum raise, he or she must make a full raise. The raise will be exactly the
+    // minimum raise allowed." Less than 50% is a call.
+    for rules in [
+        HouseRules::wph(),
+        HouseRules::oracle(),
+        HouseRules::hippodrome(),
+    ] {
+        let events = undersized(rules, 150).unwrap();
+        assert_eq!(raised_to(&events), Some(200), "{:?}", rules.preset);
+        let events = undersized(rules, 140).unwrap();
+        assert_eq!(raised_to(&events), None);
+        assert!(called(&events));
+        assert!(events.iter().any(|e| matches!(
+            e,
+            Event::RaiseTreatedAsCall {
+                declared: 140,
+                rule: UndersizedRaise::HalfRule,
+                ..
+            }
+        )));
+    }
+}
+
+#[test]
+fn invitational_5_6_a_bet_and_a_half_is_a_raise_less_is_a_call() {
+    // Invitational 5.6: "Placing a full bet plus a half bet or more into the pot shall be
+    // deemed a raise, and the raise must be completed. Putting more chips in the pot than a
+    // full bet, but less than a bet and a half shall be deemed a call."
+    let events = undersized(HouseRules::invitational(), 150).unwrap();
+    assert_eq!(raised_to(&events), Some(200));
+    let events = undersized(HouseRules::invitational(), 149).unwrap();
+    assert!(called(&events));
+}
+
+#[test]
+fn wsop_refuses_an_undersized_raise_with_the_numbers() {
+    assert_eq!(
+        undersized(HouseRules::wsop(), 150),
+        Err(RuleError::RaiseBelowMinimum { min: 200, got: 150 })
+    );
+}
+
+/// Four players, A B C D (D on the button); the board is a royal flush so every hand
+/// ties; D folds on the flop after putting 2 in, leaving 14 chips for three winners.
+fn three_way_split(rules: HouseRules) -> Table {
+    let mut t = Table::new(rules, &[100, 100, 100, 100], 1, 2);
+    t.hole(A, "2c3d");
+    t.hole(B, "4c5d");
+    t.hole(C, "6c7d");
+    t.limp_to_flop("AhKhQh");
+    t.ok(A, Action::Bet(2));
+    t.ok(B, Action::Call);
+    t.ok(C, Action::Call);
+    t.ok(D, Action::Fold);
+    t.board("Jh");
+    for seat in [A, B, C] {
+        t.ok(seat, Action::Check);
+    }
+    t.board("Th");
+    for seat in [A, B, C] {
+        t.ok(seat, Action::Check);
+    }
+    for seat in [A, B, C] {
+        t.send(Command::Show { seat, cards: None }).unwrap();
+    }
+    assert_eq!(t.state.phase(), Phase::Complete);
+    t
+}
+
+#[test]
+fn oracle_odd_chips_one_each_clockwise_from_the_button() {
+    // Oracle odd chip 4-5: "No player may receive more than one odd chip. If two or more
+    // hands tie, an odd chip will be awarded as follows: The first hand clockwise from the
+    // button gets the odd chip." 14 = 4 + 4 + 4 and two odd chips: A and B get one each.
+    for rules in [
+        HouseRules::oracle(),
+        HouseRules::queensix(),
+        HouseRules::hippodrome(),
+    ] {
+        let t = three_way_split(rules);
+        assert_eq!([t.stack(A), t.stack(B), t.stack(C)], [101, 101, 100]);
+    }
+}
+
+#[test]
+fn wph_12_and_invitational_7_4_high_hand_then_left_of_the_button() {
+    // Invitational 7.4: "the odd chip [...] will go to the player with the high hand, if
+    // multiple players have the high hand, the odd chip will go to the player [...] closest
+    // to the left of the dealer button." All three hands are the same royal flush.
+    for rules in [HouseRules::wph(), HouseRules::invitational()] {
+        let t = three_way_split(rules);
+        assert_eq!([t.stack(A), t.stack(B), t.stack(C)], [101, 101, 100]);
+    }
+}
+
+#[test]
+fn wsop_gives_every_odd_chip_to_the_first_winner_left_of_the_button() {
+    // The PHH reference (PokerKit): the remainder goes to the first winner.
+    let t = three_way_split(HouseRules::wsop());
+    assert_eq!([t.stack(A), t.stack(B), t.stack(C)], [102, 100, 100]);
+}
+
+#[test]
+fn showdown_the_last_aggressor_shows_first() {
+    // QueenSix showdown 7: "If there is wagering on the final betting round, the last player
+    // to take aggressive action by a bet or raise is the first to show the hand."
+    for preset in league_engine::rules::Preset::ALL {
+        let mut t = Table::new(preset.rules(), &[1_000, 1_000, 1_000], 5, 10);
+        t.limp_to_flop("2c7d9h");
+        for card in ["Ts", "3h"] {
+            for seat in [A, B, C] {
+                t.ok(seat, Action::Check);
+            }
+            t.board(card);
+        }
+        assert_eq!(t.state.board().count(), 5);
+        t.ok(A, Action::Check);
+        t.ok(B, Action::Bet(50));
+        t.ok(C, Action::Call);
+        t.ok(A, Action::Call);
+        assert_eq!(t.state.to_show(), Some(B), "{preset:?}");
+        // Out of order is refused: it is B's turn to show.
+        assert!(matches!(
+            t.send(Command::Muck { seat: C }),
+            Err(RuleError::NotYourTurn { .. })
+        ));
+    }
+}
+
+#[test]
+fn showdown_without_a_bet_starts_left_of_the_button() {
+    // WPH 10: "If there was no bet, the player to the left of the button shows first and so
+    // on clockwise."
+    let mut t = Table::new(HouseRules::wph(), &[1_000, 1_000, 1_000], 5, 10);
+    t.limp_to_flop("2c7d9h");
+    for card in ["Ts", "3h"] {
+        for seat in [A, B, C] {
+            t.ok(seat, Action::Check);
+        }
+        t.board(card);
+    }
+    for seat in [A, B, C] {
+        t.ok(seat, Action::Check);
+    }
+    assert_eq!(t.state.to_show(), Some(A));
+}
+
+#[test]
+fn queensix_7_side_pot_players_show_before_a_main_pot_all_in() {
+    // QueenSix showdown 7: "If there is a side pot, players involved in the side pot should
+    // show their hands before anyone who is all-in for only the main pot." C is all-in for
+    // the main pot; B bets the river and A calls: B, then A, then C.
+    let mut t = Table::new(HouseRules::queensix(), &[1_000, 1_000, 20], 5, 10);
+    t.ok(C, Action::AllIn);
+    t.ok(A, Action::Call);
+    t.ok(B, Action::Call);
+    t.board("2c7d9h");
+    for card in ["Ts", "3h"] {
+        t.ok(A, Action::Check);
+        t.ok(B, Action::Check);
+        t.board(card);
+    }
+    t.ok(A, Action::Check);
+    t.ok(B, Action::Bet(100));
+    t.ok(A, Action::Call);
+    let order = t.events.iter().rev().find_map(|e| match e {
+        Event::ShowdownStarted { order } => Some(order.clone()),
+        _ => None,
+    });
+    assert_eq!(order, Some(vec![B, A, C]));
+    // The same table under the shared default shows clockwise from the aggressor.
+    let mut t = Table::new(HouseRules::hippodrome(), &[1_000, 1_000, 20], 5, 10);
+    t.ok(C, Action::AllIn);
+    t.ok(A, Action::Call);
+    t.ok(B, Action::Call);
+    t.board("2c7d9h");
+    for card in ["Ts", "3h"] {
+        t.ok(A, Action::Check);
+        t.ok(B, Action::Check);
+        t.board(card);
+    }
+    t.ok(A, Action::Check);
+    t.ok(B, Action::Bet(100));
+    t.ok(A, Action::Call);
+    assert!(t.events.iter().any(|e| matches!(
+        e,
+        Event::ShowdownStarted { order } if order == &vec![B, C, A]
+    )));
+}
+
+#[test]
+fn queensix_misdeal_before_two_players_have_acted_only() {
+    // QueenSix dealing 1: "The following circumstances cause a misdeal, provided attention
+    // is called to the error before two players have acted on their hands."
+    let misdeal = Command::Void {
+        reason: VoidReason::Misdeal("first card exposed".into()),
+    };
+    let mut t = Table::new(HouseRules::queensix(), &[1_000, 1_000, 1_000, 1_000], 5, 10);
+    t.ok(C, Action::Fold);
+    let mut early = Table {
+        state: t.state,
+        events: Vec::new(),
+    };
+    early.send(misdeal.clone()).unwrap();
+    assert_eq!(early.state.phase(), Phase::Voided);
+    assert_eq!(early.state.stacks().map(|(_, s)| s).sum::<u64>(), 4_000);
+    assert_eq!(early.stack(A), 1_000, "the small blind is returned");
+    t.ok(D, Action::Call);
+    assert_eq!(
+        t.send(misdeal),
+        Err(RuleError::MisdealPastCutoff {
+            cutoff: HouseRules::queensix().misdeal_cutoff
+        })
+    );
+}
+
+#[test]
+fn queensix_no_misdeal_once_the_big_blind_has_acted() {
+    // QueenSix dealing 2: "Once the big blind has acted, a misdeal cannot be called."
+    // Heads-up the big blind is the second to act.
+    let mut t = Table::new(HouseRules::queensix(), &[1_000, 1_000], 5, 10);
+    // Heads-up: seat 1 is the button and small blind; seat 0 the big blind.
+    t.ok(1, Action::Call);
+    let MisdealCutoff::PlayersActed { .. } = HouseRules::queensix().misdeal_cutoff else {
+        panic!("queensix counts players");
+    };
+    t.ok(0, Action::Check);
+    assert!(matches!(
+        t.send(Command::Void {
+            reason: VoidReason::Misdeal("boxed card".into())
+        }),
+        Err(RuleError::MisdealPastCutoff { .. }) | Err(RuleError::HandOver)
+    ));
+}
+
+#[test]
+fn wph_28_substantial_action_ends_the_misdeal_window() {
+    // WPH 28: "Once substantial action occurs, a misdeal cannot be declared" - two actions
+    // that put chips in, or three actions of any kind, blinds not counted.
+    let misdeal = Command::Void {
+        reason: VoidReason::Misdeal("dealt out of order".into()),
+    };
+    let five = [1_000; 5];
+    let mut t = Table::new(HouseRules::wph(), &five, 5, 10);
+    t.ok(C, Action::Fold);
+    t.ok(D, Action::Fold);
+    assert!(
+        t.clone_state_send(&misdeal).is_ok(),
+        "two folds are not substantial"
+    );
+    t.ok(E, Action::Fold);
+    assert!(t.clone_state_send(&misdeal).is_err(), "three actions are");
+    let mut t = Table::new(HouseRules::wph(), &five, 5, 10);
+    t.ok(C, Action::Call);
+    assert!(t.clone_state_send(&misdeal).is_ok());
+    t.ok(D, Action::Call);
+    assert!(t.clone_state_send(&misdeal).is_err(), "two calls are");
+}
+
+trait TryOnCopy {
+    fn clone_state_send(&self, command: &Command) -> Result<Vec<Event>, RuleError>;
+}
+
+impl TryOnCopy for Table {
+    fn clone_state_send(&self, command: &Command) -> Result<Vec<Event>, RuleError> {
+        league_engine::hand::decide(&self.state, command)
+    }
+}
+
+#[test]
+fn heads_up_the_button_posts_the_small_blind_and_acts_first_only_pre_flop() {
+    // Every house: "Heads-up with two blinds: the small blind is on the button, acts first
+    // pre-flop and last after."
+    let mut t = Table::new(HouseRules::queensix(), &[1_000, 1_000], 5, 10);
+    assert!(t.events.iter().any(|e| matches!(
+        e,
+        Event::BlindPosted {
+            seat: 1,
+            amount: 5,
+            ..
+        }
+    )));
+    assert_eq!(t.to_act(), Some(1));
+    t.ok(1, Action::Call);
+    t.ok(0, Action::Check);
+    t.board("2c7d9h");
+    assert_eq!(
+        t.to_act(),
+        Some(0),
+        "the big blind acts first after the flop"
+    );
+}
+
+#[test]
+fn a_duplicate_card_is_refused_and_voids_the_hand_with_every_chip_returned() {
+    // Every house: "Two cards of the same rank and suit [...]: all action void, every chip
+    // returned."
+    let mut t = Table::new(HouseRules::oracle(), &[1_000, 1_000, 1_000], 5, 10);
+    t.hole(A, "AhAd");
+    t.ok(C, Action::RaiseTo(40));
+    t.ok(A, Action::Call);
+    t.ok(B, Action::Call);
+    let duplicate = league_engine::card::parse_cards("Ah2c3c").unwrap();
+    assert!(matches!(
+        t.send(Command::DealBoard { cards: duplicate }),
+        Err(RuleError::DuplicateCard { .. })
+    ));
+    t.send(Command::Void {
+        reason: VoidReason::DuplicateCard("Ah".parse().unwrap()),
+    })
+    .unwrap();
+    assert_eq!([t.stack(A), t.stack(B), t.stack(C)], [1_000; 3]);
+}
+
+#[test]
+fn the_clock_kills_the_hand_and_absent_players_are_folded() {
+    // QueenSix NLHE 13: "they will have thirty seconds to act on their hand [...] after
+    // which the hand is dead if the player has not acted."
+    let mut t = Table::new(HouseRules::queensix(), &[1_000, 1_000, 1_000], 5, 10);
+    t.send(Command::ClockExpired { seat: C }).unwrap();
+    assert!(t.events.iter().any(|e| matches!(
+        e,
+        Event::PlayerFolded {
+            seat: C,
+            reason: league_engine::hand::FoldReason::ClockExpired
+        }
+    )));
+    // Absent players are dealt in, blinded, and folded when the action reaches them.
+    let mut seats = support::seats(&[1_000, 1_000, 1_000, 1_000]);
+    seats[3].absent = true;
+    let setup = league_engine::hand::HandSetup::standard(
+        3,
+        seats,
+        5,
+        10,
+        league_engine::hand::AnteStructure::None,
+        None,
+        league_engine::hand::Dealing::Recorded,
+        HouseRules::wph(),
+    )
+    .unwrap();
+    let mut t = Table::start(setup);
+    t.ok(C, Action::Call);
+    assert_eq!(t.to_act(), Some(A), "the absent button was folded");
+}
+
+#[test]
+fn an_uncalled_bet_goes_back() {
+    let mut t = Table::new(HouseRules::wsop(), &[1_000, 300, 1_000], 5, 10);
+    t.ok(C, Action::Fold);
+    t.ok(A, Action::AllIn); // 1,000
+    t.ok(B, Action::AllIn); // calls 300 all-in
+    assert!(t.events.iter().any(|e| matches!(
+        e,
+        Event::UncalledBetReturned {
+            seat: A,
+            amount: 700
+        }
+    )));
+}
+
+#[test]
+fn a_short_big_blind_is_all_in_and_the_minimum_raise_stays_at_the_full_blind() {
+    // The issue's rule: a short blind puts the player all-in; min bet and raise stay at
+    // the full big blind.
+    let mut t = Table::new(HouseRules::wsop(), &[1_000, 60, 1_000], 50, 100);
+    let legal = t.state.legal_actions().unwrap();
+    assert_eq!(legal.seat, C);
+    assert_eq!(legal.call, Some(60));
+    assert_eq!(legal.bet_or_raise.map(|r| r.min), Some(160));
+    t.ok(C, Action::Call);
+    t.ok(A, Action::Call);
+    assert_eq!(t.state.phase(), Phase::RoundComplete);
+}

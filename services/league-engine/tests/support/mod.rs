@@ -1,0 +1,130 @@
+//! A small table harness: seats `0..n` with the button in the last seat, so seat 0 is the
+//! first to act after the flop (`p1` in PHH terms) and the rulebooks' players A, B, C ...
+//! can be put in the seats in acting order.
+
+#![allow(dead_code, reason = "each test file uses part of the harness")]
+
+use league_engine::card::{Card, parse_cards};
+use league_engine::hand::{
+    self, Action, AnteStructure, Command, Dealing, Event, HandSetup, HandState, RuleError,
+    SeatSetup,
+};
+use league_engine::rules::HouseRules;
+
+pub struct Table {
+    pub state: HandState,
+    pub events: Vec<Event>,
+}
+
+pub fn seats(stacks: &[u64]) -> Vec<SeatSetup> {
+    stacks
+        .iter()
+        .enumerate()
+        .map(|(i, &stack)| SeatSetup {
+            seat: u8::try_from(i).unwrap(),
+            stack,
+            absent: false,
+        })
+        .collect()
+}
+
+impl Table {
+    /// A recorded-cards hand with blinds `sb`/`bb`, the button in the last seat.
+    pub fn new(rules: HouseRules, stacks: &[u64], sb: u64, bb: u64) -> Table {
+        let button = u8::try_from(stacks.len() - 1).unwrap();
+        let setup = HandSetup::standard(
+            button,
+            seats(stacks),
+            sb,
+            bb,
+            AnteStructure::None,
+            None,
+            Dealing::Recorded,
+            rules,
+        )
+        .unwrap();
+        Table::start(setup)
+    }
+
+    pub fn start(setup: HandSetup) -> Table {
+        let mut table = Table {
+            state: HandState::new(),
+            events: Vec::new(),
+        };
+        table.send(Command::Start { setup, seed: None }).unwrap();
+        table
+    }
+
+    /// Sends a command; on success applies its events one by one, checking the
+    /// invariants after each; on refusal checks that nothing changed.
+    pub fn send(&mut self, command: Command) -> Result<Vec<Event>, RuleError> {
+        let before = self.state;
+        match hand::decide(&self.state, &command) {
+            Ok(events) => {
+                for event in &events {
+                    hand::apply(&mut self.state, event);
+                    self.state
+                        .check_invariants()
+                        .unwrap_or_else(|e| panic!("after {event:?}: {e}"));
+                }
+                self.events.extend(events.iter().cloned());
+                Ok(events)
+            }
+            Err(error) => {
+                assert_eq!(self.state, before, "a refusal changed the state");
+                Err(error)
+            }
+        }
+    }
+
+    pub fn act(&mut self, seat: u8, action: Action) -> Result<Vec<Event>, RuleError> {
+        self.send(Command::Act { seat, action })
+    }
+
+    /// Acts, panicking with the refusal if the engine refuses.
+    pub fn ok(&mut self, seat: u8, action: Action) -> Vec<Event> {
+        self.act(seat, action)
+            .unwrap_or_else(|e| panic!("seat {seat} {action:?} refused: {e}"))
+    }
+
+    pub fn board(&mut self, cards: &str) {
+        self.send(Command::DealBoard {
+            cards: parse_cards(cards).unwrap(),
+        })
+        .unwrap();
+    }
+
+    pub fn hole(&mut self, seat: u8, cards: &str) {
+        let cards = parse_cards(cards).unwrap();
+        self.send(Command::DealHole {
+            seat,
+            cards: [cards[0], cards[1]],
+        })
+        .unwrap();
+    }
+
+    /// Everyone calls the big blind and the big blind checks; then the flop.
+    pub fn limp_to_flop(&mut self, flop: &str) {
+        while let Some(legal) = self.state.legal_actions() {
+            let action = if legal.can_check {
+                Action::Check
+            } else {
+                Action::Call
+            };
+            self.ok(legal.seat, action);
+        }
+        self.board(flop);
+    }
+
+    pub fn stack(&self, seat: u8) -> u64 {
+        self.state.stack(seat).unwrap()
+    }
+
+    pub fn to_act(&self) -> Option<u8> {
+        self.state.to_act()
+    }
+}
+
+pub fn cards(text: &str) -> Vec<Card> {
+    parse_cards(text).unwrap()
+}
