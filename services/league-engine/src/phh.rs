@@ -593,9 +593,9 @@ fn explain(error: &RuleError) -> String {
             expected: Some(expected),
             got,
         } => format!(
-            "{} acts, but {} is to act: an action is missing",
-            player(*got),
-            player(*expected)
+            "incomplete: {} is to act, but the next action is {}'s (an action is missing)",
+            player(*expected),
+            player(*got)
         ),
         other => other.to_string(),
     }

@@ -1,0 +1,134 @@
+//! Conformance against real hands and against PokerKit, the independent referee.
+//!
+//! - The 300 recorded hands of `../shared/phh` replay to their recorded final stacks, except
+//!   the one file that is missing an action, which is refused as incomplete.
+//! - 2,000 hands simulated by the engine are written as PHH and replayed by PokerKit
+//!   (`../shared/tools/phh_check.py`): it agrees on every one and repairs none. This needs
+//!   `python3` with `pip install pokerkit`; without it the test fails and says so.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use league_engine::phh::{self, PhhError};
+use league_engine::rules::HouseRules;
+use league_engine::sim::Simulator;
+
+fn shared() -> PathBuf {
+    match std::env::var_os("LEAGUE_SHARED_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"),
+    }
+}
+
+fn phh_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            phh_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "phh") {
+            out.push(path);
+        }
+    }
+}
+
+const INCOMPLETE: &str = "wsop/2019/42/3/00-01-07.phh";
+
+#[test]
+fn the_real_hands_replay_to_their_recorded_stacks_except_the_incomplete_one() {
+    let root = shared().join("phh");
+    let mut files = Vec::new();
+    phh_files(&root, &mut files);
+    files.sort();
+    assert_eq!(files.len(), 300, "the corpus has 300 hands");
+    let mut passed = 0;
+    for file in &files {
+        let name = file
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = std::fs::read_to_string(file).unwrap();
+        let hand = phh::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let replayed = phh::replay(&hand, HouseRules::wsop());
+        if name == INCOMPLETE {
+            // p8 (the button) never acts pre-flop: after `p7 cbr 1150000` comes `p1 cc`.
+            match replayed {
+                Err(PhhError::Action {
+                    index,
+                    action,
+                    message,
+                }) => {
+                    assert_eq!(index, 14);
+                    assert_eq!(action, "p1 cc");
+                    assert!(
+                        message.contains("incomplete") && message.contains("p8"),
+                        "{message}"
+                    );
+                }
+                other => panic!("{name} must be refused as incomplete, got {other:?}"),
+            }
+            continue;
+        }
+        let replayed = replayed.unwrap_or_else(|e| panic!("{name}: {e}"));
+        let expected = phh::expected_stacks(hand.finishing_stacks.as_ref().unwrap());
+        assert_eq!(replayed.stacks, expected, "{name}");
+        // Chips are conserved: the engine's stacks add up to the starting stacks.
+        assert_eq!(
+            replayed.stacks.iter().sum::<u64>(),
+            hand.starting_stacks.iter().sum::<u64>(),
+            "{name}"
+        );
+        passed += 1;
+    }
+    assert_eq!(passed, 299);
+}
+
+#[test]
+fn recorded_half_chips_give_the_odd_chip_to_the_first_winner_left_of_the_button() {
+    // pluribus/91/43.phh records a split pot as 10112.5 each; PokerKit and the engine give
+    // the odd chip to the first winner clockwise from the button.
+    let text = std::fs::read_to_string(shared().join("phh/pluribus/91/43.phh")).unwrap();
+    let hand = phh::parse(&text).unwrap();
+    let halves = hand.finishing_stacks.as_ref().unwrap();
+    assert!(
+        halves.iter().any(|h| !h.is_whole()),
+        "the record has half chips"
+    );
+    let replayed = phh::replay(&hand, HouseRules::wsop()).unwrap();
+    assert_eq!(replayed.stacks, phh::expected_stacks(halves));
+}
+
+#[test]
+fn pokerkit_agrees_on_2000_simulated_hands_and_repairs_none() {
+    let dir = std::env::temp_dir().join(format!("league-sim-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut sim = Simulator::new(1, HouseRules::wsop());
+    for i in 0..2000 {
+        let events = sim.play().unwrap();
+        let text = phh::write(&events).unwrap();
+        std::fs::write(dir.join(format!("{i:04}.phh")), text).unwrap();
+    }
+    let script = shared().join("tools/phh_check.py");
+    let output = Command::new("python3")
+        .arg(&script)
+        .arg(&dir)
+        .arg("--quiet")
+        .output()
+        .expect("python3 must be installed to run PokerKit, the referee");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "phh_check.py failed (is PokerKit installed? `pip install pokerkit`):\n{stdout}\n{stderr}"
+    );
+    assert!(
+        stdout.contains("AGREE: 2000   DIFFER: 0   LOAD_FAIL (failed to load): 0   REPLAY_FAIL: 0"),
+        "PokerKit disagrees:\n{stdout}"
+    );
+    assert!(
+        !stdout.contains("repaired"),
+        "PokerKit repaired hands:\n{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
