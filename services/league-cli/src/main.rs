@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bench;
 mod phh;
 mod store_cmd;
 
@@ -32,7 +33,7 @@ enum Command {
     Audit(store_cmd::AuditCommand),
     /// Benchmarks.
     #[command(subcommand)]
-    Bench(store_cmd::BenchCommand),
+    Bench(bench::BenchCommand),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +42,6 @@ fn main() -> ExitCode {
         Command::Phh(command) => phh::run(command),
         Command::Migrate(args) => store_cmd::migrate(args),
         Command::Audit(command) => store_cmd::audit(command),
-        Command::Bench(command) => store_cmd::bench(command),
+        Command::Bench(command) => bench::run(command),
     }
 }

@@ -167,8 +167,10 @@ impl Simulator {
         }
     }
 
-    /// Plays one hand to the end keeping only the final state (the benchmark's loop).
-    pub fn play_state(&mut self) -> Result<HandState, RuleError> {
+    /// Plays one hand to the end with [`hand::execute`], reusing `events` (cleared first);
+    /// returns the final state (the benchmark's loop).
+    pub fn play_into(&mut self, events: &mut Vec<Event>) -> Result<HandState, RuleError> {
+        events.clear();
         let (setup, seed) = self.table();
         let mut state = HandState::new();
         let mut command = Command::Start {
@@ -176,9 +178,7 @@ impl Simulator {
             seed: Some(seed),
         };
         loop {
-            for event in &hand::decide(&state, &command)? {
-                hand::apply(&mut state, event);
-            }
+            hand::execute(&mut state, &command, events)?;
             match self.next_command(&state) {
                 Some(next) => command = next,
                 None => return Ok(state),
