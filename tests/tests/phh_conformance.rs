@@ -6,6 +6,11 @@
 //!   (`../shared/tools/phh_check.py`): it agrees on every one and repairs none. This needs
 //!   `python3` with `pip install pokerkit`; without it the test fails and says so.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "integration tests: a panic is the failure report"
+)]
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

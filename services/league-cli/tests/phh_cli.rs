@@ -1,5 +1,10 @@
 //! The `league phh` commands as a user runs them: output format and exit status.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "integration tests: a panic is the failure report"
+)]
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -62,7 +62,12 @@ impl Suit {
     pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
 
     pub fn index(self) -> u8 {
-        self as u8
+        match self {
+            Suit::Clubs => 0,
+            Suit::Diamonds => 1,
+            Suit::Hearts => 2,
+            Suit::Spades => 3,
+        }
     }
 
     pub fn to_char(self) -> char {
@@ -171,7 +176,7 @@ fn card_from_bytes(rank: u8, suit: u8) -> Option<Card> {
 /// Parses concatenated cards such as `"AhKd7c"` (the PHH board notation).
 pub fn parse_cards(s: &str) -> Result<Vec<Card>, ParseCardError> {
     let bytes = s.as_bytes();
-    if bytes.len() % 2 != 0 || !s.is_ascii() {
+    if !bytes.len().is_multiple_of(2) || !s.is_ascii() {
         return Err(ParseCardError(s.to_owned()));
     }
     bytes

@@ -228,7 +228,9 @@ fn with_flush(key: u64, cards: [Card; 7]) -> HandValue {
 #[inline]
 fn flush_value(key: u64, cards: &[Card]) -> HandValue {
     // Exactly one suit can hold five of seven cards; its flag is bit 35, 39, 43 or 47.
-    let suit = ((key & FLUSH_FLAGS).trailing_zeros() >> 2) & 3;
+    // (Shifting before masking keeps this from reusing the caller's `key & FLUSH_FLAGS`,
+    // which would cost the hot path a register copy.)
+    let suit = ((key >> (SUIT_SHIFT + 3)) & 0x1111).trailing_zeros() / 4;
     let bits = cards
         .iter()
         .fold(0u64, |bits, &c| bits | CARD_BITS[usize::from(c.index())]);

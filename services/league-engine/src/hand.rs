@@ -535,7 +535,7 @@ pub struct HandState {
     current_bet: u64,
     /// Largest full bet or raise of the round (0 until someone bets).
     largest_raise: u64,
-        /// The round's bet to match when each position last acted.
+    /// The round's bet to match when each position last acted.
     acted_at: [u64; MAX_SEATS],
     /// Bets and raises so far this round, and the count when each position last acted.
     raises: u8,
@@ -591,7 +591,7 @@ impl Default for HandState {
             board_len: 0,
             current_bet: 0,
             largest_raise: 0,
-                        acted_at: [0; MAX_SEATS],
+            acted_at: [0; MAX_SEATS],
             raises: 0,
             acted_raises: [0; MAX_SEATS],
             last_short: None,
@@ -1444,7 +1444,7 @@ impl HandState {
     }
 
     /// May a player who has acted this round raise again?
-        fn reopened_for(&self, p: u8) -> bool {
+    fn reopened_for(&self, p: u8) -> bool {
         let rules = self.rules.unwrap_or_else(HouseRules::wsop);
         let i = usize::from(p);
         if rules.short_all_in == ShortAllIn::CumulativeAsPokerKit {
@@ -1710,7 +1710,7 @@ impl HandState {
 
     /// Starts a betting round: who is to act and from where.
     fn begin_round(&mut self) {
-                self.largest_raise = 0;
+        self.largest_raise = 0;
         self.raises = 0;
         self.last_short = None;
         self.short_pair = None;
@@ -1777,7 +1777,7 @@ impl HandState {
     }
 
     /// After a player acted: the next to act, or the end of the round.
-        fn advance(&mut self, p: u8) {
+    fn advance(&mut self, p: u8) {
         self.pending &= !bit(p);
         self.acted |= bit(p);
         self.pk_acted |= bit(p);
@@ -1818,7 +1818,7 @@ impl HandState {
         let before = self.current_bet;
         let bet = self.players[usize::from(p)].bet;
         self.put(p, to.saturating_sub(bet));
-                let increment = to.saturating_sub(before);
+        let increment = to.saturating_sub(before);
         let full_size = self.full_raise_size();
         let full = increment >= full_size;
         let pk_full = increment >= self.largest_raise;

@@ -66,7 +66,7 @@ pub struct HalfChips(pub u64);
 
 impl HalfChips {
     pub fn is_whole(self) -> bool {
-        self.0 % 2 == 0
+        self.0.is_multiple_of(2)
     }
 }
 

@@ -49,7 +49,7 @@ pub enum MisdealCutoff {
 pub enum ShortAllIn {
     /// Never: only a full raise reopens (WPH 33, Hippodrome).
     NeverReopens,
-        /// Short all-ins reopen the betting to a player once together they make the bet
+    /// Short all-ins reopen the betting to a player once together they make the bet
     /// facing that player at least a full raise more than when they last acted
     /// (QueenSix NLHE 5, the invitational).
     CumulativeReopens,
@@ -315,7 +315,7 @@ impl HouseRules {
                 players: 2,
                 never_after_big_blind: false,
             },
-                        short_all_in: ShortAllIn::CumulativeAsPokerKit,
+            short_all_in: ShortAllIn::CumulativeAsPokerKit,
             undersized_raise: UndersizedRaise::Refused,
             odd_chip: OddChip::AllToFirstLeftOfButton,
             showdown_order: ShowdownOrder::LastAggressorElseFirstToAct,

@@ -3,6 +3,11 @@
 //! are refused with a typed error and change nothing; `execute` equals `decide` + `apply`;
 //! a hand written as PHH replays to the same stacks.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "integration tests: a panic is the failure report"
+)]
 use league_engine::hand::{self, Action, Command, HandState, Phase, RuleError};
 use league_engine::phh;
 use league_engine::rules::Preset;

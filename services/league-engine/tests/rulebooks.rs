@@ -1,6 +1,11 @@
 //! Each hand-level rule where the houses differ, tested with the rulebook's own example,
 //! quoted with its house and rule number (`../shared/rulebooks/`).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "integration tests: a panic is the failure report"
+)]
 mod support;
 
 use league_engine::hand::{Action, Command, Event, Phase, RuleError, VoidReason};
