@@ -278,6 +278,7 @@ async fn round_pg(
          AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
          ORDER BY position LIMIT $2",
     )
+    .persistent(false) // see `Store::read_all`
     .bind(state.last_position)
     .bind(i64::try_from(config.max_leaves_per_round).unwrap_or(i64::MAX))
     .fetch_all(&mut *tx)

@@ -382,6 +382,7 @@ impl Store {
         ));
         match &self.inner.db {
             Db::Postgres(pool) => sqlx::query(sql)
+                .persistent(false)
                 .bind(to_i64(from))
                 .bind(to_i64(to))
                 .bind(limit)
