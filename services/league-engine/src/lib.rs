@@ -7,6 +7,7 @@
 //!   seed's `sha256` commitment.
 //! - [`eval`]: the seven-card hand evaluator.
 //! - [`rules`]: `HouseRules`, the options where the houses differ, and their presets.
+//! - [`button`]: where the button and blinds go between hands (moving, dead, heads-up).
 //! - [`hand`]: one hand of No-Limit Hold'em as `decide(&state, command)` and
 //!   `apply(state, &event)`.
 //! - [`phh`]: the Poker Hand History format: parse, replay through the engine, write.
@@ -18,6 +19,7 @@
 //! event, so replaying the same events gives the same state, chip for chip. Chips are
 //! integers (`u64`); there are no floats anywhere.
 
+pub mod button;
 pub mod card;
 pub mod deck;
 pub mod eval;
