@@ -35,7 +35,7 @@ use crate::card::Card;
 use crate::deck::{Commitment, Deck, Seed};
 use crate::eval::{self, HandValue};
 use crate::rules::{
-    HouseRules, MisdealCutoff, OddChip, ShortAllIn, ShowdownOrder, UndersizedRaise,
+    HouseRules, MisdealCutoff, OddChip, OutOfTurn, ShortAllIn, ShowdownOrder, UndersizedRaise,
 };
 
 /// The most players a hand can seat.
@@ -252,6 +252,25 @@ pub enum Command {
     ClockExpired { seat: Seat },
     /// Void the hand: a misdeal (only before the house's cut-off) or a defective deck.
     Void { reason: VoidReason },
+    /// A player acted before their turn (one such declaration may wait at a time). It is
+    /// ruled on by the house's out-of-turn rule when the turn comes.
+    OutOfTurn { seat: Seat, action: Action },
+}
+
+/// How an out-of-turn action was ruled when the player's turn came.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OutOfTurnRuling {
+    /// The action it faced has not changed: it stands, and is taken now.
+    Binding,
+    /// The action changed: the player acts as if nothing had been declared.
+    Released,
+    /// The player must call (an intervening bet smaller than theirs, or a raise out of
+    /// turn that binds only to a call).
+    MustCall,
+    /// The player must check (WPH 31: the in-turn player checked; the bet is taken back).
+    MustCheck,
+    /// The player may call or fold, but not bet or raise this turn.
+    NoRaise,
 }
 
 /// Streets of the hand.
@@ -394,6 +413,18 @@ pub enum Event {
         stacks: Vec<Share>,
         seed: Option<Seed>,
     },
+    /// A player declared an action before their turn; `facing` is the bet they faced.
+    ActedOutOfTurn {
+        seat: Seat,
+        action: Action,
+        facing: u64,
+    },
+    /// The out-of-turn declaration was ruled on when the turn came, by `rule`.
+    OutOfTurnRuled {
+        seat: Seat,
+        ruling: OutOfTurnRuling,
+        rule: OutOfTurn,
+    },
     /// Every chip returned to whoever put it in.
     HandVoided {
         reason: VoidReason,
@@ -462,6 +493,10 @@ pub enum RuleError {
     WrongCards { seat: Seat, got: [Card; 2] },
     #[error("seat {seat} is the last hand left in a pot and cannot muck")]
     LastHandCannotMuck { seat: Seat },
+    #[error("seat {seat} is not due to act later in this round")]
+    NotDueToAct { seat: Seat },
+    #[error("an out-of-turn action is already waiting to be ruled on")]
+    OutOfTurnPending,
     #[error("too late for a misdeal: the cut-off ({cutoff:?}) has passed")]
     MisdealPastCutoff { cutoff: MisdealCutoff },
 }
@@ -567,6 +602,10 @@ pub struct HandState {
     show_order: [u8; MAX_SEATS],
     show_len: u8,
     show_next: u8,
+    /// A waiting out-of-turn declaration: position, action, the bet it faced.
+    out_of_turn: Option<(u8, Action, u64)>,
+    /// Positions that may not bet or raise for the rest of the round.
+    no_raise: u16,
     /// Chips awarded from the pots so far.
     awarded: u64,
     /// Position of the big blind, if one was posted.
@@ -611,6 +650,8 @@ impl Default for HandState {
             show_order: [0; MAX_SEATS],
             show_len: 0,
             show_next: 0,
+            out_of_turn: None,
+            no_raise: 0,
             awarded: 0,
             bb_pos: None,
         }
@@ -707,6 +748,7 @@ impl Run<'_> {
             (_, Command::Void { reason }) => self.void(reason),
             (_, Command::DealHole { seat, cards }) => self.deal_hole(*seat, *cards),
             (_, Command::Act { seat, action }) => self.act(*seat, *action),
+            (_, Command::OutOfTurn { seat, action }) => self.out_of_turn(*seat, *action),
             (_, Command::ClockExpired { seat }) => {
                 self.state.expect_turn(*seat)?;
                 self.emit(Event::PlayerFolded {
@@ -897,6 +939,98 @@ impl Run<'_> {
         Ok(())
     }
 
+    fn out_of_turn(&mut self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        let s = &self.state;
+        let p = s.position(seat)?;
+        if s.phase != Phase::Betting {
+            return Err(RuleError::NotBetting);
+        }
+        if s.to_act == Some(p) {
+            // In turn after all: an ordinary action.
+            return self.act(seat, action);
+        }
+        if s.pending & bit(p) == 0 || s.players[usize::from(p)].status != Status::Live {
+            return Err(RuleError::NotDueToAct { seat });
+        }
+        if s.out_of_turn.is_some() {
+            return Err(RuleError::OutOfTurnPending);
+        }
+        self.emit(Event::ActedOutOfTurn {
+            seat,
+            action,
+            facing: s.current_bet,
+        });
+        Ok(())
+    }
+
+    /// The turn of a player who acted out of turn has come: rule by the house.
+    fn rule_out_of_turn(&mut self, seat: Seat, declared: Action, facing: u64) {
+        let rules = self.state.rules.unwrap_or_else(HouseRules::wsop);
+        let now = self.state.current_bet;
+        let changed = now != facing;
+        let declared_to = match declared {
+            Action::Bet(to) | Action::RaiseTo(to) => Some(to),
+            _ => None,
+        };
+        let ruling = match rules.out_of_turn {
+            OutOfTurn::BindingUnlessActionChanges if !changed => OutOfTurnRuling::Binding,
+            // Oracle 8: "A player who checks out of turn may not bet or raise on the next
+            // turn to act."
+            OutOfTurn::BindingUnlessActionChanges if declared == Action::Check => {
+                OutOfTurnRuling::NoRaise
+            }
+            OutOfTurn::BindingUnlessActionChanges => OutOfTurnRuling::Released,
+            // Hippodrome 5: an intervening bet smaller than the out-of-turn bet must be
+            // called; a larger one releases.
+            OutOfTurn::StandsUnlessChanged if !changed => OutOfTurnRuling::Binding,
+            OutOfTurn::StandsUnlessChanged => match declared_to {
+                Some(to) if now < to => OutOfTurnRuling::MustCall,
+                _ => OutOfTurnRuling::Released,
+            },
+            // QueenSix betting 5.
+            OutOfTurn::Restricted => match declared {
+                Action::Check => OutOfTurnRuling::NoRaise,
+                Action::Call if !changed => OutOfTurnRuling::Binding,
+                Action::Call => OutOfTurnRuling::NoRaise,
+                Action::Fold => OutOfTurnRuling::Binding,
+                Action::Bet(_) | Action::RaiseTo(_) | Action::AllIn if !changed => {
+                    OutOfTurnRuling::MustCall
+                }
+                Action::Bet(_) | Action::RaiseTo(_) | Action::AllIn => OutOfTurnRuling::Released,
+            },
+            // WPH 31: the in-turn player checked: take the bet back and check; bet less:
+            // flat call; bet more: every option but checking.
+            OutOfTurn::WphRule31 => match declared_to {
+                Some(_) if now == 0 => OutOfTurnRuling::MustCheck,
+                Some(to) if now <= to => OutOfTurnRuling::MustCall,
+                Some(_) => OutOfTurnRuling::Released,
+                None if !changed => OutOfTurnRuling::Binding,
+                None => OutOfTurnRuling::Released,
+            },
+        };
+        self.emit(Event::OutOfTurnRuled {
+            seat,
+            ruling,
+            rule: rules.out_of_turn,
+        });
+        let forced = match ruling {
+            OutOfTurnRuling::Binding => Some(declared),
+            OutOfTurnRuling::MustCall => Some(Action::Call),
+            OutOfTurnRuling::MustCheck => Some(Action::Check),
+            OutOfTurnRuling::Released | OutOfTurnRuling::NoRaise => None,
+        };
+        if let Some(action) = forced {
+            // A declaration that is no longer legal (say, a call with nothing to call)
+            // leaves the player to act.
+            let mark = self.events.len();
+            let saved = self.state;
+            if self.act(seat, action).is_err() {
+                self.events.truncate(mark);
+                self.state = saved;
+            }
+        }
+    }
+
     fn call(&mut self, seat: Seat, legal: LegalActions) -> Result<(), RuleError> {
         let Some(amount) = legal.call else {
             return Err(RuleError::NothingToCall);
@@ -1024,13 +1158,18 @@ impl Run<'_> {
                 Phase::Betting => {
                     let Some(p) = s.to_act else { return };
                     let player = s.players[usize::from(p)];
-                    if !player.absent {
+                    if player.absent {
+                        self.emit(Event::PlayerFolded {
+                            seat: player.seat,
+                            reason: FoldReason::Absent,
+                        });
+                    } else if let Some((q, action, facing)) = s.out_of_turn
+                        && q == p
+                    {
+                        self.rule_out_of_turn(player.seat, action, facing);
+                    } else {
                         return;
                     }
-                    self.emit(Event::PlayerFolded {
-                        seat: player.seat,
-                        reason: FoldReason::Absent,
-                    });
                 }
                 Phase::RoundComplete => {
                     if let Some((seat, amount)) = s.uncalled() {
@@ -1090,8 +1229,8 @@ impl Run<'_> {
         let mut values = [None; MAX_SEATS];
         for p in 0..s.n {
             let pl = &s.players[usize::from(p)];
-            if pl.status == Status::Live && s.board_len == 5 {
-                values[usize::from(p)] = pl.hole.map(|h| s.value_of(h));
+                        if pl.status == Status::Live {
+                values[usize::from(p)] = pl.hole.and_then(|h| s.value_of(h));
             }
         }
         let mut pots = s.pots();
@@ -1426,14 +1565,16 @@ impl HandState {
             let o = &self.players[usize::from(q)];
             q != p && o.status == Status::Live && o.stack + o.bet > self.current_bet
         });
-        let bet_or_raise = (!covered && opponent && self.reopened_for(p)).then(|| {
-            let min = (self.current_bet + self.full_raise_size()).min(all_chips);
-            BetRange {
-                raise: self.current_bet > 0,
-                min,
-                max: all_chips,
-            }
-        });
+        let restricted = self.no_raise & bit(p) != 0;
+        let bet_or_raise =
+            (!covered && opponent && !restricted && self.reopened_for(p)).then(|| {
+                let min = (self.current_bet + self.full_raise_size()).min(all_chips);
+                BetRange {
+                    raise: self.current_bet > 0,
+                    min,
+                    max: all_chips,
+                }
+            });
         LegalActions {
             seat: pl.seat,
             can_fold: true,
@@ -1509,7 +1650,8 @@ impl HandState {
                 .any(|p| p.hole.is_some_and(|h| h.contains(&card)))
     }
 
-    fn value_of(&self, hole: [Card; 2]) -> HandValue {
+    /// The value of a hand with the full board (`None` before the river is out).
+    fn value_of(&self, hole: [Card; 2]) -> Option<HandValue> {
         let mut cards = [hole[0]; 7];
         cards[1] = hole[1];
         let mut len = 2;
@@ -1517,11 +1659,7 @@ impl HandState {
             cards[len] = card;
             len += 1;
         }
-        if len == 7 {
-            eval::evaluate7(&cards)
-        } else {
-            eval::evaluate(&cards[..len])
-        }
+        (len == 7).then(|| eval::evaluate7(&cards))
     }
 
     /// The next street's cards from the seeded deck, burning one first. Hole cards take
@@ -1718,6 +1856,8 @@ impl HandState {
         self.pk_short_count = 0;
         self.pk_short_sum = 0;
         self.acted = 0;
+        self.out_of_turn = None;
+        self.no_raise = 0;
         self.last_aggressor = None;
         let n = self.n;
         self.opener = if self.street == Street::Preflop {
@@ -1937,6 +2077,23 @@ impl HandState {
             }
             Event::PreflopStarted => self.begin_preflop(),
             Event::RaiseTreatedAsCall { .. } => {}
+            Event::ActedOutOfTurn {
+                seat,
+                action,
+                facing,
+            } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.out_of_turn = Some((p, *action, *facing));
+                }
+            }
+            Event::OutOfTurnRuled { seat, ruling, .. } => {
+                self.out_of_turn = None;
+                if *ruling == OutOfTurnRuling::NoRaise
+                    && let Ok(p) = self.position(*seat)
+                {
+                    self.no_raise |= bit(p);
+                }
+            }
             Event::UncalledBetReturned { seat, amount } => {
                 if let Ok(p) = self.position(*seat) {
                     let pl = &mut self.players[usize::from(p)];

@@ -109,8 +109,8 @@ pub enum ShowdownOrder {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum OutOfTurn {
     /// The action is binding if the action it faced has not changed when the turn comes;
-    /// if it has changed the player is released and may act freely (Oracle,
-    /// invitational 5.3/5.5, Hippodrome).
+    /// if it has changed the player is released and may act freely, except that a check
+    /// out of turn may not then bet or raise (Oracle 8, invitational 5.3/5.5).
     BindingUnlessActionChanges,
     /// QueenSix betting 5: a check out of turn may not bet or raise on its turn; a call
     /// out of turn may not raise; a raise out of turn is bound to at least call.
@@ -118,6 +118,9 @@ pub enum OutOfTurn {
     /// WPH 31: facing an in-turn check the out-of-turn bet is withdrawn and the player
     /// must check; a smaller intervening bet must be called; a larger one releases.
     WphRule31,
+    /// Hippodrome 5: out-of-turn action stands unless the action changes; an intervening
+    /// bet smaller than the out-of-turn bet must be called, a larger one releases.
+    StandsUnlessChanged,
 }
 
 /// The clock a player can be put on.
@@ -295,7 +298,7 @@ impl HouseRules {
             undersized_raise: UndersizedRaise::HalfRule, // 11
             odd_chip: OddChip::OneEachLeftOfButton,      // 3
             showdown_order: ShowdownOrder::LastAggressorElseFirstToAct,
-            out_of_turn: OutOfTurn::BindingUnlessActionChanges,
+            out_of_turn: OutOfTurn::StandsUnlessChanged,
             clock: Clock {
                 seconds: 10,
                 countdown: 0,

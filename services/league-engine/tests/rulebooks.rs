@@ -590,3 +590,177 @@ fn a_short_big_blind_is_all_in_and_the_minimum_raise_stays_at_the_full_blind() {
     t.ok(A, Action::Call);
     assert_eq!(t.state.phase(), Phase::RoundComplete);
 }
+
+/// Three players on the flop: A (first to act), B, C. `declare` lets C act out of turn
+/// before A and B act.
+fn flop_with_out_of_turn(rules: HouseRules, declared: Action) -> Table {
+    let mut t = Table::new(rules, &[1_000, 1_000, 1_000], 5, 10);
+    t.limp_to_flop("2c7d9h");
+    t.send(Command::OutOfTurn {
+        seat: C,
+        action: declared,
+    })
+    .unwrap();
+    assert_eq!(
+        t.to_act(),
+        Some(A),
+        "the action stays with the player in turn"
+    );
+    t
+}
+
+fn last_ruling(t: &Table) -> Option<league_engine::hand::OutOfTurnRuling> {
+    t.events.iter().rev().find_map(|e| match e {
+        Event::OutOfTurnRuled { ruling, .. } => Some(*ruling),
+        _ => None,
+    })
+}
+
+use league_engine::hand::OutOfTurnRuling;
+
+#[test]
+fn oracle_8_a_check_out_of_turn_may_not_bet_or_raise_and_stands_if_nothing_changes() {
+    // Oracle 8: "A player who checks out of turn may not bet or raise on the next turn to
+    // act. An action or verbal declaration out of turn may be ruled binding if there is no
+    // bet, call, or raise by any intervening player acting after the infraction."
+    let mut t = flop_with_out_of_turn(HouseRules::oracle(), Action::Check);
+    t.ok(A, Action::Check);
+    t.ok(B, Action::Check);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::Binding));
+    assert!(
+        t.state.awaiting_board().is_some(),
+        "C's check was taken: the flop is over"
+    );
+
+    let mut t = flop_with_out_of_turn(HouseRules::oracle(), Action::Check);
+    t.ok(A, Action::Bet(50));
+    t.ok(B, Action::Call);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::NoRaise));
+    let legal = t.state.legal_actions().unwrap();
+    assert_eq!(
+        (legal.seat, legal.call, legal.bet_or_raise),
+        (C, Some(50), None)
+    );
+}
+
+#[test]
+fn queensix_betting_5_a_raise_out_of_turn_binds_to_a_call_and_a_call_may_not_raise() {
+    // QueenSix betting 5: "A player who has called out of turn may not change his wager to
+    // a raise under any circumstances, but he can fold to any intervening raise. A player
+    // who has raised out of turn is bound to call the existing bet, unless an intervening
+    // player raises."
+    let mut t = Table::new(HouseRules::queensix(), &[1_000, 1_000, 1_000], 5, 10);
+    t.limp_to_flop("2c7d9h");
+    t.ok(A, Action::Bet(50));
+    t.send(Command::OutOfTurn {
+        seat: C,
+        action: Action::RaiseTo(200),
+    })
+    .unwrap();
+    t.ok(B, Action::Call);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::MustCall));
+    assert_eq!(t.stack(C), 940, "C called 50, not raised");
+
+    let mut t = Table::new(HouseRules::queensix(), &[1_000, 1_000, 1_000], 5, 10);
+    t.limp_to_flop("2c7d9h");
+    t.ok(A, Action::Bet(50));
+    t.send(Command::OutOfTurn {
+        seat: C,
+        action: Action::Call,
+    })
+    .unwrap();
+    t.ok(B, Action::RaiseTo(150));
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::NoRaise));
+    let legal = t.state.legal_actions().unwrap();
+    assert_eq!((legal.seat, legal.bet_or_raise), (C, None));
+    assert!(legal.can_fold);
+}
+
+#[test]
+fn wph_31_a_bet_out_of_turn_after_a_check_a_smaller_bet_or_a_larger_bet() {
+    // WPH 31: "Where a player bets out of turn, action will go back to the in turn player.
+    // If this player: - CHECKS, the out of turn player is forced to check and take back
+    // their bet. - BET LESS THAN THE OUT OF TURN PLAYER, the out of turn player is forced to
+    // flat call. - BET MORE THAN THE OUT OF TURN PLAYER, the out of turn player is given all
+    // options with the exception of checking."
+    let mut t = flop_with_out_of_turn(HouseRules::wph(), Action::Bet(100));
+    t.ok(A, Action::Check);
+    t.ok(B, Action::Check);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::MustCheck));
+    assert_eq!(t.stack(C), 990, "the bet was taken back");
+
+    let mut t = flop_with_out_of_turn(HouseRules::wph(), Action::Bet(100));
+    t.ok(A, Action::Bet(40));
+    t.ok(B, Action::Fold);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::MustCall));
+    assert_eq!(t.stack(C), 950, "flat call of 40");
+
+    let mut t = flop_with_out_of_turn(HouseRules::wph(), Action::Bet(100));
+    t.ok(A, Action::Bet(300));
+    t.ok(B, Action::Fold);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::Released));
+    let legal = t.state.legal_actions().unwrap();
+    assert!(!legal.can_check && legal.call.is_some() && legal.bet_or_raise.is_some());
+}
+
+#[test]
+fn hippodrome_5_out_of_turn_action_stands_unless_the_action_changes() {
+    // Hippodrome 5: "All Action out of turn stands unless the action changes. If there is
+    // an intervening bet or raise of less than the out of turn action, the out of turn
+    // bettor must call the bet [...] If there is an intervening bet or raise higher than
+    // the out of turn action this releases the out of turn bettor from his action."
+    let mut t = flop_with_out_of_turn(HouseRules::hippodrome(), Action::Bet(100));
+    t.ok(A, Action::Check);
+    t.ok(B, Action::Check);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::Binding));
+    assert_eq!(t.stack(C), 890, "the bet of 100 stands");
+
+    let mut t = flop_with_out_of_turn(HouseRules::hippodrome(), Action::Bet(100));
+    t.ok(A, Action::Bet(60));
+    t.ok(B, Action::Fold);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::MustCall));
+    assert_eq!(t.stack(C), 930);
+
+    let mut t = flop_with_out_of_turn(HouseRules::hippodrome(), Action::Bet(100));
+    t.ok(A, Action::Bet(200));
+    t.ok(B, Action::Fold);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::Released));
+}
+
+#[test]
+fn invitational_5_3_held_to_it_unless_the_action_it_faces_changes() {
+    // Invitational 5.3: "If a player checks out of turn he must check when it comes to him.
+    // [...] If a player calls out of turn and a player in between the better and the caller
+    // raises then the calling player may have the option to act on his hand as if he had
+    // not acted out of turn."
+    let mut t = flop_with_out_of_turn(HouseRules::invitational(), Action::Check);
+    t.ok(A, Action::Check);
+    t.ok(B, Action::Check);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::Binding));
+
+    let mut t = Table::new(HouseRules::invitational(), &[1_000, 1_000, 1_000], 5, 10);
+    t.limp_to_flop("2c7d9h");
+    t.ok(A, Action::Bet(50));
+    t.send(Command::OutOfTurn {
+        seat: C,
+        action: Action::Call,
+    })
+    .unwrap();
+    t.ok(B, Action::RaiseTo(150));
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::Released));
+    assert!(t.state.legal_actions().unwrap().bet_or_raise.is_some());
+}
+
+#[test]
+fn an_out_of_turn_action_from_a_player_not_due_is_refused() {
+    let mut t = Table::new(HouseRules::oracle(), &[1_000, 1_000, 1_000], 5, 10);
+    t.limp_to_flop("2c7d9h");
+    t.ok(A, Action::Fold);
+    assert_eq!(
+        t.send(Command::OutOfTurn {
+            seat: A,
+            action: Action::Check
+        }),
+        Err(RuleError::NotDueToAct { seat: A })
+    );
+}
