@@ -24,7 +24,7 @@ use crate::store::{
 use crate::types::{ExpectedVersion, NewEvent, SystemClock};
 
 /// Each append case runs this many times, alternating plain and store; the best counts.
-const ROUNDS: u32 = 3;
+const ROUNDS: u32 = 5;
 
 /// A payload of the size and shape of a table action.
 const PAYLOAD: &str = r#"{"hand":123456,"seat":4,"action":"raise","amount":1200,"to":3600,"table":"t-17","street":"flop"}"#;
@@ -150,10 +150,10 @@ impl Default for BenchSize {
     fn default() -> Self {
         Self {
             single: 1_000,
-            hundreds: 50,
-            thousands: 15,
+            hundreds: 200,
+            thousands: 60,
             concurrent_each: 100,
-            read_events: 300_000,
+            read_events: 500_000,
         }
     }
 }

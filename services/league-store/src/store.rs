@@ -400,9 +400,9 @@ const PG_INSERT: &str = "WITH ins AS ( \
     INSERT INTO events (position, stream_id, stream_version, event_type, schema_version, \
         payload, actor, correlation_id, causation_id, idempotency_key, recorded_at, \
         prev_hash, hash) \
-    SELECT (pg_current_xact_id()::text::bigint << 16) | u.idx::bigint, $1, u.ver, u.typ, \
+    SELECT x.base | u.idx::bigint, $1, u.ver, u.typ, \
         u.sv, u.payload, u.actor, u.corr, u.caus, $2, u.at, u.prev, u.hash \
-    FROM UNNEST($3::int4[], $4::int8[], $5::text[], $6::int4[], $7::bytea[], $8::text[], \
+    FROM (SELECT pg_current_xact_id()::text::bigint << 16 AS base) AS x, UNNEST($3::int4[], $4::int8[], $5::text[], $6::int4[], $7::bytea[], $8::text[], \
         $9::text[], $10::text[], $11::int8[], $12::bytea[], $13::bytea[]) \
         AS u(idx, ver, typ, sv, payload, actor, corr, caus, at, prev, hash) \
     RETURNING 1 \
