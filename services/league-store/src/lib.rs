@@ -26,7 +26,9 @@
 //!    one that was, and a reader resuming after its last position misses nothing.
 //!    - SQLite has one writer at a time (`BEGIN IMMEDIATE`, plus an in-process queue), which
 //!      assigns `max(position) + 1`: commit order is position order, the horizon is simply
-//!      everything committed, and positions are dense.
+//!      everything committed, and positions are dense. (With a known head and no
+//!      idempotency key, the append is one autocommit `INSERT` computing `max(position)`
+//!      under the write lock it takes at its start: the same guarantee in one statement.)
 //!    - PostgreSQL keeps concurrent writers (no global lock). An append is one statement in
 //!      its own transaction: it reads the stream head first (separate statement), then one
 //!      `INSERT` whose transaction id (`pg_current_xact_id()`, xid8) is therefore assigned
