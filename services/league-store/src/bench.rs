@@ -178,7 +178,11 @@ struct Scratch {
 
 impl Scratch {
     async fn new(backend: Backend, database_url: Option<&str>) -> Result<Self, StoreError> {
-        let tag = format!("league_bench_{}", std::process::id());
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let tag = format!("league_bench_{}_{nanos}", std::process::id());
         match backend {
             Backend::Sqlite => {
                 // In the working directory, not /tmp: /tmp may be a RAM disk, which would

@@ -192,6 +192,7 @@ on_both_backends!(
     a_subscriber_in_another_instance_is_woken_by_the_sealer,
     an_open_older_transaction_holds_readers_back_instead_of_letting_them_skip,
     two_sealers_never_seal_the_same_leaves_and_a_forged_head_is_caught,
+    the_benchmark_runs_end_to_end_on_a_scratch_database,
 );
 
 fn json(v: &serde_json::Value) -> Vec<u8> {
@@ -1345,4 +1346,31 @@ fn hex_literal(kind: Kind, bytes: &[u8]) -> String {
         Kind::Sqlite => format!("X'{hex}'"),
         Kind::Postgres => format!("'\\x{hex}'::bytea"),
     }
+}
+
+async fn the_benchmark_runs_end_to_end_on_a_scratch_database(db: &TestDb) {
+    use league_store::bench::{BenchSize, run};
+    let size = BenchSize {
+        single: 5,
+        hundreds: 2,
+        thousands: 1,
+        concurrent_each: 2,
+        read_events: 5_000,
+    };
+    let backend = match db.kind {
+        Kind::Sqlite => league_store::Backend::Sqlite,
+        Kind::Postgres => league_store::Backend::Postgres,
+    };
+    let report = run(backend, Some(&db.url), size).await.unwrap();
+    assert_eq!(report.rows.len(), 4);
+    assert!(
+        report
+            .rows
+            .iter()
+            .all(|r| r.store_per_sec > 0.0 && r.plain_per_sec > 0.0)
+    );
+    assert!(report.read_events >= 5_000);
+    let text = report.to_string();
+    let last = text.lines().last().unwrap();
+    assert!(last.starts_with("worst ratio to plain insert: "), "{text}");
 }
