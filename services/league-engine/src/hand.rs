@@ -685,40 +685,40 @@ fn bit(p: u8) -> u16 {
 /// The engine's one way into a hand: check a command against the state and say what
 /// happens, without changing anything.
 pub fn decide(state: &HandState, command: &Command) -> Result<Vec<Event>, RuleError> {
+    let mut copy = *state;
     let mut events = Vec::new();
-    run(state, command, &mut events)?;
+    run(&mut copy, command, &mut events)?;
     Ok(events)
 }
 
 /// Decides and applies in one step: appends the events to `events` and moves the state on.
-/// This is `decide` followed by `apply` of each event (the decision already applied them
-/// to its copy), without the second pass: replay loops and the simulator use it. On a
+/// This is `decide` followed by `apply` of each event (the decision applies each event as
+/// it emits it), without the second pass: replay loops and the simulator use it. On a
 /// refusal nothing changes and nothing is appended.
 pub fn execute(
     state: &mut HandState,
     command: &Command,
     events: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
-    *state = run(state, command, events)?;
-    Ok(())
+    let backup = *state;
+    let result = run(state, command, events);
+    if result.is_err() {
+        *state = backup;
+    }
+    result
 }
 
-fn run(
-    state: &HandState,
-    command: &Command,
-    events: &mut Vec<Event>,
-) -> Result<HandState, RuleError> {
+/// Runs a command on `state` in place. On a refusal the events it emitted are taken back;
+/// the caller restores the state (commands check before they emit, so this is a guard).
+fn run(state: &mut HandState, command: &Command, events: &mut Vec<Event>) -> Result<(), RuleError> {
     let start = events.len();
-    let mut run = Run {
-        state: *state,
-        events,
-    };
+    let mut run = Run { state, events };
     if let Err(error) = run.command(command) {
         run.events.truncate(start);
         return Err(error);
     }
     run.progress();
-    Ok(run.state)
+    Ok(())
 }
 
 /// Fold one event into the state. Events are trusted: they were decided (or are being
@@ -728,7 +728,7 @@ pub fn apply(state: &mut HandState, event: &Event) {
 }
 
 struct Run<'a> {
-    state: HandState,
+    state: &'a mut HandState,
     events: &'a mut Vec<Event>,
 }
 
@@ -1023,10 +1023,10 @@ impl Run<'_> {
             // A declaration that is no longer legal (say, a call with nothing to call)
             // leaves the player to act.
             let mark = self.events.len();
-            let saved = self.state;
+            let saved = *self.state;
             if self.act(seat, action).is_err() {
                 self.events.truncate(mark);
-                self.state = saved;
+                *self.state = saved;
             }
         }
     }
@@ -1229,7 +1229,7 @@ impl Run<'_> {
         let mut values = [None; MAX_SEATS];
         for p in 0..s.n {
             let pl = &s.players[usize::from(p)];
-                        if pl.status == Status::Live {
+            if pl.status == Status::Live {
                 values[usize::from(p)] = pl.hole.and_then(|h| s.value_of(h));
             }
         }

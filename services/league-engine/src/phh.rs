@@ -49,14 +49,19 @@ pub struct PhhHand {
     pub actions: String,
     /// Recorded final stacks in half chips (some logs record split pots as `x.5`).
     pub finishing_stacks: Option<Vec<HalfChips>>,
-    pub players: Option<Vec<String>>,
 }
 
 impl PhhHand {
     /// The actions in order.
     pub fn actions(&self) -> impl Iterator<Item = &str> {
-        // Each action ends with a newline (see `Fields::set`).
-        self.actions.split_terminator('\n')
+        // Each action ends with a newline (see `Parser::string_lines`).
+        let mut rest = self.actions.as_str();
+        std::iter::from_fn(move || {
+            let end = rest.as_bytes().iter().position(|&b| b == b'\n')?;
+            let line = &rest[..end];
+            rest = &rest[end + 1..];
+            Some(line)
+        })
     }
 }
 
@@ -108,12 +113,29 @@ pub fn parse(text: &str) -> Result<PhhHand, PhhError> {
             Some(_) => {}
         }
         let start = parser.pos;
-        let entry = parser.entry();
-        let (key, value) = entry.map_err(|message| PhhError::Syntax {
+        let syntax = |parser: &Parser<'_>, message: String| PhhError::Syntax {
             line: parser.line_of(start),
             message,
-        })?;
-        fields.set(key, value)?;
+        };
+        let key = parser.key().map_err(|m| syntax(&parser, m))?;
+        match key {
+            // The hot field is read straight into its buffer.
+            "actions" => {
+                let actions = parser.string_lines().map_err(|m| syntax(&parser, m))?;
+                fields.actions = Some(actions);
+            }
+            "antes" | "blinds_or_straddles" | "starting_stacks" | "finishing_stacks" => {
+                let numbers = parser.numbers().map_err(|m| syntax(&parser, m))?;
+                fields.set_numbers(key, numbers)?;
+            }
+            "variant" | "ante_trimming_status" | "min_bet" => {
+                let value = parser.value().map_err(|m| syntax(&parser, m))?;
+                fields.set(key, value)?;
+            }
+            // Metadata (players, event, venue, ...): checked for syntax, not kept.
+            _ => parser.skip_value().map_err(|m| syntax(&parser, m))?,
+        }
+        parser.end_of_entry(key).map_err(|m| syntax(&parser, m))?;
     }
     fields.finish()
 }
@@ -170,8 +192,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `key = value` up to the end of its line.
-    fn entry(&mut self) -> Result<(&'a str, Value<'a>), String> {
+    /// `key =`, leaving the parser at the value.
+    fn key(&mut self) -> Result<&'a str, String> {
         let bytes = self.text.as_bytes();
         let start = self.pos;
         while self.pos < bytes.len() && !matches!(bytes[self.pos], b'=' | b' ' | b'\t' | b'\n') {
@@ -184,11 +206,127 @@ impl<'a> Parser<'a> {
         }
         self.pos += 1;
         self.skip_blank();
-        let value = self.value()?;
+        Ok(key)
+    }
+
+    /// Nothing but blanks and a comment may follow a value on its line.
+    fn end_of_entry(&mut self, key: &str) -> Result<(), String> {
         self.skip_blank();
         match self.peek() {
-            None | Some(b'\n' | b'#') => Ok((key, value)),
+            None | Some(b'\n' | b'#') => Ok(()),
             Some(_) => Err(format!("unexpected text after the value of `{key}`")),
+        }
+    }
+
+    /// A quoted string's body (no escapes processed), after the opening quote.
+    fn raw_string(&mut self, quote: u8) -> Result<&'a str, String> {
+        let body = &self.text[self.pos + 1..];
+        let end = body
+            .as_bytes()
+            .iter()
+            .position(|&b| b == quote || b == b'\n')
+            .filter(|&end| body.as_bytes()[end] == quote)
+            .ok_or("unterminated string")?;
+        self.pos += end + 2;
+        Ok(&body[..end])
+    }
+
+    /// An array of one-line strings, as lines of one buffer.
+    fn string_lines(&mut self) -> Result<String, String> {
+        if self.peek() != Some(b'[') {
+            return Err("`actions` must be an array of strings".into());
+        }
+        self.pos += 1;
+        let mut out = String::with_capacity(self.text.len().saturating_sub(self.pos).min(4096));
+        loop {
+            self.skip_ws();
+            match self.peek() {
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some(quote @ (b'\'' | b'"')) => {
+                    let text = self.raw_string(quote)?;
+                    if quote == b'"' && text.as_bytes().contains(&b'\\') {
+                        out.push_str(&unescape(text)?);
+                    } else {
+                        out.push_str(text);
+                    }
+                    out.push('\n');
+                }
+                _ => return Err("`actions` must be an array of strings".into()),
+            }
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {}
+                _ => return Err("expected `,` or `]` in `actions`".into()),
+            }
+        }
+    }
+
+    /// An array of numbers, as written, without allocating for each.
+    fn numbers(&mut self) -> Result<Vec<HalfChips>, String> {
+        if self.peek() != Some(b'[') {
+            return Err("expected an array of numbers".into());
+        }
+        self.pos += 1;
+        let mut out = Vec::with_capacity(10);
+        loop {
+            self.skip_ws();
+            if self.peek() == Some(b']') {
+                self.pos += 1;
+                return Ok(out);
+            }
+            let bytes = self.text.as_bytes();
+            let start = self.pos;
+            while self.pos < bytes.len()
+                && (bytes[self.pos].is_ascii_digit() || matches!(bytes[self.pos], b'.' | b'_'))
+            {
+                self.pos += 1;
+            }
+            let word = &self.text[start..self.pos];
+            if word.is_empty() {
+                return Err("expected a number".into());
+            }
+            out.push(if word.contains('_') {
+                parse_half_chips(&word.replace('_', ""))?
+            } else {
+                parse_half_chips(word)?
+            });
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {}
+                _ => return Err("expected `,` or `]`".into()),
+            }
+        }
+    }
+
+    /// Steps over a value without keeping it.
+    fn skip_value(&mut self) -> Result<(), String> {
+        self.skip_ws();
+        match self.peek() {
+            Some(quote @ (b'\'' | b'"')) => self.raw_string(quote).map(|_| ()),
+            Some(b'[') => {
+                self.pos += 1;
+                loop {
+                    self.skip_ws();
+                    if self.peek() == Some(b']') {
+                        self.pos += 1;
+                        return Ok(());
+                    }
+                    self.skip_value()?;
+                    self.skip_ws();
+                    match self.peek() {
+                        Some(b',') => self.pos += 1,
+                        Some(b']') => {}
+                        _ => return Err("expected `,` or `]`".into()),
+                    }
+                }
+            }
+            Some(_) => self.value().map(|_| ()),
+            None => Err("missing value".into()),
         }
     }
 
@@ -291,10 +429,39 @@ struct Fields {
     starting_stacks: Option<Vec<u64>>,
     actions: Option<String>,
     finishing_stacks: Option<Vec<HalfChips>>,
-    players: Option<Vec<String>>,
 }
 
 impl Fields {
+    /// A numeric array field; the chip fields must be whole.
+    fn set_numbers(&mut self, key: &str, numbers: Vec<HalfChips>) -> Result<(), PhhError> {
+        let field: &'static str = match key {
+            "antes" => "antes",
+            "blinds_or_straddles" => "blinds_or_straddles",
+            "starting_stacks" => "starting_stacks",
+            _ => "finishing_stacks",
+        };
+        if key == "finishing_stacks" {
+            self.finishing_stacks = Some(numbers);
+            return Ok(());
+        }
+        let whole = numbers
+            .into_iter()
+            .map(|h| {
+                if h.is_whole() {
+                    Ok(h.0 / 2)
+                } else {
+                    Err(field_error(field, "chips must be whole"))
+                }
+            })
+            .collect::<Result<Vec<u64>, _>>()?;
+        match key {
+            "antes" => self.antes = Some(whole),
+            "blinds_or_straddles" => self.blinds_or_straddles = Some(whole),
+            _ => self.starting_stacks = Some(whole),
+        }
+        Ok(())
+    }
+
     /// Takes one `key = value`, typed at once; unknown keys (metadata) are ignored.
     fn set(&mut self, key: &str, value: Value<'_>) -> Result<(), PhhError> {
         match key {
@@ -350,18 +517,6 @@ impl Fields {
                     .map_err(|m| field_error("finishing_stacks", &m))?;
                 self.finishing_stacks = Some(stacks);
             }
-            "players" => {
-                if let Value::Array(items) = value {
-                    let names = items
-                        .into_iter()
-                        .map(|v| match v {
-                            Value::Str(s) | Value::Num(s) => s.into_owned(),
-                            other => format!("{other:?}"),
-                        })
-                        .collect();
-                    self.players = Some(names);
-                }
-            }
             _ => {}
         }
         Ok(())
@@ -403,7 +558,6 @@ impl Fields {
             starting_stacks,
             actions: self.actions.ok_or(PhhError::Missing("actions"))?,
             finishing_stacks: self.finishing_stacks,
-            players: self.players,
         })
     }
 }
