@@ -11,6 +11,8 @@
 //! - [`hand`]: one hand of No-Limit Hold'em as `decide(&state, command)` and
 //!   `apply(state, &event)`.
 //! - [`phh`]: the Poker Hand History format: parse, replay through the engine, write.
+//! - [`tournament`]: tournament money: prize pool, payouts by place, ties, deals (chip
+//!   chop, ICM), all in integer cents.
 //!
 //! # Invariants
 //!
@@ -27,3 +29,4 @@ pub mod hand;
 pub mod phh;
 pub mod rules;
 pub mod sim;
+pub mod tournament;
