@@ -369,7 +369,10 @@ impl Store {
                 let mut conn = pool.acquire().await?;
                 round_pg(&mut conn, config, now).await?
             }
-            Db::Sqlite(pool) => round_sqlite(pool, config, now).await?,
+            Db::Sqlite(pool) => {
+                let _writer = self.inner.sqlite_writer.lock().await;
+                round_sqlite(pool, config, now).await?
+            }
         };
         if outcome.leaves_added > 0 {
             self.wake_subscribers();

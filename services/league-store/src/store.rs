@@ -29,8 +29,10 @@ use crate::types::{
 pub const NOTIFY_CHANNEL: &str = "league_log";
 /// Bits of a PostgreSQL position that hold the event's index within its transaction.
 pub(crate) const PG_INDEX_BITS: u32 = 16;
-/// How many times an `ExpectedVersion::Any` append retries after losing a race.
-const ANY_RETRIES: usize = 64;
+/// How many times an `ExpectedVersion::Any` append retries after losing a race (with a
+/// jittered back-off, so that the last winner, which knows the new head, cannot starve the
+/// others).
+const ANY_RETRIES: u32 = 1_000;
 /// Streams whose heads a PostgreSQL store remembers; the cache is emptied when it is full.
 const HEAD_CACHE_STREAMS: usize = 10_000;
 
@@ -99,8 +101,9 @@ pub(crate) struct Inner {
     /// sealer of any process announces a head (PostgreSQL), and after a local seal.
     pub(crate) wake: watch::Sender<u64>,
     pub(crate) poll_interval: Duration,
-    /// SQLite: appends of this process queue here instead of spinning on the file lock.
-    sqlite_writer: Mutex<()>,
+    /// SQLite: appends and seals of this process queue here instead of spinning on the file
+    /// lock (SQLite's busy handler backs off in sleeps of up to 100 ms).
+    pub(crate) sqlite_writer: Mutex<()>,
     /// PostgreSQL: the last version and hash this process wrote or read for recent streams,
     /// so that an append whose expectation matches skips the head read (one statement per
     /// append). A stale entry is harmless: the insert then violates `(stream, version)` and
@@ -601,7 +604,7 @@ impl Store {
             ExpectedVersion::Exact(v) => self.cached_head(stream_id).filter(|h| h.0 == v).map(Some),
             ExpectedVersion::Any => self.cached_head(stream_id).map(Some),
         };
-        for _attempt in 0..ANY_RETRIES {
+        for attempt in 0..ANY_RETRIES {
             let head = if let Some(head) = known.take() {
                 head
             } else {
@@ -698,6 +701,7 @@ impl Store {
                     // racing append used our idempotency key. The next round's head read
                     // tells which; an exact expectation then reports the conflict.
                     if expected == ExpectedVersion::Any || key.is_some() {
+                        back_off(attempt).await;
                         continue;
                     }
                     let actual = self.stream_head(stream_id).await?.map(|h| h.0);
@@ -1035,6 +1039,20 @@ fn sqlite_idempotent(row: &SqliteRow, at: usize) -> Result<Option<IdempotentReco
         event_count: row.try_get(at + 3)?,
         first_version: row.try_get(at + 4)?,
     }))
+}
+
+/// Sleeps a random 0..2^attempt ms (at most 16 ms) after the first few lost races.
+async fn back_off(attempt: u32) {
+    if attempt < 2 {
+        return;
+    }
+    let cap = 1u32 << attempt.min(4);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let jitter_us = (nanos / 1_000) % (cap * 1_000);
+    tokio::time::sleep(Duration::from_micros(u64::from(jitter_us))).await;
 }
 
 /// Inserts a batch as one autocommit statement that numbers it after the current

@@ -638,7 +638,10 @@ async fn eight_writers_and_a_subscriber_see_one_gap_free_order(db: &TestDb) {
                 } else {
                     ExpectedVersion::Exact(version)
                 };
-                let appended = store.append(&stream, expected, &batch, None).await.unwrap();
+                let appended = store
+                    .append(&stream, expected, &batch, None)
+                    .await
+                    .unwrap_or_else(|e| panic!("writer {w} on {stream} ({expected}): {e:?}"));
                 version = appended.last_version;
                 i += n;
             }
