@@ -480,8 +480,6 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
-
         #[test]
         fn icm_pays_exactly_fairly_and_monotonically((prizes, stacks) in table()) {
             check(DealKind::Icm, &prizes, &stacks)?;
@@ -493,13 +491,29 @@ mod tests {
         }
 
         #[test]
-        fn icm_with_equal_stacks_splits_evenly(n in 1usize..=ICM_MAX_PLAYERS, chips in 1u64..1_000_000, money in 0u64..10_000_000) {
+        fn icm_with_equal_stacks_splits_evenly(
+            n in 1usize..=ICM_MAX_PLAYERS, chips in 1u64..1_000_000, money in 0u64..10_000_000,
+        ) {
             let stacks = vec![chips; n];
             let shares = icm(&[money], &stacks).unwrap();
             let min = shares.iter().min().unwrap();
             let max = shares.iter().max().unwrap();
             prop_assert!(max - min <= 1);
             prop_assert_eq!(shares.iter().sum::<u64>(), money);
+        }
+
+        #[test]
+        fn icm_does_not_depend_on_seat_order((prizes, stacks) in table()) {
+            // Distinct stacks, so no odd cent is given by index.
+            let mut stacks = stacks;
+            stacks.sort_unstable();
+            stacks.dedup();
+            let prizes: Vec<Cents> = prizes.into_iter().take(stacks.len()).collect();
+            let forward = icm(&prizes, &stacks).unwrap();
+            let reversed: Vec<Chips> = stacks.iter().rev().copied().collect();
+            let mut backward = icm(&prizes, &reversed).unwrap();
+            backward.reverse();
+            prop_assert_eq!(forward, backward);
         }
     }
 }

@@ -18,10 +18,10 @@
 //!   The house cut is one of: the fees ([`HouseCut::Fees`], the venue tournaments); nothing,
 //!   all money to the pool ([`HouseCut::AllToPool`], invitational 1.5: "All moneys paid
 //!   will be placed into the pot"); or the QueenSix sit-and-go rule
-//!   ([`HouseCut::QueenSixSitAndGo`], QueenSix Section 3 rule 5: one entry price from the
-//!   pool when more than four players are seated, half of one at four or fewer, rounded
-//!   down). The pool is `max(collected - house, guarantee)`; the difference is the
-//!   overlay, which the house pays.
+//!   ([`HouseCut::QueenSixSitAndGo`], QueenSix House Policies, tournament rule 5: one
+//!   entry price from the pool when more than four players are seated, half of one at
+//!   four or fewer, rounded down). The pool is `max(collected - house, guarantee)`; the
+//!   difference is the overlay, which the house pays.
 //! - **Payouts.** A structure is basis points by place, summing to 10,000, each place
 //!   paid and none more than the place above; the default [`PayoutTable`] pays the winner
 //!   alone up to four players, two places at five or six, three at seven to ten, and
@@ -30,7 +30,8 @@
 //!   to the highest places.
 //! - **Ties.** Players who share places (busted in the same hand-for-hand hand) split the
 //!   sum of those places' prizes equally; the odd cents go one each to the higher
-//!   finishers in the house's tiebreak order.
+//!   finishers in the house's tiebreak order ([`split_tie`] for one group, [`pay_finish`]
+//!   for a whole finishing order).
 //! - **Deals.** A chip chop guarantees every remaining player the last remaining place's
 //!   prize and splits the rest in proportion to chips, odd cents to the biggest stacks.
 //!   ICM is Malmuth-Harville computed with exact big-integer fractions for up to nine

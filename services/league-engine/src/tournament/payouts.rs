@@ -321,6 +321,33 @@ pub fn split_tie(
     Ok(split_by_weight(shared, &vec![1; tied]))
 }
 
+/// Pays a whole finishing order: `groups` are the sizes of the groups of players who
+/// finished together, from first place down (1 for a player who finished alone; `k` for
+/// `k` players busted in the same hand-for-hand hand). Returns each player's money in
+/// finishing order, ties split by [`split_tie`] (players within a group in tiebreak
+/// order), so the result sums to `prizes` exactly.
+///
+/// # Errors
+///
+/// [`PayoutError::EmptyTie`] for a group of 0, [`PayoutError::MorePlacesThanPlayers`]
+/// when the groups hold fewer players than there are prizes.
+pub fn pay_finish(prizes: &[Cents], groups: &[usize]) -> Result<Vec<Cents>, PayoutError> {
+    let players: usize = groups.iter().sum();
+    if players < prizes.len() {
+        return Err(PayoutError::MorePlacesThanPlayers {
+            places: prizes.len(),
+            players: u64::try_from(players).unwrap_or(u64::MAX),
+        });
+    }
+    let mut out = Vec::with_capacity(players);
+    let mut place = 1;
+    for &size in groups {
+        out.extend(split_tie(prizes, place, size)?);
+        place += size;
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -445,14 +472,36 @@ mod tests {
         assert_eq!(split_tie(&prizes, 0, 2), Err(PayoutError::EmptyTie));
     }
 
+    #[test]
+    fn a_finishing_order_with_a_hand_for_hand_tie_is_paid_exactly() {
+        let prizes = [5_000, 3_000, 1_500, 501];
+        // Two alone, then three busted in one hand sharing places 3, 4 and 5.
+        assert_eq!(
+            pay_finish(&prizes, &[1, 1, 3, 1]).unwrap(),
+            vec![5_000, 3_000, 667, 667, 667, 0]
+        );
+        assert_eq!(
+            pay_finish(&prizes, &[1, 2]),
+            Err(PayoutError::MorePlacesThanPlayers {
+                places: 4,
+                players: 3
+            })
+        );
+        assert_eq!(pay_finish(&prizes, &[1, 0, 3]), Err(PayoutError::EmptyTie));
+    }
+
     fn any_structure() -> impl Strategy<Value = PayoutStructure> {
-        proptest::collection::vec(1u32..1_000, 1..20).prop_map(|mut w| {
-            w.sort_unstable_by(|a, b| b.cmp(a));
-            let weights: Vec<u128> = w.iter().map(|&x| u128::from(x)).collect();
-            let bp = split_by_weight(u64::from(FULL_POOL_BP), &weights);
-            PayoutStructure::new(bp.into_iter().map(|x| u32::try_from(x).unwrap()).collect())
-                .unwrap()
-        })
+        // Tiny weights can round to a 0 bp place, which is not a structure: skip those.
+        proptest::collection::vec(1u32..1_000, 1..20).prop_filter_map(
+            "a place rounds to 0 bp",
+            |mut w| {
+                w.sort_unstable_by(|a, b| b.cmp(a));
+                let weights: Vec<u128> = w.iter().map(|&x| u128::from(x)).collect();
+                let bp = split_by_weight(u64::from(FULL_POOL_BP), &weights);
+                PayoutStructure::new(bp.into_iter().map(|x| u32::try_from(x).unwrap()).collect())
+                    .ok()
+            },
+        )
     }
 
     proptest! {
@@ -476,6 +525,20 @@ mod tests {
             prop_assert_eq!(shares.len(), tied);
             prop_assert_eq!(shares.iter().sum::<u64>(), expected);
             prop_assert!(shares.windows(2).all(|p| p[0] >= p[1] && p[0] - p[1] <= 1));
+        }
+
+        #[test]
+        fn every_finishing_order_pays_the_pool_exactly(
+            structure in any_structure(), pool in 0u64..1_000_000_000,
+            groups in proptest::collection::vec(1usize..4, 1..40),
+        ) {
+            let players: usize = groups.iter().sum();
+            prop_assume!(players >= structure.places());
+            let prizes = structure.amounts(pool, u64::try_from(players).unwrap()).unwrap();
+            let paid = pay_finish(&prizes, &groups).unwrap();
+            prop_assert_eq!(paid.len(), players);
+            prop_assert_eq!(paid.iter().sum::<u64>(), pool);
+            prop_assert!(paid.windows(2).all(|p| p[0] >= p[1]));
         }
     }
 }

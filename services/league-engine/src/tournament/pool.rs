@@ -31,9 +31,10 @@ pub enum HouseCut {
     /// Everything paid, price and fee alike, goes to the pool; the house keeps nothing
     /// (invitational 1.5: "All moneys paid will be placed into the pot").
     AllToPool,
-    /// QueenSix sit-and-go (Section 3, rule 5): on top of any per-purchase fee, the house
-    /// takes one entry price from the pool when more than four players are seated, half an
-    /// entry price (rounded down: an odd cent stays with the players) at four or fewer.
+    /// QueenSix sit-and-go (House Policies, tournament rule 5): on top of any per-purchase
+    /// fee, the house takes one entry price from the pool when more than four players are
+    /// seated, half an entry price (rounded down: an odd cent stays with the players) at
+    /// four or fewer.
     QueenSixSitAndGo,
 }
 
@@ -216,11 +217,11 @@ mod tests {
         assert_eq!(pool.overlay, 0);
     }
 
-    /// QueenSix, Section 3 rule 5: "QueenSix will take the equivalent of one entry fee from
-    /// the prize pool as reimbursement for equipment hire and use if more than 4 players
-    /// are seated. If four or less players are playing, QueenSix will take the equivalent
-    /// of half a seat in fees." (RULEBOOKS.md: "sit-and-go: the house keeps one entry fee
-    /// above 4 players, half a fee at 4 or fewer".)
+    /// QueenSix, House Policies, tournament rule 5: "QueenSix will take the equivalent of one
+    /// entry fee from the prize pool as reimbursement for equipment hire and use if more
+    /// than 4 players are seated. If four or less players are playing, QueenSix will take
+    /// the equivalent of half a seat in fees." (RULEBOOKS.md: "sit-and-go: the house keeps
+    /// one entry fee above 4 players, half a fee at 4 or fewer".)
     #[test]
     fn a_queensix_sit_and_go_keeps_one_seat_above_four_players_and_half_a_seat_at_four() {
         let r = rules(Price::new(2_000, 0), HouseCut::QueenSixSitAndGo);
@@ -247,7 +248,7 @@ mod tests {
     }
 
     /// Invitational 1.5: "All moneys paid will be placed into the pot, and distributed over
-    /// the winning players." Invitational 1.1: "$15 in cash will buy 2000 tournament chips."
+    /// the winning players." Invitational 1.2: "$15 in cash will buy 2000 tournament chips."
     #[test]
     fn the_invitational_puts_all_money_in_the_pool() {
         let r = PoolRules {
