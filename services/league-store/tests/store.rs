@@ -136,18 +136,40 @@ impl TestDb {
     }
 
     async fn cleanup(self) {
-        if let Some(schema) = &self.schema
-            && let Ok(mut conn) = sqlx::PgConnection::connect(&self.url).await
-        {
-            let _ = sqlx::raw_sql(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
-                .execute(&mut conn)
-                .await;
-        }
+        // Dropping does it; also when a test panics half-way.
+        drop(self);
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
         if let Some(file) = &self.file {
             for suffix in ["", "-wal", "-shm"] {
                 let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
             }
         }
+        let Some(schema) = self.schema.take() else {
+            return;
+        };
+        let url = self.url.clone();
+        // A thread of its own: this may run inside the test's runtime, even while unwinding.
+        let _ = std::thread::spawn(move || {
+            let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
+                return;
+            };
+            rt.block_on(async move {
+                if let Ok(mut conn) = sqlx::PgConnection::connect(&url).await {
+                    let sql = format!("SET lock_timeout = '10s'; DROP SCHEMA {schema} CASCADE");
+                    let _ = sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+                        .execute(&mut conn)
+                        .await;
+                }
+            });
+        })
+        .join();
     }
 }
 
