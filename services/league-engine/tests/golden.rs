@@ -28,7 +28,10 @@ fn seeded_hands_serialize_exactly_as_the_fixture() {
         }
         text.push('\n');
     }
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/hand_events.jsonl");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/hand_events.jsonl"
+    );
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(path, &text).unwrap();
     }
@@ -38,7 +41,10 @@ fn seeded_hands_serialize_exactly_as_the_fixture() {
 
 #[test]
 fn the_fixture_reads_back_and_replays_to_the_same_state() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/hand_events.jsonl");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/hand_events.jsonl"
+    );
     let fixture = std::fs::read_to_string(path).unwrap();
     for (block, played) in fixture.split("\n\n").zip(hands()) {
         let events: Vec<Event> = block
