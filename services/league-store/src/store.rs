@@ -375,7 +375,8 @@ fn check_expected(expected: ExpectedVersion, actual: Option<u64>) -> Result<(), 
     let ok = match expected {
         ExpectedVersion::Any => true,
         ExpectedVersion::NoStream => actual.is_none(),
-        ExpectedVersion::Exact(v) => actual == Some(v),
+        // A stream with no events is at version 0, so `Exact(0)` means the same as `NoStream`.
+        ExpectedVersion::Exact(v) => actual.unwrap_or(0) == v,
     };
     if ok {
         Ok(())

@@ -68,7 +68,8 @@ pub enum ExpectedVersion {
     Any,
     /// The stream must have no events yet.
     NoStream,
-    /// The stream's last event must have exactly this version (versions start at 1).
+    /// The stream's last event must have exactly this version (versions start at 1;
+    /// `Exact(0)` is the same as `NoStream`).
     Exact(u64),
 }
 

@@ -424,6 +424,24 @@ async fn a_wrong_expected_version_is_a_typed_conflict_and_appends_nothing(db: &T
     );
     settle(&store).await;
     assert_eq!(store.read_all(0, 100).await.unwrap().len(), 2);
+    let zero = store
+        .append("s", ExpectedVersion::Exact(0), &[ev("A", "3")], None)
+        .await;
+    assert!(
+        matches!(
+            zero,
+            Err(StoreError::Conflict {
+                expected: ExpectedVersion::Exact(0),
+                actual: Some(2)
+            })
+        ),
+        "{zero:?}"
+    );
+    let fresh = store
+        .append("new", ExpectedVersion::Exact(0), &[ev("A", "1")], None)
+        .await
+        .unwrap();
+    assert_eq!(fresh.first_version, 1);
     let ok = store
         .append("s", ExpectedVersion::Exact(2), &[ev("A", "3")], None)
         .await
