@@ -135,7 +135,12 @@ pub fn audit(command: AuditCommand) -> ExitCode {
         Err(code) => return code,
     };
     rt.block_on(async {
-        let store = match Store::open(&db.url).await {
+        // An audit reads; it must not change the database it audits (no migrations).
+        let options = StoreOptions {
+            migrate: false,
+            ..StoreOptions::default()
+        };
+        let store = match Store::open_with(&db.url, options).await {
             Ok(s) => s,
             Err(e) => return fail(e),
         };
