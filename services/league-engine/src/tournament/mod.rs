@@ -39,10 +39,12 @@
 //!   largest fractional parts (then the bigger stack, then the lower index).
 
 pub mod deal;
+pub mod draw;
 pub mod payouts;
 pub mod pool;
 
 pub use deal::{DealError, DealKind, ICM_MAX_PLAYERS, chip_chop, deal, icm};
+pub use draw::{ButtonDraw, DrawError, SeatAssignment, draw_button, draw_seats};
 pub use payouts::{FULL_POOL_BP, PayoutError, PayoutStructure, PayoutTable, split_tie};
 pub use pool::{HouseCut, PoolError, PoolRules, Price, PrizePool, Purchases};
 
