@@ -9,10 +9,12 @@
 //! - [`rules`]: `HouseRules`, the options where the houses differ, and their presets.
 //! - [`button`]: where the button and blinds go between hands (moving, dead, heads-up).
 //! - [`hand`]: one hand of No-Limit Hold'em as `decide(&state, command)` and
-//!   `apply(state, &event)`.
+//!   `apply(state, &event)` (and `execute`, both in one pass, for replay loops).
 //! - [`phh`]: the Poker Hand History format: parse, replay through the engine, write.
-//! - [`tournament`]: tournament money: prize pool, payouts by place, ties, deals (chip
-//!   chop, ICM), all in integer cents.
+//! - [`sim`]: seeded random hands through the engine (simulation, tests, benchmarks).
+//! - [`tournament`]: the first bricks of tournaments: prize pool, payouts by place, ties,
+//!   deals (chip chop, ICM) in integer cents; the seat and button draws and the chip race
+//!   from committed seeds; colour-ups.
 //!
 //! # Invariants
 //!
