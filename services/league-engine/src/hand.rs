@@ -1103,10 +1103,12 @@ impl Run<'_> {
             // A bet below the minimum is always brought up; a raise of at least half the
             // minimum raise must be made a full raise, less is a call.
             UndersizedRaise::HalfRule => {
-                !is_raise || (to - current) * 2 >= self.state.full_raise_size()
+                !is_raise || (to - current).saturating_mul(2) >= self.state.full_raise_size()
             }
             // A full bet plus half a bet or more is a raise; less is a call.
-            UndersizedRaise::BetAndAHalf => !is_raise || to * 2 >= current * 3,
+            UndersizedRaise::BetAndAHalf => {
+                !is_raise || u128::from(to) * 2 >= u128::from(current) * 3
+            }
         };
         if becomes_raise {
             self.wager(seat, p, range, range.min, Some(to))
@@ -1568,7 +1570,10 @@ impl HandState {
         let restricted = self.no_raise & bit(p) != 0;
         let bet_or_raise =
             (!covered && opponent && !restricted && self.reopened_for(p)).then(|| {
-                let min = (self.current_bet + self.full_raise_size()).min(all_chips);
+                let min = self
+                    .current_bet
+                    .saturating_add(self.full_raise_size())
+                    .min(all_chips);
                 BetRange {
                     raise: self.current_bet > 0,
                     min,

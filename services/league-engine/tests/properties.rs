@@ -220,3 +220,83 @@ fn a_refusal_names_the_rule_and_the_numbers() {
         Err(RuleError::AlreadyStarted)
     );
 }
+
+#[test]
+fn absurd_amounts_are_refused_or_played_without_overflow() {
+    use league_engine::hand::{AnteStructure, Dealing, HandSetup, SeatSetup};
+    let seats = vec![
+        SeatSetup {
+            seat: 0,
+            stack: u64::MAX / 4,
+            absent: false,
+        },
+        SeatSetup {
+            seat: 1,
+            stack: u64::MAX / 4,
+            absent: false,
+        },
+        SeatSetup {
+            seat: 2,
+            stack: 10,
+            absent: false,
+        },
+    ];
+    let setup = HandSetup::standard(
+        2,
+        seats,
+        u64::MAX / 4,
+        u64::MAX,
+        AnteStructure::Uniform(u64::MAX),
+        None,
+        Dealing::Recorded,
+        Preset::Wsop.rules(),
+    )
+    .unwrap();
+    let mut state = HandState::new();
+    let mut events = Vec::new();
+    hand::execute(
+        &mut state,
+        &Command::Start { setup, seed: None },
+        &mut events,
+    )
+    .unwrap();
+    state.check_invariants().unwrap();
+    // Everyone was all-in on the antes: the hand waits for the board, nothing overflowed.
+    for action in [
+        Action::RaiseTo(u64::MAX),
+        Action::Bet(u64::MAX),
+        Action::AllIn,
+    ] {
+        if let Some(seat) = state.to_act() {
+            let _ = hand::decide(&state, &Command::Act { seat, action });
+        }
+    }
+    // Over-large stacks are refused, not wrapped.
+    let seats = vec![
+        SeatSetup {
+            seat: 0,
+            stack: u64::MAX,
+            absent: false,
+        },
+        SeatSetup {
+            seat: 1,
+            stack: 1,
+            absent: false,
+        },
+    ];
+    let setup = HandSetup::standard(
+        1,
+        seats,
+        1,
+        2,
+        AnteStructure::None,
+        None,
+        Dealing::Recorded,
+        Preset::Wsop.rules(),
+    )
+    .unwrap();
+    assert!(matches!(
+        hand::decide(&HandState::new(), &Command::Start { setup, seed: None }),
+        Err(RuleError::BadSetup(_))
+    ));
+}
