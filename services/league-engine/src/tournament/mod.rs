@@ -38,12 +38,14 @@
 //!   players; each player gets the floor of their equity, and the odd cents go to the
 //!   largest fractional parts (then the bigger stack, then the lower index).
 
+pub mod balance;
 pub mod colour_up;
 pub mod deal;
 pub mod draw;
 pub mod payouts;
 pub mod pool;
 
+pub use balance::{BalanceRule, Balancing, Move, balance};
 pub use colour_up::{ColourUp, ColourUpError, ColourUpPolicy, Coloured, Holding, colour_up};
 pub use deal::{DealError, DealKind, ICM_MAX_PLAYERS, chip_chop, deal, icm};
 pub use draw::{ButtonDraw, DrawError, SeatAssignment, draw_button, draw_seats};
