@@ -676,6 +676,14 @@ fn queensix_betting_5_a_raise_out_of_turn_binds_to_a_call_and_a_call_may_not_rai
     assert!(legal.can_fold);
 }
 
+/// C bets 100 out of turn; then A and B act in turn. Returns the table at C's turn.
+fn bet_out_of_turn_then(rules: HouseRules, a: Action, b: Action) -> Table {
+    let mut t = flop_with_out_of_turn(rules, Action::Bet(100));
+    t.ok(A, a);
+    t.ok(B, b);
+    t
+}
+
 #[test]
 fn wph_31_a_bet_out_of_turn_after_a_check_a_smaller_bet_or_a_larger_bet() {
     // WPH 31: "Where a player bets out of turn, action will go back to the in turn player.
@@ -683,22 +691,32 @@ fn wph_31_a_bet_out_of_turn_after_a_check_a_smaller_bet_or_a_larger_bet() {
     // their bet. - BET LESS THAN THE OUT OF TURN PLAYER, the out of turn player is forced to
     // flat call. - BET MORE THAN THE OUT OF TURN PLAYER, the out of turn player is given all
     // options with the exception of checking."
-    let mut t = flop_with_out_of_turn(HouseRules::wph(), Action::Bet(100));
-    t.ok(A, Action::Check);
-    t.ok(B, Action::Check);
-    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::MustCheck));
-    assert_eq!(t.stack(C), 990, "the bet was taken back");
-
-    let mut t = flop_with_out_of_turn(HouseRules::wph(), Action::Bet(100));
-    t.ok(A, Action::Bet(40));
-    t.ok(B, Action::Fold);
-    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::MustCall));
-    assert_eq!(t.stack(C), 950, "flat call of 40");
-
-    let mut t = flop_with_out_of_turn(HouseRules::wph(), Action::Bet(100));
-    t.ok(A, Action::Bet(300));
-    t.ok(B, Action::Fold);
-    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::Released));
+    let cases = [
+        (
+            Action::Check,
+            Action::Check,
+            OutOfTurnRuling::MustCheck,
+            990,
+        ),
+        (
+            Action::Bet(40),
+            Action::Fold,
+            OutOfTurnRuling::MustCall,
+            950,
+        ),
+        (
+            Action::Bet(300),
+            Action::Fold,
+            OutOfTurnRuling::Released,
+            990,
+        ),
+    ];
+    for (a, b, ruling, stack) in cases {
+        let t = bet_out_of_turn_then(HouseRules::wph(), a, b);
+        assert_eq!(last_ruling(&t), Some(ruling), "A {a:?}");
+        assert_eq!(t.stack(C), stack, "A {a:?}");
+    }
+    let t = bet_out_of_turn_then(HouseRules::wph(), Action::Bet(300), Action::Fold);
     let legal = t.state.legal_actions().unwrap();
     assert!(!legal.can_check && legal.call.is_some() && legal.bet_or_raise.is_some());
 }
@@ -709,22 +727,26 @@ fn hippodrome_5_out_of_turn_action_stands_unless_the_action_changes() {
     // an intervening bet or raise of less than the out of turn action, the out of turn
     // bettor must call the bet [...] If there is an intervening bet or raise higher than
     // the out of turn action this releases the out of turn bettor from his action."
-    let mut t = flop_with_out_of_turn(HouseRules::hippodrome(), Action::Bet(100));
-    t.ok(A, Action::Check);
-    t.ok(B, Action::Check);
-    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::Binding));
-    assert_eq!(t.stack(C), 890, "the bet of 100 stands");
-
-    let mut t = flop_with_out_of_turn(HouseRules::hippodrome(), Action::Bet(100));
-    t.ok(A, Action::Bet(60));
-    t.ok(B, Action::Fold);
-    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::MustCall));
-    assert_eq!(t.stack(C), 930);
-
-    let mut t = flop_with_out_of_turn(HouseRules::hippodrome(), Action::Bet(100));
-    t.ok(A, Action::Bet(200));
-    t.ok(B, Action::Fold);
-    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::Released));
+    let cases = [
+        (Action::Check, Action::Check, OutOfTurnRuling::Binding, 890),
+        (
+            Action::Bet(60),
+            Action::Fold,
+            OutOfTurnRuling::MustCall,
+            930,
+        ),
+        (
+            Action::Bet(200),
+            Action::Fold,
+            OutOfTurnRuling::Released,
+            990,
+        ),
+    ];
+    for (a, b, ruling, stack) in cases {
+        let t = bet_out_of_turn_then(HouseRules::hippodrome(), a, b);
+        assert_eq!(last_ruling(&t), Some(ruling), "A {a:?}");
+        assert_eq!(t.stack(C), stack, "A {a:?}");
+    }
 }
 
 #[test]
