@@ -11,6 +11,8 @@
 //! - [`hand`]: one hand of No-Limit Hold'em as `decide(&state, command)` and
 //!   `apply(state, &event)` (and `execute`, both in one pass, for replay loops).
 //! - [`phh`]: the Poker Hand History format: parse, replay through the engine, write.
+//! - [`points`]: league points formulas in The Tournament Director's syntax, checked when
+//!   set.
 //! - [`sim`]: seeded random hands through the engine (simulation, tests, benchmarks).
 //! - [`tournament`]: the first bricks of tournaments: prize pool, payouts by place, ties,
 //!   deals (chip chop, ICM) in integer cents; the seat and button draws and the chip race
@@ -29,6 +31,7 @@ pub mod deck;
 pub mod eval;
 pub mod hand;
 pub mod phh;
+pub mod points;
 pub mod rules;
 pub mod sim;
 pub mod tournament;

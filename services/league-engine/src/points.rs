@@ -1,0 +1,593 @@
+//! League points formulas, in the syntax leagues already write for The Tournament Director.
+//!
+//! A formula is an expression of the tournament's numbers:
+//!
+//! | name | meaning |
+//! |---|---|
+//! | `n` | entrants (field size) |
+//! | `r` | the player's finishing place (1 is the winner) |
+//! | `nr` | the player's re-buys |
+//! | `nh` | the player's knock-outs ("hits") |
+//! | `buyin` | the buy-in, in whole currency units |
+//! | `prizepool` | the prize pool, in whole currency units |
+//!
+//! with `+ - * /`, unary minus, comparisons (`< <= > >= == !=`, giving 1 or 0), `&&`,
+//! `||`, parentheses, and the functions `if(c, a, b)`, `max(a, b, ...)`, `min(a, b, ...)`,
+//! `round(x)` (half away from zero), `floor(x)`, `ceil(x)`, `abs(x)`, `sqrt(x)`,
+//! `pow(x, y)`, `log(x)` (natural) and `log10(x)`. Examples: `round(10 * sqrt(n) /
+//! sqrt(r)) - 9`, `n - r + 1`, `if(r <= 10, 11 - r, 0)`.
+//!
+//! A [`Formula`] is checked when the league sets it: it must parse, name only the
+//! variables above, and evaluate to a finite number for every place of every field from 2
+//! to 500 players with 0 to 5 re-buys and knock-outs, so a formula that can divide by
+//! zero or take the square root of a negative is refused then, with the inputs that break
+//! it, never in the middle of a season.
+//!
+//! Points are kept in hundredths ([`Centipoints`]): the formula's value is rounded half
+//! away from zero to two decimals. IEEE 754 makes `+ - * / sqrt` exact to the bit on every
+//! platform; `pow`, `log` and `log10` come from the platform's maths library and may differ
+//! in the last bit, which matters only exactly at a rounding boundary.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Points in hundredths of a point.
+pub type Centipoints = i64;
+
+/// What a formula is evaluated with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inputs {
+    pub n: u32,
+    pub r: u32,
+    pub nr: u32,
+    pub nh: u32,
+    pub buyin: u64,
+    pub prizepool: u64,
+}
+
+/// Why a formula was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+pub enum FormulaError {
+    #[error("at {at}: {message}")]
+    Syntax { at: usize, message: String },
+    #[error("unknown variable `{0}` (known: n, r, nr, nh, buyin, prizepool)")]
+    UnknownVariable(String),
+    #[error("unknown function `{0}`")]
+    UnknownFunction(String),
+    #[error("`{function}` takes {expected} arguments, got {got}")]
+    Arity {
+        function: String,
+        expected: String,
+        got: usize,
+    },
+    #[error("the formula is not a number for {inputs}: {why}")]
+    NotANumber { inputs: String, why: String },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Expr {
+    Num(f64),
+    Var(Var),
+    Neg(Box<Expr>),
+    Bin(Op, Box<Expr>, Box<Expr>),
+    Call(Func, Vec<Expr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Var {
+    N,
+    R,
+    Nr,
+    Nh,
+    Buyin,
+    Prizepool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    And,
+    Or,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Func {
+    If,
+    Max,
+    Min,
+    Round,
+    Floor,
+    Ceil,
+    Abs,
+    Sqrt,
+    Pow,
+    Log,
+    Log10,
+}
+
+/// A checked points formula.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Formula {
+    text: String,
+    expr: Expr,
+}
+
+impl fmt::Display for Formula {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl Formula {
+    /// Parses and checks a formula (see the module documentation).
+    pub fn new(text: &str) -> Result<Formula, FormulaError> {
+        let mut parser = Parser { text, pos: 0 };
+        let expr = parser.expr()?;
+        parser.skip_ws();
+        if parser.pos < text.len() {
+            return Err(parser.error("unexpected text after the formula"));
+        }
+        let formula = Formula {
+            text: text.to_owned(),
+            expr,
+        };
+        formula.check()?;
+        Ok(formula)
+    }
+
+    /// The text the league wrote.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The points for one player, in hundredths.
+    pub fn points(&self, inputs: Inputs) -> Result<Centipoints, FormulaError> {
+        let value = eval(&self.expr, &inputs).map_err(|why| FormulaError::NotANumber {
+            inputs: describe(&inputs),
+            why,
+        })?;
+        let hundredths = (value * 100.0).round();
+        if !hundredths.is_finite() || hundredths.abs() > 9.0e15 {
+            return Err(FormulaError::NotANumber {
+                inputs: describe(&inputs),
+                why: format!("{value} is out of range"),
+            });
+        }
+        // Exact: |hundredths| < 2^53 and it is a whole number.
+        #[expect(
+            clippy::as_conversions,
+            clippy::cast_possible_truncation,
+            reason = "a whole f64 below 2^53 converts exactly"
+        )]
+        Ok(hundredths as i64)
+    }
+
+    fn check(&self) -> Result<(), FormulaError> {
+        for n in 2..=500u32 {
+            for r in 1..=n {
+                for extra in [0u32, 1, 5] {
+                    let inputs = Inputs {
+                        n,
+                        r,
+                        nr: extra,
+                        nh: extra,
+                        buyin: 20,
+                        prizepool: u64::from(n) * 20,
+                    };
+                    self.points(inputs)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn describe(inputs: &Inputs) -> String {
+    format!(
+        "n={}, r={}, nr={}, nh={}, buyin={}, prizepool={}",
+        inputs.n, inputs.r, inputs.nr, inputs.nh, inputs.buyin, inputs.prizepool
+    )
+}
+
+fn eval(expr: &Expr, inputs: &Inputs) -> Result<f64, String> {
+    let value = match expr {
+        Expr::Num(v) => *v,
+        Expr::Var(var) => match var {
+            Var::N => f64::from(inputs.n),
+            Var::R => f64::from(inputs.r),
+            Var::Nr => f64::from(inputs.nr),
+            Var::Nh => f64::from(inputs.nh),
+            Var::Buyin => u64_to_f64(inputs.buyin),
+            Var::Prizepool => u64_to_f64(inputs.prizepool),
+        },
+        Expr::Neg(inner) => -eval(inner, inputs)?,
+        Expr::Bin(op, a, b) => {
+            let (a, b) = (eval(a, inputs)?, eval(b, inputs)?);
+            let truth = |t: bool| if t { 1.0 } else { 0.0 };
+            match op {
+                Op::Add => a + b,
+                Op::Sub => a - b,
+                Op::Mul => a * b,
+                Op::Div if b == 0.0 => return Err("division by zero".into()),
+                Op::Div => a / b,
+                Op::Lt => truth(a < b),
+                Op::Le => truth(a <= b),
+                Op::Gt => truth(a > b),
+                Op::Ge => truth(a >= b),
+                Op::Eq => truth(a == b),
+                Op::Ne => truth(a != b),
+                Op::And => truth(a != 0.0 && b != 0.0),
+                Op::Or => truth(a != 0.0 || b != 0.0),
+            }
+        }
+        Expr::Call(func, args) => {
+            if *func == Func::If {
+                // Only the branch taken is evaluated: `if(r > 1, 10 / (r - 1), 50)`.
+                return if eval(&args[0], inputs)? != 0.0 {
+                    eval(&args[1], inputs)
+                } else {
+                    eval(&args[2], inputs)
+                };
+            }
+            let values = args
+                .iter()
+                .map(|a| eval(a, inputs))
+                .collect::<Result<Vec<f64>, String>>()?;
+            let x = values.first().copied().unwrap_or(0.0);
+            match func {
+                Func::If => unreachable!("handled above"),
+                Func::Max => values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                Func::Min => values.iter().copied().fold(f64::INFINITY, f64::min),
+                Func::Round => x.round(),
+                Func::Floor => x.floor(),
+                Func::Ceil => x.ceil(),
+                Func::Abs => x.abs(),
+                Func::Sqrt if x < 0.0 => return Err("square root of a negative".into()),
+                Func::Sqrt => x.sqrt(),
+                Func::Pow => x.powf(values.get(1).copied().unwrap_or(1.0)),
+                Func::Log | Func::Log10 if x <= 0.0 => {
+                    return Err("logarithm of zero or a negative".into());
+                }
+                Func::Log => x.ln(),
+                Func::Log10 => x.log10(),
+            }
+        }
+    };
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(format!("the result is {value}"))
+    }
+}
+
+fn u64_to_f64(v: u64) -> f64 {
+    // Money below 2^53 cents converts exactly; anything larger is far beyond any pool.
+    let high = u32::try_from(v >> 32).unwrap_or(u32::MAX);
+    let low = u32::try_from(v & 0xffff_ffff).unwrap_or(0);
+    f64::from(high) * 4_294_967_296.0 + f64::from(low)
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, message: &str) -> FormulaError {
+        FormulaError::Syntax {
+            at: self.pos,
+            message: message.to_owned(),
+        }
+    }
+
+    fn skip_ws(&mut self) {
+        while self
+            .text
+            .as_bytes()
+            .get(self.pos)
+            .is_some_and(u8::is_ascii_whitespace)
+        {
+            self.pos += 1;
+        }
+    }
+
+    fn eat(&mut self, token: &str) -> bool {
+        self.skip_ws();
+        if self.text[self.pos..].starts_with(token) {
+            self.pos += token.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expr(&mut self) -> Result<Expr, FormulaError> {
+        self.or()
+    }
+
+    fn or(&mut self) -> Result<Expr, FormulaError> {
+        let mut left = self.and()?;
+        while self.eat("||") {
+            left = Expr::Bin(Op::Or, Box::new(left), Box::new(self.and()?));
+        }
+        Ok(left)
+    }
+
+    fn and(&mut self) -> Result<Expr, FormulaError> {
+        let mut left = self.comparison()?;
+        while self.eat("&&") {
+            left = Expr::Bin(Op::And, Box::new(left), Box::new(self.comparison()?));
+        }
+        Ok(left)
+    }
+
+    fn comparison(&mut self) -> Result<Expr, FormulaError> {
+        let left = self.sum()?;
+        for (token, op) in [
+            ("<=", Op::Le),
+            (">=", Op::Ge),
+            ("==", Op::Eq),
+            ("!=", Op::Ne),
+            ("<", Op::Lt),
+            (">", Op::Gt),
+        ] {
+            if self.eat(token) {
+                return Ok(Expr::Bin(op, Box::new(left), Box::new(self.sum()?)));
+            }
+        }
+        Ok(left)
+    }
+
+    fn sum(&mut self) -> Result<Expr, FormulaError> {
+        let mut left = self.product()?;
+        loop {
+            if self.eat("+") {
+                left = Expr::Bin(Op::Add, Box::new(left), Box::new(self.product()?));
+            } else if self.eat("-") {
+                left = Expr::Bin(Op::Sub, Box::new(left), Box::new(self.product()?));
+            } else {
+                return Ok(left);
+            }
+        }
+    }
+
+    fn product(&mut self) -> Result<Expr, FormulaError> {
+        let mut left = self.unary()?;
+        loop {
+            if self.eat("*") {
+                left = Expr::Bin(Op::Mul, Box::new(left), Box::new(self.unary()?));
+            } else if self.eat("/") {
+                left = Expr::Bin(Op::Div, Box::new(left), Box::new(self.unary()?));
+            } else {
+                return Ok(left);
+            }
+        }
+    }
+
+    fn unary(&mut self) -> Result<Expr, FormulaError> {
+        if self.eat("-") {
+            return Ok(Expr::Neg(Box::new(self.unary()?)));
+        }
+        if self.eat("+") {
+            return self.unary();
+        }
+        self.atom()
+    }
+
+    fn atom(&mut self) -> Result<Expr, FormulaError> {
+        self.skip_ws();
+        if self.eat("(") {
+            let inner = self.expr()?;
+            if !self.eat(")") {
+                return Err(self.error("expected `)`"));
+            }
+            return Ok(inner);
+        }
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        match bytes.get(self.pos) {
+            Some(b) if b.is_ascii_digit() || *b == b'.' => {
+                while bytes
+                    .get(self.pos)
+                    .is_some_and(|b| b.is_ascii_digit() || *b == b'.')
+                {
+                    self.pos += 1;
+                }
+                let text = &self.text[start..self.pos];
+                text.parse::<f64>()
+                    .map(Expr::Num)
+                    .map_err(|_| FormulaError::Syntax {
+                        at: start,
+                        message: format!("not a number: {text:?}"),
+                    })
+            }
+            Some(b) if b.is_ascii_alphabetic() => {
+                while bytes
+                    .get(self.pos)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                {
+                    self.pos += 1;
+                }
+                let name = self.text[start..self.pos].to_ascii_lowercase();
+                if self.eat("(") {
+                    self.call(&name)
+                } else {
+                    variable(&name).map(Expr::Var)
+                }
+            }
+            _ => Err(self.error("expected a number, a variable, a function or `(`")),
+        }
+    }
+
+    fn call(&mut self, name: &str) -> Result<Expr, FormulaError> {
+        let func = match name {
+            "if" => Func::If,
+            "max" => Func::Max,
+            "min" => Func::Min,
+            "round" => Func::Round,
+            "floor" => Func::Floor,
+            "ceil" => Func::Ceil,
+            "abs" => Func::Abs,
+            "sqrt" => Func::Sqrt,
+            "pow" => Func::Pow,
+            "log" | "ln" => Func::Log,
+            "log10" => Func::Log10,
+            _ => return Err(FormulaError::UnknownFunction(name.to_owned())),
+        };
+        let mut args = Vec::new();
+        if !self.eat(")") {
+            loop {
+                args.push(self.expr()?);
+                if self.eat(")") {
+                    break;
+                }
+                if !self.eat(",") {
+                    return Err(self.error("expected `,` or `)`"));
+                }
+            }
+        }
+        let (ok, expected) = match func {
+            Func::If => (args.len() == 3, "3"),
+            Func::Max | Func::Min => (!args.is_empty(), "1 or more"),
+            Func::Pow => (args.len() == 2, "2"),
+            _ => (args.len() == 1, "1"),
+        };
+        if !ok {
+            return Err(FormulaError::Arity {
+                function: name.to_owned(),
+                expected: expected.to_owned(),
+                got: args.len(),
+            });
+        }
+        Ok(Expr::Call(func, args))
+    }
+}
+
+fn variable(name: &str) -> Result<Var, FormulaError> {
+    match name {
+        "n" => Ok(Var::N),
+        "r" => Ok(Var::R),
+        "nr" => Ok(Var::Nr),
+        "nh" => Ok(Var::Nh),
+        "buyin" => Ok(Var::Buyin),
+        "prizepool" => Ok(Var::Prizepool),
+        _ => Err(FormulaError::UnknownVariable(name.to_owned())),
+    }
+}
+
+/// A fixed points table by place (e.g. the APL's 125, 100, 75, 50, 40); places beyond it
+/// score 0.
+pub fn table_points(table: &[Centipoints], place: u32) -> Centipoints {
+    usize::try_from(place)
+        .ok()
+        .and_then(|p| p.checked_sub(1))
+        .and_then(|i| table.get(i))
+        .copied()
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(n: u32, r: u32) -> Inputs {
+        Inputs {
+            n,
+            r,
+            nr: 0,
+            nh: 0,
+            buyin: 20,
+            prizepool: u64::from(n) * 20,
+        }
+    }
+
+    #[test]
+    fn the_square_root_formula_gives_the_golden_vector_for_20_players() {
+        // For 20 players, round(10*sqrt(n)/sqrt(r)) - 9 gives 36, 23, 17, 13, 11 for places
+        // 1 to 5 and 1 for 20th.
+        let f = Formula::new("round(10 * sqrt(n) / sqrt(r)) - 9").unwrap();
+        let points: Vec<Centipoints> = (1..=5).map(|r| f.points(at(20, r)).unwrap()).collect();
+        assert_eq!(points, [3600, 2300, 1700, 1300, 1100]);
+        assert_eq!(f.points(at(20, 20)).unwrap(), 100);
+    }
+
+    #[test]
+    fn simple_formulas_and_the_apl_table() {
+        let f = Formula::new("n - r + 1").unwrap();
+        assert_eq!(f.points(at(30, 1)).unwrap(), 3000);
+        assert_eq!(f.points(at(30, 30)).unwrap(), 100);
+        let f = Formula::new("if(r <= 10, 11 - r, 0)").unwrap();
+        assert_eq!(f.points(at(30, 3)).unwrap(), 800);
+        assert_eq!(f.points(at(30, 11)).unwrap(), 0);
+        let apl = [12_500, 10_000, 7_500, 5_000, 4_000];
+        assert_eq!(
+            (1..=6).map(|r| table_points(&apl, r)).collect::<Vec<_>>(),
+            [12_500, 10_000, 7_500, 5_000, 4_000, 0]
+        );
+        let f =
+            Formula::new("max(1, n - 2*r) + nh * 2 + pow(nr, 2) / 10 + prizepool / buyin").unwrap();
+        let inputs = Inputs {
+            n: 10,
+            r: 2,
+            nr: 3,
+            nh: 1,
+            buyin: 20,
+            prizepool: 200,
+        };
+        assert_eq!(f.points(inputs).unwrap(), 600 + 200 + 90 + 1_000);
+    }
+
+    #[test]
+    fn a_formula_that_divides_by_zero_is_refused_when_set() {
+        let refused = Formula::new("100 / (n - r)").unwrap_err();
+        assert!(
+            matches!(&refused, FormulaError::NotANumber { why, .. } if why == "division by zero"),
+            "{refused}"
+        );
+        assert!(refused.to_string().contains("n=2, r=2"), "{refused}");
+        // Guarded by `if`, the same division is fine.
+        assert!(Formula::new("if(r < n, 100 / (n - r), 0)").is_ok());
+        assert!(matches!(
+            Formula::new("sqrt(r - 2)"),
+            Err(FormulaError::NotANumber { .. })
+        ));
+    }
+
+    #[test]
+    fn unknown_names_and_bad_syntax_are_refused() {
+        assert_eq!(
+            Formula::new("n - rank + 1"),
+            Err(FormulaError::UnknownVariable("rank".into()))
+        );
+        assert_eq!(
+            Formula::new("cube(n)"),
+            Err(FormulaError::UnknownFunction("cube".into()))
+        );
+        assert!(matches!(
+            Formula::new("n -"),
+            Err(FormulaError::Syntax { .. })
+        ));
+        assert!(matches!(
+            Formula::new("(n"),
+            Err(FormulaError::Syntax { .. })
+        ));
+        assert!(matches!(
+            Formula::new("if(r, 1)"),
+            Err(FormulaError::Arity { .. })
+        ));
+        assert!(matches!(
+            Formula::new("n r"),
+            Err(FormulaError::Syntax { .. })
+        ));
+    }
+}
