@@ -13,6 +13,7 @@
 //! - [`phh`]: the Poker Hand History format: parse, replay through the engine, write.
 //! - [`points`]: league points formulas in The Tournament Director's syntax, checked when
 //!   set.
+//! - [`standings`]: best-N season and venue standings with published tie-breaks.
 //! - [`sim`]: seeded random hands through the engine (simulation, tests, benchmarks).
 //! - [`tournament`]: the first bricks of tournaments: prize pool, payouts by place, ties,
 //!   deals (chip chop, ICM) in integer cents; the seat and button draws and the chip race
@@ -34,4 +35,5 @@ pub mod phh;
 pub mod points;
 pub mod rules;
 pub mod sim;
+pub mod standings;
 pub mod tournament;
