@@ -591,9 +591,7 @@ pub struct HandState {
     to_act: Option<u8>,
     /// Positions that have acted since the last full bet or raise.
     acted: u16,
-    opener: u8,
     last_aggressor: Option<u8>,
-    any_all_in: bool,
     /// Counts for the misdeal cut-off (blinds not counted).
     players_acted: u16,
     actions_taken: u8,
@@ -641,9 +639,7 @@ impl Default for HandState {
             pending: 0,
             to_act: None,
             acted: 0,
-            opener: 0,
             last_aggressor: None,
-            any_all_in: false,
             players_acted: 0,
             actions_taken: 0,
             chip_actions: 0,
@@ -1865,7 +1861,7 @@ impl HandState {
         self.no_raise = 0;
         self.last_aggressor = None;
         let n = self.n;
-        self.opener = if self.street == Street::Preflop {
+        let opener = if self.street == Street::Preflop {
             (self.last_forced_position() + 1) % n
         } else {
             0
@@ -1894,7 +1890,7 @@ impl HandState {
             }
         }
         self.pending = pending;
-        self.to_act = self.next_pending(self.opener);
+        self.to_act = self.next_pending(opener);
         self.phase = if self.to_act.is_some() && self.live_count() > 1 {
             Phase::Betting
         } else {
@@ -1954,9 +1950,6 @@ impl HandState {
         pl.stack -= amount;
         pl.bet += amount;
         pl.put_in += amount;
-        if pl.stack == 0 {
-            self.any_all_in = true;
-        }
     }
 
     fn raise_to(&mut self, p: u8, to: u64) {
@@ -2031,9 +2024,6 @@ impl HandState {
                     let amount = (*amount).min(pl.stack);
                     pl.stack -= amount;
                     pl.ante += amount;
-                    if pl.stack == 0 {
-                        self.any_all_in = true;
-                    }
                 }
             }
             Event::BlindPosted {

@@ -684,6 +684,16 @@ fn bet_out_of_turn_then(rules: HouseRules, a: Action, b: Action) -> Table {
     t
 }
 
+/// Each case: A's and B's actions after C's out-of-turn bet of 100, the ruling at C's turn,
+/// and C's stack after it.
+fn assert_rulings(rules: HouseRules, cases: [(Action, Action, OutOfTurnRuling, u64); 3]) {
+    for (a, b, ruling, stack) in cases {
+        let t = bet_out_of_turn_then(rules, a, b);
+        assert_eq!(last_ruling(&t), Some(ruling), "{:?}: A {a:?}", rules.preset);
+        assert_eq!(t.stack(C), stack, "{:?}: A {a:?}", rules.preset);
+    }
+}
+
 #[test]
 fn wph_31_a_bet_out_of_turn_after_a_check_a_smaller_bet_or_a_larger_bet() {
     // WPH 31: "Where a player bets out of turn, action will go back to the in turn player.
@@ -711,11 +721,7 @@ fn wph_31_a_bet_out_of_turn_after_a_check_a_smaller_bet_or_a_larger_bet() {
             990,
         ),
     ];
-    for (a, b, ruling, stack) in cases {
-        let t = bet_out_of_turn_then(HouseRules::wph(), a, b);
-        assert_eq!(last_ruling(&t), Some(ruling), "A {a:?}");
-        assert_eq!(t.stack(C), stack, "A {a:?}");
-    }
+    assert_rulings(HouseRules::wph(), cases);
     let t = bet_out_of_turn_then(HouseRules::wph(), Action::Bet(300), Action::Fold);
     let legal = t.state.legal_actions().unwrap();
     assert!(!legal.can_check && legal.call.is_some() && legal.bet_or_raise.is_some());
@@ -742,11 +748,7 @@ fn hippodrome_5_out_of_turn_action_stands_unless_the_action_changes() {
             990,
         ),
     ];
-    for (a, b, ruling, stack) in cases {
-        let t = bet_out_of_turn_then(HouseRules::hippodrome(), a, b);
-        assert_eq!(last_ruling(&t), Some(ruling), "A {a:?}");
-        assert_eq!(t.stack(C), stack, "A {a:?}");
-    }
+    assert_rulings(HouseRules::hippodrome(), cases);
 }
 
 #[test]
