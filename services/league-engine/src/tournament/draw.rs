@@ -114,11 +114,7 @@ fn uniform_below(rng: &mut ChaCha20Rng, n: usize) -> usize {
 
 /// The deck seed for table `table`'s button draw.
 pub fn button_seed(seed: &Seed, table: u32) -> Seed {
-    let mut hasher = Sha256::new();
-    hasher.update(seed.to_bytes());
-    hasher.update(b"button");
-    hasher.update(table.to_le_bytes());
-    Seed::from_bytes(hasher.finalize().into())
+    derive_seed(seed, "button", table)
 }
 
 /// Draws for the button at `table`, dealing one card to each of `seats` in order.
@@ -144,6 +140,24 @@ pub fn draw_button(seed: &Seed, table: u32, seats: &[Seat]) -> Result<ButtonDraw
         cards,
         button,
     })
+}
+
+/// A sub-seed for one purpose of a revealed seed: `sha256(seed || label || index as 4
+/// little-endian bytes)` (the button draw of table `t` is `derive(seed, "button", t)`).
+pub fn derive_seed(seed: &Seed, label: &str, index: u32) -> Seed {
+    let mut hasher = Sha256::new();
+    hasher.update(seed.to_bytes());
+    hasher.update(label.as_bytes());
+    hasher.update(index.to_le_bytes());
+    Seed::from_bytes(hasher.finalize().into())
+}
+
+/// One index uniform in `0..n` (`n > 0`) from a seed: the first draw of the ChaCha20
+/// keystream keyed by the seed, by rejection exactly as the seat draw makes it. Used to
+/// seat a late entrant in one of the open seats.
+pub fn pick(seed: &Seed, n: usize) -> usize {
+    let mut rng = ChaCha20Rng::from_seed(seed.to_bytes());
+    uniform_below(&mut rng, n)
 }
 
 #[cfg(test)]

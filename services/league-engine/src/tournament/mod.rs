@@ -43,7 +43,9 @@ pub mod colour_up;
 pub mod deal;
 pub mod draw;
 pub mod payouts;
+pub mod play;
 pub mod pool;
+pub mod sim;
 
 pub use balance::{BalanceRule, Balancing, Move, balance};
 pub use colour_up::{ColourUp, ColourUpError, ColourUpPolicy, Coloured, Holding, colour_up};

@@ -1,0 +1,584 @@
+//! Random tournaments played through the tournament aggregate, for property tests, the
+//! league simulator and benchmarks.
+//!
+//! Seeded, so repeatable. A [`TournamentSim`] plays one tournament to the end through the
+//! same commands a venue app sends: registration, absentees, the draw, levels with breaks
+//! and colour-ups, hands (dealt or recorded) with random legal actions, re-buys (announced
+//! and straight after a bust), add-ons, late entries and re-entries, penalties, redraws,
+//! and in `results` tracking eliminations and chip counts. Every command it sends must be
+//! accepted: a refusal is returned as an error, because it means the simulator and the
+//! rules disagree.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+
+use super::colour_up::ColourUpPolicy;
+use super::payouts::PayoutTable;
+use super::play::{
+    self, Blinds, Denominations, Level, Penalty, PlayerId, PurchasePolicy, Schedule, Standing,
+    Tournament, TournamentCommand, TournamentError, TournamentEvent, TournamentRules, Tracking,
+};
+use super::pool::{HouseCut, PoolRules, Price};
+use crate::card::Card;
+use crate::deck::{Deck, Seed};
+use crate::hand::{AnteStructure, Command as HandCommand, HandState, Seat};
+use crate::rules::Preset;
+use crate::sim::Simulator;
+
+/// The shape of a simulated tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimOptions {
+    pub players: usize,
+    pub preset: Preset,
+    pub tracking: Tracking,
+    pub table_size: u8,
+    pub rebuys: bool,
+    /// Players who enter late (after the start, during late registration).
+    pub late: usize,
+}
+
+/// A tournament being played at random.
+pub struct TournamentSim {
+    rng: ChaCha8Rng,
+    hands: Simulator,
+    pub state: Tournament,
+    pub events: Vec<TournamentEvent>,
+    /// The secret behind the tournament's current commitment.
+    secret: Seed,
+    options: SimOptions,
+    clock: i64,
+    late_left: usize,
+    /// Cards of the recorded hand in progress at each table (a physical deck).
+    decks: std::collections::BTreeMap<u32, Deck>,
+    /// Hands since the level started.
+    hands_in_level: u32,
+    pub commands: u64,
+    /// The last command sent.
+    pub last_command: Option<TournamentCommand>,
+}
+
+fn level(small: u64, big: u64, ante: u64) -> Level {
+    Level::Play {
+        blinds: Blinds {
+            small_blind: small,
+            big_blind: big,
+            ante: if ante == 0 {
+                AnteStructure::None
+            } else {
+                AnteStructure::BigBlind(ante)
+            },
+        },
+        minutes: 20,
+    }
+}
+
+/// A venue's usual structure: 5,000 chips, 25-chip unit, a colour-up of the 25s at the
+/// first break and of the 100s at the second.
+pub fn standard_levels() -> Vec<Level> {
+    vec![
+        level(25, 50, 0),
+        level(50, 100, 0),
+        level(75, 150, 0),
+        level(100, 200, 200),
+        Level::Break {
+            minutes: 10,
+            colour_up: Some(Denominations { low: 25, high: 100 }),
+        },
+        level(200, 400, 400),
+        level(300, 600, 600),
+        level(500, 1000, 1000),
+        level(1000, 2000, 2000),
+        Level::Break {
+            minutes: 10,
+            colour_up: Some(Denominations {
+                low: 100,
+                high: 1000,
+            }),
+        },
+        level(2000, 4000, 4000),
+        level(3000, 6000, 6000),
+        level(5000, 10000, 10000),
+        level(10000, 20000, 20000),
+        level(20000, 40000, 40000),
+        level(50000, 100_000, 100_000),
+        level(100_000, 200_000, 200_000),
+        level(200_000, 400_000, 400_000),
+        level(500_000, 1_000_000, 1_000_000),
+    ]
+}
+
+impl TournamentSim {
+    /// Schedules and registers a tournament (not yet started).
+    pub fn new(seed: u64, options: SimOptions) -> Result<TournamentSim, TournamentError> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let secret = random_seed(&mut rng);
+        let mut house = TournamentRules::for_preset(options.preset);
+        if options.preset == Preset::Wph && rng.next_u32() % 2 == 0 {
+            house.colour_up = ColourUpPolicy::ChipRace;
+        }
+        let purchase = |chips, until| PurchasePolicy {
+            per_player: 2,
+            from_level: 1,
+            until_level: until,
+            chips,
+            max_stack: Some(5000),
+            after_bust_only: options.preset == Preset::Invitational,
+        };
+        let schedule = Schedule {
+            name: format!("sim {seed}"),
+            venue: "sim".into(),
+            starts_at: 0,
+            preset: options.preset,
+            house,
+            tracking: options.tracking,
+            pool: PoolRules {
+                entry: Price::new(2000, 500),
+                rebuy: options.rebuys.then_some(Price::new(2000, 0)),
+                add_on: options.rebuys.then_some(Price::new(1000, 0)),
+                house: if options.preset == Preset::Invitational {
+                    HouseCut::AllToPool
+                } else {
+                    HouseCut::Fees
+                },
+                guarantee: 0,
+            },
+            starting_chips: 5000,
+            chip_unit: 25,
+            levels: standard_levels(),
+            table_size: options.table_size,
+            rebuys: options.rebuys.then(|| purchase(5000, 4)),
+            add_ons: options.rebuys.then(|| PurchasePolicy {
+                from_level: 4,
+                max_stack: None,
+                after_bust_only: false,
+                per_player: 1,
+                ..purchase(3000, 4)
+            }),
+            reentries: Some(PurchasePolicy {
+                per_player: 1,
+                max_stack: None,
+                after_bust_only: false,
+                ..purchase(5000, 3)
+            }),
+            late_registration_until_level: 3,
+            payouts: PayoutTable::default(),
+            blind_cap_percent: (options.preset == Preset::QueenSix).then_some(10),
+            break_order: Vec::new(),
+            draw_commitment: secret.commitment(),
+        };
+        let hands = Simulator::new(rng.next_u64(), options.preset.rules());
+        let mut sim = TournamentSim {
+            rng,
+            hands,
+            state: Tournament::new(),
+            events: Vec::new(),
+            secret,
+            late_left: options.late,
+            options,
+            clock: 0,
+            decks: std::collections::BTreeMap::new(),
+            hands_in_level: 0,
+            commands: 0,
+            last_command: None,
+        };
+        sim.send(&TournamentCommand::Schedule(Box::new(schedule)))?;
+        for i in 0..sim.options.players {
+            sim.send(&TournamentCommand::Register {
+                player: format!("p{i:03}"),
+            })?;
+        }
+        Ok(sim)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.rng.next_u64() % n.max(1)
+    }
+
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+
+    /// Sends one command; its events are applied and kept.
+    pub fn send(&mut self, command: &TournamentCommand) -> Result<(), TournamentError> {
+        self.last_command = Some(command.clone());
+        let events = play::decide(&self.state, command)?;
+        for event in &events {
+            play::apply(&mut self.state, event);
+        }
+        self.events.extend(events);
+        self.commands += 1;
+        Ok(())
+    }
+
+    /// The seed behind the current commitment, and a fresh commitment to follow it.
+    fn reveal(&mut self) -> (Seed, crate::deck::Commitment) {
+        let seed = self.secret;
+        self.secret = random_seed(&mut self.rng);
+        (seed, self.secret.commitment())
+    }
+
+    fn tick(&mut self) -> i64 {
+        self.clock += 1 + i64::try_from(self.below(60_000)).unwrap_or(0);
+        self.clock
+    }
+
+    /// Plays the tournament to the end (or `max_commands`).
+    pub fn run(&mut self, max_commands: u64) -> Result<(), TournamentError> {
+        let ids: Vec<PlayerId> = self.state.players().keys().cloned().collect();
+        for id in ids {
+            if self.chance(5) {
+                self.send(&TournamentCommand::MarkAbsent { player: id })?;
+            }
+        }
+        let at = self.tick();
+        let (seed, next) = self.reveal();
+        self.send(&TournamentCommand::Start {
+            at,
+            seed,
+            next_commitment: next,
+        })?;
+        while self.state.stage() != play::Stage::Finished && self.commands < max_commands {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    fn step(&mut self) -> Result<(), TournamentError> {
+        let in_hand = self.state.tables().values().any(|t| t.in_hand());
+        if self.state.redraw_due() && !in_hand {
+            let (seed, next) = self.reveal();
+            return self.send(&TournamentCommand::Redraw {
+                seed,
+                next_commitment: next,
+            });
+        }
+        if self.state.colour_up_due().is_some() && !in_hand {
+            let race = self
+                .state
+                .schedule()
+                .is_some_and(|s| s.house.colour_up == ColourUpPolicy::ChipRace);
+            let (seed, next) = if race {
+                let (s, n) = self.reveal();
+                (Some(s), Some(n))
+            } else {
+                (None, None)
+            };
+            self.send(&TournamentCommand::ColourUp {
+                seed,
+                next_commitment: next,
+            })?;
+            let at = self.tick();
+            return self.send(&TournamentCommand::AdvanceLevel { at });
+        }
+        // Busted players waiting on a re-buy decide.
+        let busted: Vec<PlayerId> = self
+            .state
+            .players()
+            .iter()
+            .filter(|(_, p)| matches!(p.standing, Standing::Busted { .. }))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for player in busted {
+            if self.chance(60) {
+                self.send(&TournamentCommand::Rebuy { player })?;
+            } else {
+                self.send(&TournamentCommand::DeclineRebuy { player })?;
+            }
+        }
+        if self.state.stage() == play::Stage::Finished {
+            return Ok(());
+        }
+        // The clock.
+        let (level, spec) = self.state.level().unwrap_or((1, standard_levels()[0]));
+        let level_hands = if self.options.tracking == Tracking::Results {
+            2
+        } else {
+            12
+        };
+        if self.state.colour_up_due().is_none()
+            && (matches!(spec, Level::Break { .. }) || self.hands_in_level >= level_hands)
+        {
+            let at = self.tick();
+            if self.chance(10) && !self.state.is_paused() {
+                self.send(&TournamentCommand::Pause { at })?;
+                let at = self.tick();
+                self.send(&TournamentCommand::Resume { at })?;
+            }
+            let at = self.tick();
+            if usize::try_from(level).unwrap_or(0) < standard_levels().len() {
+                self.hands_in_level = 0;
+                return self.send(&TournamentCommand::AdvanceLevel { at });
+            }
+        }
+        self.extras(level)?;
+        if self.state.stage() == play::Stage::Finished {
+            return Ok(());
+        }
+        match self.options.tracking {
+            Tracking::Results => self.results_step(),
+            Tracking::Dealt | Tracking::Recorded => self.hand_step(),
+        }
+    }
+
+    /// Late entries, re-entries, add-ons, penalties, arrivals.
+    fn extras(&mut self, level: u32) -> Result<(), TournamentError> {
+        let idle = |s: &TournamentSim, id: &str| {
+            s.state
+                .player(id)
+                .and_then(|p| match p.standing {
+                    Standing::Seated { table, .. } => s.state.tables().get(&table),
+                    _ => None,
+                })
+                .is_some_and(|t| !t.in_hand())
+        };
+        if level <= 3 && self.late_left > 0 && self.chance(20) {
+            self.late_left -= 1;
+            let player = format!("late{:03}", self.late_left);
+            let (seed, next) = self.reveal();
+            return self.send(&TournamentCommand::LateEntry {
+                player,
+                seed,
+                next_commitment: next,
+            });
+        }
+        let ids: Vec<(PlayerId, play::Entrant)> = self
+            .state
+            .players()
+            .iter()
+            .map(|(id, p)| (id.clone(), p.clone()))
+            .collect();
+        let pick = usize::try_from(self.below(u64::try_from(ids.len()).unwrap_or(1))).unwrap_or(0);
+        let Some((id, p)) = ids.get(pick).cloned() else {
+            return Ok(());
+        };
+        if p.standing == Standing::Out && level <= 3 && p.entries < 2 && self.chance(30) {
+            let (seed, next) = self.reveal();
+            return self.send(&TournamentCommand::LateEntry {
+                player: id,
+                seed,
+                next_commitment: next,
+            });
+        }
+        if !matches!(p.standing, Standing::Seated { .. }) {
+            return Ok(());
+        }
+        if p.absent && self.chance(30) {
+            return self.send(&TournamentCommand::Arrived { player: id });
+        }
+        if self.options.rebuys && level == 4 && p.add_ons == 0 && idle(self, &id) && self.chance(30)
+        {
+            return self.send(&TournamentCommand::AddOn { player: id });
+        }
+        if self.options.rebuys
+            && level <= 4
+            && p.rebuys < 2
+            && p.chips <= 5000
+            && !p.rebuy_announced
+            && self.options.preset != Preset::Invitational
+            && self.chance(5)
+        {
+            return self.send(&TournamentCommand::AnnounceRebuy { player: id });
+        }
+        let roll = self.below(1000);
+        if roll < 5 {
+            return self.send(&TournamentCommand::Penalise {
+                player: id,
+                penalty: Penalty::Warning,
+            });
+        }
+        if roll < 8 {
+            return self.send(&TournamentCommand::Penalise {
+                player: id,
+                penalty: Penalty::MissRounds(1),
+            });
+        }
+        if roll < 9 && idle(self, &id) && self.state.remaining() > 2 {
+            return self.send(&TournamentCommand::Penalise {
+                player: id,
+                penalty: Penalty::Disqualify,
+            });
+        }
+        Ok(())
+    }
+
+    fn results_step(&mut self) -> Result<(), TournamentError> {
+        if self.state.redraw_due() || self.state.colour_up_due().is_some() {
+            return Ok(());
+        }
+        self.hands_in_level += 1;
+        let seated: Vec<(PlayerId, u64)> = self
+            .state
+            .players()
+            .iter()
+            .filter(|(_, p)| matches!(p.standing, Standing::Seated { .. }))
+            .map(|(id, p)| (id.clone(), p.chips))
+            .collect();
+        if seated.len() < 2 {
+            return Ok(());
+        }
+        if self.chance(30) {
+            // A chip count: chips move between players, the total stays.
+            let total = self.state.chips_in_play();
+            let mut counts: Vec<(PlayerId, u64)> = seated.clone();
+            let unit = self.state.chip_unit().max(1);
+            let mut left = total;
+            let n = counts.len();
+            for (i, c) in counts.iter_mut().enumerate() {
+                if i + 1 == n {
+                    c.1 = left;
+                } else {
+                    let share = total / u64::try_from(n).unwrap_or(1);
+                    let jitter = self.below(share / unit + 1) * unit / 2;
+                    let v = (share / 2 + jitter).min(left.saturating_sub(unit));
+                    c.1 = v.max(unit).min(left);
+                    left -= c.1;
+                }
+            }
+            return self.send(&TournamentCommand::RecordChips { counts });
+        }
+        let k = if seated.len() > 3 && self.chance(15) {
+            2
+        } else {
+            1
+        };
+        let mut players = Vec::new();
+        let mut pool = seated.clone();
+        for _ in 0..k {
+            let i =
+                usize::try_from(self.below(u64::try_from(pool.len()).unwrap_or(1))).unwrap_or(0);
+            players.push(pool.swap_remove(i).0);
+        }
+        let by = if self.chance(80) {
+            let i =
+                usize::try_from(self.below(u64::try_from(pool.len()).unwrap_or(1))).unwrap_or(0);
+            pool.get(i).map(|p| p.0.clone())
+        } else {
+            None
+        };
+        if self.options.rebuys && k == 1 && self.chance(40) {
+            let id = players[0].clone();
+            let ok = self.send(&TournamentCommand::Rebuy { player: id.clone() });
+            if ok.is_ok() {
+                return Ok(());
+            }
+        }
+        self.send(&TournamentCommand::Eliminate { players, by })
+    }
+
+    fn hand_step(&mut self) -> Result<(), TournamentError> {
+        let tables: Vec<u32> = self.state.tables().keys().copied().collect();
+        // Play on at a table with a hand in progress, else start one where allowed.
+        let busy: Vec<u32> = tables
+            .iter()
+            .copied()
+            .filter(|t| self.state.tables().get(t).is_some_and(|t| t.in_hand()))
+            .collect();
+        if !busy.is_empty() && (self.chance(85) || busy.len() == tables.len()) {
+            let i =
+                usize::try_from(self.below(u64::try_from(busy.len()).unwrap_or(1))).unwrap_or(0);
+            return self.act(busy[i]);
+        }
+        if self.state.redraw_due() || self.state.colour_up_due().is_some() {
+            return match busy.first() {
+                Some(&table) => self.act(table),
+                None => Ok(()),
+            };
+        }
+        let idle: Vec<u32> = tables
+            .iter()
+            .copied()
+            .filter(|t| !busy.contains(t))
+            .collect();
+        for table in idle {
+            let seed =
+                (self.options.tracking == Tracking::Dealt).then(|| random_seed(&mut self.rng));
+            match self.send(&TournamentCommand::StartHand { table, seed }) {
+                Ok(()) => {
+                    self.hands_in_level += 1;
+                    if self.options.tracking == Tracking::Recorded {
+                        let deck_seed = random_seed(&mut self.rng);
+                        self.decks.insert(table, Deck::from_seed(&deck_seed));
+                    }
+                    return Ok(());
+                }
+                // Waiting is normal: hand-for-hand, a short table.
+                Err(
+                    TournamentError::WaitingForHandForHand { .. }
+                    | TournamentError::TableHalted { .. }
+                    | TournamentError::NotEnoughPlayers { .. },
+                ) => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        match busy.first() {
+            Some(&table) => self.act(table),
+            None => Err(TournamentError::BadSchedule(format!(
+                "the simulator found no table that can play: {:?}",
+                self.state
+                    .tables()
+                    .iter()
+                    .map(|(n, t)| (*n, t.seats.clone()))
+                    .collect::<Vec<_>>()
+            ))),
+        }
+    }
+
+    fn act(&mut self, table: u32) -> Result<(), TournamentError> {
+        let Some(hand) = self
+            .state
+            .tables()
+            .get(&table)
+            .and_then(|t| t.hand())
+            .copied()
+        else {
+            return Ok(());
+        };
+        let command = match self.recorded_command(table, &hand) {
+            Some(c) => c,
+            None => match self.hands.next_command(&hand) {
+                Some(c) => c,
+                None => return Ok(()),
+            },
+        };
+        self.send(&TournamentCommand::Hand { table, command })
+    }
+
+    /// Recorded tracking: the host records the board and the shown hands.
+    fn recorded_command(&mut self, table: u32, hand: &HandState) -> Option<HandCommand> {
+        if self.options.tracking != Tracking::Recorded {
+            return None;
+        }
+        let deck = self.decks.get(&table)?.clone();
+        let seats: Vec<Seat> = hand.seats_in_order().collect();
+        let hole = |seat: Seat| -> Option<[Card; 2]> {
+            let i = seats.iter().position(|&s| s == seat)?;
+            Some([deck.cards()[2 * i], deck.cards()[2 * i + 1]])
+        };
+        if let Some(street) = hand.awaiting_board() {
+            let dealt = hand.board().count();
+            let cards = deck.cards()[20 + dealt..20 + dealt + street.cards()].to_vec();
+            return Some(HandCommand::DealBoard { cards });
+        }
+        if let Some(seat) = hand.to_show()
+            && hand.hole_cards(seat).is_none()
+        {
+            if self.chance(20) {
+                let muck = HandCommand::Muck { seat };
+                if crate::hand::decide(hand, &muck).is_ok() {
+                    return Some(muck);
+                }
+            }
+            return Some(HandCommand::Show {
+                seat,
+                cards: hole(seat),
+            });
+        }
+        None
+    }
+}
+
+fn random_seed(rng: &mut ChaCha8Rng) -> Seed {
+    let mut bytes = [0u8; 32];
+    rng.fill_bytes(&mut bytes);
+    Seed::from_bytes(bytes)
+}
