@@ -580,7 +580,7 @@ impl LeagueState {
 
     /// The season's standings in `scope` under scoring `version` (the current one when
     /// `None`), best-N as the season counts them, ties broken as
-    /// [`standings`](crate::standings) publishes.
+    /// [`standings`](crate::standings::standings) publishes.
     pub fn standings(
         &self,
         season: &str,
