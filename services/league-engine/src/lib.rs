@@ -14,6 +14,9 @@
 //! - [`points`]: league points formulas in The Tournament Director's syntax, checked when
 //!   set.
 //! - [`standings`]: best-N season and venue standings with published tie-breaks.
+//! - [`league`]: the league aggregate: venues and regions, seasons with versioned points
+//!   formulas (re-scoring, old versions still queryable), players and reversible merges,
+//!   recorded tournament results, and the standings read from them.
 //! - [`sim`]: seeded random hands through the engine (simulation, tests, benchmarks).
 //! - [`tournament`]: the first bricks of tournaments: prize pool, payouts by place, ties,
 //!   deals (chip chop, ICM) in integer cents; the seat and button draws and the chip race
@@ -31,6 +34,7 @@ pub mod card;
 pub mod deck;
 pub mod eval;
 pub mod hand;
+pub mod league;
 pub mod phh;
 pub mod points;
 pub mod rules;

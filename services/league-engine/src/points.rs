@@ -128,6 +128,21 @@ impl fmt::Display for Formula {
     }
 }
 
+/// A formula is stored as the text the league wrote; reading it back checks it again, so
+/// an event that carries a formula carries a checked one.
+impl Serialize for Formula {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.text)
+    }
+}
+
+impl<'de> Deserialize<'de> for Formula {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Formula::new(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 impl Formula {
     /// Parses and checks a formula (see the module documentation).
     pub fn new(text: &str) -> Result<Formula, FormulaError> {
