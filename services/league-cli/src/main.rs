@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod league_cmd;
 mod phh;
 mod store_cmd;
 
@@ -34,6 +35,11 @@ enum Command {
     /// Benchmarks.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Simulate a league season through the engine's commands into the event store, with
+    /// the read models projected live.
+    Simulate(league_cmd::SimulateArgs),
+    /// Rebuild every read model from position 0; `--check` compares with the live ones.
+    Rebuild(league_cmd::RebuildArgs),
 }
 
 fn main() -> ExitCode {
@@ -43,5 +49,7 @@ fn main() -> ExitCode {
         Command::Migrate(args) => store_cmd::migrate(args),
         Command::Audit(command) => store_cmd::audit(command),
         Command::Bench(command) => bench::run(command),
+        Command::Simulate(args) => league_cmd::simulate(args),
+        Command::Rebuild(args) => league_cmd::rebuild(args),
     }
 }

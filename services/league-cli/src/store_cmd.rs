@@ -75,14 +75,14 @@ pub enum BackendArg {
     Postgres,
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
     tokio::runtime::Runtime::new().map_err(|e| {
         eprintln!("error: cannot start the async runtime: {e}");
         ExitCode::from(2)
     })
 }
 
-fn fail(e: impl std::fmt::Display) -> ExitCode {
+pub(crate) fn fail(e: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {e}");
     ExitCode::from(2)
 }

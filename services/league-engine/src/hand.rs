@@ -1382,6 +1382,20 @@ impl HandState {
             .map(|p| self.players[usize::from(p)].stack)
     }
 
+    /// Whether the seat's hole cards have been shown to the table.
+    pub fn is_shown(&self, seat: Seat) -> bool {
+        self.position(seat)
+            .ok()
+            .is_some_and(|p| self.players[usize::from(p)].shown)
+    }
+
+    /// Whether the seat still holds cards (not folded or mucked).
+    pub fn is_live(&self, seat: Seat) -> bool {
+        self.position(seat)
+            .ok()
+            .is_some_and(|p| self.players[usize::from(p)].status == Status::Live)
+    }
+
     pub fn hole_cards(&self, seat: Seat) -> Option<[Card; 2]> {
         self.position(seat)
             .ok()

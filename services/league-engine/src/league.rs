@@ -483,6 +483,26 @@ impl LeagueState {
         self.league.as_ref()
     }
 
+    /// Every venue, by id.
+    pub fn venues(&self) -> &BTreeMap<String, Venue> {
+        &self.venues
+    }
+
+    /// Every season, by id.
+    pub fn seasons(&self) -> &BTreeMap<String, Season> {
+        &self.seasons
+    }
+
+    /// Every registered player, by id.
+    pub fn players(&self) -> &BTreeMap<String, Player> {
+        &self.players
+    }
+
+    /// Every recorded tournament's outcome, by id.
+    pub fn tournaments(&self) -> impl Iterator<Item = &TournamentOutcome> + '_ {
+        self.tournaments.values().map(|r| &r.outcome)
+    }
+
     pub fn venue(&self, venue: &str) -> Option<&Venue> {
         self.venues.get(venue)
     }

@@ -70,6 +70,7 @@ fn options(players: usize, preset: Preset, tracking: Tracking, rebuys: bool) -> 
         table_size: 9,
         rebuys,
         late: players / 5,
+        ids: Vec::new(),
     }
 }
 
@@ -100,7 +101,7 @@ proptest! {
         rebuys in any::<bool>(),
         table_size in 6u8..=10,
     ) {
-        check(seed, SimOptions { players, preset, tracking, table_size, rebuys, late: players / 4 });
+        check(seed, SimOptions { players, preset, tracking, table_size, rebuys, late: players / 4, ids: Vec::new() });
     }
 }
 

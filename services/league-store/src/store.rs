@@ -140,23 +140,33 @@ impl std::fmt::Debug for Store {
 /// proc-macro crate with both database drivers (and SQLite's C source) a second time for the
 /// host, minutes on a two-core builder, for the same result: sqlx checksums the same SQL.
 pub fn migrator(backend: Backend) -> Migrator {
-    let (sql, description) = match backend {
-        Backend::Sqlite => (
+    let files = match backend {
+        Backend::Sqlite => [
             include_str!("../../../migrations/sqlite/0001_event_store.sql"),
-            "event store",
-        ),
-        Backend::Postgres => (
+            include_str!("../../../migrations/sqlite/0002_read_models.sql"),
+        ],
+        Backend::Postgres => [
             include_str!("../../../migrations/postgres/0001_event_store.sql"),
-            "event store",
-        ),
+            include_str!("../../../migrations/postgres/0002_read_models.sql"),
+        ],
     };
-    Migrator::with_migrations(vec![Migration::new(
-        1,
-        Cow::Borrowed(description),
-        MigrationType::Simple,
-        AssertSqlSafe(sql).into_sql_str(),
-        false,
-    )])
+    let descriptions = ["event store", "read models"];
+    Migrator::with_migrations(
+        files
+            .into_iter()
+            .zip(descriptions)
+            .zip(1..)
+            .map(|((sql, description), version)| {
+                Migration::new(
+                    version,
+                    Cow::Borrowed(description),
+                    MigrationType::Simple,
+                    AssertSqlSafe(sql).into_sql_str(),
+                    false,
+                )
+            })
+            .collect(),
+    )
 }
 
 use sqlx::SqlSafeStr as _;
@@ -1168,5 +1178,105 @@ impl Store {
             Db::Postgres(pool) => migrator.run(pool).await?,
         }
         Ok(())
+    }
+}
+
+/// One read-model document: its kind (e.g. `tournament`), its key and its JSON bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadModelDoc {
+    pub kind: String,
+    pub key: String,
+    pub doc: Vec<u8>,
+}
+
+impl Store {
+    /// Upserts `docs` of the projection set `projection` (a document with an empty `doc` is
+    /// deleted) and moves its checkpoint to `position`, in one transaction: a reader never sees documents ahead of (or behind)
+    /// the checkpoint they are stored with.
+    pub async fn put_read_models(
+        &self,
+        projection: &str,
+        position: u64,
+        docs: &[ReadModelDoc],
+    ) -> Result<(), StoreError> {
+        const UPSERT: &str = "INSERT INTO read_models (projection, kind, key, doc) \
+            VALUES ($1, $2, $3, $4) ON CONFLICT (projection, kind, key) DO UPDATE SET doc = excluded.doc";
+        const DELETE: &str = "DELETE FROM read_models WHERE projection = $1 AND kind = $2 \
+            AND key = $3 AND $4 = $4";
+        const CHECKPOINT: &str = "INSERT INTO projection_checkpoints (projection, position) \
+            VALUES ($1, $2) ON CONFLICT (projection) DO UPDATE SET position = excluded.position";
+        let position = to_i64(position);
+        match &self.inner.db {
+            Db::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                for d in docs {
+                    sqlx::query(if d.doc.is_empty() { DELETE } else { UPSERT })
+                        .bind(projection)
+                        .bind(&d.kind)
+                        .bind(&d.key)
+                        .bind(&d.doc)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                sqlx::query(CHECKPOINT)
+                    .bind(projection)
+                    .bind(position)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+            }
+            Db::Sqlite(pool) => {
+                let mut tx = pool.begin().await?;
+                for d in docs {
+                    sqlx::query(if d.doc.is_empty() { DELETE } else { UPSERT })
+                        .bind(projection)
+                        .bind(&d.kind)
+                        .bind(&d.key)
+                        .bind(&d.doc)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                sqlx::query(CHECKPOINT)
+                    .bind(projection)
+                    .bind(position)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The checkpoint and every document of a projection set, ordered by kind and key.
+    pub async fn read_models(
+        &self,
+        projection: &str,
+    ) -> Result<(Option<u64>, Vec<ReadModelDoc>), StoreError> {
+        const CHECKPOINT: &str = "SELECT position FROM projection_checkpoints WHERE projection = $1";
+        const DOCS: &str =
+            "SELECT kind, key, doc FROM read_models WHERE projection = $1 ORDER BY kind, key";
+        type Row = (String, String, Vec<u8>);
+        let (position, rows): (Option<i64>, Vec<Row>) = match &self.inner.db
+        {
+            Db::Postgres(pool) => (
+                sqlx::query_scalar(CHECKPOINT)
+                    .bind(projection)
+                    .fetch_optional(pool)
+                    .await?,
+                sqlx::query_as(DOCS).bind(projection).fetch_all(pool).await?,
+            ),
+            Db::Sqlite(pool) => (
+                sqlx::query_scalar(CHECKPOINT)
+                    .bind(projection)
+                    .fetch_optional(pool)
+                    .await?,
+                sqlx::query_as(DOCS).bind(projection).fetch_all(pool).await?,
+            ),
+        };
+        let docs = rows
+            .into_iter()
+            .map(|(kind, key, doc)| ReadModelDoc { kind, key, doc })
+            .collect();
+        Ok((position.map(|p| to_u64("checkpoint", p)).transpose()?, docs))
     }
 }

@@ -810,6 +810,11 @@ impl Table {
         self.hand.as_deref()
     }
 
+    /// The positions of the current (or last) hand.
+    pub fn positions(&self) -> Option<Positions> {
+        self.last
+    }
+
     pub fn in_hand(&self) -> bool {
         self.hand.as_ref().is_some_and(|h| !h.is_over())
     }
@@ -943,6 +948,12 @@ impl Tournament {
 
     pub fn is_paused(&self) -> bool {
         self.paused_since.is_some()
+    }
+
+    /// The clock as recorded: when the level started, since when it is paused, and how
+    /// long it was paused before (milliseconds); a client works out the time left.
+    pub fn clock(&self) -> (Millis, Option<Millis>, Millis) {
+        (self.level_started_at, self.paused_since, self.paused_in_level)
     }
 
     /// Milliseconds of play left in the current level at `now`.

@@ -35,6 +35,21 @@ pub struct SimOptions {
     pub rebuys: bool,
     /// Players who enter late (after the start, during late registration).
     pub late: usize,
+    /// The players' ids: the first `players` register, the next `late` enter late.
+    /// Generated (`p000`, `late000`, ...) when too few are given.
+    pub ids: Vec<PlayerId>,
+}
+
+impl SimOptions {
+    fn id(&self, i: usize) -> PlayerId {
+        self.ids.get(i).cloned().unwrap_or_else(|| {
+            if i < self.players {
+                format!("p{i:03}")
+            } else {
+                format!("late{:03}", i - self.players)
+            }
+        })
+    }
 }
 
 /// A tournament being played at random.
@@ -183,9 +198,8 @@ impl TournamentSim {
         };
         sim.send(&TournamentCommand::Schedule(Box::new(schedule)))?;
         for i in 0..sim.options.players {
-            sim.send(&TournamentCommand::Register {
-                player: format!("p{i:03}"),
-            })?;
+            let player = sim.options.id(i);
+            sim.send(&TournamentCommand::Register { player })?;
         }
         Ok(sim)
     }
@@ -224,6 +238,19 @@ impl TournamentSim {
 
     /// Plays the tournament to the end (or `max_commands`).
     pub fn run(&mut self, max_commands: u64) -> Result<(), TournamentError> {
+        self.start()?;
+        while !self.finished() && self.commands < max_commands {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    pub fn finished(&self) -> bool {
+        self.state.stage() == play::Stage::Finished
+    }
+
+    /// Marks a few players absent and starts the tournament.
+    pub fn start(&mut self) -> Result<(), TournamentError> {
         let ids: Vec<PlayerId> = self.state.players().keys().cloned().collect();
         for id in ids {
             if self.chance(5) {
@@ -236,14 +263,11 @@ impl TournamentSim {
             at,
             seed,
             next_commitment: next,
-        })?;
-        while self.state.stage() != play::Stage::Finished && self.commands < max_commands {
-            self.step()?;
-        }
-        Ok(())
+        })
     }
 
-    fn step(&mut self) -> Result<(), TournamentError> {
+    /// Sends the next command (or a few).
+    pub fn step(&mut self) -> Result<(), TournamentError> {
         let in_hand = self.state.tables().values().any(|t| t.in_hand());
         if self.state.redraw_due() && !in_hand {
             let (seed, next) = self.reveal();
@@ -333,7 +357,7 @@ impl TournamentSim {
         };
         if level <= 3 && self.late_left > 0 && self.chance(20) {
             self.late_left -= 1;
-            let player = format!("late{:03}", self.late_left);
+            let player = self.options.id(self.options.players + self.late_left);
             let (seed, next) = self.reveal();
             return self.send(&TournamentCommand::LateEntry {
                 player,

@@ -1,0 +1,41 @@
+//! The use cases shared by every front end (the CLI today, the GraphQL API next).
+//!
+//! # Layout
+//!
+//! - [`live`]: the live projector: follows the global log with `subscribe_all`, folds it
+//!   into the read models and writes them with a checkpoint.
+//! - [`rebuild`]: rebuilds every read model from position 0 and compares it with the
+//!   stored live ones (`league rebuild --check`).
+//! - [`simulate`]: a seeded league season played through the engine's commands into the
+//!   event store (`league simulate`).
+//!
+//! # Invariants
+//!
+//! Events are appended with the stream version they were decided on (optimistic
+//! concurrency): a command decided on a stale state never lands. The live projector writes
+//! documents and its checkpoint in one transaction, so a restart resumes exactly where the
+//! stored documents stand.
+
+pub mod live;
+pub mod rebuild;
+pub mod simulate;
+
+/// The projection set the service keeps.
+pub const PROJECTION: &str = "main";
+
+/// Why a use case failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error(transparent)]
+    Store(#[from] league_store::StoreError),
+    #[error(transparent)]
+    Projection(#[from] league_projections::ProjectionError),
+    #[error("tournament rules: {0}")]
+    Tournament(#[from] league_engine::tournament::play::TournamentError),
+    #[error("league rules: {0}")]
+    League(#[from] league_engine::league::LeagueError),
+    #[error("encoding an event: {0}")]
+    Encode(#[from] serde_json::Error),
+    #[error("{0}")]
+    Other(String),
+}

@@ -1,0 +1,102 @@
+//! The live projector: follows the log and keeps the stored read models current.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use league_projections::Projector;
+use league_store::Store;
+use tokio::sync::{Mutex, watch};
+
+use crate::{AppError, PROJECTION};
+
+/// Events folded between two checkpoints while catching up.
+const CHECKPOINT_EVERY: u64 = 20_000;
+
+/// A running live projector.
+pub struct Live {
+    pub projector: Arc<Mutex<Projector>>,
+    /// The position folded so far (`None` before the first event).
+    pub position: watch::Receiver<Option<u64>>,
+    stop: watch::Sender<bool>,
+    task: tokio::task::JoinHandle<Result<(), AppError>>,
+}
+
+impl Live {
+    /// Starts following the log from position 0 (the projector is in memory; its stored
+    /// documents are rewritten at each checkpoint).
+    pub fn spawn(store: Store) -> Live {
+        let projector = Arc::new(Mutex::new(Projector::new()));
+        let (position_tx, position) = watch::channel(None);
+        let (stop, mut stopped) = watch::channel(false);
+        let shared = Arc::clone(&projector);
+        let task = tokio::spawn(async move {
+            let mut subscription = store.subscribe_all(0);
+            let mut since_checkpoint = 0u64;
+            loop {
+                let next = tokio::select! {
+                    next = subscription.next() => next?,
+                    _ = stopped.changed() => break,
+                };
+                let mut p = shared.lock().await;
+                p.apply(&next)?;
+                since_checkpoint += 1;
+                // Fold whatever else is readable now before publishing the position.
+                while let Some(more) = subscription.try_next().await? {
+                    p.apply(&more)?;
+                    since_checkpoint += 1;
+                    if since_checkpoint >= CHECKPOINT_EVERY {
+                        break;
+                    }
+                }
+                if since_checkpoint >= CHECKPOINT_EVERY {
+                    checkpoint(&store, &mut p).await?;
+                    since_checkpoint = 0;
+                }
+                let _ = position_tx.send(p.position());
+            }
+            let mut p = shared.lock().await;
+            checkpoint(&store, &mut p).await
+        });
+        Live {
+            projector,
+            position,
+            stop,
+            task,
+        }
+    }
+
+    /// Waits until the projector has folded `position`.
+    pub async fn reach(&mut self, position: u64, timeout: Duration) -> Result<(), AppError> {
+        let wait = self
+            .position
+            .wait_for(|p| p.is_some_and(|p| p >= position));
+        match tokio::time::timeout(timeout, wait).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(_)) => Err(AppError::Other("the live projector stopped".into())),
+            Err(_) => Err(AppError::Other(format!(
+                "the live projector did not reach position {position} in {timeout:?}"
+            ))),
+        }
+    }
+
+    /// Stops following, writes a last checkpoint, and returns the projector.
+    pub async fn stop(self) -> Result<Projector, AppError> {
+        let _ = self.stop.send(true);
+        self.task
+            .await
+            .map_err(|e| AppError::Other(format!("the live projector panicked: {e}")))??;
+        let projector = Arc::try_unwrap(self.projector)
+            .map_err(|_| AppError::Other("the projector is still shared".into()))?;
+        Ok(projector.into_inner())
+    }
+}
+
+/// Writes the documents changed since the last checkpoint, with the position.
+pub async fn checkpoint(store: &Store, p: &mut Projector) -> Result<(), AppError> {
+    let Some(position) = p.position() else {
+        return Ok(());
+    };
+    let docs = p.take_changed()?;
+    store.put_read_models(PROJECTION, position, &docs).await?;
+    Ok(())
+}

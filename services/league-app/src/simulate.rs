@@ -1,0 +1,335 @@
+//! `league simulate`: a seeded league season through the engine's commands, into the store.
+//!
+//! One league stream (`league:<name>`) holds the venues (in regions), the season and its
+//! formula (changed halfway through the season, which re-scores it), the players (with one
+//! merge of a duplicate registration); every week each venue runs a tournament of 15 to 60
+//! players in one of the three tracking modes and one of the houses' rules, with re-buys,
+//! late entries, absentees, balancing, breaks, colour-ups and penalties
+//! ([`league_engine::tournament::sim`]), each in its own stream (`tournament:<id>`); its
+//! finish is recorded in the league stream. Every command is decided by the engine on the
+//! state folded so far and appended with the stream version it was decided on.
+
+use std::time::{Duration, Instant};
+
+use league_engine::league::{
+    self, Command as LeagueCommand, Finish, LeagueState, ScoringRule, TournamentOutcome,
+};
+use league_engine::rules::Preset;
+use league_engine::tournament::play::{TournamentEvent, Tracking};
+use league_engine::tournament::sim::{SimOptions, TournamentSim};
+use league_projections::streams::encode;
+use league_store::{ExpectedVersion, NewEvent, Store};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+use serde::Serialize;
+
+use crate::AppError;
+use crate::live::Live;
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub venues: u32,
+    pub weeks: u32,
+    pub seed: u64,
+}
+
+/// What was simulated.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub tournaments: u32,
+    pub events: u64,
+    pub appends: u64,
+    pub last_position: u64,
+    pub elapsed: Duration,
+}
+
+impl Report {
+    pub fn events_per_second(&self) -> u64 {
+        let secs = self.elapsed.as_secs_f64().max(1e-9);
+        #[expect(clippy::as_conversions, reason = "a rate for display")]
+        let rate = (self.events as f64 / secs) as u64;
+        rate
+    }
+}
+
+/// Appends `events` to `stream` at `version`, returning the new version.
+async fn append<E: Serialize>(
+    store: &Store,
+    stream: &str,
+    version: &mut u64,
+    events: &[E],
+    report: &mut Report,
+) -> Result<(), AppError> {
+    for chunk in events.chunks(league_store::MAX_BATCH_EVENTS) {
+        let batch: Vec<NewEvent> = chunk.iter().map(encode).collect::<Result<_, _>>()?;
+        let appended = store
+            .append(stream, ExpectedVersion::Exact(*version), &batch, None)
+            .await?;
+        *version = appended.last_version;
+        report.last_position = appended.last_position;
+        report.events += u64::try_from(batch.len()).unwrap_or(0);
+        report.appends += 1;
+    }
+    Ok(())
+}
+
+struct LeagueStream {
+    id: String,
+    state: LeagueState,
+    version: u64,
+}
+
+impl LeagueStream {
+    async fn send(
+        &mut self,
+        store: &Store,
+        command: LeagueCommand,
+        report: &mut Report,
+    ) -> Result<(), AppError> {
+        let events = league::decide(&self.state, &command)?;
+        for e in &events {
+            league::apply(&mut self.state, e);
+        }
+        append(store, &self.id, &mut self.version, &events, report).await
+    }
+}
+
+const PRESETS: [Preset; 4] = [
+    Preset::QueenSix,
+    Preset::Wph,
+    Preset::Oracle,
+    Preset::Invitational,
+];
+const TRACKINGS: [Tracking; 3] = [Tracking::Dealt, Tracking::Recorded, Tracking::Results];
+
+fn below(rng: &mut ChaCha8Rng, n: u64) -> u64 {
+    rng.next_u64() % n.max(1)
+}
+
+fn pick<T: Copy>(rng: &mut ChaCha8Rng, items: &[T]) -> T {
+    let i = usize::try_from(below(rng, u64::try_from(items.len()).unwrap_or(1))).unwrap_or(0);
+    items[i.min(items.len() - 1)]
+}
+
+/// Plays the season into `store`. With `live`, waits for the live projector to fold every
+/// event before returning.
+pub async fn run(
+    store: &Store,
+    options: &Options,
+    live: Option<&mut Live>,
+) -> Result<Report, AppError> {
+    let started = Instant::now();
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let mut report = Report::default();
+    let mut league = LeagueStream {
+        id: format!("league:sim-{}", options.seed),
+        state: LeagueState::new(),
+        version: 0,
+    };
+    league
+        .send(
+            store,
+            LeagueCommand::CreateLeague {
+                name: format!("Simulated league {}", options.seed),
+                final_table: None,
+            },
+            &mut report,
+        )
+        .await?;
+    let venues: Vec<String> = (1..=options.venues).map(|v| format!("venue-{v:02}")).collect();
+    for (i, venue) in venues.iter().enumerate() {
+        league
+            .send(
+                store,
+                LeagueCommand::AddVenue {
+                    venue: venue.clone(),
+                    region: format!("region-{}", i % 4 + 1),
+                },
+                &mut report,
+            )
+            .await?;
+    }
+    let season = "season-1".to_owned();
+    league
+        .send(
+            store,
+            LeagueCommand::AddSeason {
+                season: season.clone(),
+                best_n: Some(8),
+                scoring: ScoringRule::Formula {
+                    text: "round(10 * sqrt(n) / sqrt(r)) - 9".into(),
+                },
+            },
+            &mut report,
+        )
+        .await?;
+    // A pool of players, about 30 per venue; each venue draws mostly from its locals.
+    let pool = usize::try_from(options.venues.max(1)).unwrap_or(1) * 30;
+    let players: Vec<String> = (1..=pool).map(|i| format!("pl{i:05}")).collect();
+    for (i, player) in players.iter().enumerate() {
+        league
+            .send(
+                store,
+                LeagueCommand::RegisterPlayer {
+                    player: player.clone(),
+                    name: format!("Player {}", i + 1),
+                    membership: format!("M{:06}", i + 1),
+                },
+                &mut report,
+            )
+            .await?;
+    }
+    let mut merged: Option<String> = None;
+    for week in 1..=options.weeks {
+        if week == options.weeks / 2 + 1 && options.weeks > 1 {
+            // Halfway: the league changes its formula; the season is re-scored.
+            league
+                .send(
+                    store,
+                    LeagueCommand::SetFormula {
+                        season: season.clone(),
+                        scoring: ScoringRule::Formula {
+                            text: "n - r + 1".into(),
+                        },
+                    },
+                    &mut report,
+                )
+                .await?;
+        }
+        for (v, venue) in venues.iter().enumerate() {
+            let field = 15 + usize::try_from(below(&mut rng, 46)).unwrap_or(0);
+            let late = field / 6;
+            // Locals first, then visitors from anywhere.
+            let mut ids: Vec<String> = Vec::with_capacity(field + late);
+            let mut taken = std::collections::BTreeSet::new();
+            while ids.len() < field + late {
+                let local = below(&mut rng, 100) < 70;
+                let i = if local {
+                    v * 30 + usize::try_from(below(&mut rng, 30)).unwrap_or(0)
+                } else {
+                    usize::try_from(below(&mut rng, u64::try_from(pool).unwrap_or(1)))
+                        .unwrap_or(0)
+                };
+                let id = players[i.min(pool - 1)].clone();
+                if merged.as_ref() != Some(&id) && taken.insert(id.clone()) {
+                    ids.push(id);
+                }
+            }
+            let sim_options = SimOptions {
+                players: field,
+                preset: pick(&mut rng, &PRESETS),
+                tracking: pick(&mut rng, &TRACKINGS),
+                table_size: 9,
+                rebuys: below(&mut rng, 2) == 0,
+                late,
+                ids,
+            };
+            let tournament = format!("{venue}-w{week:02}");
+            let outcome = play_tournament(
+                store,
+                &tournament,
+                venue,
+                &season,
+                week,
+                rng.next_u64(),
+                sim_options,
+                &mut report,
+            )
+            .await?;
+            league
+                .send(
+                    store,
+                    LeagueCommand::RecordTournament { outcome },
+                    &mut report,
+                )
+                .await?;
+            report.tournaments += 1;
+        }
+        if week == 2 && players.len() > 2 {
+            // A duplicate registration found and merged (and the merge stands).
+            let (keep, merge) = (players[0].clone(), players[players.len() - 1].clone());
+            let merge_ok = league::decide(
+                &league.state,
+                &LeagueCommand::MergePlayers {
+                    keep: keep.clone(),
+                    merge: merge.clone(),
+                },
+            );
+            if merge_ok.is_ok() {
+                merged = Some(merge.clone());
+                league
+                    .send(
+                        store,
+                        LeagueCommand::MergePlayers { keep, merge },
+                        &mut report,
+                    )
+                    .await?;
+            }
+        }
+    }
+    if let Some(live) = live {
+        live.reach(report.last_position, Duration::from_secs(600))
+            .await?;
+    }
+    report.elapsed = started.elapsed();
+    Ok(report)
+}
+
+#[expect(clippy::too_many_arguments, reason = "one tournament's whole setting")]
+async fn play_tournament(
+    store: &Store,
+    id: &str,
+    venue: &str,
+    season: &str,
+    week: u32,
+    seed: u64,
+    options: SimOptions,
+    report: &mut Report,
+) -> Result<TournamentOutcome, AppError> {
+    let stream = format!("tournament:{id}");
+    let mut version = 0u64;
+    let mut sim = TournamentSim::new(seed, options)?;
+    let mut sent = 0usize;
+    sim.start()?;
+    loop {
+        if sim.events.len() > sent {
+            append(store, &stream, &mut version, &sim.events[sent..], report).await?;
+            sent = sim.events.len();
+        }
+        if sim.finished() {
+            break;
+        }
+        if sim.commands > 1_000_000 {
+            return Err(AppError::Other(format!("{id} did not finish")));
+        }
+        sim.step()?;
+    }
+    let Some(TournamentEvent::TournamentFinished { pool, results }) = sim.events.last() else {
+        return Err(AppError::Other(format!("{id} finished without a result")));
+    };
+    let buyin = sim
+        .state
+        .schedule()
+        .map_or(0, |s| s.pool.entry.price + s.pool.entry.fee);
+    Ok(TournamentOutcome {
+        tournament: id.to_owned(),
+        venue: venue.to_owned(),
+        season: season.to_owned(),
+        day: week * 7,
+        buyin,
+        prizepool: pool.total,
+        field: u32::try_from(results.len()).unwrap_or(u32::MAX),
+        finishes: results
+            .iter()
+            .map(|r| Finish {
+                player: r.player.clone(),
+                place: r.place,
+                shared: r.shared,
+                rebuys: r.rebuys,
+                knockouts: r.knockouts,
+                prize: r.prize,
+            })
+            .collect(),
+    })
+}

@@ -1,0 +1,275 @@
+//! Read models folded from the store's global log: tournaments (clock, level, tables, chip
+//! counts, places, payouts), table views (public, and per viewer), venue and season
+//! leaderboards under every scoring version, and player records.
+//!
+//! # Layout
+//!
+//! - [`Projector`]: folds [`RecordedEvent`]s in global order into the engine's aggregates
+//!   (one per stream) and renders the read models from them as JSON documents.
+//! - [`views`]: the read-model types and how they are built from the aggregates.
+//! - [`streams`]: stream naming (`tournament:<id>`, `league:<id>`) and payload decoding.
+//!
+//! # Invariants
+//!
+//! - **Rebuild equals live.** The documents depend only on the events folded, never on how
+//!   they were batched or when they were rendered: rendering reads the aggregates, which
+//!   are a pure fold. Rebuilding from position 0 gives the same bytes as a projector that
+//!   followed the log live (`league rebuild --check` compares them).
+//! - **Canonical bytes.** Documents are serialised from ordered maps with serde_json, so
+//!   equal read models are equal bytes.
+//! - **Privacy.** The stored documents are public: no hole card appears in them unless it
+//!   was shown. [`views::table_view`] adds a viewer's own cards, or an auditor's view of a
+//!   completed hand, on request.
+
+pub mod streams;
+pub mod views;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use league_engine::league::{self, LeagueState, Scope};
+use league_engine::tournament::play::{self, Tournament, TournamentEvent};
+use league_store::{ReadModelDoc, RecordedEvent};
+use serde::Serialize;
+
+pub use streams::{StreamKind, decode};
+pub use views::{PlayerRecord, TableView, TournamentView, Viewer};
+
+/// Why an event could not be folded.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectionError {
+    #[error("event at position {position} ({stream}): {source}")]
+    Decode {
+        position: u64,
+        stream: String,
+        source: serde_json::Error,
+    },
+    #[error("event at position {position} is out of order (after {after})")]
+    OutOfOrder { position: u64, after: u64 },
+    #[error("a read model could not be serialised: {0}")]
+    Render(serde_json::Error),
+}
+
+/// The kinds of document.
+pub const KINDS: [&str; 4] = ["tournament", "table", "leaderboard", "player"];
+
+/// Folds the global log into the read models.
+#[derive(Default)]
+pub struct Projector {
+    tournaments: BTreeMap<String, Tournament>,
+    leagues: BTreeMap<String, LeagueState>,
+    position: Option<u64>,
+    events: u64,
+    /// Documents whose inputs changed since the last [`Projector::take_changed`].
+    dirty_tournaments: BTreeSet<String>,
+    dirty_leagues: BTreeSet<String>,
+    /// The documents last handed out by `take_changed`, by stream: a document that is no
+    /// longer rendered (a broken table) is handed out as a deletion.
+    handed_out: BTreeMap<String, BTreeSet<(String, String)>>,
+}
+
+impl Projector {
+    pub fn new() -> Projector {
+        Projector::default()
+    }
+
+    /// The position of the last event folded.
+    pub fn position(&self) -> Option<u64> {
+        self.position
+    }
+
+    /// Events folded so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    pub fn tournament(&self, stream: &str) -> Option<&Tournament> {
+        self.tournaments.get(stream)
+    }
+
+    pub fn tournaments(&self) -> &BTreeMap<String, Tournament> {
+        &self.tournaments
+    }
+
+    pub fn league(&self, stream: &str) -> Option<&LeagueState> {
+        self.leagues.get(stream)
+    }
+
+    pub fn leagues(&self) -> &BTreeMap<String, LeagueState> {
+        &self.leagues
+    }
+
+    /// Folds one event. Events must come in global order; streams the projections do not
+    /// know are skipped (and counted).
+    pub fn apply(&mut self, event: &RecordedEvent) -> Result<(), ProjectionError> {
+        if let Some(after) = self.position
+            && event.position <= after
+        {
+            return Err(ProjectionError::OutOfOrder {
+                position: event.position,
+                after,
+            });
+        }
+        let decoded = decode(event).map_err(|source| ProjectionError::Decode {
+            position: event.position,
+            stream: event.stream_id.clone(),
+            source,
+        })?;
+        match decoded {
+            Some(streams::Decoded::Tournament(e)) => {
+                let state = self.tournaments.entry(event.stream_id.clone()).or_default();
+                play::apply(state, &e);
+                if !self.dirty_tournaments.contains(&event.stream_id) {
+                    self.dirty_tournaments.insert(event.stream_id.clone());
+                }
+            }
+            Some(streams::Decoded::League(e)) => {
+                let state = self.leagues.entry(event.stream_id.clone()).or_default();
+                league::apply(state, &e);
+                if !self.dirty_leagues.contains(&event.stream_id) {
+                    self.dirty_leagues.insert(event.stream_id.clone());
+                }
+            }
+            None => {}
+        }
+        self.position = Some(event.position);
+        self.events += 1;
+        Ok(())
+    }
+
+    /// Every document, ordered by kind and key.
+    pub fn docs(&self) -> Result<Vec<ReadModelDoc>, ProjectionError> {
+        let tournaments: Vec<&String> = self.tournaments.keys().collect();
+        let leagues: Vec<&String> = self.leagues.keys().collect();
+        self.render(&tournaments, &leagues)
+    }
+
+    /// The documents whose inputs changed since the last call (for the live projector's
+    /// checkpoints). A document that no longer exists comes back with an empty `doc`: a
+    /// deletion.
+    pub fn take_changed(&mut self) -> Result<Vec<ReadModelDoc>, ProjectionError> {
+        let tournaments = std::mem::take(&mut self.dirty_tournaments);
+        let leagues = std::mem::take(&mut self.dirty_leagues);
+        let mut out = Vec::new();
+        for stream in tournaments.iter().chain(leagues.iter()) {
+            let docs = if tournaments.contains(stream) {
+                self.render(&[stream], &[])?
+            } else {
+                self.render(&[], &[stream])?
+            };
+            let now: BTreeSet<(String, String)> =
+                docs.iter().map(|d| (d.kind.clone(), d.key.clone())).collect();
+            if let Some(before) = self.handed_out.insert(stream.clone(), now.clone()) {
+                for (kind, key) in before.difference(&now) {
+                    out.push(ReadModelDoc {
+                        kind: kind.clone(),
+                        key: key.clone(),
+                        doc: Vec::new(),
+                    });
+                }
+            }
+            out.extend(docs);
+        }
+        Ok(out)
+    }
+
+    fn render(
+        &self,
+        tournaments: &[&String],
+        leagues: &[&String],
+    ) -> Result<Vec<ReadModelDoc>, ProjectionError> {
+        let mut docs = Vec::new();
+        for &stream in tournaments {
+            let Some(t) = self.tournaments.get(stream) else {
+                continue;
+            };
+            docs.push(doc("tournament", stream, &views::tournament_view(stream, t))?);
+            for number in t.tables().keys() {
+                if let Some(view) = views::table_view(t, *number, &Viewer::Public) {
+                    docs.push(doc("table", &format!("{stream}/{number}"), &view)?);
+                }
+            }
+        }
+        for &stream in leagues {
+            let Some(l) = self.leagues.get(stream) else {
+                continue;
+            };
+            for (season_id, season) in l.seasons() {
+                for version in 1..=season.version() {
+                    let mut scopes = vec![("season".to_owned(), Scope::Season)];
+                    scopes.extend(
+                        l.venues()
+                            .keys()
+                            .map(|v| (format!("venue:{v}"), Scope::Venue(v))),
+                    );
+                    for (name, scope) in scopes {
+                        if let Ok(standings) = l.standings(season_id, Some(version), scope) {
+                            docs.push(doc(
+                                "leaderboard",
+                                &format!("{stream}/{season_id}/v{version}/{name}"),
+                                &standings,
+                            )?);
+                        }
+                    }
+                }
+            }
+            for (id, record) in views::player_records(l) {
+                docs.push(doc("player", &format!("{stream}/{id}"), &record)?);
+            }
+        }
+        docs.sort_by(|a, b| (&a.kind, &a.key).cmp(&(&b.kind, &b.key)));
+        Ok(docs)
+    }
+}
+
+fn doc<T: Serialize>(kind: &str, key: &str, value: &T) -> Result<ReadModelDoc, ProjectionError> {
+    Ok(ReadModelDoc {
+        kind: kind.to_owned(),
+        key: key.to_owned(),
+        doc: serde_json::to_vec(value).map_err(ProjectionError::Render)?,
+    })
+}
+
+/// The first difference between two sets of documents (both ordered by kind and key).
+pub fn first_difference(live: &[ReadModelDoc], rebuilt: &[ReadModelDoc]) -> Option<String> {
+    let live_map: BTreeMap<(&str, &str), &[u8]> = live
+        .iter()
+        .map(|d| ((d.kind.as_str(), d.key.as_str()), d.doc.as_slice()))
+        .collect();
+    let rebuilt_map: BTreeMap<(&str, &str), &[u8]> = rebuilt
+        .iter()
+        .map(|d| ((d.kind.as_str(), d.key.as_str()), d.doc.as_slice()))
+        .collect();
+    let keys: BTreeSet<(&str, &str)> = live_map.keys().chain(rebuilt_map.keys()).copied().collect();
+    for key in keys {
+        match (live_map.get(&key), rebuilt_map.get(&key)) {
+            (Some(a), Some(b)) if a == b => {}
+            (Some(a), Some(b)) => {
+                let at = a.iter().zip(b.iter()).take_while(|(x, y)| x == y).count();
+                let context = |d: &[u8]| {
+                    String::from_utf8_lossy(&d[at.saturating_sub(40)..(at + 40).min(d.len())])
+                        .into_owned()
+                };
+                return Some(format!(
+                    "{} {}: differs at byte {at}: live …{}… rebuilt …{}…",
+                    key.0,
+                    key.1,
+                    context(a),
+                    context(b)
+                ));
+            }
+            (Some(_), None) => return Some(format!("{} {}: only live", key.0, key.1)),
+            (None, Some(_)) => return Some(format!("{} {}: only rebuilt", key.0, key.1)),
+            (None, None) => {}
+        }
+    }
+    None
+}
+
+/// Decodes and folds a slice of tournament events (for tests and tools).
+pub fn fold_tournament(events: &[TournamentEvent]) -> Tournament {
+    let mut t = Tournament::new();
+    for e in events {
+        play::apply(&mut t, e);
+    }
+    t
+}

@@ -1,0 +1,257 @@
+//! The read models, built from the engine's aggregates.
+
+use std::collections::BTreeMap;
+
+use league_engine::card::Card;
+use league_engine::hand::{Phase, Seat};
+use league_engine::league::LeagueState;
+use league_engine::points::Centipoints;
+use league_engine::tournament::play::{
+    Finish, Level, Millis, PlayerId, Stage, Tournament, Tracking,
+};
+use league_engine::tournament::{Cents, Chips};
+use serde::{Deserialize, Serialize};
+
+/// Who is looking at a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    /// Anyone: shown cards only.
+    Public,
+    /// A player: their own cards too.
+    Player(PlayerId),
+    /// An auditor: every card of a completed hand.
+    Auditor,
+}
+
+/// One seat at a table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatView {
+    pub seat: Seat,
+    pub player: PlayerId,
+    /// Chips behind (during a hand: what is left after this hand's bets).
+    pub chips: Chips,
+    pub absent: bool,
+    pub in_hand: bool,
+    /// Hole cards the viewer may see.
+    pub cards: Option<[Card; 2]>,
+}
+
+/// A table as a dashboard shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableView {
+    pub table: u32,
+    pub hand: u32,
+    pub seats: Vec<SeatView>,
+    pub in_hand: bool,
+    pub button: Option<Seat>,
+    pub board: Vec<Card>,
+    pub pot: Chips,
+    pub to_act: Option<Seat>,
+    pub current_bet: Chips,
+}
+
+/// A tournament as its dashboard shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentView {
+    pub stream: String,
+    pub name: String,
+    pub venue: String,
+    pub stage: Stage,
+    pub tracking: Option<Tracking>,
+    pub level: Option<u32>,
+    pub level_spec: Option<Level>,
+    pub level_started_at: Millis,
+    pub paused_since: Option<Millis>,
+    pub paused_in_level: Millis,
+    pub entries: u64,
+    pub rebuys: u64,
+    pub add_ons: u64,
+    pub remaining: u32,
+    pub field: u32,
+    pub prize_pool: Cents,
+    pub prizes: Vec<Cents>,
+    pub hand_for_hand: bool,
+    /// Table number -> (seat, player, chips).
+    pub tables: BTreeMap<u32, Vec<(Seat, PlayerId, Chips)>>,
+    /// Player -> (place, shared); players still in share place 1.
+    pub places: BTreeMap<PlayerId, (u32, u32)>,
+    pub results: Option<Vec<Finish>>,
+}
+
+pub fn tournament_view(stream: &str, t: &Tournament) -> TournamentView {
+    let schedule = t.schedule();
+    let (level_started_at, paused_since, paused_in_level) = t.clock();
+    let purchases = t.purchases();
+    TournamentView {
+        stream: stream.to_owned(),
+        name: schedule.map(|s| s.name.clone()).unwrap_or_default(),
+        venue: schedule.map(|s| s.venue.clone()).unwrap_or_default(),
+        stage: t.stage(),
+        tracking: schedule.map(|s| s.tracking),
+        level: t.level().map(|(n, _)| n),
+        level_spec: t.level().map(|(_, l)| l),
+        level_started_at,
+        paused_since,
+        paused_in_level,
+        entries: purchases.entries,
+        rebuys: purchases.rebuys,
+        add_ons: purchases.add_ons,
+        remaining: u32::try_from(t.remaining()).unwrap_or(u32::MAX),
+        field: u32::try_from(t.field()).unwrap_or(u32::MAX),
+        prize_pool: t.prize_pool().map(|p| p.total).unwrap_or(0),
+        prizes: t.prizes().unwrap_or_default(),
+        hand_for_hand: t.hand_for_hand(),
+        tables: t
+            .tables()
+            .iter()
+            .map(|(&n, table)| {
+                let seats = table
+                    .seats
+                    .iter()
+                    .map(|(&s, id)| (s, id.clone(), t.player(id).map_or(0, |p| p.chips)))
+                    .collect();
+                (n, seats)
+            })
+            .collect(),
+        places: t
+            .places()
+            .into_iter()
+            .map(|(id, place, shared)| (id, (place, shared)))
+            .collect(),
+        results: t.results().map(<[Finish]>::to_vec),
+    }
+}
+
+/// A table as `viewer` may see it; `None` for a table that does not exist.
+pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableView> {
+    let table = t.tables().get(&number)?;
+    let hand = table.hand();
+    let in_hand = table.in_hand();
+    let over = hand.is_some_and(|h| h.is_over());
+    let seats = table
+        .seats
+        .iter()
+        .map(|(&seat, id)| {
+            let entrant = t.player(id);
+            let dealt = hand.and_then(|h| h.stack(seat)).is_some();
+            let chips = match (in_hand, hand.and_then(|h| h.stack(seat))) {
+                (true, Some(stack)) => stack,
+                _ => entrant.map_or(0, |p| p.chips),
+            };
+            let cards = hand.and_then(|h| {
+                let cards = h.hole_cards(seat)?;
+                let visible = h.is_shown(seat)
+                    || matches!(viewer, Viewer::Player(p) if p == id)
+                    || (matches!(viewer, Viewer::Auditor) && over);
+                visible.then_some(cards)
+            });
+            SeatView {
+                seat,
+                player: id.clone(),
+                chips,
+                absent: entrant.is_some_and(|p| p.absent),
+                in_hand: dealt && hand.is_some_and(|h| h.is_live(seat)) && in_hand,
+                cards,
+            }
+        })
+        .collect();
+    Some(TableView {
+        table: number,
+        hand: table.hands,
+        seats,
+        in_hand,
+        button: table.positions().map(|p| p.button),
+        board: hand.map(|h| h.board().collect()).unwrap_or_default(),
+        pot: hand
+            .filter(|h| h.phase() != Phase::Complete)
+            .map_or(0, |h| h.pot_total()),
+        to_act: hand.and_then(|h| h.to_act()),
+        current_bet: hand.map_or(0, |h| h.current_bet()),
+    })
+}
+
+/// One result in a player's record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordLine {
+    pub tournament: String,
+    pub venue: String,
+    pub season: String,
+    pub day: u32,
+    pub place: u32,
+    pub field: u32,
+    pub prize: Cents,
+    pub knockouts: u32,
+    pub rebuys: u32,
+    /// Points under the season's current scoring version.
+    pub points: Centipoints,
+}
+
+/// A player's record across the league.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    pub player: String,
+    pub name: String,
+    pub played: u32,
+    pub wins: u32,
+    pub cashes: u32,
+    pub winnings: Cents,
+    pub knockouts: u32,
+    pub results: Vec<RecordLine>,
+}
+
+/// Every registered player's record (results of merged ids count for the survivor).
+pub fn player_records(l: &LeagueState) -> BTreeMap<String, PlayerRecord> {
+    let mut records: BTreeMap<String, PlayerRecord> = l
+        .players()
+        .iter()
+        .filter(|(id, _)| l.surviving(id) == id.as_str())
+        .map(|(id, p)| {
+            (
+                id.clone(),
+                PlayerRecord {
+                    player: id.clone(),
+                    name: p.name.clone(),
+                    played: 0,
+                    wins: 0,
+                    cashes: 0,
+                    winnings: 0,
+                    knockouts: 0,
+                    results: Vec::new(),
+                },
+            )
+        })
+        .collect();
+    for outcome in l.tournaments() {
+        let version = l.season(&outcome.season).map_or(0, |s| s.version());
+        let points = l.tournament_points(&outcome.tournament, version);
+        for (i, finish) in outcome.finishes.iter().enumerate() {
+            let id = l.surviving(&finish.player);
+            let Some(record) = records.get_mut(id) else {
+                continue;
+            };
+            record.played += 1;
+            record.wins += u32::from(finish.place == 1);
+            record.cashes += u32::from(finish.prize > 0);
+            record.winnings += finish.prize;
+            record.knockouts += finish.knockouts;
+            record.results.push(RecordLine {
+                tournament: outcome.tournament.clone(),
+                venue: outcome.venue.clone(),
+                season: outcome.season.clone(),
+                day: outcome.day,
+                place: finish.place,
+                field: outcome.field,
+                prize: finish.prize,
+                knockouts: finish.knockouts,
+                rebuys: finish.rebuys,
+                points: points.and_then(|p| p.get(i).copied()).unwrap_or(0),
+            });
+        }
+    }
+    for record in records.values_mut() {
+        record
+            .results
+            .sort_by(|a, b| (a.day, &a.tournament).cmp(&(b.day, &b.tournament)));
+    }
+    records
+}
