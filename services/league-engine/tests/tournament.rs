@@ -1191,3 +1191,821 @@ fn invitational_3_4_both_blinds_bust_the_player_next_to_the_big_blind_posts_it()
     assert_eq!(after.button, p.big_blind, "the next empty seat");
     assert_eq!(posted(&events, BlindKind::SmallBlind), vec![first]);
 }
+
+// ---------------------------------------------------------------------------------------
+// Breaking into the final table: Oracle 14 and invitational 2.2
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn oracle_14_a_draw_for_the_button_at_the_final_table() {
+    // Oracle, tournament rule 14: "A draw for the button will be held on one table at the
+    // beginning of the tournament and once more at the final table."
+    let mut g = Game::started(schedule(Preset::Oracle, Tracking::Results), 10);
+    let victim = g.at_table(1)[0].clone();
+    let events = knock_out(&mut g, &victim);
+    let (tables, seats, rule) = redraw_required(&events).unwrap();
+    assert_eq!((tables, seats), (1, false), "the button only");
+    assert_eq!(rule, "Oracle 14: a draw for the button at the final table");
+    let before = g.state.tables()[&1].seats.clone();
+    let events = g.redraw();
+    let Ev::SeatsRedrawn {
+        seed,
+        seats,
+        buttons,
+        ..
+    } = &events[0]
+    else {
+        panic!("{events:?}");
+    };
+    assert!(seats.is_empty(), "nobody changes seat");
+    assert_eq!(g.state.tables()[&1].seats, before);
+    let occupied: Vec<u8> = before.keys().copied().collect();
+    assert_eq!(
+        buttons[..],
+        [league_engine::tournament::draw::draw_button(seed, 1, &occupied).unwrap()]
+    );
+}
+
+#[test]
+fn invitational_2_2_combined_tables_draw_seats_and_the_button_as_a_new_game() {
+    // Invitational 2.2: "When two or more tables are combined into one, the seat selection
+    // and button placement will proceed as if it were a new game. This will happen when
+    // both tables combined can fill one table (10 players)."
+    let mut s = schedule(Preset::Invitational, Tracking::Recorded);
+    s.table_size = 10;
+    let mut g = Game::started(s, 12);
+    assert_eq!(g.state.tables().len(), 2);
+    let p = g.start_hand(1);
+    let (a, b) = (g.player_at(1, p.small_blind), g.player_at(1, p.big_blind));
+    let events = g.all_in(1, &[(&a, "AsAh"), (&b, "KsKh")], "2c7d9h3s8d");
+    assert!(
+        redraw_required(&events).is_none(),
+        "eleven do not fit one table"
+    );
+    let p = g.start_hand(2);
+    let (a, b) = (g.player_at(2, p.small_blind), g.player_at(2, p.big_blind));
+    let events = g.all_in(2, &[(&a, "AsAh"), (&b, "KsKh")], "2c7d9h3s8d");
+    let (tables, seats, rule) = redraw_required(&events).unwrap();
+    assert_eq!((tables, seats), (1, true));
+    assert!(rule.starts_with("invitational 2.2"));
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::RedrawDue
+    );
+    let events = g.redraw();
+    let Ev::SeatsRedrawn { seats, buttons, .. } = &events[0] else {
+        panic!("{events:?}");
+    };
+    assert_eq!(seats.len(), 10);
+    assert!(seats.iter().all(|s| s.table == 1));
+    assert_eq!(buttons.len(), 1);
+    let p = g.start_hand(1);
+    assert_eq!(p.button, buttons[0].button, "the drawn button deals first");
+}
+
+// ---------------------------------------------------------------------------------------
+// Each command, given/when/then, and its refusals
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn schedule_is_accepted_once_and_a_bad_schedule_is_refused() {
+    let g = Game::scheduled(schedule(Preset::QueenSix, Tracking::Dealt));
+    assert_eq!(
+        g.refused(Cmd::Schedule(Box::new(schedule(
+            Preset::QueenSix,
+            Tracking::Dealt
+        )))),
+        Err::AlreadyScheduled
+    );
+    let fresh = Game::fresh();
+    let mut s = schedule(Preset::QueenSix, Tracking::Dealt);
+    s.table_size = 1;
+    assert!(matches!(
+        fresh.refused(Cmd::Schedule(Box::new(s))),
+        Err::BadSchedule(_)
+    ));
+    let mut s = schedule(Preset::QueenSix, Tracking::Dealt);
+    s.levels.insert(
+        0,
+        league_engine::tournament::play::Level::Break {
+            minutes: 5,
+            colour_up: None,
+        },
+    );
+    assert!(matches!(
+        fresh.refused(Cmd::Schedule(Box::new(s))),
+        Err::BadSchedule(_)
+    ));
+    let mut s = schedule(Preset::QueenSix, Tracking::Dealt);
+    s.pool.rebuy = Some(league_engine::tournament::pool::Price::new(2000, 0));
+    assert!(matches!(
+        fresh.refused(Cmd::Schedule(Box::new(s))),
+        Err::BadSchedule(m) if m.contains("re-buys need both")
+    ));
+    assert_eq!(
+        fresh.refused(Cmd::Register { player: id(1) }),
+        Err::NotScheduled
+    );
+}
+
+#[test]
+fn register_once_before_the_start_and_unregister_with_a_refund() {
+    let mut g = Game::registered(schedule(Preset::Wph, Tracking::Dealt), 2);
+    assert_eq!(
+        g.refused(Cmd::Register { player: id(1) }),
+        Err::AlreadyRegistered(id(1))
+    );
+    assert_eq!(
+        g.refused(Cmd::Register {
+            player: String::new()
+        }),
+        Err::UnknownPlayer(String::new())
+    );
+    let events = g.when(Cmd::Register { player: id(3) });
+    assert!(matches!(&events[..], [Ev::PlayerRegistered { paid, .. }] if paid.price == 2000));
+    let events = g.when(Cmd::Unregister { player: id(3) });
+    assert_eq!(
+        events,
+        vec![Ev::PlayerUnregistered {
+            player: id(3),
+            refund: 2500
+        }]
+    );
+    assert_eq!(
+        g.refused(Cmd::Unregister { player: id(3) }),
+        Err::UnknownPlayer(id(3))
+    );
+    g.start();
+    assert_eq!(
+        g.refused(Cmd::Register { player: id(9) }),
+        Err::AlreadyStarted
+    );
+    assert_eq!(
+        g.refused(Cmd::Unregister { player: id(1) }),
+        Err::AlreadyStarted
+    );
+}
+
+#[test]
+fn start_needs_two_players_and_the_committed_seed() {
+    let mut g = Game::registered(schedule(Preset::Wph, Tracking::Dealt), 1);
+    let (seed, next) = (tour::secret(1), tour::secret(2).commitment());
+    assert_eq!(
+        g.refused(Cmd::Start {
+            at: 0,
+            seed,
+            next_commitment: next
+        }),
+        Err::NotEnoughPlayers { players: 1 }
+    );
+    g.when(Cmd::Register { player: id(2) });
+    assert_eq!(
+        g.refused(Cmd::Start {
+            at: 0,
+            seed: tour::secret(7),
+            next_commitment: next
+        }),
+        Err::BadSeed
+    );
+    assert_eq!(g.refused(Cmd::AdvanceLevel { at: 0 }), Err::NotStarted);
+    let events = g.start();
+    assert!(matches!(
+        &events[..],
+        [
+            Ev::TournamentStarted { .. },
+            Ev::LevelStarted { level: 1, .. }
+        ]
+    ));
+    assert_eq!(
+        g.refused(Cmd::Start {
+            at: 0,
+            seed: tour::secret(2),
+            next_commitment: next
+        }),
+        Err::AlreadyStarted
+    );
+}
+
+#[test]
+fn the_clock_advances_pauses_and_resumes_and_never_goes_back() {
+    let mut g = Game::started(schedule(Preset::Wph, Tracking::Recorded), 3);
+    g.advance(1000);
+    assert_eq!(
+        g.refused(Cmd::AdvanceLevel { at: 999 }),
+        Err::ClockWentBack {
+            last: 1000,
+            got: 999
+        }
+    );
+    assert_eq!(g.refused(Cmd::Resume { at: 2000 }), Err::NotPaused);
+    g.when(Cmd::Pause { at: 2000 });
+    assert!(g.state.is_paused());
+    assert_eq!(g.refused(Cmd::Pause { at: 2001 }), Err::Paused);
+    // No hand starts while the clock is paused.
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::Paused
+    );
+    g.when(Cmd::Resume { at: 3000 });
+    g.clock = 3000;
+    g.start_hand(1);
+    // Levels 3 (a break colouring up), 4 .. 7; then no more.
+    g.all_in(1, &[], "");
+    g.advance(1000);
+    g.when(Cmd::ColourUp {
+        seed: None,
+        next_commitment: None,
+    });
+    for _ in 4..=7 {
+        g.advance(1000);
+    }
+    assert_eq!(
+        g.refused(Cmd::AdvanceLevel { at: g.clock + 1 }),
+        Err::NoMoreLevels { level: 7 }
+    );
+}
+
+#[test]
+fn start_hand_is_refused_on_a_break_while_a_colour_up_or_a_redraw_is_due_and_at_a_busy_table() {
+    let mut s = schedule(Preset::QueenSix, Tracking::Recorded);
+    s.levels.insert(
+        1,
+        league_engine::tournament::play::Level::Break {
+            minutes: 5,
+            colour_up: None,
+        },
+    );
+    let mut g = Game::started(s, 3);
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: Some(tour::secret(99))
+        }),
+        Err::SeedNotAllowed
+    );
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 2,
+            seed: None
+        }),
+        Err::NoSuchTable(2)
+    );
+    g.start_hand(1);
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::HandInProgress { table: 1 }
+    );
+    g.all_in(1, &[], "");
+    g.advance(1000);
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::OnBreak
+    );
+    g.advance(1000); // 50/100
+    g.advance(1000); // the colour-up break
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::ColourUpDue
+    );
+
+    // Tracking decides what a hand needs.
+    let g = Game::started(schedule(Preset::QueenSix, Tracking::Dealt), 3);
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::SeedRequired
+    );
+    let g = Game::started(schedule(Preset::QueenSix, Tracking::Results), 3);
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::WrongTracking {
+            tracking: Tracking::Results
+        }
+    );
+}
+
+#[test]
+fn a_dealt_hand_is_dealt_from_its_seed() {
+    let mut g = Game::started(schedule(Preset::Wph, Tracking::Dealt), 3);
+    let events = g.when(Cmd::StartHand {
+        table: 1,
+        seed: Some(tour::secret(1000)),
+    });
+    assert_eq!(
+        hand_events(&events)
+            .iter()
+            .filter(|e| matches!(e, HandEvent::HoleCardsDealt { .. }))
+            .count(),
+        3
+    );
+}
+
+#[test]
+fn acting_needs_a_hand_in_progress_and_the_players_turn() {
+    use league_engine::hand::{Action, Command as HandCommand, RuleError};
+    let mut g = Game::started(schedule(Preset::Oracle, Tracking::Recorded), 3);
+    let fold = |seat| Cmd::Hand {
+        table: 1,
+        command: HandCommand::Act {
+            seat,
+            action: Action::Fold,
+        },
+    };
+    assert_eq!(g.refused(fold(0)), Err::NoHandInProgress { table: 1 });
+    assert_eq!(
+        g.refused(Cmd::Hand {
+            table: 3,
+            command: HandCommand::Muck { seat: 0 }
+        }),
+        Err::NoSuchTable(3)
+    );
+    g.start_hand(1);
+    let to_act = g.hand(1).to_act().unwrap();
+    let other = *g.state.tables()[&1]
+        .seats
+        .keys()
+        .find(|&&s| s != to_act)
+        .unwrap();
+    assert_eq!(
+        g.refused(fold(other)),
+        Err::Hand(RuleError::NotYourTurn {
+            expected: Some(to_act),
+            got: other
+        })
+    );
+    let start = league_engine::hand::Command::Start {
+        setup: match hand_events(&g.log)[0] {
+            HandEvent::HandStarted { setup } => (**setup).clone(),
+            e => panic!("{e:?}"),
+        },
+        seed: None,
+    };
+    assert_eq!(
+        g.refused(Cmd::Hand {
+            table: 1,
+            command: start
+        }),
+        Err::UseStartHand
+    );
+    g.all_in(1, &[], "");
+    assert_eq!(g.refused(fold(to_act)), Err::NoHandInProgress { table: 1 });
+}
+
+#[test]
+fn absence_is_marked_once_and_arrival_only_for_the_absent() {
+    let mut g = Game::started(schedule(Preset::Wph, Tracking::Results), 3);
+    assert_eq!(
+        g.refused(Cmd::Arrived { player: id(1) }),
+        Err::NotAbsent(id(1))
+    );
+    g.when(Cmd::MarkAbsent { player: id(1) });
+    assert_eq!(
+        g.refused(Cmd::MarkAbsent { player: id(1) }),
+        Err::AlreadyAbsent(id(1))
+    );
+    assert_eq!(
+        g.refused(Cmd::MarkAbsent { player: id(9) }),
+        Err::UnknownPlayer(id(9))
+    );
+    // Absent after the start: not an absent entrant, so the chips stay.
+    assert_eq!(
+        g.refused(Cmd::RemoveAbsent {
+            player: id(1),
+            at: 0
+        }),
+        Err::NotAnAbsentEntrant(id(1))
+    );
+    g.when(Cmd::Arrived { player: id(1) });
+}
+
+#[test]
+fn a_late_entry_sits_at_the_smallest_table_until_registration_closes() {
+    let mut s = schedule(Preset::QueenSix, Tracking::Results);
+    s.late_registration_until_level = 1;
+    s.table_size = 4;
+    let mut g = Game::started(s, 7);
+    let (seed, next) = g.reveal();
+    assert_eq!(
+        g.refused(Cmd::LateEntry {
+            player: id(1),
+            seed,
+            next_commitment: next
+        }),
+        Err::AlreadyRegistered(id(1))
+    );
+    assert_eq!(
+        g.refused(Cmd::LateEntry {
+            player: id(8),
+            seed: tour::secret(77),
+            next_commitment: next
+        }),
+        Err::BadSeed
+    );
+    let events = g.when(Cmd::LateEntry {
+        player: id(8),
+        seed,
+        next_commitment: next,
+    });
+    let Some(Ev::PlayerEntered {
+        table,
+        chips,
+        reentry,
+        ..
+    }) = events.last()
+    else {
+        panic!("{events:?}");
+    };
+    assert_eq!((*chips, *reentry), (5000, false));
+    assert_eq!(g.state.tables()[table].seats.len(), 4, "the table of three");
+    // Both tables full: a new one opens.
+    let (seed, next) = g.reveal();
+    let events = g.when(Cmd::LateEntry {
+        player: id(9),
+        seed,
+        next_commitment: next,
+    });
+    assert!(matches!(events[0], Ev::TableOpened { table: 3 }));
+    g.advance(1000);
+    let (seed, next) = g.reveal();
+    assert_eq!(
+        g.refused(Cmd::LateEntry {
+            player: id(10),
+            seed,
+            next_commitment: next
+        }),
+        Err::RegistrationClosed {
+            level: 2,
+            until_level: 1
+        }
+    );
+    // A player who is out may re-enter only where re-entries are offered.
+    knock_out(&mut g, &id(2));
+    assert_eq!(
+        g.refused(Cmd::LateEntry {
+            player: id(2),
+            seed,
+            next_commitment: next
+        }),
+        Err::NotOffered("re-entries")
+    );
+}
+
+#[test]
+fn eliminate_and_record_chips_are_for_results_tracking_and_must_add_up() {
+    let mut g = Game::started(schedule(Preset::QueenSix, Tracking::Results), 4);
+    assert_eq!(
+        g.refused(Cmd::Eliminate {
+            players: vec![id(1), id(1)],
+            by: None
+        }),
+        Err::DuplicatePlayer(id(1))
+    );
+    assert_eq!(
+        g.refused(Cmd::Eliminate {
+            players: vec![id(1)],
+            by: Some(id(1))
+        }),
+        Err::DuplicatePlayer(id(1))
+    );
+    assert_eq!(
+        g.refused(Cmd::Eliminate {
+            players: vec![id(1), id(2), id(3), id(4)],
+            by: None
+        }),
+        Err::NotEnoughPlayers { players: 0 }
+    );
+    let counts = |c: [u64; 4]| (1..=4).map(id).zip(c).collect::<Vec<_>>();
+    assert_eq!(
+        g.refused(Cmd::RecordChips {
+            counts: counts([5000, 5000, 5000, 4975])
+        }),
+        Err::ChipCountMismatch {
+            expected: 20_000,
+            got: 19_975
+        }
+    );
+    assert_eq!(
+        g.refused(Cmd::RecordChips {
+            counts: counts([5000, 5000, 5000, 5000])[..3].to_vec()
+        }),
+        Err::MissingCount(id(4))
+    );
+    g.when(Cmd::RecordChips {
+        counts: counts([8000, 2000, 5000, 5000]),
+    });
+    g.when(Cmd::Eliminate {
+        players: vec![id(2)],
+        by: Some(id(1)),
+    });
+    assert_eq!(g.chips(&id(1)), 10_000, "the knock-out takes the chips");
+    assert_eq!(
+        g.refused(Cmd::Eliminate {
+            players: vec![id(2)],
+            by: None
+        }),
+        Err::NotSeated(id(2))
+    );
+    assert_eq!(
+        g.refused(Cmd::RecordChips {
+            counts: vec![(id(2), 1)]
+        }),
+        Err::NotSeated(id(2))
+    );
+    let r = Game::started(schedule(Preset::QueenSix, Tracking::Recorded), 3);
+    assert_eq!(
+        r.refused(Cmd::Eliminate {
+            players: vec![id(1)],
+            by: None
+        }),
+        Err::WrongTracking {
+            tracking: Tracking::Recorded
+        }
+    );
+    assert_eq!(
+        r.refused(Cmd::RecordChips { counts: Vec::new() }),
+        Err::WrongTracking {
+            tracking: Tracking::Recorded
+        }
+    );
+}
+
+#[test]
+fn rebuys_and_add_ons_are_refused_where_not_offered_out_of_their_window_over_the_limit_or_the_stack()
+ {
+    use league_engine::tournament::play::PurchasePolicy;
+    use league_engine::tournament::pool::Price;
+    let g = Game::started(schedule(Preset::Wph, Tracking::Recorded), 3);
+    assert_eq!(
+        g.refused(Cmd::Rebuy { player: id(1) }),
+        Err::NotOffered("re-buys")
+    );
+    assert_eq!(
+        g.refused(Cmd::AddOn { player: id(1) }),
+        Err::NotOffered("add-ons")
+    );
+    let mut s = rebuys(Preset::Wph, 1, false);
+    s.rebuys.as_mut().unwrap().max_stack = Some(5000);
+    s.pool.add_on = Some(Price::new(1000, 0));
+    s.add_ons = Some(PurchasePolicy {
+        per_player: 1,
+        from_level: 2,
+        until_level: 2,
+        chips: 3000,
+        max_stack: None,
+        after_bust_only: false,
+    });
+    let mut g = Game::started(s, 3);
+    assert_eq!(
+        g.refused(Cmd::AddOn { player: id(1) }),
+        Err::WindowClosed {
+            what: "add-ons",
+            from_level: 2,
+            until_level: 2,
+            level: 1
+        }
+    );
+    g.when(Cmd::Rebuy { player: id(1) });
+    assert_eq!(
+        g.refused(Cmd::Rebuy { player: id(1) }),
+        Err::LimitReached {
+            what: "re-buys",
+            limit: 1
+        }
+    );
+    let p = g.fold_round(1);
+    let big = g.player_at(1, p.big_blind);
+    if big != id(1) {
+        assert_eq!(
+            g.refused(Cmd::Rebuy {
+                player: big.clone()
+            }),
+            Err::StackTooLarge {
+                what: "re-buys",
+                max: 5000,
+                got: 5025
+            }
+        );
+    }
+    g.advance(1000);
+    g.start_hand(1);
+    assert_eq!(
+        g.refused(Cmd::AddOn { player: id(2) }),
+        Err::HandInProgress { table: 1 }
+    );
+    g.all_in(1, &[], "");
+    let events = g.when(Cmd::AddOn { player: id(2) });
+    assert!(matches!(events[..], [Ev::AddOnMade { chips: 3000, .. }]));
+    assert_eq!(
+        g.refused(Cmd::AddOn { player: id(2) }),
+        Err::LimitReached {
+            what: "add-ons",
+            limit: 1
+        }
+    );
+    assert_eq!(
+        g.refused(Cmd::DeclineRebuy { player: id(2) }),
+        Err::NotBusted(id(2))
+    );
+}
+
+#[test]
+fn redraw_and_colour_up_only_when_due_and_with_the_committed_seed() {
+    let mut s = schedule(Preset::Oracle, Tracking::Results);
+    s.starting_chips = 5025;
+    let mut g = Game::started(s, 10);
+    let (seed, next) = (tour::secret(2), tour::secret(3).commitment());
+    assert_eq!(
+        g.refused(Cmd::Redraw {
+            seed,
+            next_commitment: next
+        }),
+        Err::NoRedrawDue
+    );
+    assert_eq!(
+        g.refused(Cmd::ColourUp {
+            seed: Some(seed),
+            next_commitment: Some(next)
+        }),
+        Err::NoColourUpDue
+    );
+    let victim = g.at_table(1)[0].clone();
+    knock_out(&mut g, &victim);
+    assert!(g.state.redraw_due());
+    assert_eq!(
+        g.refused(Cmd::Redraw {
+            seed: tour::secret(3),
+            next_commitment: next
+        }),
+        Err::BadSeed
+    );
+    g.redraw();
+    g.advance(1000);
+    g.advance(1000);
+    assert_eq!(
+        g.refused(Cmd::ColourUp {
+            seed: Some(tour::secret(2)),
+            next_commitment: Some(next)
+        }),
+        Err::BadSeed,
+        "the seed revealed by the redraw is spent"
+    );
+    g.race();
+}
+
+#[test]
+fn penalties_go_to_players_still_in_and_disqualification_waits_for_the_hand() {
+    let mut g = Game::started(schedule(Preset::Wph, Tracking::Recorded), 3);
+    assert_eq!(
+        g.refused(Cmd::Penalise {
+            player: id(7),
+            penalty: Penalty::Warning
+        }),
+        Err::UnknownPlayer(id(7))
+    );
+    let events = g.when(Cmd::Penalise {
+        player: id(1),
+        penalty: Penalty::Warning,
+    });
+    assert_eq!(penalty_hands(&events), 0);
+    assert_eq!(g.state.player(&id(1)).unwrap().warnings, 1);
+    g.start_hand(1);
+    assert_eq!(
+        g.refused(Cmd::Penalise {
+            player: id(1),
+            penalty: Penalty::Disqualify
+        }),
+        Err::HandInProgress { table: 1 }
+    );
+    g.all_in(1, &[], "");
+    g.when(Cmd::Penalise {
+        player: id(1),
+        penalty: Penalty::Disqualify,
+    });
+    assert_eq!(
+        g.refused(Cmd::Penalise {
+            player: id(1),
+            penalty: Penalty::Warning
+        }),
+        Err::NotSeated(id(1))
+    );
+}
+
+#[test]
+fn payouts_must_sum_to_the_pool_and_never_pay_a_place_more_than_the_one_above() {
+    let mut g = Game::registered(schedule(Preset::Wph, Tracking::Results), 5);
+    // 5 x $20 = $100.
+    assert_eq!(
+        g.refused(Cmd::SetPayouts {
+            amounts: vec![6_000, 3_000]
+        }),
+        Err::PayoutsDoNotSumToPool {
+            pool: 10_000,
+            sum: 9_000
+        }
+    );
+    assert!(matches!(
+        g.refused(Cmd::SetPayouts {
+            amounts: vec![4_000, 6_000]
+        }),
+        Err::BadPayouts(_)
+    ));
+    assert!(matches!(
+        g.refused(Cmd::SetPayouts { amounts: vec![] }),
+        Err::BadPayouts(_)
+    ));
+    assert!(matches!(
+        g.refused(Cmd::SetPayouts {
+            amounts: vec![5_000, 2_000, 1_000, 1_000, 500, 500]
+        }),
+        Err::BadPayouts(_)
+    ));
+    g.when(Cmd::SetPayouts {
+        amounts: vec![7_000, 3_000],
+    });
+    g.start();
+    play_out(&mut g);
+    let prizes: Vec<u64> = (1..=5).map(|n| g.finish(&id(n)).2).collect();
+    assert_eq!(prizes.iter().sum::<u64>(), 10_000);
+    assert_eq!(g.finish(&id(1)).2, 7_000);
+    assert_eq!(
+        g.refused(Cmd::SetPayouts {
+            amounts: vec![10_000]
+        }),
+        Err::Finished
+    );
+    assert_eq!(
+        g.refused(Cmd::Penalise {
+            player: id(1),
+            penalty: Penalty::Warning
+        }),
+        Err::Finished
+    );
+}
+
+#[test]
+fn a_deal_needs_every_remaining_player_and_finishes_the_tournament() {
+    use league_engine::tournament::deal::DealKind;
+    let mut g = Game::started(schedule(Preset::QueenSix, Tracking::Results), 7);
+    for n in 5..=7 {
+        knock_out(&mut g, &id(n));
+    }
+    g.when(Cmd::RecordChips {
+        // The chips of the three out were given to nobody: they are counted again.
+        counts: vec![
+            (id(1), 15_000),
+            (id(2), 10_000),
+            (id(3), 6_000),
+            (id(4), 4_000),
+        ],
+    });
+    assert_eq!(
+        g.refused(Cmd::Deal {
+            kind: DealKind::ChipChop,
+            accepted: vec![id(1), id(2), id(3)]
+        }),
+        Err::DealNotAccepted {
+            missing: vec![id(4)]
+        }
+    );
+    assert_eq!(
+        g.refused(Cmd::Deal {
+            kind: DealKind::ChipChop,
+            accepted: vec![id(1), id(2), id(3), id(4), id(5)]
+        }),
+        Err::NotInDeal(id(5))
+    );
+    let events = g.when(Cmd::Deal {
+        kind: DealKind::Icm,
+        accepted: (1..=4).map(id).collect(),
+    });
+    let Ev::DealMade { amounts, .. } = &events[0] else {
+        panic!("{events:?}");
+    };
+    assert!(matches!(events.last(), Some(Ev::TournamentFinished { .. })));
+    // 7 x $20 = $140, three places paid: the deal shares what the four could still win.
+    assert_eq!(amounts.iter().sum::<u64>(), 14_000);
+    for n in 1..=4 {
+        assert_eq!(g.finish(&id(n)).2, amounts[n - 1]);
+    }
+    assert_eq!(g.finish(&id(5)).2, 0);
+}

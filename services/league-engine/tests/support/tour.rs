@@ -107,6 +107,16 @@ pub struct Game {
 }
 
 impl Game {
+    /// Given: nothing yet.
+    pub fn fresh() -> Game {
+        Game {
+            state: Tournament::new(),
+            log: Vec::new(),
+            next: 1,
+            clock: 0,
+        }
+    }
+
     /// Given: a tournament scheduled with `schedule` (its draw commitment is replaced by
     /// the harness's first secret).
     pub fn scheduled(mut schedule: Schedule) -> Game {
