@@ -2009,3 +2009,265 @@ fn a_deal_needs_every_remaining_player_and_finishes_the_tournament() {
     }
     assert_eq!(g.finish(&id(5)).2, 0);
 }
+
+// ---------------------------------------------------------------------------------------
+// An auditor re-derives every draw from the revealed seeds
+// ---------------------------------------------------------------------------------------
+
+/// `sha256(seed)`, computed here rather than by the engine's `Commitment::verifies`.
+fn sha256(seed: &league_engine::deck::Seed) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(seed.to_bytes()).into()
+}
+
+#[derive(Default, Debug)]
+struct Audited {
+    starts: usize,
+    seat_redraws: usize,
+    button_redraws: usize,
+    entries: usize,
+    races: usize,
+}
+
+/// Walks a tournament's log as an auditor would: every revealed seed hashes to the
+/// commitment published before it, and every draw made from it comes out the same when
+/// made again with the draw functions alone.
+fn audit(log: &[Ev]) -> Audited {
+    use league_engine::tournament::colour_up::{ColourUpPolicy, Holding, colour_up};
+    use league_engine::tournament::draw::{derive_seed, draw_button, draw_seats, pick};
+    use std::collections::BTreeMap;
+
+    let mut done = Audited::default();
+    let mut state = league_engine::tournament::play::Tournament::new();
+    let mut commitment = None;
+    let mut size = 0u8;
+    let mut redraw_tables = 0u32;
+    let check = |commitment: &mut Option<[u8; 32]>, seed, next: league_engine::deck::Commitment| {
+        assert_eq!(Some(sha256(seed)), *commitment, "the seed was committed to");
+        *commitment = Some(next.to_bytes());
+    };
+    let button_draws = |seed, seats: &[league_engine::tournament::play::Seating]| {
+        let mut by_table: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
+        for s in seats {
+            by_table.entry(s.table).or_default().push(s.seat);
+        }
+        by_table
+            .into_iter()
+            .map(|(t, mut seats)| {
+                seats.sort_unstable();
+                draw_button(seed, t, &seats).unwrap()
+            })
+            .collect::<Vec<_>>()
+    };
+    let seat_draw = |seed, players: Vec<String>, tables: usize, size: u8| {
+        let order: Vec<u8> = (0..size).collect();
+        let mut seats: Vec<(String, u32, u8)> = draw_seats(seed, &players, tables, &order)
+            .unwrap()
+            .into_iter()
+            .map(|a| (a.entrant, a.table + 1, a.seat))
+            .collect();
+        seats.sort();
+        seats
+    };
+    let sorted = |seats: &[league_engine::tournament::play::Seating]| {
+        let mut v: Vec<(String, u32, u8)> = seats
+            .iter()
+            .map(|s| (s.player.clone(), s.table, s.seat))
+            .collect();
+        v.sort();
+        v
+    };
+    for event in log {
+        let in_now: Vec<String> = state
+            .players()
+            .iter()
+            .filter(|(_, p)| {
+                matches!(
+                    p.standing,
+                    Standing::Seated { .. } | Standing::Busted { .. } | Standing::Registered
+                )
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        match event {
+            Ev::TournamentScheduled { schedule } => {
+                commitment = Some(schedule.draw_commitment.to_bytes());
+                size = schedule.table_size;
+            }
+            Ev::TournamentStarted {
+                seed,
+                next_commitment,
+                seats,
+                buttons,
+                ..
+            } => {
+                check(&mut commitment, seed, *next_commitment);
+                let tables = in_now.len().div_ceil(usize::from(size));
+                assert_eq!(sorted(seats), seat_draw(seed, in_now, tables, size));
+                assert_eq!(*buttons, button_draws(seed, seats));
+                done.starts += 1;
+            }
+            Ev::RedrawRequired { tables, .. } => redraw_tables = *tables,
+            Ev::SeatsRedrawn {
+                seed,
+                next_commitment,
+                seats,
+                buttons,
+                ..
+            } => {
+                check(&mut commitment, seed, *next_commitment);
+                if seats.is_empty() {
+                    let expected: Vec<_> = state
+                        .tables()
+                        .iter()
+                        .map(|(&t, table)| {
+                            let occupied: Vec<u8> = table.seats.keys().copied().collect();
+                            draw_button(seed, t, &occupied).unwrap()
+                        })
+                        .collect();
+                    assert_eq!(*buttons, expected);
+                    done.button_redraws += 1;
+                } else {
+                    let tables = usize::try_from(redraw_tables)
+                        .unwrap()
+                        .max(in_now.len().div_ceil(usize::from(size)));
+                    assert_eq!(sorted(seats), seat_draw(seed, in_now, tables, size));
+                    assert_eq!(*buttons, button_draws(seed, seats));
+                    done.seat_redraws += 1;
+                }
+            }
+            Ev::PlayerEntered {
+                seed,
+                next_commitment,
+                table,
+                seat,
+                opened_table,
+                ..
+            } => {
+                check(&mut commitment, seed, *next_commitment);
+                if *opened_table {
+                    assert_eq!(
+                        usize::from(*seat),
+                        pick(seed, usize::from(size)),
+                        "a new table: any seat"
+                    );
+                } else {
+                    // The open seats at the tables with the fewest players, in order.
+                    let fewest = state
+                        .tables()
+                        .values()
+                        .map(|t| t.seats.len())
+                        .filter(|&n| n < usize::from(size))
+                        .min()
+                        .unwrap();
+                    let open: Vec<(u32, u8)> = state
+                        .tables()
+                        .iter()
+                        .filter(|(_, t)| t.seats.len() == fewest)
+                        .flat_map(|(&n, t)| {
+                            (0..size)
+                                .filter(|s| !t.seats.contains_key(s))
+                                .map(move |s| (n, s))
+                        })
+                        .collect();
+                    assert_eq!((*table, *seat), open[pick(seed, open.len())]);
+                }
+                done.entries += 1;
+            }
+            Ev::ChipsColouredUp {
+                low,
+                high,
+                policy: ColourUpPolicy::ChipRace,
+                players,
+                seed: Some(seed),
+                next_commitment: Some(next),
+                ..
+            } => {
+                check(&mut commitment, seed, *next);
+                let tables: std::collections::BTreeSet<u32> =
+                    players.iter().map(|p| p.table).collect();
+                for t in tables {
+                    let at: Vec<_> = players.iter().filter(|p| p.table == t).collect();
+                    let holdings: Vec<Holding> = at
+                        .iter()
+                        .map(|p| {
+                            let left = p.before % high;
+                            Holding {
+                                seat: p.seat,
+                                low_chips: left / low,
+                                other_value: p.before - left + left % low,
+                            }
+                        })
+                        .collect();
+                    let race = derive_seed(seed, "race", t);
+                    let up = colour_up(
+                        ColourUpPolicy::ChipRace,
+                        *low,
+                        *high,
+                        &holdings,
+                        Some(&race),
+                    )
+                    .unwrap();
+                    for (p, c) in at.iter().zip(&up.players) {
+                        assert_eq!(
+                            (p.seat, p.after, &p.cards, p.raced),
+                            (c.seat, c.value, &c.cards, c.raced)
+                        );
+                    }
+                }
+                done.races += 1;
+            }
+            _ => {}
+        }
+        league_engine::tournament::play::apply(&mut state, event);
+    }
+    done
+}
+
+#[test]
+fn an_auditor_re_derives_the_seat_draw_the_button_draws_the_late_seats_and_the_chip_races() {
+    use league_engine::tournament::sim::{SimOptions, TournamentSim};
+    let mut total = Audited::default();
+    for (seed, preset) in [
+        (1, Preset::Invitational),
+        (2, Preset::Oracle),
+        (3, Preset::Invitational),
+        (4, Preset::Oracle),
+    ] {
+        let mut sim = TournamentSim::new(
+            seed,
+            SimOptions {
+                players: 24,
+                preset,
+                tracking: Tracking::Dealt,
+                table_size: 9,
+                rebuys: false,
+                late: 4,
+            },
+        )
+        .unwrap();
+        sim.run(200_000).unwrap();
+        let done = audit(&sim.events);
+        total.starts += done.starts;
+        total.seat_redraws += done.seat_redraws;
+        total.button_redraws += done.button_redraws;
+        total.entries += done.entries;
+        total.races += done.races;
+    }
+    // And a chip race at two tables, from the harness.
+    let mut s = schedule(Preset::Oracle, Tracking::Results);
+    s.starting_chips = 5025;
+    s.table_size = 5;
+    let g = Game::started(s, 7);
+    let mut g = at_the_colour_up(g, &[5025, 5025, 5025, 5025, 5025, 5050, 5000]);
+    g.race();
+    let done = audit(&g.log);
+    assert_eq!(done.races, 1);
+    total.starts += done.starts;
+    total.races += done.races;
+    assert_eq!(total.starts, 5);
+    assert!(total.seat_redraws > 0, "{total:?}");
+    assert!(total.button_redraws > 0, "{total:?}");
+    assert!(total.entries > 0, "{total:?}");
+    assert!(total.races > 0, "{total:?}");
+}
