@@ -2826,7 +2826,9 @@ impl Run<'_> {
         let paid = self.state.paid_places();
         let tables = self.state.tables.len();
         let due = tables >= 2 && remaining == paid + 1;
-        let over = remaining <= paid || tables < 2;
+        // A round ends only when every table has played its hand: a player busted at
+        // another table in the same round shares the places (Oracle tournament rule 3).
+        let over = (remaining <= paid || tables < 2) && !self.state.in_any_hand();
         match (&self.state.hand_for_hand, due, over) {
             (None, true, _) => self.emit(TournamentEvent::HandForHandStarted {
                 remaining: count(remaining),

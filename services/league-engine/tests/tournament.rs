@@ -1,0 +1,2394 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+//! The tournament aggregate, given/when/then: each tournament row of RULEBOOKS.md tested
+//! per preset with the rulebook's own example (quoted with its house and rule number,
+//! `../shared/rulebooks/`), every command's refusals as typed errors that change nothing,
+//! the draws re-derived from the revealed seeds as an auditor would, and a results-only
+//! pub night.
+
+#[path = "support/tour.rs"]
+mod tour;
+
+use league_engine::hand::{BlindKind, Event as HandEvent, FoldReason};
+use league_engine::rules::Preset;
+use league_engine::tournament::payouts::{PayoutStructure, PayoutTable};
+use league_engine::tournament::play::{
+    BustOrder, Penalty, Standing, TournamentCommand as Cmd, TournamentError as Err,
+    TournamentEvent as Ev, Tracking,
+};
+use tour::{Game, hand_events, id, schedule};
+
+// ---------------------------------------------------------------------------------------
+// Several busts in one hand
+// ---------------------------------------------------------------------------------------
+
+/// Three players at one recorded table. Hand 1: everyone folds to the big blind, who wins
+/// the small blind. Returns the game and the players by stack: 5,025, 5,000 and 4,975.
+fn three_stacks(preset: Preset) -> (Game, String, String, String) {
+    let mut g = Game::started(schedule(preset, Tracking::Recorded), 3);
+    let p = g.fold_round(1);
+    let big = g.player_at(1, p.big_blind);
+    let small = g.player_at(1, p.small_blind);
+    let middle = g.player_at(1, p.button);
+    assert_eq!(
+        (g.chips(&big), g.chips(&middle), g.chips(&small)),
+        (5025, 5000, 4975)
+    );
+    g.start_hand(1);
+    (g, big, middle, small)
+}
+
+fn eliminated(events: &[Ev]) -> Vec<(Vec<String>, bool, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Ev::PlayersEliminated {
+                players,
+                tied,
+                rule,
+                ..
+            } => Some((players.clone(), *tied, rule.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn queensix_31_several_broke_on_one_hand_the_larger_starting_stack_finishes_higher() {
+    // QueenSix 31: "If multiple players go broke on the same hand, the player starting the
+    // hand with the larger amount of chips finishes in the higher place for prize money and
+    // any other award."
+    // Oracle, tournament rule 3: "If two or more players are eliminated at the same table,
+    // the player with the higher chip count will receive higher finishing place."
+    // WPH does not say: the engine's default is QueenSix's rule.
+    for preset in [Preset::QueenSix, Preset::Wph, Preset::Oracle] {
+        let (mut g, big, middle, small) = three_stacks(preset);
+        // The smaller stack holds the better hand; it does not matter here.
+        let events = g.all_in(
+            1,
+            &[(&big, "AsAh"), (&middle, "QsQh"), (&small, "KsKh")],
+            "2c7d9h3s8d",
+        );
+        let out = eliminated(&events);
+        assert_eq!(out.len(), 1, "{preset:?}: one group out");
+        assert_eq!(out[0].0, vec![middle.clone(), small.clone()], "{preset:?}");
+        assert!(!out[0].1, "not tied");
+        assert_eq!(g.finish(&big).0, 1);
+        assert_eq!(g.finish(&middle).0, 2, "{preset:?}: 5,000 beats 4,975");
+        assert_eq!(g.finish(&small).0, 3);
+        g.assert_replays();
+    }
+    assert_eq!(
+        league_engine::tournament::play::TournamentRules::for_preset(Preset::Wph).bust_order,
+        BustOrder::LargerStartingStack
+    );
+}
+
+#[test]
+fn invitational_10_1_several_out_on_one_hand_the_better_hand_finishes_higher() {
+    // Invitational 10.1: "The player who had the better hand finishes higher than the
+    // player who had the lower hand. If the hands are the same, the player with the higher
+    // chip stack (at the start of this hand) will finish higher."
+    let (mut g, big, middle, small) = three_stacks(Preset::Invitational);
+    let events = g.all_in(
+        1,
+        &[(&big, "AsAh"), (&middle, "QsQh"), (&small, "KsKh")],
+        "2c7d9h3s8d",
+    );
+    let out = eliminated(&events);
+    assert_eq!(out[0].0, vec![small.clone(), middle.clone()]);
+    assert_eq!(out[0].2, "invitational 10.1");
+    assert_eq!(
+        g.finish(&small).0,
+        2,
+        "kings beat queens, whatever the stacks"
+    );
+    assert_eq!(g.finish(&middle).0, 3);
+}
+
+#[test]
+fn invitational_10_1_the_same_hand_the_larger_starting_stack_finishes_higher() {
+    let (mut g, big, middle, small) = three_stacks(Preset::Invitational);
+    let events = g.all_in(
+        1,
+        &[(&big, "AsAh"), (&middle, "KdKc"), (&small, "KsKh")],
+        "2c7d9h3s8d",
+    );
+    assert_eq!(
+        eliminated(&events)[0].0,
+        vec![middle.clone(), small.clone()]
+    );
+    assert_eq!(g.finish(&middle).0, 2, "the same hand: 5,000 beats 4,975");
+}
+
+/// Six players at two recorded tables of three, paying three places; after one bust at
+/// each table, four are left on two tables: hand-for-hand.
+fn hand_for_hand(preset: Preset) -> Game {
+    let mut s = schedule(preset, Tracking::Recorded);
+    s.table_size = 3;
+    s.payouts = PayoutTable::new(vec![
+        (1, PayoutStructure::new(vec![10_000]).unwrap()),
+        (6, PayoutStructure::new(vec![5_000, 3_000, 2_000]).unwrap()),
+    ])
+    .unwrap();
+    let mut g = Game::started(s, 6);
+    for table in [1, 2] {
+        let p = g.start_hand(table);
+        let a = g.player_at(table, p.small_blind);
+        let b = g.player_at(table, p.big_blind);
+        g.all_in(table, &[(&a, "AsAh"), (&b, "KsKh")], "2c7d9h3s8d");
+    }
+    assert!(g.state.hand_for_hand(), "four left, three paid");
+    assert_eq!(g.state.tables().len(), 2);
+    g
+}
+
+#[test]
+fn oracle_hand_for_hand_busts_at_separate_tables_share_the_places_and_split_the_prizes() {
+    // Oracle, tournament rule 3: "During “Hand for Hand” play, if two or more players are
+    // eliminated at separate tables, they will split the prizes equally."
+    let mut g = hand_for_hand(Preset::Oracle);
+    // One hand-for-hand round: both tables deal, then both play out.
+    let p1 = g.start_hand(1);
+    let p2 = g.start_hand(2);
+    let (w1, l1) = (g.player_at(1, p1.small_blind), g.player_at(1, p1.big_blind));
+    let (w2, l2) = (g.player_at(2, p2.small_blind), g.player_at(2, p2.big_blind));
+    g.all_in(1, &[(&w1, "AsAh"), (&l1, "KsKh")], "2c7d9h3s8d");
+    assert!(
+        g.state.hand_for_hand(),
+        "the round is not over while table 2 plays its hand"
+    );
+    g.all_in(2, &[(&w2, "AdAc"), (&l2, "KdKc")], "2s7h9d3c8h");
+    assert_eq!(g.place(&l1), (3, 2), "places 3 and 4 shared");
+    assert_eq!(g.place(&l2), (3, 2));
+    assert!(!g.state.hand_for_hand(), "two left, in the money");
+    // The two survivors at one final table; Oracle 14 draws for its button.
+    assert_eq!(g.state.tables().len(), 1);
+    assert!(g.state.redraw_due());
+    g.redraw();
+    let p = g.start_hand(1);
+    let (a, b) = (g.player_at(1, p.small_blind), g.player_at(1, p.big_blind));
+    g.all_in(1, &[(&a, "AsAh"), (&b, "KsKh")], "2c7d9h3s8d");
+    // The pool: 6 x $20 = $120; 50/30/20: $60, $36, $24; places 3 and 4 split $24 + $0.
+    assert_eq!(g.finish(&a), (1, 1, 6000));
+    assert_eq!(g.finish(&b), (2, 1, 3600));
+    assert_eq!(g.finish(&l1), (3, 2, 1200));
+    assert_eq!(g.finish(&l2), (3, 2, 1200));
+    g.assert_replays();
+}
+
+#[test]
+fn queensix_outside_hand_for_hand_busts_at_separate_tables_take_separate_places() {
+    // Oracle, tournament rule 3: "During regular play, if two or more players are
+    // eliminated at separate tables, they will be assigned a finishing place based on the
+    // order of his/her elimination."
+    let g = hand_for_hand(Preset::QueenSix);
+    let out: Vec<_> = g
+        .log
+        .iter()
+        .filter_map(|e| match e {
+            Ev::PlayersEliminated { players, .. } => Some(players[0].clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(out.len(), 2);
+    assert_eq!(g.place(&out[0]), (6, 1), "out first");
+    assert_eq!(g.place(&out[1]), (5, 1));
+}
+
+// ---------------------------------------------------------------------------------------
+// Table balancing
+// ---------------------------------------------------------------------------------------
+
+/// The open seat an auditor expects a moved player to take: the first empty seat the big
+/// blind reaches going clockwise from the next big blind (`skip_small_blind`: unless it is
+/// the next hand's small blind and another is open).
+fn earliest_due_big_blind(
+    p: league_engine::button::Positions,
+    occupied: &[u8],
+    size: u8,
+    skip_small_blind: bool,
+) -> u8 {
+    let empty: Vec<u8> = (0..size)
+        .map(|k| (p.big_blind + k) % size)
+        .filter(|s| !occupied.contains(s))
+        .collect();
+    empty
+        .iter()
+        .copied()
+        .find(|&s| !skip_small_blind || s != p.small_blind)
+        .unwrap_or(empty[0])
+}
+
+fn moves(events: &[Ev]) -> Vec<league_engine::tournament::balance::Move> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Ev::PlayerMoved { moved, .. } => Some(moved.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Results tracking: the player is out, their chips to nobody.
+fn knock_out(g: &mut Game, player: &str) -> Vec<Ev> {
+    g.when(Cmd::Eliminate {
+        players: vec![player.to_owned()],
+        by: None,
+    })
+}
+
+#[test]
+fn queensix_13_15_within_one_player_at_six_tables_or_fewer_the_big_blind_moves_to_the_earliest_seat_due_it()
+ {
+    // QueenSix 15: "With more than six tables, table size will be kept within two players.
+    // With six tables or less, table size will be kept within one player."
+    // QueenSix 13: "If a player is needed to move from a table to balance tables, the
+    // player due for the big blind will be automatically selected to move, and will be
+    // given the earliest seat due for the big blind if more than one seat is open."
+    let mut g = Game::started(schedule(Preset::QueenSix, Tracking::Results), 18);
+    let at_one = g.at_table(1);
+    assert!(moves(&knock_out(&mut g, &at_one[0])).is_empty(), "8 v 9");
+    let from = g.upcoming(2);
+    let (_, gone) = g.seat_of(&at_one[1]);
+    let events = knock_out(&mut g, &at_one[1]);
+    let m = moves(&events);
+    assert_eq!(m.len(), 1, "7 v 9 is out of balance");
+    let occupied: Vec<u8> = g.state.tables()[&1]
+        .seats
+        .keys()
+        .copied()
+        .filter(|&s| s != m[0].to_seat)
+        .collect();
+    assert!(!occupied.contains(&gone));
+    let to = g.upcoming_with(1, &occupied);
+    assert_eq!((m[0].from_table, m[0].from_seat), (2, from.big_blind));
+    assert_eq!(m[0].to_table, 1);
+    assert_eq!(
+        m[0].to_seat,
+        earliest_due_big_blind(to, &occupied, 9, false)
+    );
+    assert_eq!(m[0].rule, "QueenSix 13, 15");
+}
+
+#[test]
+fn queensix_15_within_two_players_above_six_tables() {
+    let mut g = Game::started(schedule(Preset::QueenSix, Tracking::Results), 63);
+    assert_eq!(g.state.tables().len(), 7);
+    let at_seven = g.at_table(7);
+    knock_out(&mut g, &at_seven[0]);
+    let events = knock_out(&mut g, &at_seven[1]);
+    assert!(
+        moves(&events).is_empty(),
+        "7 v 9 at seven tables is within two"
+    );
+    let events = knock_out(&mut g, &at_seven[2]);
+    assert_eq!(moves(&events).len(), 1, "6 v 9 is not");
+}
+
+#[test]
+fn wph_7_play_halts_at_a_table_three_short_and_the_big_blind_moves_to_the_worst_position() {
+    // WPH 7: "the player who will be big blind next will be moved to the worst position,
+    // including taking a single big blind when available, even if that means the seat
+    // will have the big blind twice. Worst position is never the small blind. [...] Play
+    // will halt on any table that is three or more players short."
+    let mut g = Game::started(schedule(Preset::Wph, Tracking::Recorded), 18);
+    g.start_hand(1);
+    g.start_hand(2);
+    let four: Vec<String> = g.at_table(2).into_iter().take(4).collect();
+    g.all_in(
+        2,
+        &[
+            (&four[0], "AsAh"),
+            (&four[1], "KsKh"),
+            (&four[2], "QsQh"),
+            (&four[3], "JsJh"),
+        ],
+        "2c7d9h3s8d",
+    );
+    assert_eq!(g.at_table(2).len(), 6);
+    // Table 1 is still playing its hand: nobody can move yet.
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 2,
+            seed: None
+        }),
+        Err::TableHalted {
+            table: 2,
+            rule: "WPH 7: play halts on any table three or more players short".into()
+        }
+    );
+    let from = g.upcoming(1);
+    let to = g.upcoming(2);
+    let occupied: Vec<u8> = g.state.tables()[&2].seats.keys().copied().collect();
+    let events = g.all_in(1, &[], "");
+    let m = moves(&events);
+    assert_eq!(m.len(), 1, "9 v 6: one move makes 8 v 7");
+    assert_eq!((m[0].from_table, m[0].from_seat), (1, from.big_blind));
+    assert_eq!(m[0].to_seat, earliest_due_big_blind(to, &occupied, 9, true));
+    assert_ne!(m[0].to_seat, to.small_blind, "never the small blind");
+    g.start_hand(2);
+}
+
+#[test]
+fn invitational_2_1_imbalanced_only_two_apart_with_a_table_below_five_or_above_eight() {
+    // Invitational 2.1: "Tables need to have a difference of at least 2 players, and have
+    // less than 5 players or more than 8 players to become imbalanced."
+    let mut s = schedule(Preset::Invitational, Tracking::Results);
+    s.table_size = 10;
+    let mut g = Game::started(s, 16);
+    let at_one = g.at_table(1);
+    knock_out(&mut g, &at_one[0]);
+    let events = knock_out(&mut g, &at_one[1]);
+    assert!(
+        moves(&events).is_empty(),
+        "6 v 8: two apart, but 5 to 8 each"
+    );
+    knock_out(&mut g, &at_one[2]);
+    let events = knock_out(&mut g, &at_one[3]);
+    let m = moves(&events);
+    assert_eq!(m.len(), 1, "4 v 8: one move makes 5 v 7");
+    assert_eq!(m[0].rule, "invitational 2.1");
+}
+
+// ---------------------------------------------------------------------------------------
+// Breaking tables and redraws
+// ---------------------------------------------------------------------------------------
+
+fn redraw_required(events: &[Ev]) -> Option<(u32, bool, String)> {
+    events.iter().find_map(|e| match e {
+        Ev::RedrawRequired {
+            tables,
+            seats,
+            rule,
+        } => Some((*tables, *seats, rule.clone())),
+        _ => None,
+    })
+}
+
+#[test]
+fn queensix_16_a_redraw_for_seating_at_three_two_and_one_tables() {
+    // QueenSix 16: "In all events, there is a redraw for seating when the field is reduced
+    // to three tables, two tables, and one table."
+    let mut g = Game::started(schedule(Preset::QueenSix, Tracking::Results), 28);
+    assert_eq!(g.state.tables().len(), 4);
+    let mut left = 28;
+    for tables in [3, 2, 1] {
+        let mut due = None;
+        while due.is_none() {
+            let victim = g
+                .state
+                .players()
+                .iter()
+                .find(|(_, e)| matches!(e.standing, Standing::Seated { .. }))
+                .map(|(p, _)| p.clone())
+                .unwrap();
+            due = redraw_required(&knock_out(&mut g, &victim));
+            left -= 1;
+        }
+        let (n, seats, rule) = due.unwrap();
+        assert_eq!((n, seats), (tables, true), "{left} left");
+        assert!(rule.starts_with("QueenSix 16"));
+        let events = g.redraw();
+        let Some(Ev::SeatsRedrawn { seats, .. }) = events.first() else {
+            panic!("{events:?}");
+        };
+        assert_eq!(seats.len(), left);
+        assert_eq!(g.state.tables().len(), usize::try_from(tables).unwrap());
+    }
+}
+
+#[test]
+fn queensix_11_tables_break_in_the_preset_order() {
+    // QueenSix 11: "As players are eliminated, tables are broken in a pre-set order, with
+    // players from the broken tables assigned to empty seats at other tables."
+    let mut s = schedule(Preset::QueenSix, Tracking::Results);
+    s.break_order = vec![2, 5];
+    let mut g = Game::started(s, 37);
+    assert_eq!(g.state.tables().len(), 5);
+    let victim = g.at_table(1)[0].clone();
+    let events = knock_out(&mut g, &victim);
+    let broken: Vec<u32> = events
+        .iter()
+        .filter_map(|e| match e {
+            Ev::TableBroken { table, rule, .. } => {
+                assert_eq!(rule, "QueenSix 11, 13");
+                Some(*table)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(broken, vec![2], "the first table of the preset order");
+    assert_eq!(
+        g.state.tables().keys().copied().collect::<Vec<_>>(),
+        vec![1, 3, 4, 5]
+    );
+    assert!(g.state.tables().values().all(|t| t.seats.len() == 9));
+}
+
+#[test]
+fn wph_6_players_from_a_broken_table_never_get_a_hand_between_the_small_blind_and_the_button() {
+    // WPH 6: "Players going from a broken table to fill in seats assume the rights and
+    // responsibilities of the position. They can get the big blind, the small blind, or
+    // the button. The only place they cannot get a hand is between the small blind and
+    // the button." Oracle's "Breaking Tables" says the same.
+    for preset in [Preset::Wph, Preset::Oracle] {
+        let mut g = Game::started(schedule(preset, Tracking::Results), 10);
+        let victim = g.at_table(1)[0].clone();
+        let events = knock_out(&mut g, &victim);
+        let Some(Ev::TableBroken {
+            table, moves, rule, ..
+        }) = events.iter().find(|e| matches!(e, Ev::TableBroken { .. }))
+        else {
+            panic!("9 players fit one table: {events:?}");
+        };
+        assert_eq!(*table, 2);
+        assert_eq!(moves.len(), 5);
+        assert!(rule.contains("WPH 6"), "{rule}");
+        // The positions at table 1 as the movers came: its players before the break.
+        let taken: Vec<u8> = moves.iter().map(|(_, m)| m.to_seat).collect();
+        let before: Vec<u8> = g.state.tables()[&1]
+            .seats
+            .keys()
+            .copied()
+            .filter(|s| !taken.contains(s))
+            .collect();
+        let to = g.upcoming_with(1, &before);
+        // Seats strictly after the button and before the small blind, clockwise.
+        let between = |s: u8| {
+            let k = |x: u8| (x + 9 - to.button) % 9;
+            k(s) > 0 && k(s) < k(to.small_blind)
+        };
+        let open: Vec<u8> = (0..9)
+            .filter(|s| !g.state.tables()[&1].seats.contains_key(s))
+            .collect();
+        for (player, m) in moves {
+            if between(m.to_seat) {
+                assert!(
+                    open.iter().all(|&s| between(s)),
+                    "{preset:?}: {player} was put between the button and the small blind \
+                     while another seat was open"
+                );
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Colour-ups
+// ---------------------------------------------------------------------------------------
+
+/// Results tracking: the players' chips as counted, then on to the break that colours up
+/// the 25s.
+fn at_the_colour_up(mut g: Game, counts: &[u64]) -> Game {
+    let counts = counts
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| (id(i + 1), c))
+        .collect();
+    g.when(Cmd::RecordChips { counts });
+    g.advance(60_000);
+    let events = g.advance(60_000);
+    assert!(matches!(events[..], [Ev::LevelStarted { level: 3, .. }]));
+    assert!(g.state.colour_up_due().is_some());
+    assert_eq!(
+        g.refused(Cmd::AdvanceLevel { at: g.clock }),
+        Err::ColourUpDue
+    );
+    g
+}
+
+fn coloured(
+    events: &[Ev],
+) -> (
+    &[league_engine::tournament::play::ColouredPlayer],
+    u64,
+    u64,
+    &str,
+) {
+    match events {
+        [
+            Ev::ChipsColouredUp {
+                players,
+                removed,
+                added,
+                rule,
+                ..
+            },
+        ] => (players, *removed, *added, rule),
+        _ => panic!("{events:?}"),
+    }
+}
+
+#[test]
+fn queensix_8_and_wph_17_nightly_left_over_low_chips_round_up_to_one_higher_chip() {
+    // QueenSix 8: "All lower-denomination chips that are of sufficient quantity for a new
+    // chip will be changed up directly. In any instance where a player has leftover
+    // lower-denomination chips, they will be chipped up to one higher-denomination chip".
+    // WPH 17 (nightly venue games): "if a player were to possess eight x $25 tournament
+    // chips, they would receive two x $100 chips [...] if a player has either one, two or
+    // three x $25 chips, they will be awarded with one x $100 chip."
+    for (preset, rule) in [
+        (Preset::QueenSix, "QueenSix 8"),
+        (Preset::Wph, "WPH 17 (nightly games)"),
+    ] {
+        let g = Game::started(schedule(preset, Tracking::Results), 4);
+        let mut g = at_the_colour_up(g, &[5025, 4950, 5075, 4950]);
+        let events = g.when(Cmd::ColourUp {
+            seed: None,
+            next_commitment: None,
+        });
+        let (players, removed, added, r) = coloured(&events);
+        assert_eq!(r, rule);
+        let after: Vec<u64> = (1..=4).map(|n| g.chips(&id(n))).collect();
+        assert_eq!(after, vec![5100, 5000, 5100, 5000], "{preset:?}");
+        assert_eq!(players.len(), 4);
+        assert_eq!((removed, added), (25 + 50 + 75 + 50, 400));
+        assert_eq!(g.state.chip_unit(), 100);
+        g.advance(60_000);
+    }
+}
+
+#[test]
+fn chip_race_oracle_invitational_2_4_and_wph_17_majors_seven_left_over_chips_race_for_two() {
+    // WPH 17 (major events), procedure 2: "if there are 7 $25 chips remaining among 6
+    // players, 2 $100 chips are prepared. In the event the remaining smaller chips do not
+    // add up to a whole larger chip, an extra larger chip should be added." 4: "No player
+    // is issued more than one chip." Oracle and invitational 2.4: "they will be raced off
+    // with a maximum of one chip going to any player."
+    for (preset, rule) in [
+        (Preset::Oracle, "chip race"),
+        (Preset::Invitational, "invitational 2.4"),
+        (Preset::Wph, "WPH 17 (major events)"),
+    ] {
+        let mut s = schedule(preset, Tracking::Results);
+        s.house = tour::chip_race_rules(preset);
+        s.starting_chips = 5025;
+        let g = Game::started(s, 7);
+        // Six players with left-overs: 1, 1, 1, 1, 1 and 2 chips of 25; the seventh none.
+        let mut g = at_the_colour_up(g, &[5025, 5025, 5025, 5025, 5025, 5050, 5000]);
+        assert_eq!(
+            g.refused(Cmd::ColourUp {
+                seed: None,
+                next_commitment: None
+            }),
+            Err::RaceNeedsSeed
+        );
+        let events = g.race();
+        let (players, removed, added, r) = coloured(&events);
+        assert_eq!(r, rule);
+        assert_eq!((removed, added), (175, 200), "{preset:?}: two $100 chips");
+        assert!(players.iter().all(|p| p.raced <= 1));
+        assert_eq!(players.iter().map(|p| p.raced).sum::<u64>(), 2);
+        let cards: Vec<usize> = players.iter().map(|p| p.cards.len()).collect();
+        assert_eq!(
+            cards.iter().sum::<usize>(),
+            7,
+            "one card per left-over chip"
+        );
+        assert_eq!(g.chips(&id(7)), 5000, "no left-overs, no cards");
+    }
+}
+
+#[test]
+fn a_chip_race_cannot_eliminate_a_player() {
+    // WPH 17: "A player cannot be raced out of a tournament: a player who loses his or her
+    // remaining chip(s) in a chip race will be given one chip of the smallest denomination
+    // still in play." Oracle and invitational 2.4 say the same.
+    for preset in [Preset::Oracle, Preset::Invitational, Preset::Wph] {
+        let mut s = schedule(preset, Tracking::Results);
+        s.house = tour::chip_race_rules(preset);
+        s.starting_chips = 5025;
+        let g = Game::started(s, 3);
+        let mut g = at_the_colour_up(g, &[25, 5025, 10025]);
+        g.race();
+        assert_eq!(g.chips(&id(1)), 100, "{preset:?}: one $100 chip");
+        assert!(matches!(
+            g.state.player(&id(1)).unwrap().standing,
+            Standing::Seated { .. }
+        ));
+        assert_eq!(g.state.remaining(), 3);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Re-buys
+// ---------------------------------------------------------------------------------------
+
+fn rebuys(
+    preset: Preset,
+    per_player: u32,
+    after_bust_only: bool,
+) -> league_engine::tournament::play::Schedule {
+    let mut s = schedule(preset, Tracking::Recorded);
+    s.levels = vec![
+        tour::play_level(25, 50),
+        tour::play_level(50, 100),
+        tour::play_level(100, 200),
+    ];
+    s.pool.rebuy = Some(league_engine::tournament::pool::Price::new(2000, 0));
+    s.rebuys = Some(league_engine::tournament::play::PurchasePolicy {
+        per_player,
+        from_level: 1,
+        until_level: 2,
+        chips: 5000,
+        max_stack: None,
+        after_bust_only,
+    });
+    s
+}
+
+#[test]
+fn queensix_29_wph_19_announcing_a_rebuy_during_the_hand_obliges_it_even_when_the_player_wins() {
+    // QueenSix 29: "In a re-buy tournament, if a player announces the intent to re-buy
+    // before cards are dealt, that player is playing behind and is obligated to make the
+    // re-buy." WPH 19: "If a player announces the intent to rebuy before a new hand, that
+    // player is playing chips behind and is obligated to make the re-buy." Oracle: "is
+    // obliged to make the re-buy."
+    for preset in [Preset::QueenSix, Preset::Wph, Preset::Oracle] {
+        let mut g = Game::started(rebuys(preset, 2, false), 3);
+        let p = g.start_hand(1);
+        let big = g.player_at(1, p.big_blind);
+        let events = g.when(Cmd::AnnounceRebuy {
+            player: big.clone(),
+        });
+        assert_eq!(
+            events,
+            vec![Ev::RebuyAnnounced {
+                player: big.clone()
+            }]
+        );
+        assert_eq!(
+            g.refused(Cmd::AnnounceRebuy {
+                player: big.clone()
+            }),
+            Err::RebuyAnnounced(big.clone())
+        );
+        assert_eq!(
+            g.refused(Cmd::DeclineRebuy {
+                player: big.clone()
+            }),
+            Err::RebuyAnnounced(big.clone())
+        );
+        // Everyone folds: the big blind wins the small blind, and still re-buys.
+        let events = g.all_in(1, &[], "");
+        assert!(
+            events.contains(&Ev::RebuyMade {
+                player: big.clone(),
+                chips: 5000,
+                paid: league_engine::tournament::pool::Price::new(2000, 0),
+                obliged: true
+            }),
+            "{preset:?}: {events:?}"
+        );
+        assert_eq!(g.chips(&big), 5025 + 5000);
+        // Announced between hands, the re-buy is made there and then.
+        let events = g.when(Cmd::AnnounceRebuy {
+            player: big.clone(),
+        });
+        assert!(matches!(events[..], [Ev::RebuyMade { obliged: false, .. }]));
+        assert_eq!(g.state.purchases().rebuys, 2);
+    }
+}
+
+#[test]
+fn invitational_1_3_one_rebuy_within_the_window_straight_after_the_knockout() {
+    // Invitational 1.3: "Re-buys will be limited to one per person, need to take place in
+    // the first 2 hours of play, and need to be purchased immeadiatly after knockout."
+    // (The window here: levels 1 and 2.)
+    let mut g = Game::started(rebuys(Preset::Invitational, 1, true), 3);
+    let seated = id(1);
+    assert_eq!(
+        g.refused(Cmd::Rebuy {
+            player: seated.clone()
+        }),
+        Err::RebuyOnlyAfterBust
+    );
+    let p = g.start_hand(1);
+    let (a, b) = (g.player_at(1, p.small_blind), g.player_at(1, p.big_blind));
+    let events = g.all_in(1, &[(&a, "AsAh"), (&b, "KsKh")], "2c7d9h3s8d");
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Ev::PlayerBusted { player, .. } if *player == b))
+    );
+    assert!(eliminated(&events).is_empty(), "free to re-buy");
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::RebuyDecisionPending {
+            players: vec![b.clone()]
+        }
+    );
+    let events = g.when(Cmd::Rebuy { player: b.clone() });
+    assert!(matches!(events[0], Ev::RebuyMade { obliged: false, .. }));
+    assert_eq!(g.chips(&b), 5000);
+    // Busted again: one re-buy per person, so out.
+    g.start_hand(1);
+    let events = g.all_in(1, &[(&a, "AsAh"), (&b, "KsKh")], "2c7d9h3s8d");
+    assert_eq!(eliminated(&events)[0].0, vec![b.clone()]);
+    // After the window (level 3) nobody re-buys.
+    g.advance(60_000);
+    g.advance(60_000);
+    assert_eq!(
+        g.refused(Cmd::Rebuy { player: a.clone() }),
+        Err::WindowClosed {
+            what: "re-buys",
+            from_level: 1,
+            until_level: 2,
+            level: 3
+        }
+    );
+}
+
+#[test]
+fn invitational_1_3_a_busted_player_who_has_not_rebought_when_the_window_closes_is_out() {
+    let mut g = Game::started(rebuys(Preset::Invitational, 1, true), 3);
+    g.advance(60_000);
+    let p = g.start_hand(1);
+    let (a, b) = (g.player_at(1, p.small_blind), g.player_at(1, p.big_blind));
+    g.all_in(1, &[(&a, "AsAh"), (&b, "KsKh")], "2c7d9h3s8d");
+    let events = g.advance(60_000);
+    let out = eliminated(&events);
+    assert_eq!(out[0].0, vec![b.clone()]);
+    assert_eq!(out[0].2, "re-buy period");
+    assert_eq!(g.state.player(&b).unwrap().standing, Standing::Out);
+}
+
+// ---------------------------------------------------------------------------------------
+// Absent players
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn queensix_3_an_absent_entrant_s_chips_are_removed_only_after_a_new_level_or_half_an_hour() {
+    // QueenSix 3: "If the player is unable to be contacted, the chips may be removed from
+    // play at the discretion of the Host anytime after a new betting level is begun or a
+    // half-hour has elapsed, whichever occurs first."
+    let half_hour = 30 * 60 * 1000;
+    let mut g = Game::registered(schedule(Preset::QueenSix, Tracking::Results), 4);
+    g.when(Cmd::MarkAbsent { player: id(1) });
+    g.start();
+    assert_eq!(
+        g.refused(Cmd::RemoveAbsent {
+            player: id(1),
+            at: half_hour - 1
+        }),
+        Err::TooEarlyToRemove {
+            rule: "QueenSix 3".into(),
+            from_level: 2,
+            from_at: half_hour
+        }
+    );
+    let events = g.when(Cmd::RemoveAbsent {
+        player: id(1),
+        at: half_hour,
+    });
+    assert!(matches!(
+        &events[0],
+        Ev::AbsentPlayerRemoved { chips: 5000, rule, .. } if rule == "QueenSix 3"
+    ));
+    assert_eq!(g.state.chips_in_play(), 15_000, "removed from play");
+    assert_eq!(g.place(&id(1)), (4, 1));
+
+    // A new level comes first.
+    let mut g = Game::registered(schedule(Preset::QueenSix, Tracking::Results), 4);
+    g.when(Cmd::MarkAbsent { player: id(1) });
+    g.when(Cmd::MarkAbsent { player: id(2) });
+    g.start();
+    g.when(Cmd::Arrived { player: id(2) });
+    g.advance(5 * 60 * 1000);
+    g.when(Cmd::RemoveAbsent {
+        player: id(1),
+        at: g.clock,
+    });
+    // "If the player requests the chips be left in place until arrival, the request will
+    // be honoured": a player who arrived is not an absent entrant.
+    assert_eq!(
+        g.refused(Cmd::RemoveAbsent {
+            player: id(2),
+            at: g.clock
+        }),
+        Err::NotAnAbsentEntrant(id(2))
+    );
+}
+
+#[test]
+fn queensix_5_and_invitational_3_1_absent_players_are_dealt_in_and_blinded() {
+    // QueenSix 5: "A no-show or absent player is always dealt a hand. That player’s stack
+    // will post chips for blinds and antes." Invitational 3.1: "An absent player (late,
+    // unsold seat, potty break or OUT) is always dealt a hand, and will be put up for
+    // blinds."
+    for preset in [Preset::QueenSix, Preset::Invitational] {
+        let mut g = Game::started(schedule(preset, Tracking::Recorded), 3);
+        let p = g.upcoming(1);
+        let away = g.player_at(1, p.small_blind);
+        g.when(Cmd::MarkAbsent {
+            player: away.clone(),
+        });
+        let mark = g.log.len();
+        g.start_hand(1);
+        g.all_in(1, &[], "");
+        let all = hand_events(&g.log[mark..]);
+        assert!(
+            all.iter()
+                .any(|e| matches!(e, HandEvent::HandStarted { setup }
+            if setup.seats.iter().any(|s| s.seat == p.small_blind && s.absent)))
+        );
+        assert!(all.iter().any(|e| matches!(e, HandEvent::BlindPosted {
+            seat, kind: BlindKind::SmallBlind, amount: 25, ..
+        } if *seat == p.small_blind)));
+        assert!(all.iter().any(|e| matches!(e, HandEvent::PlayerFolded {
+            seat, reason: FoldReason::Absent
+        } if *seat == p.small_blind)));
+        assert_eq!(g.chips(&away), 4975, "{preset:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Penalties
+// ---------------------------------------------------------------------------------------
+
+fn penalty_hands(events: &[Ev]) -> u32 {
+    match events {
+        [Ev::PenaltyGiven { hands, .. }] => *hands,
+        _ => panic!("{events:?}"),
+    }
+}
+
+#[test]
+fn wph_47_and_oracle_4_missed_hands_are_players_at_the_table_times_rounds_dealt_in_while_away() {
+    // Oracle, tournament rule 4: "the offender will be required to miss one hand for every
+    // player (including the offender) who is at the table. A floor supervisor can assess a
+    // one-, two-, three-, or four-round penalty (For example: 7 players x3 rounds = 21
+    // missed hands)." WPH 47: "Except for a one-hand penalty, missed hand penalties will
+    // be assessed as follows: The offender will miss one hand for every player, including
+    // the offender, who is at the table when the penalty is given multiplied by the number
+    // of rounds specified in the penalty. For the period of the penalty, the offender shall
+    // remain away from the table but will continue to be dealt in."
+    let mut g = Game::started(schedule(Preset::Oracle, Tracking::Recorded), 7);
+    let events = g.when(Cmd::Penalise {
+        player: id(1),
+        penalty: Penalty::MissRounds(3),
+    });
+    assert_eq!(penalty_hands(&events), 21);
+    let (_, seat) = g.seat_of(&id(1));
+    let events = g.when(Cmd::StartHand {
+        table: 1,
+        seed: None,
+    });
+    assert!(
+        matches!(&events[0], Ev::TableHandStarted { penalised, .. } if *penalised == vec![id(1)])
+    );
+    assert!(
+        hand_events(&events)
+            .iter()
+            .any(|e| matches!(e, HandEvent::HandStarted { setup }
+        if setup.seats.iter().any(|s| s.seat == seat && s.absent)))
+    );
+    assert_eq!(g.state.player(&id(1)).unwrap().missed_hands, 20);
+
+    let mut g = Game::started(schedule(Preset::Wph, Tracking::Recorded), 4);
+    let events = g.when(Cmd::Penalise {
+        player: id(2),
+        penalty: Penalty::MissRounds(2),
+    });
+    assert_eq!(penalty_hands(&events), 8);
+    let events = g.when(Cmd::Penalise {
+        player: id(3),
+        penalty: Penalty::MissHands(1),
+    });
+    assert_eq!(penalty_hands(&events), 1, "a one-hand penalty");
+    assert!(matches!(&events[0], Ev::PenaltyGiven { rule, .. } if rule == "WPH 47"));
+}
+
+#[test]
+fn oracle_4_a_moved_player_serves_the_rest_of_the_penalty_at_the_new_table() {
+    // Oracle, tournament rule 4: "If a player is moved while on a penalty, he/she will
+    // sit-out the remainder of the penalty at the new table."
+    let mut s = schedule(Preset::Oracle, Tracking::Recorded);
+    s.table_size = 4;
+    let mut g = Game::started(s, 6);
+    let at_two = g.at_table(2);
+    let offender = at_two[0].clone();
+    let events = g.when(Cmd::Penalise {
+        player: offender.clone(),
+        penalty: Penalty::MissRounds(1),
+    });
+    assert_eq!(penalty_hands(&events), 3);
+    // Two disqualifications at table 1 leave four players: table 2 breaks into table 1.
+    for victim in g.at_table(1).into_iter().take(2) {
+        g.when(Cmd::Penalise {
+            player: victim,
+            penalty: Penalty::Disqualify,
+        });
+    }
+    assert_eq!(g.table_of(&offender), 1, "moved");
+    g.redraw();
+    let events = g.when(Cmd::StartHand {
+        table: 1,
+        seed: None,
+    });
+    assert!(
+        matches!(&events[0], Ev::TableHandStarted { penalised, .. } if *penalised == vec![offender.clone()])
+    );
+    assert_eq!(g.state.player(&offender).unwrap().missed_hands, 2);
+}
+
+#[test]
+fn a_disqualified_player_s_chips_are_removed_from_play() {
+    // QueenSix, tournament rules: "Chips from a disqualified participant will be removed
+    // from play." WPH 47: "A player who is disqualified shall have his or her chips removed
+    // from play."
+    for preset in [Preset::QueenSix, Preset::Wph, Preset::Oracle] {
+        let mut g = Game::started(schedule(preset, Tracking::Recorded), 4);
+        g.fold_round(1);
+        let chips = g.chips(&id(2));
+        let events = g.when(Cmd::Penalise {
+            player: id(2),
+            penalty: Penalty::Disqualify,
+        });
+        assert!(events.iter().any(|e| matches!(e,
+            Ev::PlayerDisqualified { player, chips_removed, .. }
+                if *player == id(2) && *chips_removed == chips)));
+        assert_eq!(g.state.chips_in_play(), 20_000 - chips, "{preset:?}");
+        assert_eq!(g.state.player(&id(2)).unwrap().standing, Standing::Out);
+        assert_eq!(g.place(&id(2)), (4, 1));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The prize pool
+// ---------------------------------------------------------------------------------------
+
+/// Results tracking: everyone but `p01` is knocked out by `p01`, one at a time.
+fn play_out(g: &mut Game) {
+    let mut left: Vec<String> = g
+        .state
+        .players()
+        .iter()
+        .filter(|(_, p)| matches!(p.standing, Standing::Seated { .. }))
+        .map(|(id, _)| id.clone())
+        .filter(|p| *p != id(1))
+        .collect();
+    while let Some(player) = left.pop() {
+        g.when(Cmd::Eliminate {
+            players: vec![player],
+            by: Some(id(1)),
+        });
+    }
+    assert!(g.state.results().is_some());
+}
+
+#[test]
+fn queensix_sit_and_go_the_house_keeps_one_entry_above_four_players_and_half_at_four_or_fewer() {
+    // QueenSix House Policies 5: "QueenSix will take the equivalent of one entry fee from
+    // the prize pool as reimbursement for equipment hire and use if more than 4 players
+    // are seated. If four or less players are playing, QueenSix will take the equivalent
+    // of half a seat in fees."
+    use league_engine::tournament::pool::{HouseCut, Price};
+    for (players, pool, house) in [(5, 8_000, 2_000), (4, 7_000, 1_000), (2, 3_000, 1_000)] {
+        let mut s = schedule(Preset::QueenSix, Tracking::Results);
+        s.pool.entry = Price::new(2000, 0);
+        s.pool.house = HouseCut::QueenSixSitAndGo;
+        let mut g = Game::started(s, players);
+        let p = g.state.prize_pool().unwrap();
+        assert_eq!((p.total, p.house), (pool, house), "{players} players");
+        play_out(&mut g);
+        let paid: u64 = g.state.results().unwrap().iter().map(|r| r.prize).sum();
+        assert_eq!(paid, pool);
+    }
+}
+
+#[test]
+fn invitational_1_5_all_money_goes_to_the_pool_and_the_payouts_follow_rebuys() {
+    // Invitational 1.5: "The approximate payout structure shall be clearly indicated before
+    // the beginning of the tournament. The final payout structure may be modified due to
+    // re-buys or late players increasing the pot. All moneys paid will be placed into the
+    // pot, and distributed over the winning players."
+    // Invitational 1.2: "$15 in cash will buy 2000 tournament chips."
+    use league_engine::tournament::pool::{HouseCut, Price};
+    let mut s = rebuys(Preset::Invitational, 1, true);
+    s.starting_chips = 2000;
+    s.pool.entry = Price::new(1000, 500);
+    s.pool.rebuy = Some(Price::new(1500, 0));
+    s.pool.house = HouseCut::AllToPool;
+    let mut g = Game::registered(s, 4);
+    let p = g.state.prize_pool().unwrap();
+    assert_eq!((p.total, p.house), (6_000, 0), "4 x $15, fees and all");
+    g.when(Cmd::SetPayouts {
+        amounts: vec![6_000],
+    });
+    g.start();
+    let p = g.start_hand(1);
+    let (a, b) = (g.player_at(1, p.small_blind), g.player_at(1, p.big_blind));
+    g.all_in(1, &[(&a, "AsAh"), (&b, "KsKh")], "2c7d9h3s8d");
+    g.when(Cmd::Rebuy { player: b.clone() });
+    assert_eq!(g.state.prize_pool().unwrap().total, 7_500);
+    // The announced payouts were for $60: the pool grew, so they must be set again.
+    assert_eq!(
+        g.refused(Cmd::SetPayouts {
+            amounts: vec![6_000]
+        }),
+        Err::PayoutsDoNotSumToPool {
+            pool: 7_500,
+            sum: 6_000
+        }
+    );
+    g.when(Cmd::SetPayouts {
+        amounts: vec![5_000, 2_500],
+    });
+    assert_eq!(g.state.prizes().unwrap(), vec![5_000, 2_500]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Capped blinds
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn queensix_house_policies_4_the_blinds_are_capped_at_a_percentage_of_the_average_stack() {
+    // QueenSix House Policies 4: "All QueenSix Poker League events will use a Capped Blind
+    // structure. The blinds will capped at a preset percentage of the average stack at the
+    // table. This percentage is set in advance and players will be made aware of it at the
+    // beginning of play."
+    let mut s = schedule(Preset::QueenSix, Tracking::Recorded);
+    s.levels = vec![tour::play_level(25, 50), tour::play_level(500, 1000)];
+    s.blind_cap_percent = Some(10);
+    let mut g = Game::started(s, 3);
+    let events = g.when(Cmd::StartHand {
+        table: 1,
+        seed: None,
+    });
+    assert!(matches!(
+        &events[0],
+        Ev::TableHandStarted { capped_from: None, blinds, .. } if blinds.big_blind == 50
+    ));
+    g.all_in(1, &[], "");
+    g.advance(60_000);
+    // The average stack is 5,000: 10% caps the 1,000 big blind at 500, the small blind
+    // keeping its half.
+    let events = g.when(Cmd::StartHand {
+        table: 1,
+        seed: None,
+    });
+    let Ev::TableHandStarted {
+        blinds,
+        capped_from,
+        ..
+    } = &events[0]
+    else {
+        panic!("{events:?}");
+    };
+    assert_eq!((blinds.small_blind, blinds.big_blind), (250, 500));
+    assert_eq!(*capped_from, Some((1000, 5000)));
+    assert!(hand_events(&events).iter().any(|e| matches!(
+        e,
+        HandEvent::BlindPosted {
+            kind: BlindKind::BigBlind,
+            amount: 500,
+            ..
+        }
+    )));
+}
+
+// ---------------------------------------------------------------------------------------
+// The dead button through the tournament
+// ---------------------------------------------------------------------------------------
+
+fn posted(events: &[Ev], kind: BlindKind) -> Vec<u8> {
+    hand_events(events)
+        .into_iter()
+        .filter_map(|e| match e {
+            HandEvent::BlindPosted { seat, kind: k, .. } if *k == kind => Some(*seat),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Five invitational players at one recorded table; the first hand started. Returns the
+/// game, the positions, and the seat of the first to act.
+fn five_at_the_table() -> (Game, league_engine::button::Positions, u8) {
+    let mut g = Game::started(schedule(Preset::Invitational, Tracking::Recorded), 5);
+    let p = g.start_hand(1);
+    let first = g.hand(1).to_act().unwrap();
+    (g, p, first)
+}
+
+fn next_hand(g: &mut Game) -> (league_engine::button::Positions, Vec<Ev>) {
+    let events = g.when(Cmd::StartHand {
+        table: 1,
+        seed: None,
+    });
+    let Ev::TableHandStarted { positions, .. } = &events[0] else {
+        panic!("{events:?}");
+    };
+    (*positions, events)
+}
+
+#[test]
+fn invitational_3_2_the_small_blind_busts_the_button_moves_to_the_empty_seat() {
+    // Invitational 3.2: "If the small blind busts out and is not replaced by a player from
+    // another table; the button moves to the now empty seat (the seat vacated by the
+    // eliminated small blind). The player, who was the big blind, will now post the small
+    // blind."
+    let (mut g, p, _) = five_at_the_table();
+    let (sb, bb) = (g.player_at(1, p.small_blind), g.player_at(1, p.big_blind));
+    g.all_in(1, &[(&sb, "KsKh"), (&bb, "AsAh")], "2c7d9h3s8d");
+    assert_eq!(g.state.player(&sb).unwrap().standing, Standing::Out);
+    let (next, events) = next_hand(&mut g);
+    assert_eq!(next.button, p.small_blind, "on the empty seat");
+    assert_eq!(next.small_blind, p.big_blind);
+    assert_eq!(posted(&events, BlindKind::SmallBlind), vec![p.big_blind]);
+}
+
+#[test]
+fn invitational_3_3_the_big_blind_busts_no_small_blind_then_the_button_on_the_empty_seat() {
+    // Invitational 3.3: "If the big blind busts out and not replaced by a player from
+    // another table, the button moves to the player who was the small blind, the player to
+    // the left of the eliminated player will now post the big blind. For this hand there
+    // will be no small blind posted. On the next hand, the button will move to the empty
+    // seat,"
+    let (mut g, p, first) = five_at_the_table();
+    let (sb, bb) = (g.player_at(1, p.small_blind), g.player_at(1, p.big_blind));
+    g.all_in(1, &[(&sb, "AsAh"), (&bb, "KsKh")], "2c7d9h3s8d");
+    let (next, events) = next_hand(&mut g);
+    assert_eq!(next.button, p.small_blind);
+    assert_eq!(
+        next.big_blind, first,
+        "the player left of the eliminated big blind"
+    );
+    assert!(
+        posted(&events, BlindKind::SmallBlind).is_empty(),
+        "no small blind"
+    );
+    g.all_in(1, &[], "");
+    let (after, _) = next_hand(&mut g);
+    assert_eq!(after.button, p.big_blind, "the button on the empty seat");
+}
+
+#[test]
+fn invitational_3_4_both_blinds_bust_the_player_next_to_the_big_blind_posts_it() {
+    // Invitational 3.4: "If the small blind and the big blind busts out and it not replaced
+    // by players from another table, the button moves to the now empty seat (the seat
+    // vacated by the eliminated small blind). The player, who is sitting next to the
+    // eliminated big blind, will now post the big blind. The next hand, the button will
+    // move to next empty seat, and the 2 players on the left of the button will post their
+    // blinds."
+    let (mut g, p, first) = five_at_the_table();
+    let (sb, bb) = (g.player_at(1, p.small_blind), g.player_at(1, p.big_blind));
+    let utg = g.player_at(1, first);
+    g.all_in(
+        1,
+        &[(&utg, "AsAh"), (&sb, "KsKh"), (&bb, "QsQh")],
+        "2c7d9h3s8d",
+    );
+    let (next, events) = next_hand(&mut g);
+    assert_eq!(next.button, p.small_blind, "the small blind's empty seat");
+    assert_eq!(next.big_blind, first);
+    assert!(posted(&events, BlindKind::SmallBlind).is_empty());
+    g.all_in(1, &[], "");
+    let (after, events) = next_hand(&mut g);
+    assert_eq!(after.button, p.big_blind, "the next empty seat");
+    assert_eq!(posted(&events, BlindKind::SmallBlind), vec![first]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Breaking into the final table: Oracle 14 and invitational 2.2
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn oracle_14_a_draw_for_the_button_at_the_final_table() {
+    // Oracle, tournament rule 14: "A draw for the button will be held on one table at the
+    // beginning of the tournament and once more at the final table."
+    let mut g = Game::started(schedule(Preset::Oracle, Tracking::Results), 10);
+    let victim = g.at_table(1)[0].clone();
+    let events = knock_out(&mut g, &victim);
+    let (tables, seats, rule) = redraw_required(&events).unwrap();
+    assert_eq!((tables, seats), (1, false), "the button only");
+    assert_eq!(rule, "Oracle 14: a draw for the button at the final table");
+    let before = g.state.tables()[&1].seats.clone();
+    let events = g.redraw();
+    let Ev::SeatsRedrawn {
+        seed,
+        seats,
+        buttons,
+        ..
+    } = &events[0]
+    else {
+        panic!("{events:?}");
+    };
+    assert!(seats.is_empty(), "nobody changes seat");
+    assert_eq!(g.state.tables()[&1].seats, before);
+    let occupied: Vec<u8> = before.keys().copied().collect();
+    assert_eq!(
+        buttons[..],
+        [league_engine::tournament::draw::draw_button(seed, 1, &occupied).unwrap()]
+    );
+}
+
+#[test]
+fn invitational_2_2_combined_tables_draw_seats_and_the_button_as_a_new_game() {
+    // Invitational 2.2: "When two or more tables are combined into one, the seat selection
+    // and button placement will proceed as if it were a new game. This will happen when
+    // both tables combined can fill one table (10 players)."
+    let mut s = schedule(Preset::Invitational, Tracking::Recorded);
+    s.table_size = 10;
+    let mut g = Game::started(s, 12);
+    assert_eq!(g.state.tables().len(), 2);
+    let p = g.start_hand(1);
+    let (a, b) = (g.player_at(1, p.small_blind), g.player_at(1, p.big_blind));
+    let events = g.all_in(1, &[(&a, "AsAh"), (&b, "KsKh")], "2c7d9h3s8d");
+    assert!(
+        redraw_required(&events).is_none(),
+        "eleven do not fit one table"
+    );
+    let p = g.start_hand(2);
+    let (a, b) = (g.player_at(2, p.small_blind), g.player_at(2, p.big_blind));
+    let events = g.all_in(2, &[(&a, "AsAh"), (&b, "KsKh")], "2c7d9h3s8d");
+    let (tables, seats, rule) = redraw_required(&events).unwrap();
+    assert_eq!((tables, seats), (1, true));
+    assert!(rule.starts_with("invitational 2.2"));
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::RedrawDue
+    );
+    let events = g.redraw();
+    let Ev::SeatsRedrawn { seats, buttons, .. } = &events[0] else {
+        panic!("{events:?}");
+    };
+    assert_eq!(seats.len(), 10);
+    assert!(seats.iter().all(|s| s.table == 1));
+    assert_eq!(buttons.len(), 1);
+    let p = g.start_hand(1);
+    assert_eq!(p.button, buttons[0].button, "the drawn button deals first");
+}
+
+// ---------------------------------------------------------------------------------------
+// Each command, given/when/then, and its refusals
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn schedule_is_accepted_once_and_a_bad_schedule_is_refused() {
+    let g = Game::scheduled(schedule(Preset::QueenSix, Tracking::Dealt));
+    assert_eq!(
+        g.refused(Cmd::Schedule(Box::new(schedule(
+            Preset::QueenSix,
+            Tracking::Dealt
+        )))),
+        Err::AlreadyScheduled
+    );
+    let fresh = Game::fresh();
+    let mut s = schedule(Preset::QueenSix, Tracking::Dealt);
+    s.table_size = 1;
+    assert!(matches!(
+        fresh.refused(Cmd::Schedule(Box::new(s))),
+        Err::BadSchedule(_)
+    ));
+    let mut s = schedule(Preset::QueenSix, Tracking::Dealt);
+    s.levels.insert(
+        0,
+        league_engine::tournament::play::Level::Break {
+            minutes: 5,
+            colour_up: None,
+        },
+    );
+    assert!(matches!(
+        fresh.refused(Cmd::Schedule(Box::new(s))),
+        Err::BadSchedule(_)
+    ));
+    let mut s = schedule(Preset::QueenSix, Tracking::Dealt);
+    s.pool.rebuy = Some(league_engine::tournament::pool::Price::new(2000, 0));
+    assert!(matches!(
+        fresh.refused(Cmd::Schedule(Box::new(s))),
+        Err::BadSchedule(m) if m.contains("re-buys need both")
+    ));
+    assert_eq!(
+        fresh.refused(Cmd::Register { player: id(1) }),
+        Err::NotScheduled
+    );
+}
+
+#[test]
+fn register_once_before_the_start_and_unregister_with_a_refund() {
+    let mut g = Game::registered(schedule(Preset::Wph, Tracking::Dealt), 2);
+    assert_eq!(
+        g.refused(Cmd::Register { player: id(1) }),
+        Err::AlreadyRegistered(id(1))
+    );
+    assert_eq!(
+        g.refused(Cmd::Register {
+            player: String::new()
+        }),
+        Err::UnknownPlayer(String::new())
+    );
+    let events = g.when(Cmd::Register { player: id(3) });
+    assert!(matches!(&events[..], [Ev::PlayerRegistered { paid, .. }] if paid.price == 2000));
+    let events = g.when(Cmd::Unregister { player: id(3) });
+    assert_eq!(
+        events,
+        vec![Ev::PlayerUnregistered {
+            player: id(3),
+            refund: 2500
+        }]
+    );
+    assert_eq!(
+        g.refused(Cmd::Unregister { player: id(3) }),
+        Err::UnknownPlayer(id(3))
+    );
+    g.start();
+    assert_eq!(
+        g.refused(Cmd::Register { player: id(9) }),
+        Err::AlreadyStarted
+    );
+    assert_eq!(
+        g.refused(Cmd::Unregister { player: id(1) }),
+        Err::AlreadyStarted
+    );
+}
+
+#[test]
+fn start_needs_two_players_and_the_committed_seed() {
+    let mut g = Game::registered(schedule(Preset::Wph, Tracking::Dealt), 1);
+    let (seed, next) = (tour::secret(1), tour::secret(2).commitment());
+    assert_eq!(
+        g.refused(Cmd::Start {
+            at: 0,
+            seed,
+            next_commitment: next
+        }),
+        Err::NotEnoughPlayers { players: 1 }
+    );
+    g.when(Cmd::Register { player: id(2) });
+    assert_eq!(
+        g.refused(Cmd::Start {
+            at: 0,
+            seed: tour::secret(7),
+            next_commitment: next
+        }),
+        Err::BadSeed
+    );
+    assert_eq!(g.refused(Cmd::AdvanceLevel { at: 0 }), Err::NotStarted);
+    let events = g.start();
+    assert!(matches!(
+        &events[..],
+        [
+            Ev::TournamentStarted { .. },
+            Ev::LevelStarted { level: 1, .. }
+        ]
+    ));
+    assert_eq!(
+        g.refused(Cmd::Start {
+            at: 0,
+            seed: tour::secret(2),
+            next_commitment: next
+        }),
+        Err::AlreadyStarted
+    );
+}
+
+#[test]
+fn the_clock_advances_pauses_and_resumes_and_never_goes_back() {
+    let mut g = Game::started(schedule(Preset::Wph, Tracking::Recorded), 3);
+    g.advance(1000);
+    assert_eq!(
+        g.refused(Cmd::AdvanceLevel { at: 999 }),
+        Err::ClockWentBack {
+            last: 1000,
+            got: 999
+        }
+    );
+    assert_eq!(g.refused(Cmd::Resume { at: 2000 }), Err::NotPaused);
+    g.when(Cmd::Pause { at: 2000 });
+    assert!(g.state.is_paused());
+    assert_eq!(g.refused(Cmd::Pause { at: 2001 }), Err::Paused);
+    // No hand starts while the clock is paused.
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::Paused
+    );
+    g.when(Cmd::Resume { at: 3000 });
+    g.clock = 3000;
+    g.start_hand(1);
+    // Levels 3 (a break colouring up), 4 .. 7; then no more.
+    g.all_in(1, &[], "");
+    g.advance(1000);
+    g.when(Cmd::ColourUp {
+        seed: None,
+        next_commitment: None,
+    });
+    for _ in 4..=7 {
+        g.advance(1000);
+    }
+    assert_eq!(
+        g.refused(Cmd::AdvanceLevel { at: g.clock + 1 }),
+        Err::NoMoreLevels { level: 7 }
+    );
+}
+
+#[test]
+fn start_hand_is_refused_on_a_break_while_a_colour_up_or_a_redraw_is_due_and_at_a_busy_table() {
+    let mut s = schedule(Preset::QueenSix, Tracking::Recorded);
+    s.levels.insert(
+        1,
+        league_engine::tournament::play::Level::Break {
+            minutes: 5,
+            colour_up: None,
+        },
+    );
+    let mut g = Game::started(s, 3);
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: Some(tour::secret(99))
+        }),
+        Err::SeedNotAllowed
+    );
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 2,
+            seed: None
+        }),
+        Err::NoSuchTable(2)
+    );
+    g.start_hand(1);
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::HandInProgress { table: 1 }
+    );
+    g.all_in(1, &[], "");
+    g.advance(1000);
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::OnBreak
+    );
+    g.advance(1000); // 50/100
+    g.advance(1000); // the colour-up break
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::ColourUpDue
+    );
+
+    // Tracking decides what a hand needs.
+    let g = Game::started(schedule(Preset::QueenSix, Tracking::Dealt), 3);
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::SeedRequired
+    );
+    let g = Game::started(schedule(Preset::QueenSix, Tracking::Results), 3);
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::WrongTracking {
+            tracking: Tracking::Results
+        }
+    );
+}
+
+#[test]
+fn a_dealt_hand_is_dealt_from_its_seed() {
+    let mut g = Game::started(schedule(Preset::Wph, Tracking::Dealt), 3);
+    let events = g.when(Cmd::StartHand {
+        table: 1,
+        seed: Some(tour::secret(1000)),
+    });
+    assert_eq!(
+        hand_events(&events)
+            .iter()
+            .filter(|e| matches!(e, HandEvent::HoleCardsDealt { .. }))
+            .count(),
+        3
+    );
+}
+
+#[test]
+fn acting_needs_a_hand_in_progress_and_the_players_turn() {
+    use league_engine::hand::{Action, Command as HandCommand, RuleError};
+    let mut g = Game::started(schedule(Preset::Oracle, Tracking::Recorded), 3);
+    let fold = |seat| Cmd::Hand {
+        table: 1,
+        command: HandCommand::Act {
+            seat,
+            action: Action::Fold,
+        },
+    };
+    assert_eq!(g.refused(fold(0)), Err::NoHandInProgress { table: 1 });
+    assert_eq!(
+        g.refused(Cmd::Hand {
+            table: 3,
+            command: HandCommand::Muck { seat: 0 }
+        }),
+        Err::NoSuchTable(3)
+    );
+    g.start_hand(1);
+    let to_act = g.hand(1).to_act().unwrap();
+    let other = *g.state.tables()[&1]
+        .seats
+        .keys()
+        .find(|&&s| s != to_act)
+        .unwrap();
+    assert_eq!(
+        g.refused(fold(other)),
+        Err::Hand(RuleError::NotYourTurn {
+            expected: Some(to_act),
+            got: other
+        })
+    );
+    let start = league_engine::hand::Command::Start {
+        setup: match hand_events(&g.log)[0] {
+            HandEvent::HandStarted { setup } => (**setup).clone(),
+            e => panic!("{e:?}"),
+        },
+        seed: None,
+    };
+    assert_eq!(
+        g.refused(Cmd::Hand {
+            table: 1,
+            command: start
+        }),
+        Err::UseStartHand
+    );
+    g.all_in(1, &[], "");
+    assert_eq!(g.refused(fold(to_act)), Err::NoHandInProgress { table: 1 });
+}
+
+#[test]
+fn absence_is_marked_once_and_arrival_only_for_the_absent() {
+    let mut g = Game::started(schedule(Preset::Wph, Tracking::Results), 3);
+    assert_eq!(
+        g.refused(Cmd::Arrived { player: id(1) }),
+        Err::NotAbsent(id(1))
+    );
+    g.when(Cmd::MarkAbsent { player: id(1) });
+    assert_eq!(
+        g.refused(Cmd::MarkAbsent { player: id(1) }),
+        Err::AlreadyAbsent(id(1))
+    );
+    assert_eq!(
+        g.refused(Cmd::MarkAbsent { player: id(9) }),
+        Err::UnknownPlayer(id(9))
+    );
+    // Absent after the start: not an absent entrant, so the chips stay.
+    assert_eq!(
+        g.refused(Cmd::RemoveAbsent {
+            player: id(1),
+            at: 0
+        }),
+        Err::NotAnAbsentEntrant(id(1))
+    );
+    g.when(Cmd::Arrived { player: id(1) });
+}
+
+#[test]
+fn a_late_entry_sits_at_the_smallest_table_until_registration_closes() {
+    let mut s = schedule(Preset::QueenSix, Tracking::Results);
+    s.late_registration_until_level = 1;
+    s.table_size = 4;
+    let mut g = Game::started(s, 7);
+    let (seed, next) = g.reveal();
+    assert_eq!(
+        g.refused(Cmd::LateEntry {
+            player: id(1),
+            seed,
+            next_commitment: next
+        }),
+        Err::AlreadyRegistered(id(1))
+    );
+    assert_eq!(
+        g.refused(Cmd::LateEntry {
+            player: id(8),
+            seed: tour::secret(77),
+            next_commitment: next
+        }),
+        Err::BadSeed
+    );
+    let events = g.when(Cmd::LateEntry {
+        player: id(8),
+        seed,
+        next_commitment: next,
+    });
+    let Some(Ev::PlayerEntered {
+        table,
+        chips,
+        reentry,
+        ..
+    }) = events.last()
+    else {
+        panic!("{events:?}");
+    };
+    assert_eq!((*chips, *reentry), (5000, false));
+    assert_eq!(g.state.tables()[table].seats.len(), 4, "the table of three");
+    // Both tables full: a new one opens.
+    let (seed, next) = g.reveal();
+    let events = g.when(Cmd::LateEntry {
+        player: id(9),
+        seed,
+        next_commitment: next,
+    });
+    assert!(matches!(events[0], Ev::TableOpened { table: 3 }));
+    g.advance(1000);
+    let (seed, next) = g.reveal();
+    assert_eq!(
+        g.refused(Cmd::LateEntry {
+            player: id(10),
+            seed,
+            next_commitment: next
+        }),
+        Err::RegistrationClosed {
+            level: 2,
+            until_level: 1
+        }
+    );
+    // A player who is out may re-enter only where re-entries are offered.
+    knock_out(&mut g, &id(2));
+    assert_eq!(
+        g.refused(Cmd::LateEntry {
+            player: id(2),
+            seed,
+            next_commitment: next
+        }),
+        Err::NotOffered("re-entries")
+    );
+}
+
+#[test]
+fn eliminate_and_record_chips_are_for_results_tracking_and_must_add_up() {
+    let mut g = Game::started(schedule(Preset::QueenSix, Tracking::Results), 4);
+    assert_eq!(
+        g.refused(Cmd::Eliminate {
+            players: vec![id(1), id(1)],
+            by: None
+        }),
+        Err::DuplicatePlayer(id(1))
+    );
+    assert_eq!(
+        g.refused(Cmd::Eliminate {
+            players: vec![id(1)],
+            by: Some(id(1))
+        }),
+        Err::DuplicatePlayer(id(1))
+    );
+    assert_eq!(
+        g.refused(Cmd::Eliminate {
+            players: vec![id(1), id(2), id(3), id(4)],
+            by: None
+        }),
+        Err::NotEnoughPlayers { players: 0 }
+    );
+    let counts = |c: [u64; 4]| (1..=4).map(id).zip(c).collect::<Vec<_>>();
+    assert_eq!(
+        g.refused(Cmd::RecordChips {
+            counts: counts([5000, 5000, 5000, 4975])
+        }),
+        Err::ChipCountMismatch {
+            expected: 20_000,
+            got: 19_975
+        }
+    );
+    assert_eq!(
+        g.refused(Cmd::RecordChips {
+            counts: counts([5000, 5000, 5000, 5000])[..3].to_vec()
+        }),
+        Err::MissingCount(id(4))
+    );
+    g.when(Cmd::RecordChips {
+        counts: counts([8000, 2000, 5000, 5000]),
+    });
+    g.when(Cmd::Eliminate {
+        players: vec![id(2)],
+        by: Some(id(1)),
+    });
+    assert_eq!(g.chips(&id(1)), 10_000, "the knock-out takes the chips");
+    assert_eq!(
+        g.refused(Cmd::Eliminate {
+            players: vec![id(2)],
+            by: None
+        }),
+        Err::NotSeated(id(2))
+    );
+    assert_eq!(
+        g.refused(Cmd::RecordChips {
+            counts: vec![(id(2), 1)]
+        }),
+        Err::NotSeated(id(2))
+    );
+    let r = Game::started(schedule(Preset::QueenSix, Tracking::Recorded), 3);
+    assert_eq!(
+        r.refused(Cmd::Eliminate {
+            players: vec![id(1)],
+            by: None
+        }),
+        Err::WrongTracking {
+            tracking: Tracking::Recorded
+        }
+    );
+    assert_eq!(
+        r.refused(Cmd::RecordChips { counts: Vec::new() }),
+        Err::WrongTracking {
+            tracking: Tracking::Recorded
+        }
+    );
+}
+
+#[test]
+fn rebuys_and_add_ons_are_refused_where_not_offered_out_of_their_window_over_the_limit_or_the_stack()
+ {
+    use league_engine::tournament::play::PurchasePolicy;
+    use league_engine::tournament::pool::Price;
+    let g = Game::started(schedule(Preset::Wph, Tracking::Recorded), 3);
+    assert_eq!(
+        g.refused(Cmd::Rebuy { player: id(1) }),
+        Err::NotOffered("re-buys")
+    );
+    assert_eq!(
+        g.refused(Cmd::AddOn { player: id(1) }),
+        Err::NotOffered("add-ons")
+    );
+    let mut s = rebuys(Preset::Wph, 1, false);
+    s.rebuys.as_mut().unwrap().max_stack = Some(5000);
+    s.pool.add_on = Some(Price::new(1000, 0));
+    s.add_ons = Some(PurchasePolicy {
+        per_player: 1,
+        from_level: 2,
+        until_level: 2,
+        chips: 3000,
+        max_stack: None,
+        after_bust_only: false,
+    });
+    let mut g = Game::started(s, 3);
+    assert_eq!(
+        g.refused(Cmd::AddOn { player: id(1) }),
+        Err::WindowClosed {
+            what: "add-ons",
+            from_level: 2,
+            until_level: 2,
+            level: 1
+        }
+    );
+    g.when(Cmd::Rebuy { player: id(1) });
+    assert_eq!(
+        g.refused(Cmd::Rebuy { player: id(1) }),
+        Err::LimitReached {
+            what: "re-buys",
+            limit: 1
+        }
+    );
+    let p = g.fold_round(1);
+    let big = g.player_at(1, p.big_blind);
+    if big != id(1) {
+        assert_eq!(
+            g.refused(Cmd::Rebuy {
+                player: big.clone()
+            }),
+            Err::StackTooLarge {
+                what: "re-buys",
+                max: 5000,
+                got: 5025
+            }
+        );
+    }
+    g.advance(1000);
+    g.start_hand(1);
+    assert_eq!(
+        g.refused(Cmd::AddOn { player: id(2) }),
+        Err::HandInProgress { table: 1 }
+    );
+    g.all_in(1, &[], "");
+    let events = g.when(Cmd::AddOn { player: id(2) });
+    assert!(matches!(events[..], [Ev::AddOnMade { chips: 3000, .. }]));
+    assert_eq!(
+        g.refused(Cmd::AddOn { player: id(2) }),
+        Err::LimitReached {
+            what: "add-ons",
+            limit: 1
+        }
+    );
+    assert_eq!(
+        g.refused(Cmd::DeclineRebuy { player: id(2) }),
+        Err::NotBusted(id(2))
+    );
+}
+
+#[test]
+fn redraw_and_colour_up_only_when_due_and_with_the_committed_seed() {
+    let mut s = schedule(Preset::Oracle, Tracking::Results);
+    s.starting_chips = 5025;
+    let mut g = Game::started(s, 10);
+    let (seed, next) = (tour::secret(2), tour::secret(3).commitment());
+    assert_eq!(
+        g.refused(Cmd::Redraw {
+            seed,
+            next_commitment: next
+        }),
+        Err::NoRedrawDue
+    );
+    assert_eq!(
+        g.refused(Cmd::ColourUp {
+            seed: Some(seed),
+            next_commitment: Some(next)
+        }),
+        Err::NoColourUpDue
+    );
+    let victim = g.at_table(1)[0].clone();
+    knock_out(&mut g, &victim);
+    assert!(g.state.redraw_due());
+    assert_eq!(
+        g.refused(Cmd::Redraw {
+            seed: tour::secret(3),
+            next_commitment: next
+        }),
+        Err::BadSeed
+    );
+    g.redraw();
+    g.advance(1000);
+    g.advance(1000);
+    assert_eq!(
+        g.refused(Cmd::ColourUp {
+            seed: Some(tour::secret(2)),
+            next_commitment: Some(next)
+        }),
+        Err::BadSeed,
+        "the seed revealed by the redraw is spent"
+    );
+    g.race();
+}
+
+#[test]
+fn penalties_go_to_players_still_in_and_disqualification_waits_for_the_hand() {
+    let mut g = Game::started(schedule(Preset::Wph, Tracking::Recorded), 3);
+    assert_eq!(
+        g.refused(Cmd::Penalise {
+            player: id(7),
+            penalty: Penalty::Warning
+        }),
+        Err::UnknownPlayer(id(7))
+    );
+    let events = g.when(Cmd::Penalise {
+        player: id(1),
+        penalty: Penalty::Warning,
+    });
+    assert_eq!(penalty_hands(&events), 0);
+    assert_eq!(g.state.player(&id(1)).unwrap().warnings, 1);
+    g.start_hand(1);
+    assert_eq!(
+        g.refused(Cmd::Penalise {
+            player: id(1),
+            penalty: Penalty::Disqualify
+        }),
+        Err::HandInProgress { table: 1 }
+    );
+    g.all_in(1, &[], "");
+    g.when(Cmd::Penalise {
+        player: id(1),
+        penalty: Penalty::Disqualify,
+    });
+    assert_eq!(
+        g.refused(Cmd::Penalise {
+            player: id(1),
+            penalty: Penalty::Warning
+        }),
+        Err::NotSeated(id(1))
+    );
+}
+
+#[test]
+fn payouts_must_sum_to_the_pool_and_never_pay_a_place_more_than_the_one_above() {
+    let mut g = Game::registered(schedule(Preset::Wph, Tracking::Results), 5);
+    // 5 x $20 = $100.
+    assert_eq!(
+        g.refused(Cmd::SetPayouts {
+            amounts: vec![6_000, 3_000]
+        }),
+        Err::PayoutsDoNotSumToPool {
+            pool: 10_000,
+            sum: 9_000
+        }
+    );
+    assert!(matches!(
+        g.refused(Cmd::SetPayouts {
+            amounts: vec![4_000, 6_000]
+        }),
+        Err::BadPayouts(_)
+    ));
+    assert!(matches!(
+        g.refused(Cmd::SetPayouts { amounts: vec![] }),
+        Err::BadPayouts(_)
+    ));
+    assert!(matches!(
+        g.refused(Cmd::SetPayouts {
+            amounts: vec![5_000, 2_000, 1_000, 1_000, 500, 500]
+        }),
+        Err::BadPayouts(_)
+    ));
+    g.when(Cmd::SetPayouts {
+        amounts: vec![7_000, 3_000],
+    });
+    g.start();
+    play_out(&mut g);
+    let prizes: Vec<u64> = (1..=5).map(|n| g.finish(&id(n)).2).collect();
+    assert_eq!(prizes.iter().sum::<u64>(), 10_000);
+    assert_eq!(g.finish(&id(1)).2, 7_000);
+    assert_eq!(
+        g.refused(Cmd::SetPayouts {
+            amounts: vec![10_000]
+        }),
+        Err::Finished
+    );
+    assert_eq!(
+        g.refused(Cmd::Penalise {
+            player: id(1),
+            penalty: Penalty::Warning
+        }),
+        Err::Finished
+    );
+}
+
+#[test]
+fn a_deal_needs_every_remaining_player_and_finishes_the_tournament() {
+    use league_engine::tournament::deal::DealKind;
+    let mut g = Game::started(schedule(Preset::QueenSix, Tracking::Results), 7);
+    for n in 5..=7 {
+        knock_out(&mut g, &id(n));
+    }
+    g.when(Cmd::RecordChips {
+        // The chips of the three out were given to nobody: they are counted again.
+        counts: vec![
+            (id(1), 15_000),
+            (id(2), 10_000),
+            (id(3), 6_000),
+            (id(4), 4_000),
+        ],
+    });
+    assert_eq!(
+        g.refused(Cmd::Deal {
+            kind: DealKind::ChipChop,
+            accepted: vec![id(1), id(2), id(3)]
+        }),
+        Err::DealNotAccepted {
+            missing: vec![id(4)]
+        }
+    );
+    assert_eq!(
+        g.refused(Cmd::Deal {
+            kind: DealKind::ChipChop,
+            accepted: vec![id(1), id(2), id(3), id(4), id(5)]
+        }),
+        Err::NotInDeal(id(5))
+    );
+    let events = g.when(Cmd::Deal {
+        kind: DealKind::Icm,
+        accepted: (1..=4).map(id).collect(),
+    });
+    let Ev::DealMade { amounts, .. } = &events[0] else {
+        panic!("{events:?}");
+    };
+    assert!(matches!(events.last(), Some(Ev::TournamentFinished { .. })));
+    // 7 x $20 = $140, three places paid: the deal shares what the four could still win.
+    assert_eq!(amounts.iter().sum::<u64>(), 14_000);
+    for n in 1..=4 {
+        assert_eq!(g.finish(&id(n)).2, amounts[n - 1]);
+    }
+    assert_eq!(g.finish(&id(5)).2, 0);
+}
+
+// ---------------------------------------------------------------------------------------
+// An auditor re-derives every draw from the revealed seeds
+// ---------------------------------------------------------------------------------------
+
+/// `sha256(seed)`, computed here rather than by the engine's `Commitment::verifies`.
+fn sha256(seed: &league_engine::deck::Seed) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(seed.to_bytes()).into()
+}
+
+#[derive(Default, Debug)]
+struct Audited {
+    starts: usize,
+    seat_redraws: usize,
+    button_redraws: usize,
+    entries: usize,
+    races: usize,
+}
+
+/// Walks a tournament's log as an auditor would: every revealed seed hashes to the
+/// commitment published before it, and every draw made from it comes out the same when
+/// made again with the draw functions alone.
+fn audit(log: &[Ev]) -> Audited {
+    use league_engine::tournament::colour_up::{ColourUpPolicy, Holding, colour_up};
+    use league_engine::tournament::draw::{derive_seed, draw_button, draw_seats, pick};
+    use std::collections::BTreeMap;
+
+    let mut done = Audited::default();
+    let mut state = league_engine::tournament::play::Tournament::new();
+    let mut commitment = None;
+    let mut size = 0u8;
+    let mut redraw_tables = 0u32;
+    let check = |commitment: &mut Option<[u8; 32]>, seed, next: league_engine::deck::Commitment| {
+        assert_eq!(Some(sha256(seed)), *commitment, "the seed was committed to");
+        *commitment = Some(next.to_bytes());
+    };
+    let button_draws = |seed, seats: &[league_engine::tournament::play::Seating]| {
+        let mut by_table: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
+        for s in seats {
+            by_table.entry(s.table).or_default().push(s.seat);
+        }
+        by_table
+            .into_iter()
+            .map(|(t, mut seats)| {
+                seats.sort_unstable();
+                draw_button(seed, t, &seats).unwrap()
+            })
+            .collect::<Vec<_>>()
+    };
+    let seat_draw = |seed, players: Vec<String>, tables: usize, size: u8| {
+        let order: Vec<u8> = (0..size).collect();
+        let mut seats: Vec<(String, u32, u8)> = draw_seats(seed, &players, tables, &order)
+            .unwrap()
+            .into_iter()
+            .map(|a| (a.entrant, a.table + 1, a.seat))
+            .collect();
+        seats.sort();
+        seats
+    };
+    let sorted = |seats: &[league_engine::tournament::play::Seating]| {
+        let mut v: Vec<(String, u32, u8)> = seats
+            .iter()
+            .map(|s| (s.player.clone(), s.table, s.seat))
+            .collect();
+        v.sort();
+        v
+    };
+    for event in log {
+        let in_now: Vec<String> = state
+            .players()
+            .iter()
+            .filter(|(_, p)| {
+                matches!(
+                    p.standing,
+                    Standing::Seated { .. } | Standing::Busted { .. } | Standing::Registered
+                )
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        match event {
+            Ev::TournamentScheduled { schedule } => {
+                commitment = Some(schedule.draw_commitment.to_bytes());
+                size = schedule.table_size;
+            }
+            Ev::TournamentStarted {
+                seed,
+                next_commitment,
+                seats,
+                buttons,
+                ..
+            } => {
+                check(&mut commitment, seed, *next_commitment);
+                let tables = in_now.len().div_ceil(usize::from(size));
+                assert_eq!(sorted(seats), seat_draw(seed, in_now, tables, size));
+                assert_eq!(*buttons, button_draws(seed, seats));
+                done.starts += 1;
+            }
+            Ev::RedrawRequired { tables, .. } => redraw_tables = *tables,
+            Ev::SeatsRedrawn {
+                seed,
+                next_commitment,
+                seats,
+                buttons,
+                ..
+            } => {
+                check(&mut commitment, seed, *next_commitment);
+                if seats.is_empty() {
+                    let expected: Vec<_> = state
+                        .tables()
+                        .iter()
+                        .map(|(&t, table)| {
+                            let occupied: Vec<u8> = table.seats.keys().copied().collect();
+                            draw_button(seed, t, &occupied).unwrap()
+                        })
+                        .collect();
+                    assert_eq!(*buttons, expected);
+                    done.button_redraws += 1;
+                } else {
+                    let tables = usize::try_from(redraw_tables)
+                        .unwrap()
+                        .max(in_now.len().div_ceil(usize::from(size)));
+                    assert_eq!(sorted(seats), seat_draw(seed, in_now, tables, size));
+                    assert_eq!(*buttons, button_draws(seed, seats));
+                    done.seat_redraws += 1;
+                }
+            }
+            Ev::PlayerEntered {
+                seed,
+                next_commitment,
+                table,
+                seat,
+                opened_table,
+                ..
+            } => {
+                check(&mut commitment, seed, *next_commitment);
+                if *opened_table {
+                    assert_eq!(
+                        usize::from(*seat),
+                        pick(seed, usize::from(size)),
+                        "a new table: any seat"
+                    );
+                } else {
+                    // The open seats at the tables with the fewest players, in order.
+                    let fewest = state
+                        .tables()
+                        .values()
+                        .map(|t| t.seats.len())
+                        .filter(|&n| n < usize::from(size))
+                        .min()
+                        .unwrap();
+                    let open: Vec<(u32, u8)> = state
+                        .tables()
+                        .iter()
+                        .filter(|(_, t)| t.seats.len() == fewest)
+                        .flat_map(|(&n, t)| {
+                            (0..size)
+                                .filter(|s| !t.seats.contains_key(s))
+                                .map(move |s| (n, s))
+                        })
+                        .collect();
+                    assert_eq!((*table, *seat), open[pick(seed, open.len())]);
+                }
+                done.entries += 1;
+            }
+            Ev::ChipsColouredUp {
+                low,
+                high,
+                policy: ColourUpPolicy::ChipRace,
+                players,
+                seed: Some(seed),
+                next_commitment: Some(next),
+                ..
+            } => {
+                check(&mut commitment, seed, *next);
+                let tables: std::collections::BTreeSet<u32> =
+                    players.iter().map(|p| p.table).collect();
+                for t in tables {
+                    let at: Vec<_> = players.iter().filter(|p| p.table == t).collect();
+                    let holdings: Vec<Holding> = at
+                        .iter()
+                        .map(|p| {
+                            let left = p.before % high;
+                            Holding {
+                                seat: p.seat,
+                                low_chips: left / low,
+                                other_value: p.before - left + left % low,
+                            }
+                        })
+                        .collect();
+                    let race = derive_seed(seed, "race", t);
+                    let up = colour_up(
+                        ColourUpPolicy::ChipRace,
+                        *low,
+                        *high,
+                        &holdings,
+                        Some(&race),
+                    )
+                    .unwrap();
+                    for (p, c) in at.iter().zip(&up.players) {
+                        assert_eq!(
+                            (p.seat, p.after, &p.cards, p.raced),
+                            (c.seat, c.value, &c.cards, c.raced)
+                        );
+                    }
+                }
+                done.races += 1;
+            }
+            _ => {}
+        }
+        league_engine::tournament::play::apply(&mut state, event);
+    }
+    done
+}
+
+#[test]
+fn an_auditor_re_derives_the_seat_draw_the_button_draws_the_late_seats_and_the_chip_races() {
+    use league_engine::tournament::sim::{SimOptions, TournamentSim};
+    let mut total = Audited::default();
+    for (seed, preset) in [
+        (1, Preset::Invitational),
+        (2, Preset::Oracle),
+        (3, Preset::Invitational),
+        (4, Preset::Oracle),
+    ] {
+        let mut sim = TournamentSim::new(
+            seed,
+            SimOptions {
+                players: 24,
+                preset,
+                tracking: Tracking::Dealt,
+                table_size: 9,
+                rebuys: false,
+                late: 4,
+            },
+        )
+        .unwrap();
+        sim.run(200_000).unwrap();
+        let done = audit(&sim.events);
+        total.starts += done.starts;
+        total.seat_redraws += done.seat_redraws;
+        total.button_redraws += done.button_redraws;
+        total.entries += done.entries;
+        total.races += done.races;
+    }
+    // And a chip race at two tables, from the harness.
+    let mut s = schedule(Preset::Oracle, Tracking::Results);
+    s.starting_chips = 5025;
+    s.table_size = 5;
+    let g = Game::started(s, 7);
+    let mut g = at_the_colour_up(g, &[5025, 5025, 5025, 5025, 5025, 5050, 5000]);
+    g.race();
+    let done = audit(&g.log);
+    assert_eq!(done.races, 1);
+    total.starts += done.starts;
+    total.races += done.races;
+    assert_eq!(total.starts, 5);
+    assert!(total.seat_redraws > 0, "{total:?}");
+    assert!(total.button_redraws > 0, "{total:?}");
+    assert!(total.entries > 0, "{total:?}");
+    assert!(total.races > 0, "{total:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Results-only tournaments
+// ---------------------------------------------------------------------------------------
+
+fn pub_night(preset: Preset, after_bust_only: bool) -> Game {
+    let mut s = rebuys(preset, 1, after_bust_only);
+    s.tracking = Tracking::Results;
+    Game::started(s, 8)
+}
+
+#[test]
+fn a_results_only_pub_night_of_eliminations_rebuys_and_chip_counts_finishes_with_the_usual_places_and_payouts()
+ {
+    let mut g = pub_night(Preset::QueenSix, false);
+    let counts = |c: &[(usize, u64)]| c.iter().map(|&(n, c)| (id(n), c)).collect::<Vec<_>>();
+    g.when(Cmd::RecordChips {
+        counts: counts(&[
+            (1, 9000),
+            (2, 7000),
+            (3, 6000),
+            (4, 5000),
+            (5, 4000),
+            (6, 3000),
+            (7, 4000),
+            (8, 2000),
+        ]),
+    });
+    // p08 went broke and re-bought (QueenSix 29's designated re-buy event).
+    g.when(Cmd::Rebuy { player: id(8) });
+    assert_eq!(g.chips(&id(8)), 7000);
+    // Two out on one hand, listed worst first: QueenSix 31 puts the larger stack higher.
+    let events = g.when(Cmd::Eliminate {
+        players: vec![id(6), id(5)],
+        by: Some(id(1)),
+    });
+    assert!(
+        matches!(&events[0], Ev::PlayersEliminated { players, rule, .. }
+        if *players == vec![id(5), id(6)] && rule == "QueenSix 31")
+    );
+    assert_eq!(g.chips(&id(1)), 16_000, "the knock-out takes their chips");
+    assert_eq!(g.place(&id(5)), (7, 1));
+    assert_eq!(g.place(&id(6)), (8, 1));
+    g.advance(60_000);
+    g.advance(60_000);
+    assert_eq!(
+        g.refused(Cmd::Rebuy { player: id(7) }),
+        Err::WindowClosed {
+            what: "re-buys",
+            from_level: 1,
+            until_level: 2,
+            level: 3
+        }
+    );
+    g.when(Cmd::RecordChips {
+        counts: counts(&[
+            (1, 12_000),
+            (2, 10_000),
+            (3, 8_000),
+            (4, 5_000),
+            (7, 4_000),
+            (8, 6_000),
+        ]),
+    });
+    for (out, by) in [(8, 2), (7, 1), (4, 3), (3, 2), (2, 1)] {
+        g.when(Cmd::Eliminate {
+            players: vec![id(out)],
+            by: Some(id(by)),
+        });
+    }
+    // 8 entries and 1 re-buy at $20: $180; eight players pay three places, 50/30/20.
+    let pool = g.state.prize_pool().unwrap();
+    assert_eq!(pool.total, 18_000);
+    assert_eq!(g.state.prizes().unwrap(), vec![9_000, 5_400, 3_600]);
+    let results = g.state.results().unwrap();
+    let by_place: Vec<(String, u32, u64)> = {
+        let mut v: Vec<_> = results
+            .iter()
+            .map(|r| (r.player.clone(), r.place, r.prize))
+            .collect();
+        v.sort_by_key(|r| r.1);
+        v
+    };
+    let expected = [
+        (1, 9_000),
+        (2, 5_400),
+        (3, 3_600),
+        (4, 0),
+        (7, 0),
+        (8, 0),
+        (5, 0),
+        (6, 0),
+    ];
+    for (i, (player, place, prize)) in by_place.iter().enumerate() {
+        assert_eq!(
+            (player.clone(), *place, *prize),
+            (
+                id(expected[i].0),
+                u32::try_from(i + 1).unwrap(),
+                expected[i].1
+            )
+        );
+    }
+    let winner = results.iter().find(|r| r.player == id(1)).unwrap();
+    assert_eq!((winner.knockouts, winner.rebuys), (4, 0));
+    let p08 = results.iter().find(|r| r.player == id(8)).unwrap();
+    assert_eq!((p08.entries, p08.rebuys), (1, 1));
+    g.assert_replays();
+}
+
+#[test]
+#[ignore = "not implemented: in results tracking a knock-out is final (Eliminate puts the player \
+            out), so a re-buy allowed only straight after the knock-out (invitational 1.3, \
+            after_bust_only) cannot be recorded"]
+fn invitational_1_3_a_results_only_night_records_a_rebuy_straight_after_the_knockout() {
+    // Invitational 1.3: "Re-buys will be limited to one per person, need to take place in
+    // the first 2 hours of play, and need to be purchased immeadiatly after knockout."
+    let mut g = pub_night(Preset::Invitational, true);
+    g.when(Cmd::Rebuy { player: id(8) });
+    assert_eq!(g.state.purchases().rebuys, 1);
+}
