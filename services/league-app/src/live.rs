@@ -67,9 +67,7 @@ impl Live {
 
     /// Waits until the projector has folded `position`.
     pub async fn reach(&mut self, position: u64, timeout: Duration) -> Result<(), AppError> {
-        let wait = self
-            .position
-            .wait_for(|p| p.is_some_and(|p| p >= position));
+        let wait = self.position.wait_for(|p| p.is_some_and(|p| p >= position));
         match tokio::time::timeout(timeout, wait).await {
             Ok(Ok(_)) => Ok(()),
             Ok(Err(_)) => Err(AppError::Other("the live projector stopped".into())),

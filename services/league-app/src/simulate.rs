@@ -137,7 +137,9 @@ pub async fn run(
             &mut report,
         )
         .await?;
-    let venues: Vec<String> = (1..=options.venues).map(|v| format!("venue-{v:02}")).collect();
+    let venues: Vec<String> = (1..=options.venues)
+        .map(|v| format!("venue-{v:02}"))
+        .collect();
     for (i, venue) in venues.iter().enumerate() {
         league
             .send(
@@ -208,8 +210,7 @@ pub async fn run(
                 let i = if local {
                     v * 30 + usize::try_from(below(&mut rng, 30)).unwrap_or(0)
                 } else {
-                    usize::try_from(below(&mut rng, u64::try_from(pool).unwrap_or(1)))
-                        .unwrap_or(0)
+                    usize::try_from(below(&mut rng, u64::try_from(pool).unwrap_or(1))).unwrap_or(0)
                 };
                 let id = players[i.min(pool - 1)].clone();
                 if merged.as_ref() != Some(&id) && taken.insert(id.clone()) {

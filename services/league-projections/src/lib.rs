@@ -156,8 +156,10 @@ impl Projector {
             } else {
                 self.render(&[], &[stream])?
             };
-            let now: BTreeSet<(String, String)> =
-                docs.iter().map(|d| (d.kind.clone(), d.key.clone())).collect();
+            let now: BTreeSet<(String, String)> = docs
+                .iter()
+                .map(|d| (d.kind.clone(), d.key.clone()))
+                .collect();
             if let Some(before) = self.handed_out.insert(stream.clone(), now.clone()) {
                 for (kind, key) in before.difference(&now) {
                     out.push(ReadModelDoc {
@@ -182,7 +184,11 @@ impl Projector {
             let Some(t) = self.tournaments.get(stream) else {
                 continue;
             };
-            docs.push(doc("tournament", stream, &views::tournament_view(stream, t))?);
+            docs.push(doc(
+                "tournament",
+                stream,
+                &views::tournament_view(stream, t),
+            )?);
             for number in t.tables().keys() {
                 if let Some(view) = views::table_view(t, *number, &Viewer::Public) {
                     docs.push(doc("table", &format!("{stream}/{number}"), &view)?);

@@ -64,6 +64,9 @@ pub fn encode<E: Serialize>(event: &E) -> Result<NewEvent, serde_json::Error> {
     let event_type = payload
         .strip_prefix(br#"{"type":""#)
         .and_then(|rest| rest.split(|&b| b == b'"').next())
-        .map_or_else(|| "Event".to_owned(), |t| String::from_utf8_lossy(t).into_owned());
+        .map_or_else(
+            || "Event".to_owned(),
+            |t| String::from_utf8_lossy(t).into_owned(),
+        );
     Ok(NewEvent::new(event_type, payload))
 }

@@ -1252,25 +1252,31 @@ impl Store {
         &self,
         projection: &str,
     ) -> Result<(Option<u64>, Vec<ReadModelDoc>), StoreError> {
-        const CHECKPOINT: &str = "SELECT position FROM projection_checkpoints WHERE projection = $1";
+        const CHECKPOINT: &str =
+            "SELECT position FROM projection_checkpoints WHERE projection = $1";
         const DOCS: &str =
             "SELECT kind, key, doc FROM read_models WHERE projection = $1 ORDER BY kind, key";
         type Row = (String, String, Vec<u8>);
-        let (position, rows): (Option<i64>, Vec<Row>) = match &self.inner.db
-        {
+        let (position, rows): (Option<i64>, Vec<Row>) = match &self.inner.db {
             Db::Postgres(pool) => (
                 sqlx::query_scalar(CHECKPOINT)
                     .bind(projection)
                     .fetch_optional(pool)
                     .await?,
-                sqlx::query_as(DOCS).bind(projection).fetch_all(pool).await?,
+                sqlx::query_as(DOCS)
+                    .bind(projection)
+                    .fetch_all(pool)
+                    .await?,
             ),
             Db::Sqlite(pool) => (
                 sqlx::query_scalar(CHECKPOINT)
                     .bind(projection)
                     .fetch_optional(pool)
                     .await?,
-                sqlx::query_as(DOCS).bind(projection).fetch_all(pool).await?,
+                sqlx::query_as(DOCS)
+                    .bind(projection)
+                    .fetch_all(pool)
+                    .await?,
             ),
         };
         let docs = rows

@@ -9,7 +9,9 @@
 //!   one if they do not make a whole number, are raced for. Every player with left-overs
 //!   is dealt one card per left-over chip, all of a player's cards before the next player's,
 //!   from seat 1 clockwise, from the deck of the committed seed ([`crate::deck::Deck`]).
-//!   The highest single cards (rank, then suit: spades, hearts, diamonds, clubs) win one
+//!   Beyond 52 cards the race deals on from further decks (deck `k` ordered by
+//!   `derive_seed(seed, "deck", k)`), and between two equal cards the one dealt first is
+//!   higher. The highest single cards (rank, then suit: spades, hearts, diamonds, clubs) win one
 //!   high chip each, nobody more than one. A player cannot be raced out: one whose only
 //!   chips were left-overs gets a high chip first.
 //!
@@ -21,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::Card;
 use crate::deck::{Deck, Seed};
 use crate::hand::Seat;
+use crate::tournament::draw::derive_seed;
 
 /// How the house colours up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -133,6 +136,9 @@ pub fn colour_up(
     }
 }
 
+/// The most decks a race deals from.
+const MAX_RACE_DECKS: u64 = 8;
+
 fn race(
     holdings: &[Holding],
     split: &[(u64, u64)],
@@ -143,16 +149,26 @@ fn race(
 ) -> Result<ColourUp, ColourUpError> {
     let seed = seed.ok_or(ColourUpError::NoSeed)?;
     let cards_needed: u64 = split.iter().map(|&(_, left)| left).sum();
-    if cards_needed > 52 {
+    if cards_needed > MAX_RACE_DECKS * 52 {
         return Err(ColourUpError::TooManyCards {
             cards: cards_needed,
         });
     }
     // The high chips raced for: as many as the left-overs make, one more for a remainder.
     let mut chips = removed / high + u64::from(!removed.is_multiple_of(high));
-    let deck = Deck::from_seed(seed);
-    let mut next = deck.cards().iter().copied();
-    let mut dealt: Vec<Vec<Card>> = Vec::with_capacity(holdings.len());
+    // More than 52 cards (nine players with nine left-over chips each) come from further
+    // decks: deck k > 0 is ordered by `derive_seed(seed, "deck", k)`.
+    let mut next = (0..MAX_RACE_DECKS)
+        .flat_map(|k| {
+            let deck = if k == 0 {
+                Deck::from_seed(seed)
+            } else {
+                Deck::from_seed(&derive_seed(seed, "deck", u32::try_from(k).unwrap_or(0)))
+            };
+            deck.cards().to_vec()
+        })
+        .enumerate();
+    let mut dealt: Vec<Vec<(usize, Card)>> = Vec::with_capacity(holdings.len());
     for &(_, left) in split {
         dealt.push(
             next.by_ref()
@@ -169,12 +185,18 @@ fn race(
         }
     }
     // The rest go to the highest single cards, one chip each.
-    let mut contenders: Vec<(Card, usize)> = (0..holdings.len())
+    // A player's best card; between equal cards (several decks) the one dealt first wins.
+    let mut contenders: Vec<(Card, usize, usize)> = (0..holdings.len())
         .filter(|&i| raced[i] == 0)
-        .filter_map(|i| dealt[i].iter().max().map(|&card| (card, i)))
+        .filter_map(|i| {
+            dealt[i]
+                .iter()
+                .max_by_key(|&&(index, card)| (card, std::cmp::Reverse(index)))
+                .map(|&(index, card)| (card, index, i))
+        })
         .collect();
-    contenders.sort_unstable_by_key(|&(card, _)| std::cmp::Reverse(card));
-    for &(_, i) in contenders
+    contenders.sort_unstable_by_key(|&(card, index, _)| (std::cmp::Reverse(card), index));
+    for &(_, _, i) in contenders
         .iter()
         .take(usize::try_from(chips).unwrap_or(usize::MAX))
     {
@@ -187,7 +209,7 @@ fn race(
         players.push(Coloured {
             seat: h.seat,
             value: base(i)? + raced[i] * high,
-            cards: std::mem::take(&mut dealt[i]),
+            cards: dealt[i].iter().map(|&(_, card)| card).collect(),
             raced: raced[i],
         });
     }

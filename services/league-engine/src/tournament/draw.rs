@@ -11,7 +11,7 @@
 //!    and swap `i` and `j`. Deal the shuffled list round the tables like cards: the `k`-th
 //!    entrant (from 0) sits at table `k % tables`, in the `k / tables`-th seat of that
 //!    table's seat order (so tables differ by at most one player).
-//! 2. **Buttons.** For table `t` (from 0), the deck seed is `sha256(seed || "button" ||
+//! 2. **Buttons.** For table number `t` (as the seat draw numbers them, from 1), the deck seed is `sha256(seed || "button" ||
 //!    t as 4 little-endian bytes)`; its deck ([`crate::deck::Deck`]) deals one card to
 //!    each seated player in seat order; the highest card, rank first and then suit (spades
 //!    > hearts > diamonds > clubs), takes the button.

@@ -953,7 +953,11 @@ impl Tournament {
     /// The clock as recorded: when the level started, since when it is paused, and how
     /// long it was paused before (milliseconds); a client works out the time left.
     pub fn clock(&self) -> (Millis, Option<Millis>, Millis) {
-        (self.level_started_at, self.paused_since, self.paused_in_level)
+        (
+            self.level_started_at,
+            self.paused_since,
+            self.paused_in_level,
+        )
     }
 
     /// Milliseconds of play left in the current level at `now`.
@@ -2235,6 +2239,7 @@ impl Run<'_> {
         let schedule = self.schedule()?;
         let rebuys = schedule.rebuys;
         let order = schedule.house.bust_order;
+        let preset = schedule.preset;
         let level = self.level_now();
         for id in announced {
             self.make_rebuy(&id, true)?;
@@ -2259,7 +2264,7 @@ impl Run<'_> {
                 BustOrder::LargerStartingStack => {
                     out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
                     (
-                        "QueenSix 31",
+                        bust_rule(preset, order),
                         "several out in one hand: the larger starting stack finishes higher",
                     )
                 }
@@ -2270,7 +2275,7 @@ impl Run<'_> {
                             .then_with(|| a.0.cmp(&b.0))
                     });
                     (
-                        "invitational 10.1",
+                        bust_rule(preset, order),
                         "several out in one hand: the better hand finishes higher, then the larger starting stack",
                     )
                 }
@@ -2361,10 +2366,7 @@ impl Run<'_> {
         // Several out together: the house's order by the chips they started the hand
         // with (the counts last recorded); as listed when those are equal.
         let schedule = self.schedule()?;
-        let rule = match schedule.house.bust_order {
-            BustOrder::LargerStartingStack => "QueenSix 31",
-            BustOrder::BetterHandThenStack => "invitational 10.1",
-        };
+        let rule = bust_rule(schedule.preset, schedule.house.bust_order);
         if schedule.house.bust_order == BustOrder::LargerStartingStack {
             group.sort_by_key(|g| std::cmp::Reverse(g.1));
         }
@@ -3086,6 +3088,17 @@ fn window(what: &'static str, policy: &PurchasePolicy, level: u32) -> Result<()>
         });
     }
     Ok(())
+}
+
+/// The rule that orders several players out in one hand.
+fn bust_rule(preset: Preset, order: BustOrder) -> &'static str {
+    match (preset, order) {
+        (_, BustOrder::BetterHandThenStack) => "invitational 10.1",
+        (Preset::QueenSix, _) => "QueenSix 31",
+        (Preset::Oracle, _) => "Oracle tournament rule 3",
+        (Preset::Wph, _) => "WPH does not say: the larger starting stack (engine default)",
+        _ => "the larger starting stack",
+    }
 }
 
 fn redraw_rule(preset: Preset, seats: bool) -> &'static str {

@@ -268,6 +268,21 @@ impl TournamentSim {
 
     /// Sends the next command (or a few).
     pub fn step(&mut self) -> Result<(), TournamentError> {
+        // Busted players waiting on a re-buy decide.
+        let busted: Vec<PlayerId> = self
+            .state
+            .players()
+            .iter()
+            .filter(|(_, p)| matches!(p.standing, Standing::Busted { .. }))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for player in busted {
+            if self.chance(60) {
+                self.send(&TournamentCommand::Rebuy { player })?;
+            } else {
+                self.send(&TournamentCommand::DeclineRebuy { player })?;
+            }
+        }
         let in_hand = self.state.tables().values().any(|t| t.in_hand());
         if self.state.redraw_due() && !in_hand {
             let (seed, next) = self.reveal();
@@ -293,21 +308,6 @@ impl TournamentSim {
             })?;
             let at = self.tick();
             return self.send(&TournamentCommand::AdvanceLevel { at });
-        }
-        // Busted players waiting on a re-buy decide.
-        let busted: Vec<PlayerId> = self
-            .state
-            .players()
-            .iter()
-            .filter(|(_, p)| matches!(p.standing, Standing::Busted { .. }))
-            .map(|(id, _)| id.clone())
-            .collect();
-        for player in busted {
-            if self.chance(60) {
-                self.send(&TournamentCommand::Rebuy { player })?;
-            } else {
-                self.send(&TournamentCommand::DeclineRebuy { player })?;
-            }
         }
         if self.state.stage() == play::Stage::Finished {
             return Ok(());
