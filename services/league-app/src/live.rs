@@ -77,6 +77,19 @@ impl Live {
         }
     }
 
+    /// [`Live::reach`] for a shared reference (each caller waits on its own receiver).
+    pub async fn reach_shared(&self, position: u64, timeout: Duration) -> Result<(), AppError> {
+        let mut receiver = self.position.clone();
+        let wait = receiver.wait_for(|p| p.is_some_and(|p| p >= position));
+        match tokio::time::timeout(timeout, wait).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(_)) => Err(AppError::Other("the live projector stopped".into())),
+            Err(_) => Err(AppError::Other(format!(
+                "the live projector did not reach position {position} in {timeout:?}"
+            ))),
+        }
+    }
+
     /// Stops following, writes a last checkpoint, and returns the projector.
     pub async fn stop(self) -> Result<Projector, AppError> {
         let _ = self.stop.send(true);

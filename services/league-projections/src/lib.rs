@@ -59,6 +59,8 @@ pub struct Projector {
     leagues: BTreeMap<String, LeagueState>,
     position: Option<u64>,
     events: u64,
+    /// Each stream's last version folded.
+    versions: BTreeMap<String, u64>,
     /// Documents whose inputs changed since the last [`Projector::take_changed`].
     dirty_tournaments: BTreeSet<String>,
     dirty_leagues: BTreeSet<String>,
@@ -80,6 +82,11 @@ impl Projector {
     /// Events folded so far.
     pub fn events(&self) -> u64 {
         self.events
+    }
+
+    /// A stream's last version folded (0 for a stream with no events yet).
+    pub fn version(&self, stream: &str) -> u64 {
+        self.versions.get(stream).copied().unwrap_or(0)
     }
 
     pub fn tournament(&self, stream: &str) -> Option<&Tournament> {
@@ -133,6 +140,13 @@ impl Projector {
         }
         self.position = Some(event.position);
         self.events += 1;
+        match self.versions.get_mut(&event.stream_id) {
+            Some(v) => *v = event.stream_version,
+            None => {
+                self.versions
+                    .insert(event.stream_id.clone(), event.stream_version);
+            }
+        }
         Ok(())
     }
 

@@ -168,16 +168,16 @@ fn per_sec(events: u32, elapsed: Duration) -> f64 {
     f64::from(events) / elapsed.as_secs_f64().max(1e-9)
 }
 
-/// Where the benchmark runs: a fresh SQLite file, or a fresh schema in the given PostgreSQL
-/// database; removed afterwards.
-struct Scratch {
+/// Where a benchmark runs: a fresh SQLite file, or a fresh schema in the given PostgreSQL
+/// database; removed afterwards ([`Scratch::drop_it`]).
+pub struct Scratch {
     url: String,
     schema: Option<String>,
     file: Option<std::path::PathBuf>,
 }
 
 impl Scratch {
-    async fn new(backend: Backend, database_url: Option<&str>) -> Result<Self, StoreError> {
+    pub async fn new(backend: Backend, database_url: Option<&str>) -> Result<Self, StoreError> {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.subsec_nanos())
@@ -221,7 +221,16 @@ impl Scratch {
         }
     }
 
-    async fn drop_it(&self) {
+    /// Opens the scratch store (migrated).
+    pub async fn open(&self) -> Result<crate::Store, StoreError> {
+        let options = crate::StoreOptions {
+            pg_schema: self.schema.clone(),
+            ..crate::StoreOptions::default()
+        };
+        crate::Store::open_with(&self.url, options).await
+    }
+
+    pub async fn drop_it(&self) {
         if let Some(schema) = &self.schema
             && let Ok(opts) = PgConnectOptions::from_str(&self.url)
             && let Ok(mut conn) = opts.connect().await

@@ -1,0 +1,76 @@
+//! `league bench projections`: simulating and projecting a season, and rebuilding every
+//! read model, side by side on one database.
+
+use std::time::{Duration, Instant};
+
+use league_projections::Projector;
+use league_store::Store;
+
+use crate::live::Live;
+use crate::{AppError, rebuild, simulate};
+
+/// One measured pass.
+pub struct Pass {
+    pub what: &'static str,
+    pub events: u64,
+    pub elapsed: Duration,
+}
+
+impl Pass {
+    pub fn rate(&self) -> u64 {
+        let secs = self.elapsed.as_secs_f64().max(1e-9);
+        #[expect(clippy::as_conversions, reason = "a rate for display")]
+        let rate = (self.events as f64 / secs) as u64;
+        rate
+    }
+}
+
+/// Simulates a season into `store` (projected live), then measures the rebuild and its two
+/// halves: reading the log, and folding it (decode and apply) from memory on one thread.
+pub async fn run(store: &Store, options: &simulate::Options) -> Result<Vec<Pass>, AppError> {
+    let mut live = Live::spawn(store.clone());
+    let report = simulate::run(store, options, Some(&mut live)).await?;
+    live.stop().await?;
+    let mut passes = vec![Pass {
+        what: "simulate and project live (decide, append, fold, checkpoint)",
+        events: report.events,
+        elapsed: report.elapsed,
+    }];
+    // Read only.
+    let started = Instant::now();
+    let mut events = Vec::new();
+    let mut from = 0;
+    loop {
+        let page = store.read_all(from, 10_000).await?;
+        let Some(last) = page.last() else { break };
+        from = last.position + 1;
+        events.extend(page);
+    }
+    passes.push(Pass {
+        what: "read the log (read_all, pages of 10,000)",
+        events: u64::try_from(events.len()).unwrap_or(0),
+        elapsed: started.elapsed(),
+    });
+    // Fold only, best of three.
+    let mut best = Duration::MAX;
+    for _ in 0..3 {
+        let started = Instant::now();
+        let mut p = Projector::new();
+        for e in &events {
+            p.apply(e)?;
+        }
+        best = best.min(started.elapsed());
+    }
+    passes.push(Pass {
+        what: "fold from memory (decode and apply, one thread, best of 3)",
+        events: u64::try_from(events.len()).unwrap_or(0),
+        elapsed: best,
+    });
+    let rebuilt = rebuild::rebuild(store, None).await?;
+    passes.push(Pass {
+        what: "rebuild all read models from position 0 (read and fold)",
+        events: rebuilt.events,
+        elapsed: rebuilt.elapsed,
+    });
+    Ok(passes)
+}

@@ -1,0 +1,143 @@
+//! Running a command: decide on the projected state, append with the version read, retry a
+//! bounded number of times on a conflict, and wait until the projections have folded the
+//! append (so the caller reads its own write).
+
+use std::time::Duration;
+
+use league_engine::league;
+use league_engine::tournament::play::{self, TournamentCommand};
+use league_projections::streams::encode;
+use league_store::{Appended, ExpectedVersion, Metadata, NewEvent, Store, StoreError};
+
+use crate::AppError;
+use crate::live::Live;
+
+/// Attempts before a conflict is reported.
+pub const MAX_ATTEMPTS: u32 = 5;
+
+/// How long a command waits for the projections to fold its own events.
+const READ_YOUR_WRITE: Duration = Duration::from_secs(10);
+
+/// Who sent a command, for the envelope.
+#[derive(Clone, Debug, Default)]
+pub struct Caller {
+    pub actor: Option<String>,
+    pub correlation_id: Option<String>,
+    pub idempotency_key: Option<String>,
+}
+
+/// A command to some aggregate.
+#[derive(Clone, Debug)]
+pub enum Command {
+    Tournament {
+        id: String,
+        command: Box<TournamentCommand>,
+    },
+    League {
+        id: String,
+        command: Box<league::Command>,
+    },
+}
+
+impl Command {
+    pub fn stream(&self) -> String {
+        match self {
+            Command::Tournament { id, .. } => format!("tournament:{id}"),
+            Command::League { id, .. } => format!("league:{id}"),
+        }
+    }
+}
+
+/// What a command did.
+#[derive(Clone, Debug)]
+pub struct Executed {
+    pub stream: String,
+    pub appended: Option<Appended>,
+    pub events: usize,
+}
+
+/// Runs `command` against `store`, deciding on `live`'s projected state.
+pub async fn execute(
+    store: &Store,
+    live: &Live,
+    command: &Command,
+    caller: &Caller,
+) -> Result<Executed, AppError> {
+    let stream = command.stream();
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let (version, events) = {
+            let p = live.projector.lock().await;
+            let version = p.version(&stream);
+            let events: Vec<NewEvent> = match command {
+                Command::Tournament { command, .. } => {
+                    let empty = play::Tournament::new();
+                    let state = p.tournament(&stream).unwrap_or(&empty);
+                    play::decide(state, command)?
+                        .iter()
+                        .map(encode)
+                        .collect::<Result<_, _>>()?
+                }
+                Command::League { command, .. } => {
+                    let empty = league::LeagueState::new();
+                    let state = p.league(&stream).unwrap_or(&empty);
+                    league::decide(state, command)?
+                        .iter()
+                        .map(encode)
+                        .collect::<Result<_, _>>()?
+                }
+            };
+            (version, events)
+        };
+        if events.is_empty() {
+            return Ok(Executed {
+                stream,
+                appended: None,
+                events: 0,
+            });
+        }
+        let metadata = Metadata {
+            actor: caller.actor.clone(),
+            correlation_id: caller.correlation_id.clone(),
+            causation_id: None,
+            recorded_at: None,
+        };
+        let events: Vec<NewEvent> = events
+            .into_iter()
+            .map(|mut e| {
+                e.metadata = metadata.clone();
+                e
+            })
+            .collect();
+        let count = events.len();
+        match store
+            .append(
+                &stream,
+                ExpectedVersion::Exact(version),
+                &events,
+                caller.idempotency_key.as_deref(),
+            )
+            .await
+        {
+            Ok(appended) => {
+                live.reach_shared(appended.last_position, READ_YOUR_WRITE)
+                    .await?;
+                return Ok(Executed {
+                    stream,
+                    appended: Some(appended),
+                    events: count,
+                });
+            }
+            Err(StoreError::Conflict { actual, .. }) if attempt < MAX_ATTEMPTS => {
+                // Someone else appended first: wait until their events are folded, decide
+                // again on the new state.
+                if let Some(position) = store.last_position().await? {
+                    let _ = actual;
+                    live.reach_shared(position, READ_YOUR_WRITE).await?;
+                }
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
