@@ -20,7 +20,11 @@ const FORMULAS: [&str; 2] = ["round(10 * sqrt(n) / sqrt(r)) - 9", "n - r + 1"];
 /// Half away from zero, as the league documents.
 fn mean(sum: i64, n: i64) -> i64 {
     let (q, r) = (sum / n, sum % n);
-    if 2 * r.abs() >= n { q + sum.signum() } else { q }
+    if 2 * r.abs() >= n {
+        q + sum.signum()
+    } else {
+        q
+    }
 }
 
 fn check_league(l: &LeagueState) {
@@ -65,9 +69,15 @@ fn check_league(l: &LeagueState) {
         let results = l.results("season-1", Some(version), Scope::Season).unwrap();
         let mut by_player: BTreeMap<String, Vec<i64>> = BTreeMap::new();
         for r in &results {
-            by_player.entry(r.player.clone()).or_default().push(r.points);
+            by_player
+                .entry(r.player.clone())
+                .or_default()
+                .push(r.points);
         }
-        for s in l.standings("season-1", Some(version), Scope::Season).unwrap() {
+        for s in l
+            .standings("season-1", Some(version), Scope::Season)
+            .unwrap()
+        {
             let mut points = by_player.remove(&s.player).unwrap();
             points.sort_unstable_by(|a, b| b.cmp(a));
             let best: i64 = points.iter().take(8).sum();
@@ -86,7 +96,9 @@ async fn season(backend: Backend, url: Option<&str>) {
         weeks: 3,
         seed: 7,
     };
-    let report = simulate::run(&store, &options, Some(&mut live)).await.unwrap();
+    let report = simulate::run(&store, &options, Some(&mut live))
+        .await
+        .unwrap();
     assert_eq!(report.tournaments, 9);
     let projector = live.stop().await.unwrap();
 
@@ -94,7 +106,10 @@ async fn season(backend: Backend, url: Option<&str>) {
     let check = rebuild::check(&store).await.unwrap();
     assert_eq!(check.difference, None);
     assert_eq!(check.rebuilt.events, report.events);
-    assert_eq!(check.rebuilt.projector.docs().unwrap(), projector.docs().unwrap());
+    assert_eq!(
+        check.rebuilt.projector.docs().unwrap(),
+        projector.docs().unwrap()
+    );
 
     // Every tournament finished with consistent places and payouts, and the league
     // recorded exactly its result.

@@ -2383,13 +2383,33 @@ fn a_results_only_pub_night_of_eliminations_rebuys_and_chip_counts_finishes_with
 }
 
 #[test]
-#[ignore = "not implemented: in results tracking a knock-out is final (Eliminate puts the player \
-            out), so a re-buy allowed only straight after the knock-out (invitational 1.3, \
-            after_bust_only) cannot be recorded"]
 fn invitational_1_3_a_results_only_night_records_a_rebuy_straight_after_the_knockout() {
     // Invitational 1.3: "Re-buys will be limited to one per person, need to take place in
     // the first 2 hours of play, and need to be purchased immeadiatly after knockout."
     let mut g = pub_night(Preset::Invitational, true);
+    // Not before the knock-out.
+    assert!(matches!(
+        g.refused(Cmd::Rebuy { player: id(8) }),
+        league_engine::tournament::play::TournamentError::RebuyOnlyAfterBust
+    ));
+    let chips = g.chips(&id(8));
+    let events = g.when(Cmd::Eliminate {
+        players: vec![id(8)],
+        by: Some(id(1)),
+    });
+    assert!(
+        matches!(&events[0], Ev::PlayerBusted { player, chips_to: Some(by), .. } if *player == id(8) && *by == id(1)),
+        "busted, not out: {events:?}"
+    );
+    assert_eq!(g.chips(&id(8)), 0);
     g.when(Cmd::Rebuy { player: id(8) });
     assert_eq!(g.state.purchases().rebuys, 1);
+    assert!(g.chips(&id(8)) > 0);
+    // One per person: the next knock-out is final.
+    let _ = chips;
+    let events = g.when(Cmd::Eliminate {
+        players: vec![id(8)],
+        by: Some(id(1)),
+    });
+    assert!(matches!(&events[0], Ev::PlayersEliminated { players, .. } if *players == vec![id(8)]));
 }

@@ -483,6 +483,9 @@ pub enum TournamentEvent {
         player: PlayerId,
         table: u32,
         seat: Seat,
+        /// Results tracking: who took the player's chips (`None`: nobody recorded yet).
+        #[serde(default)]
+        chips_to: Option<PlayerId>,
     },
     RebuyAnnounced {
         player: PlayerId,
@@ -1355,11 +1358,18 @@ impl Tournament {
                 player,
                 table,
                 seat,
+                chips_to,
             } => {
-                self.entrant(player).standing = Standing::Busted {
+                let p = self.entrant(player);
+                p.standing = Standing::Busted {
                     table: *table,
                     seat: *seat,
                 };
+                let freed = std::mem::take(&mut p.chips);
+                match chips_to {
+                    Some(to) => self.entrant(to).chips += freed,
+                    None => self.unallocated += freed,
+                }
             }
             TournamentEvent::RebuyAnnounced { player } => {
                 self.entrant(player).rebuy_announced = true;
@@ -2254,6 +2264,7 @@ impl Run<'_> {
                     player: id,
                     table: number,
                     seat,
+                    chips_to: None,
                 });
             } else {
                 out.push((id, start, value));
@@ -2363,6 +2374,37 @@ impl Run<'_> {
                 players: self.state.remaining() - players.len(),
             });
         }
+        // Where re-buys are bought only straight after the knock-out (invitational 1.3), a
+        // player with one left is busted, not out: the host records the re-buy, or it is
+        // declined, before the next hand.
+        let level = self.level_now();
+        let after_bust = self.schedule()?.rebuys.filter(|r| r.after_bust_only);
+        let mut busted = Vec::new();
+        if let Some(policy) = after_bust {
+            group.retain(|(id, _)| {
+                let can = window("re-buys", &policy, level).is_ok()
+                    && self.state.players.get(id).is_some_and(|p| {
+                        p.rebuys < policy.per_player
+                            && matches!(p.standing, Standing::Seated { .. })
+                    });
+                if can {
+                    busted.push(id.clone());
+                }
+                !can
+            });
+        }
+        for id in busted {
+            let (table, seat) = self.seated(&id)?;
+            self.emit(TournamentEvent::PlayerBusted {
+                player: id,
+                table,
+                seat,
+                chips_to: by.cloned(),
+            });
+        }
+        if group.is_empty() {
+            return self.settle();
+        }
         // Several out together: the house's order by the chips they started the hand
         // with (the counts last recorded); as listed when those are equal.
         let schedule = self.schedule()?;
@@ -2373,16 +2415,17 @@ impl Run<'_> {
         let chips: Chips = group.iter().map(|(_, c)| c).sum();
         let table = self.seated(&group[0].0).ok().map(|(t, _)| t);
         let hfh = self.state.hand_for_hand.is_some();
+        let knocked: Vec<PlayerId> = group.iter().map(|(id, _)| id.clone()).collect();
         self.emit(TournamentEvent::PlayersEliminated {
-            players: group.into_iter().map(|(id, _)| id).collect(),
+            players: knocked,
             table,
             hand: None,
             tied: hfh,
             knockouts: by
                 .map(|by| {
-                    players
+                    group
                         .iter()
-                        .map(|p| Knockout {
+                        .map(|(p, _)| Knockout {
                             player: p.clone(),
                             by: by.clone(),
                         })
