@@ -2413,3 +2413,77 @@ fn invitational_1_3_a_results_only_night_records_a_rebuy_straight_after_the_knoc
     });
     assert!(matches!(&events[0], Ev::PlayersEliminated { players, .. } if *players == vec![id(8)]));
 }
+
+#[test]
+fn a_directors_move_that_breaks_the_balancing_rule_is_refused() {
+    // QueenSix 15: "With six tables or less, table size will be kept within one player."
+    // Two tables of 9 and 8: moving a player from the 8 to the 9 would make them 10 and 7.
+    use league_engine::tournament::play::TournamentError;
+    let mut s = schedule(Preset::QueenSix, Tracking::Results);
+    s.table_size = 10;
+    let mut g = Game::started(s, 17);
+    let sizes: Vec<(u32, usize)> = g
+        .state
+        .tables()
+        .iter()
+        .map(|(n, t)| (*n, t.seats.len()))
+        .collect();
+    let (small, big) = if sizes[0].1 < sizes[1].1 {
+        (sizes[0].0, sizes[1].0)
+    } else {
+        (sizes[1].0, sizes[0].0)
+    };
+    let mover = g.state.tables()[&small]
+        .seats
+        .values()
+        .next()
+        .unwrap()
+        .clone();
+    let open = (0..10u8)
+        .find(|s| !g.state.tables()[&big].seats.contains_key(s))
+        .unwrap();
+    let error = g.refused(Cmd::MovePlayer {
+        player: mover.clone(),
+        to_table: big,
+        to_seat: open,
+    });
+    assert!(
+        matches!(error, TournamentError::MoveBreaksBalancing { ref rule, .. } if rule == "QueenSix 15"),
+        "{error:?}"
+    );
+    // From the bigger table to the smaller is within the rule (8 and 9), and is an event
+    // naming the rule.
+    let mover = g.state.tables()[&big]
+        .seats
+        .values()
+        .next()
+        .unwrap()
+        .clone();
+    let open = (0..10u8)
+        .find(|s| !g.state.tables()[&small].seats.contains_key(s))
+        .unwrap();
+    let events = g.when(Cmd::MovePlayer {
+        player: mover.clone(),
+        to_table: small,
+        to_seat: open,
+    });
+    assert!(
+        matches!(&events[0], Ev::PlayerMoved { player, moved } if *player == mover && moved.rule.contains("QueenSix 15"))
+    );
+    // A taken seat is refused.
+    let taken = *g.state.tables()[&big].seats.keys().next().unwrap();
+    let other = g.state.tables()[&small]
+        .seats
+        .values()
+        .next()
+        .unwrap()
+        .clone();
+    assert!(matches!(
+        g.refused(Cmd::MovePlayer {
+            player: other,
+            to_table: big,
+            to_seat: taken
+        }),
+        TournamentError::SeatTaken { .. }
+    ));
+}

@@ -353,6 +353,13 @@ pub enum TournamentCommand {
         player: PlayerId,
         penalty: Penalty,
     },
+    /// The director moves a player to an open seat at another table, between hands; the
+    /// tables must stay within the house's balancing rule.
+    MovePlayer {
+        player: PlayerId,
+        to_table: u32,
+        to_seat: Seat,
+    },
     /// Announce the prizes by place (cents); they must sum to the prize pool.
     SetPayouts {
         amounts: Vec<Cents>,
@@ -701,6 +708,10 @@ pub enum TournamentError {
     DuplicatePlayer(PlayerId),
     #[error("the counts must list every player still in; missing {0}")]
     MissingCount(PlayerId),
+    #[error("the move breaks the balancing rule ({rule}): {reason}")]
+    MoveBreaksBalancing { rule: String, reason: String },
+    #[error("seat {seat} at table {table} is taken or does not exist")]
+    SeatTaken { table: u32, seat: Seat },
     #[error("the payouts sum to {sum}, but the prize pool is {pool}")]
     PayoutsDoNotSumToPool { pool: Cents, sum: Cents },
     #[error("bad payouts: {0}")]
@@ -1769,6 +1780,11 @@ impl Run<'_> {
                 next_commitment,
             } => self.colour_up(seed.as_ref(), *next_commitment),
             TournamentCommand::Penalise { player, penalty } => self.penalise(player, *penalty),
+            TournamentCommand::MovePlayer {
+                player,
+                to_table,
+                to_seat,
+            } => self.move_player(player, *to_table, *to_seat),
             TournamentCommand::SetPayouts { amounts } => self.set_payouts(amounts),
             TournamentCommand::Deal { kind, accepted } => self.deal(*kind, accepted),
         }
@@ -2772,6 +2788,53 @@ impl Run<'_> {
             rule,
         });
         Ok(())
+    }
+
+    fn move_player(&mut self, player: &str, to_table: u32, to_seat: Seat) -> Result<()> {
+        let schedule = self.running()?;
+        let rule = schedule.house.balance;
+        let size = schedule.table_size;
+        let (from_table, from_seat) = self.seated(player)?;
+        self.between_hands(from_table)?;
+        let dest = self.table(to_table)?;
+        if to_seat >= size || dest.seats.contains_key(&to_seat) || to_table == from_table {
+            return Err(TournamentError::SeatTaken {
+                table: to_table,
+                seat: to_seat,
+            });
+        }
+        // The tables as they would be after the move must need no balancing move.
+        let mut after = self.state.clone();
+        after.seat(player, to_table, to_seat);
+        let rule_name = match rule {
+            BalanceRule::QueenSix => "QueenSix 15",
+            BalanceRule::WorstPosition => "WPH 7",
+            BalanceRule::Invitational => "invitational 2.1",
+        };
+        if let Some(m) = balance::balance(rule, &after.balance_view()).next_move {
+            return Err(TournamentError::MoveBreaksBalancing {
+                rule: rule_name.into(),
+                reason: format!(
+                    "afterwards table {} would have to give a player to table {}",
+                    m.from_table, m.to_table
+                ),
+            });
+        }
+        let players = dest.seats.len();
+        self.emit(TournamentEvent::PlayerMoved {
+            player: player.to_owned(),
+            moved: Move {
+                from_table,
+                from_seat,
+                to_table,
+                to_seat,
+                rule: format!("director's move within {rule_name}"),
+                reason: format!(
+                    "moved by the director to table {to_table} ({players} players), seat {to_seat}"
+                ),
+            },
+        });
+        self.settle()
     }
 
     fn set_payouts(&mut self, amounts: &[Cents]) -> Result<()> {
