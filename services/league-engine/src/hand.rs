@@ -323,7 +323,7 @@ pub struct Share {
 /// Something that happened in the hand. Amounts are chips; `to` amounts are the player's
 /// total for the betting round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type")]
+#[serde(tag = "type", content = "data")]
 pub enum Event {
     HandStarted {
         setup: Box<HandSetup>,

@@ -414,7 +414,7 @@ pub struct Finish {
 
 /// Something that happened in the tournament.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type")]
+#[serde(tag = "type", content = "data")]
 pub enum TournamentEvent {
     TournamentScheduled {
         schedule: Box<Schedule>,
