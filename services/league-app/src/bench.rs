@@ -41,13 +41,13 @@ pub async fn run(store: &Store, options: &simulate::Options) -> Result<Vec<Pass>
     let mut events = Vec::new();
     let mut from = 0;
     loop {
-        let page = store.read_all(from, 10_000).await?;
+        let page = store.read_log(from, 10_000).await?;
         let Some(last) = page.last() else { break };
         from = last.position + 1;
         events.extend(page);
     }
     passes.push(Pass {
-        what: "read the log (read_all, pages of 10,000)",
+        what: "read the log (read_log, pages of 10,000)",
         events: u64::try_from(events.len()).unwrap_or(0),
         elapsed: started.elapsed(),
     });
@@ -57,7 +57,7 @@ pub async fn run(store: &Store, options: &simulate::Options) -> Result<Vec<Pass>
         let started = Instant::now();
         let mut p = Projector::new();
         for e in &events {
-            p.apply(e)?;
+            p.apply_log(e)?;
         }
         best = best.min(started.elapsed());
     }

@@ -35,7 +35,7 @@ pub async fn rebuild(store: &Store, until: Option<u64>) -> Result<Rebuilt, AppEr
     let mut projector = Projector::new();
     let mut from = 0u64;
     'pages: loop {
-        let page = store.read_all(from, PAGE).await?;
+        let page = store.read_log(from, PAGE).await?;
         let Some(last) = page.last() else {
             break;
         };
@@ -44,7 +44,7 @@ pub async fn rebuild(store: &Store, until: Option<u64>) -> Result<Rebuilt, AppEr
             if until.is_some_and(|u| event.position > u) {
                 break 'pages;
             }
-            projector.apply(event)?;
+            projector.apply_log(event)?;
         }
         if page.len() < PAGE {
             break;

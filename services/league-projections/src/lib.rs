@@ -28,7 +28,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use league_engine::league::{self, LeagueState, Scope};
 use league_engine::tournament::play::{self, Tournament, TournamentEvent};
-use league_store::{ReadModelDoc, RecordedEvent};
+use league_store::{LogEntry, ReadModelDoc, RecordedEvent};
 use serde::Serialize;
 
 pub use streams::{StreamKind, decode};
@@ -108,6 +108,23 @@ impl Projector {
     /// Folds one event. Events must come in global order; streams the projections do not
     /// know are skipped (and counted).
     pub fn apply(&mut self, event: &RecordedEvent) -> Result<(), ProjectionError> {
+        self.apply_entry(
+            &LogEntry {
+                position: event.position,
+                stream_id: event.stream_id.clone(),
+                stream_version: event.stream_version,
+                payload: Vec::new(),
+            },
+            &event.payload,
+        )
+    }
+
+    /// Folds one event read with [`league_store::Store::read_log`].
+    pub fn apply_log(&mut self, event: &LogEntry) -> Result<(), ProjectionError> {
+        self.apply_entry(event, &event.payload)
+    }
+
+    fn apply_entry(&mut self, event: &LogEntry, payload: &[u8]) -> Result<(), ProjectionError> {
         if let Some(after) = self.position
             && event.position <= after
         {
@@ -116,11 +133,12 @@ impl Projector {
                 after,
             });
         }
-        let decoded = decode(event).map_err(|source| ProjectionError::Decode {
-            position: event.position,
-            stream: event.stream_id.clone(),
-            source,
-        })?;
+        let decoded =
+            decode(&event.stream_id, payload).map_err(|source| ProjectionError::Decode {
+                position: event.position,
+                stream: event.stream_id.clone(),
+                source,
+            })?;
         match decoded {
             Some(streams::Decoded::Tournament(e)) => {
                 let state = self.tournaments.entry(event.stream_id.clone()).or_default();

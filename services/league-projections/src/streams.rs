@@ -9,7 +9,7 @@
 
 use league_engine::league;
 use league_engine::tournament::play::TournamentEvent;
-use league_store::{NewEvent, RecordedEvent};
+use league_store::NewEvent;
 use serde::Serialize;
 
 /// What a stream holds.
@@ -44,15 +44,16 @@ pub enum Decoded {
     League(Box<league::Event>),
 }
 
-/// Decodes a recorded event; `None` for streams the projections do not fold.
-pub fn decode(event: &RecordedEvent) -> Result<Option<Decoded>, serde_json::Error> {
-    Ok(match StreamKind::of(&event.stream_id) {
+/// Decodes an event's payload by its stream; `None` for streams the projections do not
+/// fold.
+pub fn decode(stream: &str, payload: &[u8]) -> Result<Option<Decoded>, serde_json::Error> {
+    Ok(match StreamKind::of(stream) {
         Some(StreamKind::Tournament) => Some(Decoded::Tournament(Box::new(
-            serde_json::from_slice(&event.payload)?,
+            serde_json::from_slice(payload)?,
         ))),
-        Some(StreamKind::League) => Some(Decoded::League(Box::new(serde_json::from_slice(
-            &event.payload,
-        )?))),
+        Some(StreamKind::League) => {
+            Some(Decoded::League(Box::new(serde_json::from_slice(payload)?)))
+        }
         None => None,
     })
 }

@@ -69,7 +69,7 @@ pub mod verify;
 
 pub use error::StoreError;
 pub use sealer::{SealOutcome, SealerConfig, SealerHandle, TreeHead};
-pub use store::{Backend, ReadModelDoc, Store, StoreOptions, backend_of, migrator};
+pub use store::{Backend, LogEntry, ReadModelDoc, Store, StoreOptions, backend_of, migrator};
 pub use subscribe::Subscription;
 pub use types::{
     Appended, Clock, ExpectedVersion, Hash, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, Metadata,
