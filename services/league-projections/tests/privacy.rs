@@ -1,0 +1,97 @@
+//! No read model shows a hole card before it is shown: folding random dealt tournaments
+//! event by event, every public table view (the stored documents) shows only cards that a
+//! `HandShown` event of the current hand revealed; a player's view adds exactly their own
+//! cards; an auditor sees every card of a completed hand and none of a hand in progress
+//! that were not shown.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+use std::collections::BTreeSet;
+
+use league_engine::hand::{Event as HandEvent, Seat};
+use league_engine::rules::Preset;
+use league_engine::tournament::play::{self, Tournament, TournamentEvent, Tracking};
+use league_engine::tournament::sim::{SimOptions, TournamentSim};
+use league_projections::views::{Viewer, table_view};
+
+#[test]
+fn no_view_shows_a_hole_card_before_it_is_shown() {
+    for (seed, tracking) in [
+        (1, Tracking::Dealt),
+        (2, Tracking::Recorded),
+        (3, Tracking::Dealt),
+    ] {
+        let mut sim = TournamentSim::new(
+            seed,
+            SimOptions {
+                players: 14,
+                preset: Preset::Wph,
+                tracking,
+                table_size: 9,
+                rebuys: false,
+                late: 0,
+                ids: Vec::new(),
+            },
+        )
+        .unwrap();
+        sim.run(100_000).unwrap();
+        let mut state = Tournament::new();
+        // Seats shown in the current hand of each table.
+        let mut shown: std::collections::BTreeMap<u32, BTreeSet<Seat>> = Default::default();
+        let mut checked = 0;
+        for event in &sim.events {
+            play::apply(&mut state, event);
+            match event {
+                TournamentEvent::TableHandStarted { table, .. } => {
+                    shown.insert(*table, BTreeSet::new());
+                }
+                TournamentEvent::HandEvent {
+                    table,
+                    event: HandEvent::HandShown { seat, .. },
+                } => {
+                    shown.entry(*table).or_default().insert(*seat);
+                }
+                _ => {}
+            }
+            for (&number, table) in state.tables() {
+                let Some(public) = table_view(&state, number, &Viewer::Public) else {
+                    continue;
+                };
+                let revealed = shown.get(&number).cloned().unwrap_or_default();
+                for s in &public.seats {
+                    if s.cards.is_some() {
+                        assert!(
+                            revealed.contains(&s.seat),
+                            "table {number} seat {} visible unshown",
+                            s.seat
+                        );
+                    }
+                }
+                let over = table.hand().is_some_and(|h| h.is_over());
+                for s in &public.seats {
+                    let own =
+                        table_view(&state, number, &Viewer::Player(s.player.clone())).unwrap();
+                    for o in &own.seats {
+                        let known = table.hand().and_then(|h| h.hole_cards(o.seat));
+                        if o.player == s.player {
+                            assert_eq!(o.cards, known, "a player sees their own cards");
+                        } else if !revealed.contains(&o.seat) {
+                            assert_eq!(o.cards, None, "{} sees {}'s cards", s.player, o.player);
+                        }
+                    }
+                }
+                let auditor = table_view(&state, number, &Viewer::Auditor).unwrap();
+                for a in &auditor.seats {
+                    let known = table.hand().and_then(|h| h.hole_cards(a.seat));
+                    if over {
+                        assert_eq!(a.cards, known, "an auditor sees a completed hand");
+                    } else if !revealed.contains(&a.seat) {
+                        assert_eq!(a.cards, None, "an auditor does not see a hand in progress");
+                    }
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 300, "only {checked} views checked");
+    }
+}
