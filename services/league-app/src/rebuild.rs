@@ -32,24 +32,37 @@ impl Rebuilt {
 /// Folds the log from position 0 up to `until` (inclusive; `None` for all of it).
 pub async fn rebuild(store: &Store, until: Option<u64>) -> Result<Rebuilt, AppError> {
     let started = Instant::now();
+    // The next page is read while this one is folded.
+    let (pages, mut receive) = tokio::sync::mpsc::channel(2);
+    let reader = store.clone();
+    let read = tokio::spawn(async move {
+        let mut from = 0u64;
+        loop {
+            let page = reader.read_log(from, PAGE).await?;
+            let Some(last) = page.last() else {
+                break;
+            };
+            from = last.position.saturating_add(1);
+            let full = page.len() == PAGE;
+            let done = until.is_some_and(|u| last.position >= u);
+            if pages.send(page).await.is_err() || !full || done {
+                break;
+            }
+        }
+        Ok::<(), league_store::StoreError>(())
+    });
     let mut projector = Projector::new();
-    let mut from = 0u64;
-    'pages: loop {
-        let page = store.read_log(from, PAGE).await?;
-        let Some(last) = page.last() else {
-            break;
-        };
-        from = last.position.saturating_add(1);
+    'pages: while let Some(page) = receive.recv().await {
         for event in &page {
             if until.is_some_and(|u| event.position > u) {
                 break 'pages;
             }
             projector.apply_log(event)?;
         }
-        if page.len() < PAGE {
-            break;
-        }
     }
+    drop(receive);
+    read.await
+        .map_err(|e| AppError::Other(format!("the reader panicked: {e}")))??;
     Ok(Rebuilt {
         events: projector.events(),
         elapsed: started.elapsed(),
