@@ -62,7 +62,10 @@ impl TestApp {
             .send_json(&json!({"query": query, "variables": variables}))
             .await
             .unwrap();
-        response.json::<Value>().limit(10 << 20).await.unwrap()
+        let status = response.status();
+        let body = response.body().limit(10 << 20).await.unwrap();
+        serde_json::from_slice(&body)
+            .unwrap_or_else(|e| panic!("{status}: {e}: {}", String::from_utf8_lossy(&body)))
     }
 
     /// As the admin; panics on errors.
@@ -110,8 +113,9 @@ fn schedule(venue: &str, tracking: Tracking, first_draw: &Seed) -> Value {
         name: format!("{venue} weekly"),
         venue: venue.to_owned(),
         starts_at: 0,
-        preset: Preset::Wph,
-        house: TournamentRules::for_preset(Preset::Wph),
+        // WSOP refuses an undersized bet (the others bring it up to the minimum).
+        preset: Preset::Wsop,
+        house: TournamentRules::for_preset(Preset::Wsop),
         tracking,
         pool: PoolRules {
             entry: Price::new(2000, 500),
