@@ -5,18 +5,33 @@ use std::time::Duration;
 
 use league_projections::Projector;
 use league_store::Store;
-use tokio::sync::{Mutex, watch};
+use tokio::sync::{Mutex, broadcast, watch};
 
 use crate::{AppError, PROJECTION};
 
 /// Events folded between two checkpoints while catching up.
 const CHECKPOINT_EVERY: u64 = 20_000;
 
+/// Capacity of the change broadcast: a receiver further behind than this many batches
+/// gets `Lagged` and should re-read the whole view.
+const CHANGES_CAPACITY: usize = 1024;
+
+/// What one round of folding changed: the streams whose state moved, up to `position`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Folded {
+    pub position: u64,
+    pub streams: Vec<String>,
+}
+
 /// A running live projector.
 pub struct Live {
     pub projector: Arc<Mutex<Projector>>,
     /// The position folded so far (`None` before the first event).
     pub position: watch::Receiver<Option<u64>>,
+    /// Published after each round of folding, once the projector's lock is released (so a
+    /// receiver that locks the projector sees at least this position). Subscribe with
+    /// [`Live::changes`].
+    changes: broadcast::Sender<Folded>,
     stop: watch::Sender<bool>,
     task: tokio::task::JoinHandle<Result<(), AppError>>,
 }
@@ -29,6 +44,8 @@ impl Live {
         let (position_tx, position) = watch::channel(None);
         let (stop, mut stopped) = watch::channel(false);
         let shared = Arc::clone(&projector);
+        let (changes, _) = broadcast::channel(CHANGES_CAPACITY);
+        let changes_tx = changes.clone();
         let task = tokio::spawn(async move {
             let mut subscription = store.subscribe_all(0);
             let mut since_checkpoint = 0u64;
@@ -38,11 +55,15 @@ impl Live {
                     _ = stopped.changed() => break,
                 };
                 let mut p = shared.lock().await;
+                let mut streams = vec![next.stream_id.clone()];
                 p.apply(&next)?;
                 since_checkpoint += 1;
                 // Fold whatever else is readable now before publishing the position.
                 while let Some(more) = subscription.try_next().await? {
                     p.apply(&more)?;
+                    if !streams.contains(&more.stream_id) {
+                        streams.push(more.stream_id.clone());
+                    }
                     since_checkpoint += 1;
                     if since_checkpoint >= CHECKPOINT_EVERY {
                         break;
@@ -52,7 +73,13 @@ impl Live {
                     checkpoint(&store, &mut p).await?;
                     since_checkpoint = 0;
                 }
-                let _ = position_tx.send(p.position());
+                let position = p.position();
+                drop(p);
+                let _ = position_tx.send(position);
+                if let Some(position) = position {
+                    // No receiver is not an error: nobody is watching.
+                    let _ = changes_tx.send(Folded { position, streams });
+                }
             }
             let mut p = shared.lock().await;
             checkpoint(&store, &mut p).await
@@ -60,9 +87,15 @@ impl Live {
         Live {
             projector,
             position,
+            changes,
             stop,
             task,
         }
+    }
+
+    /// Every round of folding from now on.
+    pub fn changes(&self) -> broadcast::Receiver<Folded> {
+        self.changes.subscribe()
     }
 
     /// Waits until the projector has folded `position`.

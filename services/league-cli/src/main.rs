@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod bench;
 mod league_cmd;
 mod phh;
+mod serve_cmd;
 mod store_cmd;
 
 #[derive(Parser)]
@@ -40,6 +41,13 @@ enum Command {
     Simulate(league_cmd::SimulateArgs),
     /// Rebuild every read model from position 0; `--check` compares with the live ones.
     Rebuild(league_cmd::RebuildArgs),
+    /// Serve the GraphQL API (default: SQLite `league.db`, port 8080).
+    Serve(serve_cmd::ServeArgs),
+    /// API bearer tokens: create (printed once), list, revoke.
+    #[command(subcommand)]
+    Token(serve_cmd::TokenCommand),
+    /// Write the GraphQL SDL to `schema/league.graphql` (`--check`: compare only).
+    Schema(serve_cmd::SchemaArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,5 +59,8 @@ fn main() -> ExitCode {
         Command::Bench(command) => bench::run(command),
         Command::Simulate(args) => league_cmd::simulate(args),
         Command::Rebuild(args) => league_cmd::rebuild(args),
+        Command::Serve(args) => serve_cmd::serve(args),
+        Command::Token(command) => serve_cmd::token(command),
+        Command::Schema(args) => serve_cmd::schema(args),
     }
 }

@@ -13,6 +13,7 @@
 //! - [`merkle`]: RFC 6962 trees, proofs and their verification; pure.
 //! - [`sealer`]: folds the global order into the tree, signs heads, sends NOTIFY hints.
 //! - [`verify`]: the auditor's walk, inclusion and consistency proofs.
+//! - [`tokens`]: the API's bearer tokens (hashes only) and the idempotency-key lookup.
 //! - [`bench`]: `league bench store`.
 //!
 //! # Invariants
@@ -64,6 +65,7 @@ pub mod merkle;
 pub mod sealer;
 pub mod store;
 pub mod subscribe;
+pub mod tokens;
 pub mod types;
 pub mod verify;
 
@@ -71,6 +73,7 @@ pub use error::StoreError;
 pub use sealer::{SealOutcome, SealerConfig, SealerHandle, TreeHead};
 pub use store::{Backend, LogEntry, ReadModelDoc, Store, StoreOptions, backend_of, migrator};
 pub use subscribe::Subscription;
+pub use tokens::TokenRecord;
 pub use types::{
     Appended, Clock, ExpectedVersion, Hash, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, Metadata,
     NewEvent, RecordedEvent, SystemClock, Timestamp,

@@ -144,13 +144,15 @@ pub fn migrator(backend: Backend) -> Migrator {
         Backend::Sqlite => [
             include_str!("../../../migrations/sqlite/0001_event_store.sql"),
             include_str!("../../../migrations/sqlite/0002_read_models.sql"),
+            include_str!("../../../migrations/sqlite/0003_tokens.sql"),
         ],
         Backend::Postgres => [
             include_str!("../../../migrations/postgres/0001_event_store.sql"),
             include_str!("../../../migrations/postgres/0002_read_models.sql"),
+            include_str!("../../../migrations/postgres/0003_tokens.sql"),
         ],
     };
-    let descriptions = ["event store", "read models"];
+    let descriptions = ["event store", "read models", "tokens"];
     Migrator::with_migrations(
         files
             .into_iter()

@@ -1,0 +1,227 @@
+//! The one place where failures become GraphQL errors with a stable `extensions.code`.
+//!
+//! Rule violations carry their data (`BET_BELOW_MINIMUM` with `min` and `got`); anything
+//! internal (the database, a projection, a timeout) reaches the client as a generic message
+//! with a correlation id, and its cause is logged under that id.
+
+use async_graphql::ErrorExtensions as _;
+use league_app::AppError;
+use league_engine::hand::RuleError;
+use league_engine::league::LeagueError;
+use league_engine::tournament::play::TournamentError;
+use league_store::StoreError;
+
+/// The stable error codes of the API.
+pub mod code {
+    pub const NOT_YOUR_TURN: &str = "NOT_YOUR_TURN";
+    pub const BET_BELOW_MINIMUM: &str = "BET_BELOW_MINIMUM";
+    pub const RAISE_BELOW_MINIMUM: &str = "RAISE_BELOW_MINIMUM";
+    pub const BAD_INPUT: &str = "BAD_INPUT";
+    pub const NOT_FOUND: &str = "NOT_FOUND";
+    pub const CONFLICT: &str = "CONFLICT";
+    pub const FORBIDDEN: &str = "FORBIDDEN";
+    pub const UNAUTHENTICATED: &str = "UNAUTHENTICATED";
+    pub const RULE_VIOLATION: &str = "RULE_VIOLATION";
+    pub const INTERNAL: &str = "INTERNAL";
+}
+
+/// Why a request failed, as the API reports it.
+#[derive(Clone, Debug)]
+pub enum ApiError {
+    /// A client error with a code, a message and extra fields for `extensions`.
+    Client {
+        code: &'static str,
+        message: String,
+        extra: Vec<(&'static str, serde_json::Value)>,
+    },
+    /// Something the client cannot act on; only the correlation id reaches it.
+    Internal(String),
+}
+
+impl ApiError {
+    pub fn client(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::Client {
+            code,
+            message: message.into(),
+            extra: Vec::new(),
+        }
+    }
+
+    pub fn bad_input(message: impl Into<String>) -> ApiError {
+        ApiError::client(code::BAD_INPUT, message)
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError::client(code::FORBIDDEN, message)
+    }
+
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::client(code::NOT_FOUND, message)
+    }
+
+    pub fn internal(cause: impl std::fmt::Display) -> ApiError {
+        ApiError::Internal(cause.to_string())
+    }
+
+    /// The code this error reports.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::Client { code, .. } => code,
+            ApiError::Internal(_) => code::INTERNAL,
+        }
+    }
+
+    fn with(mut self, key: &'static str, value: impl Into<serde_json::Value>) -> ApiError {
+        if let ApiError::Client { extra, .. } = &mut self {
+            extra.push((key, value.into()));
+        }
+        self
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ApiError::Client { code, message, .. } => write!(f, "{code}: {message}"),
+            ApiError::Internal(cause) => write!(f, "internal error: {cause}"),
+        }
+    }
+}
+
+impl From<AppError> for ApiError {
+    fn from(e: AppError) -> ApiError {
+        match e {
+            AppError::Tournament(e) => tournament_error(e),
+            AppError::League(e) => league_error(&e),
+            AppError::Store(e) => e.into(),
+            AppError::Projection(_) | AppError::Encode(_) | AppError::Other(_) => {
+                ApiError::internal(e)
+            }
+        }
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        match e {
+            StoreError::Conflict { .. } => ApiError::client(
+                code::CONFLICT,
+                "the aggregate kept changing under the command; try again",
+            ),
+            StoreError::IdempotencyMismatch { .. } => {
+                ApiError::bad_input("the idempotency key was already used for another command")
+            }
+            StoreError::InvalidName { .. }
+            | StoreError::BatchTooLarge { .. }
+            | StoreError::PayloadTooLarge { .. } => ApiError::bad_input(e.to_string()),
+            _ => ApiError::internal(e),
+        }
+    }
+}
+
+fn hand_error(e: RuleError) -> ApiError {
+    let message = e.to_string();
+    match e {
+        RuleError::NotYourTurn { expected, got } => ApiError::client(code::NOT_YOUR_TURN, message)
+            .with("expected", expected)
+            .with("got", got),
+        RuleError::BetBelowMinimum { min, got } => {
+            ApiError::client(code::BET_BELOW_MINIMUM, message)
+                .with("min", min)
+                .with("got", got)
+        }
+        RuleError::RaiseBelowMinimum { min, got } => {
+            ApiError::client(code::RAISE_BELOW_MINIMUM, message)
+                .with("min", min)
+                .with("got", got)
+        }
+        RuleError::BadSetup(_)
+        | RuleError::NoSuchSeat { .. }
+        | RuleError::WrongCardCount { .. }
+        | RuleError::DuplicateCard { .. } => ApiError::bad_input(message),
+        _ => ApiError::client(code::RULE_VIOLATION, message),
+    }
+}
+
+fn tournament_error(e: TournamentError) -> ApiError {
+    let message = e.to_string();
+    match e {
+        TournamentError::Hand(e) => hand_error(e),
+        TournamentError::NotScheduled => ApiError::not_found("no such tournament"),
+        TournamentError::UnknownPlayer(_) | TournamentError::NoSuchTable(_) => {
+            ApiError::not_found(message)
+        }
+        TournamentError::BadSchedule(_)
+        | TournamentError::BadSeed
+        | TournamentError::BadPayouts(_)
+        | TournamentError::DuplicatePlayer(_) => ApiError::bad_input(message),
+        _ => ApiError::client(code::RULE_VIOLATION, message),
+    }
+}
+
+fn league_error(e: &LeagueError) -> ApiError {
+    let message = e.to_string();
+    match e {
+        LeagueError::NoLeague => ApiError::not_found("no such league"),
+        LeagueError::UnknownVenue { .. }
+        | LeagueError::UnknownRegion { .. }
+        | LeagueError::UnknownSeason { .. }
+        | LeagueError::UnknownVersion { .. }
+        | LeagueError::UnknownPlayer { .. }
+        | LeagueError::UnknownTournament { .. } => ApiError::not_found(message),
+        LeagueError::Blank { .. }
+        | LeagueError::EmptyFinalTable
+        | LeagueError::BestNZero { .. }
+        | LeagueError::InvalidFormula { .. }
+        | LeagueError::EmptyTable { .. } => ApiError::bad_input(message),
+        _ => ApiError::client(code::RULE_VIOLATION, message),
+    }
+}
+
+/// A fresh id for a request or an internal error: 16 hex digits.
+pub fn correlation_id() -> String {
+    let mut bytes = [0u8; 8];
+    // Without OS randomness the id is all zeros: still logged, just less unique.
+    let _ = getrandom::fill(&mut bytes);
+    hex(&bytes)
+}
+
+/// Lowercase hex.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+impl From<ApiError> for async_graphql::Error {
+    fn from(e: ApiError) -> async_graphql::Error {
+        match e {
+            ApiError::Client {
+                code,
+                message,
+                extra,
+            } => async_graphql::Error::new(message).extend_with(|_, ext| {
+                ext.set("code", code);
+                for (key, value) in extra {
+                    if let Ok(value) = async_graphql::Value::from_json(value) {
+                        ext.set(key, value);
+                    }
+                }
+            }),
+            ApiError::Internal(cause) => {
+                let id = correlation_id();
+                eprintln!("internal error {id}: {cause}");
+                async_graphql::Error::new(format!("internal error (correlation id {id})"))
+                    .extend_with(|_, ext| {
+                        ext.set("code", code::INTERNAL);
+                        ext.set("correlationId", id.as_str());
+                    })
+            }
+        }
+    }
+}
+
+/// Resolver result.
+pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,0 +1,170 @@
+//! The HTTP surface: health, readiness, GraphiQL, GraphQL over POST, subscriptions over
+//! WebSocket (`graphql-transport-ws`, and the older `graphql-ws`).
+
+use std::panic::AssertUnwindSafe;
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, guard, web};
+use async_graphql::Data;
+use async_graphql::http::GraphiQLSource;
+use async_graphql_actix_web::GraphQLSubscription;
+use futures_util::FutureExt as _;
+
+use crate::auth::{Principal, authenticate};
+use crate::error::{ApiError, correlation_id};
+use crate::schema::{ApiSchema, ApiState};
+
+/// Largest request body accepted, in bytes.
+pub const MAX_BODY: usize = 256 * 1024;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(web::PayloadConfig::new(MAX_BODY))
+        .route("/healthz", web::get().to(healthz))
+        .route("/readyz", web::get().to(readyz))
+        .route(
+            "/graphql",
+            web::get()
+                .guard(guard::Header("upgrade", "websocket"))
+                .to(subscriptions),
+        )
+        .route("/graphql/ws", web::get().to(subscriptions))
+        .route("/graphql", web::get().to(graphiql))
+        .route("/graphql", web::post().to(graphql));
+}
+
+async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().content_type("text/plain").body("ok")
+}
+
+/// Ready when the database answers and the live projector has folded the whole log.
+async fn readyz(state: web::Data<ApiState>) -> HttpResponse {
+    let unready = |reason: String| {
+        HttpResponse::ServiceUnavailable()
+            .json(serde_json::json!({"ready": false, "reason": reason}))
+    };
+    if let Err(e) = state.store.ping().await {
+        let id = correlation_id();
+        eprintln!("readyz {id}: database: {e}");
+        return unready(format!("database unreachable (correlation id {id})"));
+    }
+    let last = match state.store.last_position().await {
+        Ok(last) => last,
+        Err(e) => {
+            let id = correlation_id();
+            eprintln!("readyz {id}: {e}");
+            return unready(format!("database error (correlation id {id})"));
+        }
+    };
+    let folded = *state.live.position.borrow();
+    match (last, folded) {
+        (None, _) => HttpResponse::Ok().json(serde_json::json!({"ready": true})),
+        (Some(last), Some(folded)) if folded >= last => {
+            HttpResponse::Ok().json(serde_json::json!({"ready": true, "position": folded}))
+        }
+        (Some(last), folded) => unready(format!("projections at {folded:?}, the log at {last}")),
+    }
+}
+
+async fn graphiql() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .body(
+            GraphiQLSource::build()
+                .endpoint("/graphql")
+                .subscription_endpoint("/graphql/ws")
+                .title("League")
+                .finish(),
+        )
+}
+
+fn error_response(status: StatusCode, e: ApiError) -> HttpResponse {
+    let error = async_graphql::Error::from(e);
+    let mut error = error.into_server_error(async_graphql::Pos::default());
+    // Not about a place in the query.
+    error.locations.clear();
+    let response = async_graphql::Response::from_errors(vec![error]);
+    HttpResponse::build(status).json(response)
+}
+
+fn authorization(req: &HttpRequest) -> Option<String> {
+    req.headers()
+        .get(actix_web::http::header::AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+        .map(str::to_owned)
+}
+
+async fn graphql(
+    req: HttpRequest,
+    body: web::Bytes,
+    schema: web::Data<ApiSchema>,
+    state: web::Data<ApiState>,
+) -> HttpResponse {
+    let principal = match authenticate(&state.store, authorization(&req).as_deref()).await {
+        Ok(p) => p,
+        Err(e) => return error_response(StatusCode::UNAUTHORIZED, e),
+    };
+    let request: async_graphql::Request = match serde_json::from_slice(&body) {
+        Ok(r) => r,
+        Err(e) => {
+            return error_response(
+                StatusCode::BAD_REQUEST,
+                ApiError::bad_input(format!("not a GraphQL request: {e}")),
+            );
+        }
+    };
+    let request = request.data(principal);
+    // No panic reaches a client: it becomes an internal error with a correlation id.
+    match AssertUnwindSafe(schema.execute(request))
+        .catch_unwind()
+        .await
+    {
+        Ok(response) => HttpResponse::Ok().json(response),
+        Err(panic) => {
+            let cause = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_owned());
+            error_response(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                ApiError::internal(format!("panic: {cause}")),
+            )
+        }
+    }
+}
+
+/// The token of a `connection_init` payload: `{"Authorization": "Bearer ..."}`,
+/// `{"authorization": ...}` or `{"token": ...}`.
+fn init_token(payload: &serde_json::Value) -> Option<String> {
+    ["Authorization", "authorization", "token"]
+        .iter()
+        .find_map(|k| payload.get(k).and_then(serde_json::Value::as_str))
+        .map(str::to_owned)
+}
+
+async fn subscriptions(
+    req: HttpRequest,
+    payload: web::Payload,
+    schema: web::Data<ApiSchema>,
+    state: web::Data<ApiState>,
+) -> actix_web::Result<HttpResponse> {
+    let header = authorization(&req);
+    let principal = match authenticate(&state.store, header.as_deref()).await {
+        Ok(p) => p,
+        Err(e) => return Ok(error_response(StatusCode::UNAUTHORIZED, e)),
+    };
+    let store = state.store.clone();
+    GraphQLSubscription::new(ApiSchema::clone(&schema))
+        .on_connection_init(move |init| async move {
+            let mut data = Data::default();
+            let principal = match init_token(&init) {
+                Some(token) => authenticate(&store, Some(&token)).await?,
+                None => principal,
+            };
+            if principal != Principal::Anonymous {
+                data.insert(principal);
+            }
+            Ok(data)
+        })
+        .start(&req, payload)
+}

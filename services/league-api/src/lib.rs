@@ -1,0 +1,90 @@
+//! The GraphQL service: actix-web + async-graphql over the event store and the live
+//! projector.
+//!
+//! # Layout
+//!
+//! - [`run`]: the server entry: a bound listener, a store, a shutdown future (tests bind
+//!   port 0). It starts the live projector and serves `/healthz`, `/readyz`, GraphiQL at
+//!   `GET /graphql`, queries and mutations at `POST /graphql`, subscriptions over WebSocket
+//!   at `/graphql/ws` (or `/graphql` with an upgrade).
+//! - [`schema`]: the schema by domain (tournaments, leagues, audit), merged.
+//! - [`auth`]: bearer tokens (stored as SHA-256) and roles.
+//! - [`error`]: the one mapping of failures to stable `extensions.code`s.
+//!
+//! # Invariants
+//!
+//! - Every mutation is a command decided by the engine on the projected state and appended
+//!   with the version read (`league_app::commands::execute`); it returns once this
+//!   instance's projections include it (read your write).
+//! - No hole card reaches a caller who may not see it: tables render per viewer, and the
+//!   event log withholds hole cards and deck seeds of running hands.
+//! - async-graphql is built with `custom-error-conversion`: only [`error::ApiError`]
+//!   becomes a GraphQL error, so a database message cannot leak through a bare `?`.
+
+pub mod auth;
+pub mod error;
+mod http;
+pub mod schema;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use actix_web::{App, HttpServer, web};
+use league_app::live::Live;
+use league_store::Store;
+
+pub use http::MAX_BODY;
+pub use schema::{ApiSchema, ApiState, sdl};
+
+/// Seconds the server waits for requests in flight when it is told to stop.
+const SHUTDOWN_GRACE_SECS: u64 = 5;
+/// Most HTTP worker threads.
+const MAX_WORKERS: usize = 4;
+
+/// Serves the API on `listener` until `shutdown` completes, then stops the live projector
+/// (writing its last checkpoint).
+pub async fn run<F>(
+    listener: std::net::TcpListener,
+    store: Store,
+    shutdown: F,
+) -> std::io::Result<()>
+where
+    F: Future<Output = ()> + Send + 'static,
+{
+    let live = Arc::new(Live::spawn(store.clone()));
+    let state = ApiState {
+        store,
+        live: Arc::clone(&live),
+    };
+    let schema = schema::build(Some(state.clone()));
+    let workers = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(MAX_WORKERS);
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(web::Data::new(state.clone()))
+            .app_data(web::Data::new(schema.clone()))
+            .configure(http::routes)
+    })
+    .workers(workers)
+    .disable_signals()
+    .shutdown_timeout(SHUTDOWN_GRACE_SECS)
+    .listen(listener)?
+    .run();
+    let handle = server.handle();
+    tokio::spawn(async move {
+        shutdown.await;
+        handle.stop(true).await;
+    });
+    let served = server.await;
+    // The workers (and their clones of the state) are gone; stop the projector cleanly.
+    match Arc::try_unwrap(live) {
+        Ok(live) => {
+            if let Err(e) = live.stop().await {
+                eprintln!("stopping the live projector: {e}");
+            }
+        }
+        Err(_) => eprintln!("the live projector is still shared; not checkpointed"),
+    }
+    served
+}

@@ -1,0 +1,240 @@
+//! The global event log for auditors (with hashes, cursor pagination and a live tail), and
+//! who the caller is.
+//!
+//! Privacy: the log holds hole cards (`HoleCardsDealt`) and each dealt hand's deck seed
+//! (`DeckSealed`) from the moment the hand starts. Until that hand is over, such events are
+//! returned with their payload withheld (`redacted: true`; the hash still lets an auditor
+//! check the chain once the payload can be read).
+
+use std::time::Duration;
+
+use async_graphql::{Context, Json, Object, SimpleObject, Subscription};
+use futures_util::StreamExt as _;
+use futures_util::stream::BoxStream;
+use league_engine::hand::Event as HandEvent;
+use league_engine::tournament::play::TournamentEvent;
+use league_store::RecordedEvent;
+
+use super::{ApiState, principal, state};
+use crate::error::{ApiError, ApiResult, hex};
+
+/// Most events in one page.
+const MAX_PAGE: usize = 1_000;
+/// How long a redaction check waits for the projector to reach the event.
+const PROJECTOR_WAIT: Duration = Duration::from_secs(5);
+
+/// One event of the global log, as stored.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct EventOut {
+    pub position: u64,
+    /// Opaque cursor: pass it as `after` to continue after this event.
+    pub cursor: String,
+    pub stream_id: String,
+    pub stream_version: u64,
+    pub event_type: String,
+    pub schema_version: u32,
+    /// The payload as JSON, `null` while redacted.
+    pub payload: Option<Json<serde_json::Value>>,
+    /// True when the payload is withheld because the hand it belongs to is still running.
+    pub redacted: bool,
+    pub actor: Option<String>,
+    pub correlation_id: Option<String>,
+    pub causation_id: Option<String>,
+    pub idempotency_key: Option<String>,
+    /// Microseconds since the Unix epoch.
+    pub recorded_at: i64,
+    /// Hex SHA-256 of the stream's previous event.
+    pub prev_hash: String,
+    /// Hex SHA-256 of this event (see the store's `HASHING.md`).
+    pub hash: String,
+}
+
+/// A page of the log.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct EventPage {
+    pub events: Vec<EventOut>,
+    /// The cursor of the last event of the page (pass it as `after`).
+    pub end_cursor: Option<String>,
+    pub has_next_page: bool,
+}
+
+/// Who the caller is.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Me {
+    /// `admin`, `host`, `auditor`, `player`, or `null` without a token.
+    pub role: Option<String>,
+    pub token: Option<String>,
+    pub venue: Option<String>,
+    pub player: Option<String>,
+}
+
+fn cursor_of(position: u64) -> String {
+    format!("p{position}")
+}
+
+fn position_of(cursor: &str) -> ApiResult<u64> {
+    cursor
+        .strip_prefix('p')
+        .and_then(|p| p.parse().ok())
+        .ok_or_else(|| ApiError::bad_input(format!("not a cursor: {cursor:?}")))
+}
+
+/// Is this event private (hole cards or a deck seed) to a hand still running?
+async fn private(state: &ApiState, e: &RecordedEvent) -> ApiResult<bool> {
+    if e.event_type != "HandEvent" {
+        return Ok(false);
+    }
+    let Ok(TournamentEvent::HandEvent { table, event }) = serde_json::from_slice(&e.payload) else {
+        return Ok(false);
+    };
+    if !matches!(
+        event,
+        HandEvent::HoleCardsDealt { .. } | HandEvent::DeckSealed { .. }
+    ) {
+        return Ok(false);
+    }
+    // Decide on a projector that has folded the event; if it cannot catch up, withhold.
+    if state
+        .live
+        .reach_shared(e.position, PROJECTOR_WAIT)
+        .await
+        .is_err()
+    {
+        return Ok(true);
+    }
+    let running = {
+        let p = state.live.projector.lock().await;
+        p.tournament(&e.stream_id)
+            .and_then(|t| t.tables().get(&table))
+            .and_then(|tb| tb.hand())
+            .is_some_and(|h| !h.is_over())
+    };
+    if !running {
+        return Ok(false);
+    }
+    // The table is in a hand: is it this event's hand, or did a later one start?
+    let later = state
+        .store
+        .read_stream(&e.stream_id, e.stream_version.saturating_add(1))
+        .await?;
+    let newer_hand = later.iter().any(|l| {
+        l.event_type == "TableHandStarted"
+            && matches!(
+                serde_json::from_slice(&l.payload),
+                Ok(TournamentEvent::TableHandStarted { table: t, .. }) if t == table
+            )
+    });
+    Ok(!newer_hand)
+}
+
+async fn event_out(state: &ApiState, e: RecordedEvent) -> ApiResult<EventOut> {
+    let redacted = private(state, &e).await?;
+    let payload = if redacted {
+        None
+    } else {
+        serde_json::from_slice(&e.payload).ok().map(Json)
+    };
+    Ok(EventOut {
+        position: e.position,
+        cursor: cursor_of(e.position),
+        stream_id: e.stream_id,
+        stream_version: e.stream_version,
+        event_type: e.event_type,
+        schema_version: e.schema_version,
+        payload,
+        redacted,
+        actor: e.actor,
+        correlation_id: e.correlation_id,
+        causation_id: e.causation_id,
+        idempotency_key: e.idempotency_key,
+        recorded_at: e.recorded_at.as_micros(),
+        prev_hash: hex(&e.prev_hash),
+        hash: hex(&e.hash),
+    })
+}
+
+#[derive(Default)]
+pub struct AuditQuery;
+
+#[Object]
+impl AuditQuery {
+    /// The global event log in order, for auditors: from `fromPosition` (default 0), or
+    /// after the cursor `after`; at most `first` events (default 100, at most 1000).
+    async fn events(
+        &self,
+        ctx: &Context<'_>,
+        from_position: Option<u64>,
+        after: Option<String>,
+        first: Option<u32>,
+    ) -> ApiResult<EventPage> {
+        let state = state(ctx)?;
+        principal(ctx).require_auditor()?;
+        let from = match after {
+            Some(cursor) => position_of(&cursor)?.saturating_add(1),
+            None => from_position.unwrap_or(0),
+        };
+        let first = first
+            .map_or(100, |n| usize::try_from(n).unwrap_or(MAX_PAGE))
+            .clamp(1, MAX_PAGE);
+        let mut events = state.store.read_all(from, first.saturating_add(1)).await?;
+        let has_next_page = events.len() > first;
+        events.truncate(first);
+        let mut out = Vec::with_capacity(events.len());
+        for e in events {
+            out.push(event_out(state, e).await?);
+        }
+        Ok(EventPage {
+            end_cursor: out.last().map(|e| e.cursor.clone()),
+            events: out,
+            has_next_page,
+        })
+    }
+
+    /// Who the caller is, as their token says.
+    async fn me(&self, ctx: &Context<'_>) -> Me {
+        let p = principal(ctx);
+        let (venue, player) = match &p {
+            crate::auth::Principal::Host { venue, .. } => (Some(venue.clone()), None),
+            crate::auth::Principal::Player { player, .. } => (None, Some(player.clone())),
+            _ => (None, None),
+        };
+        Me {
+            role: p.role().map(|r| r.to_string()),
+            token: p.token_id().map(str::to_owned),
+            venue,
+            player,
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct AuditSubscription;
+
+#[Subscription]
+impl AuditSubscription {
+    /// The global log from `fromPosition` on, then live, for auditors.
+    async fn event_log(
+        &self,
+        ctx: &Context<'_>,
+        from_position: Option<u64>,
+    ) -> async_graphql::Result<BoxStream<'static, async_graphql::Result<EventOut>>> {
+        let state = state(ctx)?.clone();
+        principal(ctx).require_auditor()?;
+        let subscription = state.store.subscribe_all(from_position.unwrap_or(0));
+        // After an error the stream ends (the client resubscribes from its last position).
+        Ok(
+            futures_util::stream::unfold(Some((state, subscription)), |next| async move {
+                let (state, mut subscription) = next?;
+                let event = match subscription.next().await {
+                    Ok(e) => event_out(&state, e).await,
+                    Err(e) => Err(e.into()),
+                };
+                match event {
+                    Ok(event) => Some((Ok(event), Some((state, subscription)))),
+                    Err(e) => Some((Err(e.into()), None)),
+                }
+            })
+            .boxed(),
+        )
+    }
+}

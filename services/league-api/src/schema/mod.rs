@@ -1,0 +1,268 @@
+//! The GraphQL schema, one module per domain, merged with `MergedObject` /
+//! `MergedSubscription`:
+//!
+//! - [`tournaments`]: tournaments and their tables: views, commands, live views.
+//! - [`leagues`]: leagues, standings, player records, league commands.
+//! - [`audit`]: the global event log (auditors), who am I.
+//!
+//! Output types wrap the read models of `league-projections`; domain types derive no
+//! GraphQL traits. Every mutation is a command run through
+//! [`league_app::commands::execute`] by [`run_command`], with an optional idempotency key.
+
+pub mod audit;
+pub mod leagues;
+pub mod tournaments;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_graphql::{Context, MergedObject, MergedSubscription, Schema, SimpleObject};
+use futures_util::Stream;
+use league_app::commands::{Caller, Command, execute};
+use league_app::live::Live;
+use league_projections::Projector;
+use league_store::{Appended, Store};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::auth::Principal;
+use crate::error::{ApiError, ApiResult, correlation_id};
+
+/// What the resolvers share: the store and the live projector.
+#[derive(Clone)]
+pub struct ApiState {
+    pub store: Store,
+    pub live: Arc<Live>,
+}
+
+#[derive(MergedObject, Default)]
+pub struct Query(
+    tournaments::TournamentQuery,
+    leagues::LeagueQuery,
+    audit::AuditQuery,
+);
+
+#[derive(MergedObject, Default)]
+pub struct Mutation(tournaments::TournamentMutation, leagues::LeagueMutation);
+
+#[derive(MergedSubscription, Default)]
+pub struct Subscription(
+    tournaments::TournamentSubscription,
+    audit::AuditSubscription,
+);
+
+pub type ApiSchema = Schema<Query, Mutation, Subscription>;
+
+/// Deepest query accepted.
+const MAX_DEPTH: usize = 12;
+/// Most fields in one query.
+const MAX_COMPLEXITY: usize = 5_000;
+
+/// The schema, with the state its resolvers read.
+pub fn build(state: Option<ApiState>) -> ApiSchema {
+    let builder = Schema::build(
+        Query::default(),
+        Mutation::default(),
+        Subscription::default(),
+    )
+    .limit_depth(MAX_DEPTH)
+    .limit_complexity(MAX_COMPLEXITY);
+    match state {
+        Some(state) => builder.data(state).finish(),
+        None => builder.finish(),
+    }
+}
+
+/// The schema's SDL (what `league schema` writes to `schema/league.graphql`).
+pub fn sdl() -> String {
+    build(None).sdl()
+}
+
+pub(crate) fn state<'a>(ctx: &Context<'a>) -> ApiResult<&'a ApiState> {
+    ctx.data::<ApiState>()
+        .map_err(|_| ApiError::internal("the schema was built without its state"))
+}
+
+pub(crate) fn principal(ctx: &Context<'_>) -> Principal {
+    ctx.data_opt::<Principal>()
+        .cloned()
+        .unwrap_or(Principal::Anonymous)
+}
+
+/// What a command did.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct CommandResult {
+    /// The stream the command went to (`tournament:<id>` or `league:<id>`).
+    pub stream: String,
+    /// Events appended (0: the command changed nothing).
+    pub events: u64,
+    /// Global position of the first event appended.
+    pub first_position: Option<u64>,
+    /// Global position of the last event appended.
+    pub last_position: Option<u64>,
+    /// The stream's version after the command.
+    pub version: Option<u64>,
+    /// True when this is a retry with an idempotency key already used: nothing was appended
+    /// now, and this is what the first call appended.
+    pub deduplicated: bool,
+}
+
+impl CommandResult {
+    fn of(stream: String, appended: Option<Appended>, events: u64) -> CommandResult {
+        CommandResult {
+            stream,
+            events,
+            first_position: appended.map(|a| a.first_position),
+            last_position: appended.map(|a| a.last_position),
+            version: appended.map(|a| a.last_version),
+            deduplicated: appended.is_some_and(|a| a.deduplicated),
+        }
+    }
+}
+
+/// How long a deduplicated retry waits for the first call's events to be projected.
+const READ_YOUR_WRITE: Duration = Duration::from_secs(10);
+
+/// Runs a command for `principal` (already authorised by the caller), honouring an
+/// idempotency key: a key already used returns what its first call appended and decides
+/// nothing again (the store's own dedup only catches identical events, and a retry decided
+/// on a newer state would differ).
+pub(crate) async fn run_command(
+    state: &ApiState,
+    principal: &Principal,
+    command: Command,
+    idempotency_key: Option<String>,
+) -> ApiResult<CommandResult> {
+    let stream = command.stream();
+    // Keys are per token: two clients cannot collide on (or read) each other's keys.
+    let key = idempotency_key.map(|k| format!("{}/{k}", principal.token_id().unwrap_or("-")));
+    if let Some(key) = &key
+        && let Some(result) = replay(state, &stream, key).await?
+    {
+        return Ok(result);
+    }
+    let caller = Caller {
+        actor: principal.actor(),
+        correlation_id: Some(correlation_id()),
+        idempotency_key: key.clone(),
+    };
+    match execute(&state.store, &state.live, &command, &caller).await {
+        Ok(executed) => {
+            let events = executed.appended.map_or(0, |a| {
+                a.last_position
+                    .saturating_sub(a.first_position)
+                    .saturating_add(1)
+            });
+            let events = if executed.appended.is_some_and(|a| a.deduplicated) {
+                events
+            } else {
+                u64::try_from(executed.events).unwrap_or(u64::MAX)
+            };
+            Ok(CommandResult::of(
+                executed.stream,
+                executed.appended,
+                events,
+            ))
+        }
+        // A concurrent call with the same key won the race: answer with its result.
+        Err(league_app::AppError::Store(league_store::StoreError::IdempotencyMismatch {
+            ..
+        })) if key.is_some() => match key {
+            Some(key) => replay(state, &stream, &key).await?.ok_or_else(|| {
+                ApiError::internal("an idempotency key mismatched but is not recorded")
+            }),
+            None => Err(ApiError::internal("unreachable")),
+        },
+        Err(e) => Err(e.into()),
+    }
+}
+
+async fn replay(state: &ApiState, stream: &str, key: &str) -> ApiResult<Option<CommandResult>> {
+    let Some((used_on, appended)) = state.store.appended_with_key(key).await? else {
+        return Ok(None);
+    };
+    if used_on != stream {
+        return Err(ApiError::bad_input(
+            "the idempotency key was already used for another command",
+        ));
+    }
+    state
+        .live
+        .reach_shared(appended.last_position, READ_YOUR_WRITE)
+        .await?;
+    let events = appended
+        .last_position
+        .saturating_sub(appended.first_position)
+        .saturating_add(1);
+    Ok(Some(CommandResult::of(
+        stream.to_owned(),
+        Some(appended),
+        events,
+    )))
+}
+
+/// Milliseconds since the Unix epoch: the `at` of clock commands.
+pub(crate) fn now_millis() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// A live view of one stream: the current rendering first, then a new one whenever the
+/// live projector folds an event of `stream` and the rendering changed.
+pub(crate) fn watch<T, F>(state: ApiState, stream: String, render: F) -> impl Stream<Item = T>
+where
+    T: PartialEq + Clone + Send + 'static,
+    F: Fn(&Projector) -> Option<T> + Send + Sync + 'static,
+{
+    struct Watch<T, F> {
+        state: ApiState,
+        changes: tokio::sync::broadcast::Receiver<league_app::live::Folded>,
+        stream: String,
+        render: F,
+        last: Option<T>,
+        first: bool,
+    }
+    // Subscribe before the first rendering, so no change can fall between the two.
+    let changes = state.live.changes();
+    let watch = Watch {
+        state,
+        changes,
+        stream,
+        render,
+        last: None,
+        first: true,
+    };
+    futures_util::stream::unfold(watch, |mut w| async move {
+        loop {
+            if w.first {
+                w.first = false;
+            } else {
+                match w.changes.recv().await {
+                    Ok(folded) if !folded.streams.contains(&w.stream) => continue,
+                    // Lagged: some changes were missed; the rendering below is current.
+                    Ok(_) | Err(RecvError::Lagged(_)) => {}
+                    Err(RecvError::Closed) => return None,
+                }
+            }
+            let now = {
+                let p = w.state.live.projector.lock().await;
+                (w.render)(&p)
+            };
+            if let Some(now) = now
+                && w.last.as_ref() != Some(&now)
+            {
+                w.last = Some(now.clone());
+                return Some((now, w));
+            }
+        }
+    })
+}
+
+/// Parses JSON input into a domain type, as `BAD_INPUT`.
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(
+    what: &str,
+    value: async_graphql::Json<serde_json::Value>,
+) -> ApiResult<T> {
+    serde_json::from_value(value.0).map_err(|e| ApiError::bad_input(format!("{what}: {e}")))
+}

@@ -1,0 +1,195 @@
+//! `league serve`, `league token ...` and `league schema`: the GraphQL service, its bearer
+//! tokens, and its SDL.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use league_api::auth::{Role, create_token};
+use league_store::Store;
+
+use crate::store_cmd::{DatabaseArgs, fail, runtime};
+
+/// `league serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    db: DatabaseArgs,
+    /// The port to listen on (all interfaces).
+    #[arg(long, env = "PORT", default_value_t = 8080)]
+    port: u16,
+    /// The address to bind.
+    #[arg(long, default_value = "0.0.0.0")]
+    host: String,
+}
+
+/// `league token ...`.
+#[derive(Subcommand, Debug)]
+pub enum TokenCommand {
+    /// Create a bearer token and print it (only its hash is stored: it is shown only now).
+    Create {
+        #[command(flatten)]
+        db: DatabaseArgs,
+        /// admin, host, auditor or player.
+        #[arg(long)]
+        role: Role,
+        /// A host's venue.
+        #[arg(long)]
+        venue: Option<String>,
+        /// A player's id.
+        #[arg(long)]
+        player: Option<String>,
+    },
+    /// List the tokens (ids, roles, scopes; never the tokens themselves).
+    List {
+        #[command(flatten)]
+        db: DatabaseArgs,
+    },
+    /// Revoke a token by its id.
+    Revoke {
+        #[command(flatten)]
+        db: DatabaseArgs,
+        /// The token's id (`tok_...`).
+        id: String,
+    },
+}
+
+/// `league schema`.
+#[derive(Args, Debug)]
+pub struct SchemaArgs {
+    /// Where to write the SDL.
+    #[arg(long, default_value = "schema/league.graphql")]
+    out: PathBuf,
+    /// Write nothing; exit 1 if the file differs from the code.
+    #[arg(long)]
+    check: bool,
+}
+
+pub fn serve(args: ServeArgs) -> ExitCode {
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(code) => return code,
+    };
+    rt.block_on(async {
+        let store = match Store::open(&args.db.url).await {
+            Ok(s) => s,
+            Err(e) => return fail(e),
+        };
+        let listener = match std::net::TcpListener::bind((args.host.as_str(), args.port)) {
+            Ok(l) => l,
+            Err(e) => return fail(format!("cannot listen on {}:{}: {e}", args.host, args.port)),
+        };
+        match listener.local_addr() {
+            Ok(addr) => eprintln!("league: serving http://{addr}/graphql"),
+            Err(e) => return fail(e),
+        }
+        let shutdown = async {
+            // Without a signal handler the server runs until killed.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+            eprintln!("league: shutting down");
+        };
+        let served = league_api::run(listener, store.clone(), shutdown).await;
+        store.close().await;
+        match served {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(e),
+        }
+    })
+}
+
+pub fn token(command: TokenCommand) -> ExitCode {
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(code) => return code,
+    };
+    rt.block_on(async {
+        let url = match &command {
+            TokenCommand::Create { db, .. }
+            | TokenCommand::List { db }
+            | TokenCommand::Revoke { db, .. } => db.url.clone(),
+        };
+        let store = match Store::open(&url).await {
+            Ok(s) => s,
+            Err(e) => return fail(e),
+        };
+        let code = match command {
+            TokenCommand::Create {
+                role,
+                venue,
+                player,
+                ..
+            } => match create_token(&store, role, venue.as_deref(), player.as_deref()).await {
+                Ok((record, token)) => {
+                    eprintln!(
+                        "created {} ({role}); the token is shown only once:",
+                        record.id
+                    );
+                    println!("{token}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(e),
+            },
+            TokenCommand::List { .. } => match store.tokens().await {
+                Ok(tokens) => {
+                    for t in tokens {
+                        println!(
+                            "{}\t{}\t{}\t{}\t{}",
+                            t.id,
+                            t.role,
+                            t.venue.as_deref().unwrap_or("-"),
+                            t.player.as_deref().unwrap_or("-"),
+                            if t.revoked_at.is_some() {
+                                "revoked"
+                            } else {
+                                "active"
+                            }
+                        );
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(e),
+            },
+            TokenCommand::Revoke { id, .. } => match store.revoke_token(&id).await {
+                Ok(true) => {
+                    println!("revoked {id}");
+                    ExitCode::SUCCESS
+                }
+                Ok(false) => fail(format!("no active token {id}")),
+                Err(e) => fail(e),
+            },
+        };
+        store.close().await;
+        code
+    })
+}
+
+pub fn schema(args: SchemaArgs) -> ExitCode {
+    let sdl = league_api::sdl();
+    if args.check {
+        return match std::fs::read_to_string(&args.out) {
+            Ok(existing) if existing == sdl => ExitCode::SUCCESS,
+            Ok(_) => {
+                eprintln!(
+                    "{} differs from the code: run `league schema`",
+                    args.out.display()
+                );
+                ExitCode::FAILURE
+            }
+            Err(e) => fail(format!("{}: {e}", args.out.display())),
+        };
+    }
+    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty())
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        return fail(format!("{}: {e}", dir.display()));
+    }
+    match std::fs::write(&args.out, sdl) {
+        Ok(()) => {
+            eprintln!("wrote {}", args.out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(format!("{}: {e}", args.out.display())),
+    }
+}

@@ -1,0 +1,199 @@
+//! The API's bearer tokens, and looking up what an idempotency key appended.
+//!
+//! Tokens are stored as their SHA-256 only; the store never sees a token itself.
+
+use sqlx::Row as _;
+
+use crate::error::StoreError;
+use crate::store::{Db, Store, to_hash, to_u64};
+use crate::types::{Appended, Hash, Timestamp};
+
+/// One API token as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenRecord {
+    /// A short public id (for `list` and `revoke`).
+    pub id: String,
+    /// SHA-256 of the token.
+    pub hash: Hash,
+    /// `admin`, `host`, `auditor` or `player`; the API interprets it.
+    pub role: String,
+    pub venue: Option<String>,
+    pub player: Option<String>,
+    pub created_at: Timestamp,
+    pub revoked_at: Option<Timestamp>,
+}
+
+const TOKEN_COLUMNS: &str = "id, hash, role, venue, player, created_at, revoked_at";
+
+type TokenRow = (
+    String,
+    Vec<u8>,
+    String,
+    Option<String>,
+    Option<String>,
+    i64,
+    Option<i64>,
+);
+
+fn token_of(row: TokenRow) -> Result<TokenRecord, StoreError> {
+    let (id, hash, role, venue, player, created_at, revoked_at) = row;
+    Ok(TokenRecord {
+        id,
+        hash: to_hash("token hash", &hash)?,
+        role,
+        venue,
+        player,
+        created_at: Timestamp::from_micros(created_at),
+        revoked_at: revoked_at.map(Timestamp::from_micros),
+    })
+}
+
+impl Store {
+    /// Stores a new token (its `created_at` is taken from the store's clock).
+    pub async fn insert_token(
+        &self,
+        id: &str,
+        hash: &Hash,
+        role: &str,
+        venue: Option<&str>,
+        player: Option<&str>,
+    ) -> Result<TokenRecord, StoreError> {
+        const SQL: &str = "INSERT INTO tokens (id, hash, role, venue, player, created_at) \
+            VALUES ($1, $2, $3, $4, $5, $6)";
+        let now = self.inner.clock.now();
+        match &self.inner.db {
+            Db::Postgres(pool) => {
+                sqlx::query(SQL)
+                    .bind(id)
+                    .bind(hash.as_slice())
+                    .bind(role)
+                    .bind(venue)
+                    .bind(player)
+                    .bind(now.as_micros())
+                    .execute(pool)
+                    .await?;
+            }
+            Db::Sqlite(pool) => {
+                sqlx::query(SQL)
+                    .bind(id)
+                    .bind(hash.as_slice())
+                    .bind(role)
+                    .bind(venue)
+                    .bind(player)
+                    .bind(now.as_micros())
+                    .execute(pool)
+                    .await?;
+            }
+        }
+        Ok(TokenRecord {
+            id: id.to_owned(),
+            hash: *hash,
+            role: role.to_owned(),
+            venue: venue.map(str::to_owned),
+            player: player.map(str::to_owned),
+            created_at: now,
+            revoked_at: None,
+        })
+    }
+
+    /// The token with this hash, revoked or not.
+    pub async fn token_by_hash(&self, hash: &Hash) -> Result<Option<TokenRecord>, StoreError> {
+        let sql = format!("SELECT {TOKEN_COLUMNS} FROM tokens WHERE hash = $1");
+        let sql = sqlx::AssertSqlSafe(sql);
+        let row: Option<TokenRow> = match &self.inner.db {
+            Db::Postgres(pool) => {
+                sqlx::query_as(sql)
+                    .bind(hash.as_slice())
+                    .fetch_optional(pool)
+                    .await?
+            }
+            Db::Sqlite(pool) => {
+                sqlx::query_as(sql)
+                    .bind(hash.as_slice())
+                    .fetch_optional(pool)
+                    .await?
+            }
+        };
+        row.map(token_of).transpose()
+    }
+
+    /// Every token, oldest first.
+    pub async fn tokens(&self) -> Result<Vec<TokenRecord>, StoreError> {
+        let sql = sqlx::AssertSqlSafe(format!(
+            "SELECT {TOKEN_COLUMNS} FROM tokens ORDER BY created_at, id"
+        ));
+        let rows: Vec<TokenRow> = match &self.inner.db {
+            Db::Postgres(pool) => sqlx::query_as(sql).fetch_all(pool).await?,
+            Db::Sqlite(pool) => sqlx::query_as(sql).fetch_all(pool).await?,
+        };
+        rows.into_iter().map(token_of).collect()
+    }
+
+    /// Revokes a token; false if there is no such token or it was already revoked.
+    pub async fn revoke_token(&self, id: &str) -> Result<bool, StoreError> {
+        const SQL: &str = "UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL";
+        let now = self.inner.clock.now().as_micros();
+        let affected = match &self.inner.db {
+            Db::Postgres(pool) => sqlx::query(SQL)
+                .bind(now)
+                .bind(id)
+                .execute(pool)
+                .await?
+                .rows_affected(),
+            Db::Sqlite(pool) => sqlx::query(SQL)
+                .bind(now)
+                .bind(id)
+                .execute(pool)
+                .await?
+                .rows_affected(),
+        };
+        Ok(affected > 0)
+    }
+
+    /// What an append with this idempotency key wrote: its stream and positions, if the
+    /// key has been used. (A command retried with its key must not be decided again on a
+    /// newer state: the caller looks the key up first.)
+    pub async fn appended_with_key(
+        &self,
+        key: &str,
+    ) -> Result<Option<(String, Appended)>, StoreError> {
+        const SQL: &str = "SELECT stream_id, first_position, event_count, first_version \
+            FROM idempotency WHERE key = $1";
+        let row: Option<(String, i64, i32, i64)> = match &self.inner.db {
+            Db::Postgres(pool) => sqlx::query_as(SQL).bind(key).fetch_optional(pool).await?,
+            Db::Sqlite(pool) => sqlx::query_as(SQL).bind(key).fetch_optional(pool).await?,
+        };
+        let Some((stream, first_position, count, first_version)) = row else {
+            return Ok(None);
+        };
+        let count = u64::try_from(count)
+            .ok()
+            .filter(|c| *c >= 1)
+            .ok_or_else(|| StoreError::Corrupt(format!("idempotency event count {count}")))?;
+        let first_position = to_u64("position", first_position)?;
+        let first_version = to_u64("version", first_version)?;
+        Ok(Some((
+            stream,
+            Appended {
+                first_position,
+                last_position: first_position + count - 1,
+                first_version,
+                last_version: first_version + count - 1,
+                deduplicated: true,
+            },
+        )))
+    }
+
+    /// A trivial query: is the database reachable?
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        let one: i32 = match &self.inner.db {
+            Db::Postgres(pool) => sqlx::query("SELECT 1").fetch_one(pool).await?.try_get(0)?,
+            Db::Sqlite(pool) => sqlx::query("SELECT 1").fetch_one(pool).await?.try_get(0)?,
+        };
+        if one == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::Corrupt("SELECT 1 did not return 1".into()))
+        }
+    }
+}

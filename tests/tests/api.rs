@@ -1,0 +1,543 @@
+//! The GraphQL service end to end: the real server on port 0 with a fresh database,
+//! driven over HTTP and WebSocket. SQLite always; PostgreSQL too when
+//! `LEAGUE_TEST_POSTGRES_URL` is set (each test in a fresh schema).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+use std::time::Duration;
+
+use futures_util::{SinkExt as _, StreamExt as _};
+use league_api::auth::{Role, create_token};
+use league_engine::deck::Seed;
+use league_engine::rules::Preset;
+use league_engine::tournament::payouts::PayoutTable;
+use league_engine::tournament::play::{Schedule, TournamentRules, Tracking};
+use league_engine::tournament::pool::{HouseCut, PoolRules, Price};
+use league_engine::tournament::sim::standard_levels;
+use league_store::bench::Scratch;
+use league_store::{Backend, Store};
+use serde_json::{Value, json};
+
+struct TestApp {
+    base: String,
+    store: Store,
+    scratch: Scratch,
+    admin: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    server: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+}
+
+async fn spawn_app(backend: Backend) -> TestApp {
+    let url = std::env::var("LEAGUE_TEST_POSTGRES_URL").ok();
+    let scratch = Scratch::new(backend, url.as_deref()).await.unwrap();
+    let store = scratch.open().await.unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = actix_web::rt::spawn(league_api::run(listener, store.clone(), async {
+        let _ = stopped.await;
+    }));
+    let (_, admin) = create_token(&store, Role::Admin, None, None).await.unwrap();
+    TestApp {
+        base,
+        store,
+        scratch,
+        admin,
+        stop: Some(stop),
+        server: Some(server),
+    }
+}
+
+impl TestApp {
+    /// POSTs a GraphQL request; returns the whole response body.
+    async fn graphql(&self, token: Option<&str>, query: &str, variables: Value) -> Value {
+        let client = awc::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .finish();
+        let mut request = client.post(format!("{}/graphql", self.base));
+        if let Some(token) = token {
+            request = request.insert_header(("Authorization", format!("Bearer {token}")));
+        }
+        let mut response = request
+            .send_json(&json!({"query": query, "variables": variables}))
+            .await
+            .unwrap();
+        let status = response.status();
+        let body = response.body().limit(10 << 20).await.unwrap();
+        serde_json::from_slice(&body)
+            .unwrap_or_else(|e| panic!("{status}: {e}: {}", String::from_utf8_lossy(&body)))
+    }
+
+    /// As the admin; panics on errors.
+    async fn admin(&self, query: &str, variables: Value) -> Value {
+        let body = self.graphql(Some(&self.admin), query, variables).await;
+        assert!(body.get("errors").is_none(), "{body:#}");
+        body["data"].clone()
+    }
+
+    async fn token(&self, role: Role, venue: Option<&str>, player: Option<&str>) -> String {
+        create_token(&self.store, role, venue, player)
+            .await
+            .unwrap()
+            .1
+    }
+
+    async fn last_position(&self) -> Option<u64> {
+        self.store.last_position().await.unwrap()
+    }
+
+    async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.await.unwrap().unwrap();
+        }
+        self.store.close().await;
+        self.scratch.drop_it().await;
+    }
+}
+
+fn code(body: &Value) -> &str {
+    body["errors"][0]["extensions"]["code"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error code in {body:#}"))
+}
+
+fn seed(n: u8) -> Seed {
+    Seed::from_bytes([n; 32])
+}
+
+fn schedule(venue: &str, tracking: Tracking, first_draw: &Seed) -> Value {
+    let schedule = Schedule {
+        name: format!("{venue} weekly"),
+        venue: venue.to_owned(),
+        starts_at: 0,
+        // WSOP refuses an undersized bet (the others bring it up to the minimum).
+        preset: Preset::Wsop,
+        house: TournamentRules::for_preset(Preset::Wsop),
+        tracking,
+        pool: PoolRules {
+            entry: Price::new(2000, 500),
+            rebuy: None,
+            add_on: None,
+            house: HouseCut::Fees,
+            guarantee: 0,
+        },
+        starting_chips: 5000,
+        chip_unit: 25,
+        levels: standard_levels(),
+        table_size: 9,
+        rebuys: None,
+        add_ons: None,
+        reentries: None,
+        late_registration_until_level: 0,
+        payouts: PayoutTable::default(),
+        blind_cap_percent: None,
+        break_order: Vec::new(),
+        draw_commitment: first_draw.commitment(),
+    };
+    serde_json::to_value(schedule).unwrap()
+}
+
+const SCHEDULE: &str =
+    "mutation($id: String!, $s: JSON!) { scheduleTournament(id: $id, schedule: $s) { events } }";
+const REGISTER: &str = "mutation($t: String!, $p: String!, $k: String) { register(tournamentId: $t, player: $p, idempotencyKey: $k) { events firstPosition lastPosition deduplicated } }";
+const START: &str = "mutation($t: String!, $s: String!, $n: String!) { start(tournamentId: $t, seed: $s, nextCommitment: $n) { events } }";
+const ACT: &str = "mutation($t: String!, $table: Int!, $seat: Int!, $a: ActionKind!, $amount: Int) { act(tournamentId: $t, table: $table, seat: $seat, action: $a, amount: $amount) { events } }";
+const TABLE: &str = "query($t: String!) { table(tournamentId: $t, table: 1) { hand inHand toAct board seats { seat player cards } } }";
+
+/// Schedules and starts a tournament of `players` at `venue`.
+async fn started(app: &TestApp, id: &str, venue: &str, tracking: Tracking, players: &[&str]) {
+    app.admin(
+        SCHEDULE,
+        json!({"id": id, "s": schedule(venue, tracking, &seed(1))}),
+    )
+    .await;
+    for p in players {
+        app.admin(REGISTER, json!({"t": id, "p": p})).await;
+    }
+    app.admin(
+        START,
+        json!({"t": id, "s": seed(1).to_string(), "n": seed(2).commitment().to_string()}),
+    )
+    .await;
+}
+
+async fn a_results_tracked_tournament_runs_from_schedule_to_payouts_into_the_standings(
+    app: &TestApp,
+) {
+    // Arrange: a league with a venue, a season and three players.
+    app.admin(
+        "mutation { createLeague(id: \"apl\", name: \"APL\") { events } }",
+        json!({}),
+    )
+    .await;
+    app.admin(
+        "mutation { addVenue(leagueId: \"apl\", venue: \"crown\", region: \"north\") { events } }",
+        json!({}),
+    )
+    .await;
+    app.admin(
+        "mutation($s: JSON!) { addSeason(leagueId: \"apl\", season: \"s1\", scoring: $s) { events } }",
+        json!({"s": {"Table": {"points": [12500, 10000, 7500]}}}),
+    )
+    .await;
+    for p in ["ann", "bob", "cat"] {
+        app.admin(
+            "mutation($p: String!) { registerPlayer(leagueId: \"apl\", player: $p, name: $p, membership: $p) { events } }",
+            json!({"p": p}),
+        )
+        .await;
+    }
+
+    // Act: schedule, register, start, two eliminations.
+    started(
+        app,
+        "t1",
+        "crown",
+        Tracking::Results,
+        &["ann", "bob", "cat"],
+    )
+    .await;
+    app.admin(
+        "mutation { eliminate(tournamentId: \"t1\", players: [\"cat\"], by: \"ann\") { events } }",
+        json!({}),
+    )
+    .await;
+    app.admin(
+        "mutation { eliminate(tournamentId: \"t1\", players: [\"bob\"], by: \"ann\") { events } }",
+        json!({}),
+    )
+    .await;
+
+    // Assert: finished with everyone placed and the pool paid out.
+    let t = app
+        .admin(
+            "{ tournament(id: \"t1\") { stage entries prizePool prizes results { player place prize knockouts } } }",
+            json!({}),
+        )
+        .await;
+    let t = &t["tournament"];
+    assert_eq!(t["stage"], "FINISHED", "{t:#}");
+    assert_eq!(t["entries"], 3);
+    assert_eq!(t["prizePool"], 6000);
+    let results = t["results"].as_array().unwrap();
+    assert_eq!(results[0]["player"], "ann");
+    assert_eq!(results[0]["knockouts"], 2);
+    let paid: u64 = results.iter().map(|r| r["prize"].as_u64().unwrap()).sum();
+    assert_eq!(paid, 6000);
+
+    // And into the league.
+    app.admin(
+        "mutation { recordTournamentResult(leagueId: \"apl\", tournamentId: \"t1\", season: \"s1\", day: 1) { events } }",
+        json!({}),
+    )
+    .await;
+    let s = app
+        .admin(
+            "{ standings(leagueId: \"apl\", season: \"s1\") { rank player points } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(s["standings"][0]["player"], "ann");
+    assert_eq!(s["standings"][0]["points"], 12500);
+    let record = app
+        .graphql(
+            None,
+            "{ playerRecord(leagueId: \"apl\", player: \"bob\") { played results { place } } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(record["data"]["playerRecord"]["results"][0]["place"], 2);
+}
+
+async fn a_dealt_hand_keeps_cards_private_and_reports_rule_errors_with_codes(app: &TestApp) {
+    started(app, "t2", "crown", Tracking::Dealt, &["ann", "bob"]).await;
+    app.admin(
+        "mutation { startHand(tournamentId: \"t2\", table: 1) { events } }",
+        json!({}),
+    )
+    .await;
+    let ann = app.token(Role::Player, None, Some("ann")).await;
+    let bob = app.token(Role::Player, None, Some("bob")).await;
+
+    // Privacy: each player sees their own cards only; the public none.
+    let view = app.graphql(Some(&ann), TABLE, json!({"t": "t2"})).await;
+    let seats = view["data"]["table"]["seats"].as_array().unwrap().clone();
+    let seat_of = |p: &str| {
+        seats
+            .iter()
+            .find(|s| s["player"] == p)
+            .map(|s| s["seat"].as_u64().unwrap())
+            .unwrap()
+    };
+    let (ann_seat, bob_seat) = (seat_of("ann"), seat_of("bob"));
+    for s in &seats {
+        if s["player"] == "ann" {
+            assert_eq!(s["cards"].as_array().unwrap().len(), 2, "{view:#}");
+        } else {
+            assert!(s["cards"].is_null(), "ann sees another's cards: {view:#}");
+        }
+    }
+    let public = app.graphql(None, TABLE, json!({"t": "t2"})).await;
+    for s in public["data"]["table"]["seats"].as_array().unwrap() {
+        assert!(s["cards"].is_null(), "{public:#}");
+    }
+
+    // Rule errors come with stable codes, and append nothing.
+    let to_act = view["data"]["table"]["toAct"].as_u64().unwrap();
+    let other = if to_act == ann_seat {
+        bob_seat
+    } else {
+        ann_seat
+    };
+    let before = app.last_position().await;
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            ACT,
+            json!({"t": "t2", "table": 1, "seat": other, "a": "CHECK"}),
+        )
+        .await;
+    assert_eq!(code(&body), "NOT_YOUR_TURN", "{body:#}");
+
+    // A player may act only for their own seat.
+    let (mine, not_mine) = if to_act == ann_seat {
+        (&ann, &bob)
+    } else {
+        (&bob, &ann)
+    };
+    let body = app
+        .graphql(
+            Some(not_mine),
+            ACT,
+            json!({"t": "t2", "table": 1, "seat": to_act, "a": "CALL"}),
+        )
+        .await;
+    assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    assert_eq!(app.last_position().await, before);
+
+    // Heads-up: the button calls, the big blind checks; on the flop a bet of 1 is too small.
+    let body = app
+        .graphql(
+            Some(mine),
+            ACT,
+            json!({"t": "t2", "table": 1, "seat": to_act, "a": "CALL"}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    app.admin(
+        ACT,
+        json!({"t": "t2", "table": 1, "seat": other, "a": "CHECK"}),
+    )
+    .await;
+    let view = app.admin(TABLE, json!({"t": "t2"})).await;
+    assert_eq!(
+        view["table"]["board"].as_array().unwrap().len(),
+        3,
+        "{view:#}"
+    );
+    let first = view["table"]["toAct"].as_u64().unwrap();
+    let before = app.last_position().await;
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            ACT,
+            json!({"t": "t2", "table": 1, "seat": first, "a": "BET", "amount": 1}),
+        )
+        .await;
+    assert_eq!(code(&body), "BET_BELOW_MINIMUM", "{body:#}");
+    assert_eq!(body["errors"][0]["extensions"]["min"], 50, "{body:#}");
+    assert_eq!(body["errors"][0]["extensions"]["got"], 1, "{body:#}");
+    assert_eq!(app.last_position().await, before);
+
+    // The running hand's hole cards and deck seed are withheld from the auditor's log.
+    let auditor = app.token(Role::Auditor, None, None).await;
+    let log = app
+        .graphql(
+            Some(&auditor),
+            "{ events(first: 1000) { events { eventType redacted payload } hasNextPage } }",
+            json!({}),
+        )
+        .await;
+    let events = log["data"]["events"]["events"].as_array().unwrap();
+    let redacted = events.iter().filter(|e| e["redacted"] == true).count();
+    assert_eq!(
+        redacted, 3,
+        "two hole-card deals and the deck seal: {log:#}"
+    );
+    assert!(!log.to_string().contains("HoleCardsDealt"), "{log:#}");
+}
+
+async fn a_host_of_another_venue_is_forbidden_and_nothing_is_appended(app: &TestApp) {
+    app.admin(
+        SCHEDULE,
+        json!({"id": "t3", "s": schedule("crown", Tracking::Results, &seed(1))}),
+    )
+    .await;
+    let host = app.token(Role::Host, Some("anchor"), None).await;
+    let before = app.last_position().await;
+    let body = app
+        .graphql(Some(&host), REGISTER, json!({"t": "t3", "p": "ann"}))
+        .await;
+    assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    let body = app
+        .graphql(None, REGISTER, json!({"t": "t3", "p": "ann"}))
+        .await;
+    assert_eq!(code(&body), "UNAUTHENTICATED", "{body:#}");
+    assert_eq!(app.last_position().await, before);
+
+    // The host of the venue may.
+    let own = app.token(Role::Host, Some("crown"), None).await;
+    let body = app
+        .graphql(Some(&own), REGISTER, json!({"t": "t3", "p": "ann"}))
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+}
+
+async fn a_retry_with_the_same_idempotency_key_appends_once(app: &TestApp) {
+    app.admin(
+        SCHEDULE,
+        json!({"id": "t4", "s": schedule("crown", Tracking::Results, &seed(1))}),
+    )
+    .await;
+    let first = app
+        .admin(REGISTER, json!({"t": "t4", "p": "ann", "k": "reg-ann"}))
+        .await;
+    let after_first = app.last_position().await;
+    let again = app
+        .admin(REGISTER, json!({"t": "t4", "p": "ann", "k": "reg-ann"}))
+        .await;
+    assert_eq!(app.last_position().await, after_first);
+    assert_eq!(
+        first["register"]["firstPosition"],
+        again["register"]["firstPosition"]
+    );
+    assert_eq!(again["register"]["deduplicated"], true);
+    // Without the key, the same command is a rule violation (already registered).
+    let body = app
+        .graphql(Some(&app.admin), REGISTER, json!({"t": "t4", "p": "ann"}))
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+}
+
+async fn a_subscription_receives_the_changes_in_order(app: &TestApp) {
+    app.admin(
+        SCHEDULE,
+        json!({"id": "t5", "s": schedule("crown", Tracking::Results, &seed(1))}),
+    )
+    .await;
+    let ws_url = format!("{}/graphql/ws", app.base.replacen("http", "ws", 1));
+    let (_, mut ws) = awc::Client::new()
+        .ws(ws_url)
+        .protocols(["graphql-transport-ws"])
+        .connect()
+        .await
+        .unwrap();
+    let send = |v: Value| awc::ws::Message::Text(v.to_string().into());
+    ws.send(send(json!({"type": "connection_init", "payload": {}})))
+        .await
+        .unwrap();
+    ws.send(send(json!({
+        "id": "1",
+        "type": "subscribe",
+        "payload": {"query": "subscription { tournament(id: \"t5\") { entries } }"}
+    })))
+    .await
+    .unwrap();
+    let mut seen = Vec::new();
+    let mut registered = false;
+    while seen.len() < 4 {
+        let frame = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("a subscription message")
+            .unwrap()
+            .unwrap();
+        let awc::ws::Frame::Text(text) = frame else {
+            continue;
+        };
+        let message: Value = serde_json::from_slice(&text).unwrap();
+        match message["type"].as_str() {
+            Some("connection_ack") => {}
+            Some("next") => {
+                seen.push(
+                    message["payload"]["data"]["tournament"]["entries"]
+                        .as_u64()
+                        .unwrap(),
+                );
+                if !registered {
+                    registered = true;
+                    for p in ["ann", "bob", "cat"] {
+                        app.admin(REGISTER, json!({"t": "t5", "p": p})).await;
+                    }
+                }
+            }
+            other => panic!("unexpected {other:?}: {message:#}"),
+        }
+    }
+    assert_eq!(seen, [0, 1, 2, 3]);
+}
+
+async fn health_readiness_and_the_playground_answer(app: &TestApp) {
+    let client = awc::Client::new();
+    let health = client
+        .get(format!("{}/healthz", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert!(health.status().is_success());
+    let mut ready = false;
+    for _ in 0..100 {
+        let r = client
+            .get(format!("{}/readyz", app.base))
+            .send()
+            .await
+            .unwrap();
+        if r.status().is_success() {
+            ready = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(ready);
+    let page = client
+        .get(format!("{}/graphql", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert!(page.status().is_success());
+    let big = "x".repeat(league_api::MAX_BODY + 1);
+    let r = client
+        .post(format!("{}/graphql", app.base))
+        .insert_header(("content-type", "application/json"))
+        .send_body(big)
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 413);
+}
+
+async fn all(backend: Backend) {
+    let app = spawn_app(backend).await;
+    health_readiness_and_the_playground_answer(&app).await;
+    a_results_tracked_tournament_runs_from_schedule_to_payouts_into_the_standings(&app).await;
+    a_dealt_hand_keeps_cards_private_and_reports_rule_errors_with_codes(&app).await;
+    a_host_of_another_venue_is_forbidden_and_nothing_is_appended(&app).await;
+    a_retry_with_the_same_idempotency_key_appends_once(&app).await;
+    a_subscription_receives_the_changes_in_order(&app).await;
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn the_api_works_end_to_end_on_sqlite() {
+    all(Backend::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn the_api_works_end_to_end_on_postgres() {
+    if std::env::var_os("LEAGUE_TEST_POSTGRES_URL").is_none() {
+        eprintln!("LEAGUE_TEST_POSTGRES_URL is not set: skipped");
+        return;
+    }
+    all(Backend::Postgres).await;
+}
