@@ -84,8 +84,9 @@ async fn private(state: &ApiState, e: &RecordedEvent) -> ApiResult<bool> {
     if e.event_type != "HandEvent" {
         return Ok(false);
     }
+    // Fail closed: a hand event that cannot be read is withheld.
     let Ok(TournamentEvent::HandEvent { table, event }) = serde_json::from_slice(&e.payload) else {
-        return Ok(false);
+        return Ok(true);
     };
     if !matches!(
         event,
