@@ -12,10 +12,10 @@
 use std::time::{Duration, Instant};
 
 use league_engine::league::{
-    self, Command as LeagueCommand, Finish, LeagueState, ScoringRule, TournamentOutcome,
+    self, Command as LeagueCommand, LeagueState, ScoringRule, TournamentOutcome,
 };
 use league_engine::rules::Preset;
-use league_engine::tournament::play::{TournamentEvent, Tracking};
+use league_engine::tournament::play::Tracking;
 use league_engine::tournament::sim::{SimOptions, TournamentSim};
 use league_projections::streams::encode;
 use league_store::{ExpectedVersion, NewEvent, Store};
@@ -225,12 +225,12 @@ pub async fn run(
                 rebuys: below(&mut rng, 2) == 0,
                 late,
                 ids,
+                venue: venue.clone(),
             };
             let tournament = format!("{venue}-w{week:02}");
             let outcome = play_tournament(
                 store,
                 &tournament,
-                venue,
                 &season,
                 week,
                 rng.next_u64(),
@@ -277,11 +277,9 @@ pub async fn run(
     Ok(report)
 }
 
-#[expect(clippy::too_many_arguments, reason = "one tournament's whole setting")]
 async fn play_tournament(
     store: &Store,
     id: &str,
-    venue: &str,
     season: &str,
     week: u32,
     seed: u64,
@@ -306,31 +304,7 @@ async fn play_tournament(
         }
         sim.step()?;
     }
-    let Some(TournamentEvent::TournamentFinished { pool, results }) = sim.events.last() else {
-        return Err(AppError::Other(format!("{id} finished without a result")));
-    };
-    let buyin = sim
-        .state
-        .schedule()
-        .map_or(0, |s| s.pool.entry.price + s.pool.entry.fee);
-    Ok(TournamentOutcome {
-        tournament: id.to_owned(),
-        venue: venue.to_owned(),
-        season: season.to_owned(),
-        day: week * 7,
-        buyin,
-        prizepool: pool.total,
-        field: u32::try_from(results.len()).unwrap_or(u32::MAX),
-        finishes: results
-            .iter()
-            .map(|r| Finish {
-                player: r.player.clone(),
-                place: r.place,
-                shared: r.shared,
-                rebuys: r.rebuys,
-                knockouts: r.knockouts,
-                prize: r.prize,
-            })
-            .collect(),
-    })
+    sim.state
+        .outcome(id, season, week * 7)
+        .ok_or_else(|| AppError::Other(format!("{id} finished without a result")))
 }

@@ -71,6 +71,7 @@ fn options(players: usize, preset: Preset, tracking: Tracking, rebuys: bool) -> 
         rebuys,
         late: players / 5,
         ids: Vec::new(),
+        venue: "sim".into(),
     }
 }
 
@@ -101,7 +102,7 @@ proptest! {
         rebuys in any::<bool>(),
         table_size in 6u8..=10,
     ) {
-        check(seed, SimOptions { players, preset, tracking, table_size, rebuys, late: players / 4, ids: Vec::new() });
+        check(seed, SimOptions { players, preset, tracking, table_size, rebuys, late: players / 4, ids: Vec::new(), venue: "sim".into() });
     }
 }
 

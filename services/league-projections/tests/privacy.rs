@@ -31,6 +31,7 @@ fn no_view_shows_a_hole_card_before_it_is_shown() {
                 rebuys: false,
                 late: 0,
                 ids: Vec::new(),
+                venue: "sim".into(),
             },
         )
         .unwrap();

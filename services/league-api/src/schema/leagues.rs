@@ -390,41 +390,18 @@ impl LeagueMutation {
             let t = p
                 .tournament(&format!("tournament:{tournament_id}"))
                 .ok_or_else(|| ApiError::not_found(format!("no tournament {tournament_id:?}")))?;
-            let schedule = t
-                .schedule()
-                .ok_or_else(|| ApiError::not_found(format!("no tournament {tournament_id:?}")))?;
-            let results = t.results().ok_or_else(|| {
+            let mut outcome = t.outcome(&tournament_id, &season, day).ok_or_else(|| {
                 ApiError::client(
                     crate::error::code::RULE_VIOLATION,
                     "the tournament has not finished",
                 )
             })?;
+            // Only the league's players are scored; the field counts everyone.
             let members = p.league(&stream_of(&league_id));
-            TournamentOutcome {
-                tournament: tournament_id,
-                venue: schedule.venue.clone(),
-                season,
-                day,
-                buyin: schedule
-                    .pool
-                    .entry
-                    .price
-                    .saturating_add(schedule.pool.entry.fee),
-                prizepool: t.prize_pool().map(|p| p.total).unwrap_or(0),
-                field: u32::try_from(results.len()).unwrap_or(u32::MAX),
-                finishes: results
-                    .iter()
-                    .filter(|r| members.is_some_and(|l| l.player(&r.player).is_some()))
-                    .map(|r| league::Finish {
-                        player: r.player.clone(),
-                        place: r.place,
-                        shared: r.shared,
-                        rebuys: r.rebuys,
-                        knockouts: r.knockouts,
-                        prize: r.prize,
-                    })
-                    .collect(),
-            }
+            outcome
+                .finishes
+                .retain(|f| members.is_some_and(|l| l.player(&f.player).is_some()));
+            outcome
         };
         caller.require_venue(&outcome.venue)?;
         let command = league::Command::RecordTournament { outcome };

@@ -1015,6 +1015,42 @@ impl Tournament {
         self.results.as_deref()
     }
 
+    /// The finished tournament as a league records it (`None` until it has finished):
+    /// its field, buy-in (entry price and fee, cents), prize pool and every finish.
+    pub fn outcome(
+        &self,
+        tournament: &str,
+        season: &str,
+        day: u32,
+    ) -> Option<crate::league::TournamentOutcome> {
+        let schedule = self.schedule.as_ref()?;
+        let results = self.results.as_ref()?;
+        Some(crate::league::TournamentOutcome {
+            tournament: tournament.to_owned(),
+            venue: schedule.venue.clone(),
+            season: season.to_owned(),
+            day,
+            buyin: schedule
+                .pool
+                .entry
+                .price
+                .saturating_add(schedule.pool.entry.fee),
+            prizepool: self.prize_pool().map(|p| p.total).unwrap_or(0),
+            field: u32::try_from(results.len()).unwrap_or(u32::MAX),
+            finishes: results
+                .iter()
+                .map(|r| crate::league::Finish {
+                    player: r.player.clone(),
+                    place: r.place,
+                    shared: r.shared,
+                    rebuys: r.rebuys,
+                    knockouts: r.knockouts,
+                    prize: r.prize,
+                })
+                .collect(),
+        })
+    }
+
     /// The commitment the next draw must reveal a seed for.
     pub fn commitment(&self) -> Option<Commitment> {
         self.commitment

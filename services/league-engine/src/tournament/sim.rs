@@ -38,6 +38,8 @@ pub struct SimOptions {
     /// The players' ids: the first `players` register, the next `late` enter late.
     /// Generated (`p000`, `late000`, ...) when too few are given.
     pub ids: Vec<PlayerId>,
+    /// The venue named in the schedule.
+    pub venue: String,
 }
 
 impl SimOptions {
@@ -141,7 +143,7 @@ impl TournamentSim {
         };
         let schedule = Schedule {
             name: format!("sim {seed}"),
-            venue: "sim".into(),
+            venue: options.venue.clone(),
             starts_at: 0,
             preset: options.preset,
             house,
