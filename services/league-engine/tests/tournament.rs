@@ -2393,7 +2393,6 @@ fn invitational_1_3_a_results_only_night_records_a_rebuy_straight_after_the_knoc
         g.refused(Cmd::Rebuy { player: id(8) }),
         league_engine::tournament::play::TournamentError::RebuyOnlyAfterBust
     ));
-    let chips = g.chips(&id(8));
     let events = g.when(Cmd::Eliminate {
         players: vec![id(8)],
         by: Some(id(1)),
@@ -2407,7 +2406,6 @@ fn invitational_1_3_a_results_only_night_records_a_rebuy_straight_after_the_knoc
     assert_eq!(g.state.purchases().rebuys, 1);
     assert!(g.chips(&id(8)) > 0);
     // One per person: the next knock-out is final.
-    let _ = chips;
     let events = g.when(Cmd::Eliminate {
         players: vec![id(8)],
         by: Some(id(1)),

@@ -27,7 +27,7 @@ pub mod views;
 use std::collections::{BTreeMap, BTreeSet};
 
 use league_engine::league::{self, LeagueState, Scope};
-use league_engine::tournament::play::{self, Tournament, TournamentEvent};
+use league_engine::tournament::play::{self, Tournament};
 use league_store::{LogEntry, ReadModelDoc, RecordedEvent};
 use serde::Serialize;
 
@@ -108,61 +108,64 @@ impl Projector {
     /// Folds one event. Events must come in global order; streams the projections do not
     /// know are skipped (and counted).
     pub fn apply(&mut self, event: &RecordedEvent) -> Result<(), ProjectionError> {
-        self.apply_entry(
-            &LogEntry {
-                position: event.position,
-                stream_id: event.stream_id.clone(),
-                stream_version: event.stream_version,
-                payload: Vec::new(),
-            },
+        self.apply_parts(
+            event.position,
+            &event.stream_id,
+            event.stream_version,
             &event.payload,
         )
     }
 
     /// Folds one event read with [`league_store::Store::read_log`].
     pub fn apply_log(&mut self, event: &LogEntry) -> Result<(), ProjectionError> {
-        self.apply_entry(event, &event.payload)
+        self.apply_parts(
+            event.position,
+            &event.stream_id,
+            event.stream_version,
+            &event.payload,
+        )
     }
 
-    fn apply_entry(&mut self, event: &LogEntry, payload: &[u8]) -> Result<(), ProjectionError> {
+    fn apply_parts(
+        &mut self,
+        position: u64,
+        stream: &str,
+        version: u64,
+        payload: &[u8],
+    ) -> Result<(), ProjectionError> {
         if let Some(after) = self.position
-            && event.position <= after
+            && position <= after
         {
-            return Err(ProjectionError::OutOfOrder {
-                position: event.position,
-                after,
-            });
+            return Err(ProjectionError::OutOfOrder { position, after });
         }
-        let decoded =
-            decode(&event.stream_id, payload).map_err(|source| ProjectionError::Decode {
-                position: event.position,
-                stream: event.stream_id.clone(),
-                source,
-            })?;
+        let decoded = decode(stream, payload).map_err(|source| ProjectionError::Decode {
+            position,
+            stream: stream.to_owned(),
+            source,
+        })?;
         match decoded {
             Some(streams::Decoded::Tournament(e)) => {
-                let state = self.tournaments.entry(event.stream_id.clone()).or_default();
+                let state = self.tournaments.entry(stream.to_owned()).or_default();
                 play::apply(state, &e);
-                if !self.dirty_tournaments.contains(&event.stream_id) {
-                    self.dirty_tournaments.insert(event.stream_id.clone());
+                if !self.dirty_tournaments.contains(stream) {
+                    self.dirty_tournaments.insert(stream.to_owned());
                 }
             }
             Some(streams::Decoded::League(e)) => {
-                let state = self.leagues.entry(event.stream_id.clone()).or_default();
+                let state = self.leagues.entry(stream.to_owned()).or_default();
                 league::apply(state, &e);
-                if !self.dirty_leagues.contains(&event.stream_id) {
-                    self.dirty_leagues.insert(event.stream_id.clone());
+                if !self.dirty_leagues.contains(stream) {
+                    self.dirty_leagues.insert(stream.to_owned());
                 }
             }
             None => {}
         }
-        self.position = Some(event.position);
+        self.position = Some(position);
         self.events += 1;
-        match self.versions.get_mut(&event.stream_id) {
-            Some(v) => *v = event.stream_version,
+        match self.versions.get_mut(stream) {
+            Some(v) => *v = version,
             None => {
-                self.versions
-                    .insert(event.stream_id.clone(), event.stream_version);
+                self.versions.insert(stream.to_owned(), version);
             }
         }
         Ok(())
@@ -301,13 +304,4 @@ pub fn first_difference(live: &[ReadModelDoc], rebuilt: &[ReadModelDoc]) -> Opti
         }
     }
     None
-}
-
-/// Decodes and folds a slice of tournament events (for tests and tools).
-pub fn fold_tournament(events: &[TournamentEvent]) -> Tournament {
-    let mut t = Tournament::new();
-    for e in events {
-        play::apply(&mut t, e);
-    }
-    t
 }
