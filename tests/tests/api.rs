@@ -28,15 +28,24 @@ struct TestApp {
 }
 
 async fn spawn_app(backend: Backend) -> TestApp {
+    spawn_app_with(backend, league_api::Options::default()).await
+}
+
+async fn spawn_app_with(backend: Backend, options: league_api::Options) -> TestApp {
     let url = std::env::var("LEAGUE_TEST_POSTGRES_URL").ok();
     let scratch = Scratch::new(backend, url.as_deref()).await.unwrap();
     let store = scratch.open().await.unwrap();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = actix_web::rt::spawn(league_api::run(listener, store.clone(), async {
-        let _ = stopped.await;
-    }));
+    let server = actix_web::rt::spawn(league_api::run_with(
+        listener,
+        store.clone(),
+        options,
+        async {
+            let _ = stopped.await;
+        },
+    ));
     let (_, admin) = create_token(&store, Role::Admin, None, None).await.unwrap();
     TestApp {
         base,
@@ -132,6 +141,7 @@ fn schedule(venue: &str, tracking: Tracking, first_draw: &Seed) -> Value {
         add_ons: None,
         reentries: None,
         late_registration_until_level: 0,
+        late_registration_until_minutes: None,
         payouts: PayoutTable::default(),
         blind_cap_percent: None,
         break_order: Vec::new(),
@@ -517,6 +527,193 @@ async fn health_readiness_and_the_playground_answer(app: &TestApp) {
     assert_eq!(r.status().as_u16(), 413);
 }
 
+const LATE_ENTRY: &str = "mutation($t: String!, $p: String!, $s: String!, $n: String!) { lateEntry(tournamentId: $t, player: $p, seed: $s, nextCommitment: $n) { events } }";
+
+async fn late_entries_close_by_level_or_by_time(app: &TestApp) {
+    // Open for the first hour: the server stamps the entry with its clock.
+    let mut open = schedule("crown", Tracking::Results, &seed(1));
+    open["late_registration_until_level"] = json!(2);
+    open["late_registration_until_minutes"] = json!(60);
+    app.admin(SCHEDULE, json!({"id": "t6", "s": open})).await;
+    for p in ["ann", "bob"] {
+        app.admin(REGISTER, json!({"t": "t6", "p": p})).await;
+    }
+    app.admin(
+        START,
+        json!({"t": "t6", "s": seed(1).to_string(), "n": seed(2).commitment().to_string()}),
+    )
+    .await;
+    let late = json!({"t": "t6", "p": "cat", "s": seed(2).to_string(), "n": seed(3).commitment().to_string()});
+    let data = app.admin(LATE_ENTRY, late).await;
+    assert!(
+        data["lateEntry"]["events"].as_u64().unwrap() >= 1,
+        "{data:#}"
+    );
+    let view = app
+        .admin(
+            "{ tournament(id: \"t6\") { entries remaining } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(view["tournament"]["entries"], 3, "{view:#}");
+    // A window of no minutes is closed from the start: a typed refusal, nothing appended.
+    let mut closed = schedule("crown", Tracking::Results, &seed(1));
+    closed["late_registration_until_level"] = json!(2);
+    closed["late_registration_until_minutes"] = json!(0);
+    app.admin(SCHEDULE, json!({"id": "t7", "s": closed})).await;
+    for p in ["ann", "bob"] {
+        app.admin(REGISTER, json!({"t": "t7", "p": p})).await;
+    }
+    app.admin(
+        START,
+        json!({"t": "t7", "s": seed(1).to_string(), "n": seed(2).commitment().to_string()}),
+    )
+    .await;
+    let before = app.last_position().await;
+    let late = json!({"t": "t7", "p": "cat", "s": seed(2).to_string(), "n": seed(3).commitment().to_string()});
+    let body = app.graphql(Some(&app.admin), LATE_ENTRY, late).await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    let message = body["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("late entries close after 0 minutes"),
+        "{message}"
+    );
+    assert_eq!(app.last_position().await, before);
+}
+
+/// The value of one series in a Prometheus text page.
+fn series(page: &str, name: &str) -> u64 {
+    page.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or_else(|| panic!("{name} missing:\n{page}"))
+}
+
+async fn metrics_page(app: &TestApp) -> String {
+    let mut r = awc::Client::new()
+        .get(format!("{}/metrics", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success());
+    assert!(
+        r.headers()
+            .get("content-type")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain")
+    );
+    String::from_utf8(r.body().await.unwrap().to_vec()).unwrap()
+}
+
+async fn metrics_count_requests_commands_events_and_subscribers(app: &TestApp) {
+    const APPENDED: &str = "league_commands_total{outcome=\"appended\"}";
+    const REFUSED: &str = "league_commands_total{outcome=\"refused\"}";
+    const EVENTS: &str = "league_events_appended_total";
+    const MUTATIONS: &str = "league_requests_total{kind=\"mutation\",outcome=\"ok\"}";
+    const FAILED: &str = "league_requests_total{kind=\"mutation\",outcome=\"error\"}";
+    const TIMED: &str = "league_request_duration_seconds_count{kind=\"mutation\"}";
+    app.admin(
+        SCHEDULE,
+        json!({"id": "t8", "s": schedule("crown", Tracking::Results, &seed(1))}),
+    )
+    .await;
+    let before = metrics_page(app).await;
+    app.admin(REGISTER, json!({"t": "t8", "p": "ann"})).await;
+    let body = app
+        .graphql(Some(&app.admin), REGISTER, json!({"t": "t8", "p": "ann"}))
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION");
+    let after = metrics_page(app).await;
+    let delta = |name| series(&after, name) - series(&before, name);
+    assert_eq!(delta(APPENDED), 1);
+    assert_eq!(delta(REFUSED), 1);
+    assert_eq!(delta(EVENTS), 1, "one registration, one event");
+    assert_eq!(delta(MUTATIONS), 1);
+    assert_eq!(delta(FAILED), 1);
+    assert_eq!(delta(TIMED), 2);
+    assert!(after.contains("league_projection_lag_events "), "{after}");
+    assert_eq!(
+        series(&after, "league_log_position"),
+        app.last_position().await.unwrap()
+    );
+    // A subscriber is counted while subscribed.
+    assert_eq!(series(&after, "league_subscribers"), 0);
+    let ws_url = format!("{}/graphql/ws", app.base.replacen("http", "ws", 1));
+    let (_, mut ws) = awc::Client::new()
+        .ws(ws_url)
+        .protocols(["graphql-transport-ws"])
+        .connect()
+        .await
+        .unwrap();
+    let send = |v: Value| awc::ws::Message::Text(v.to_string().into());
+    ws.send(send(json!({"type": "connection_init", "payload": {}})))
+        .await
+        .unwrap();
+    ws.send(send(json!({
+        "id": "1",
+        "type": "subscribe",
+        "payload": {"query": "subscription { tournament(id: \"t8\") { entries } }"}
+    })))
+    .await
+    .unwrap();
+    let mut counted = false;
+    for _ in 0..100 {
+        if series(&metrics_page(app).await, "league_subscribers") == 1 {
+            counted = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(counted, "the subscription is counted");
+    ws.send(send(json!({"id": "1", "type": "complete"})))
+        .await
+        .unwrap();
+    let mut released = false;
+    for _ in 0..100 {
+        if series(&metrics_page(app).await, "league_subscribers") == 0 {
+            released = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(released, "a completed subscription is no longer counted");
+}
+
+#[actix_web::test]
+async fn the_rate_limit_refuses_a_token_over_its_rate_with_429() {
+    let app = spawn_app_with(
+        Backend::Sqlite,
+        league_api::Options {
+            rate_limit: 1,
+            burst: 3,
+        },
+    )
+    .await;
+    let query = "{ tournaments { id } }";
+    for _ in 0..3 {
+        let body = app.graphql(Some(&app.admin), query, json!({})).await;
+        assert!(body.get("errors").is_none(), "{body:#}");
+    }
+    let mut r = awc::Client::new()
+        .post(format!("{}/graphql", app.base))
+        .insert_header(("Authorization", format!("Bearer {}", app.admin)))
+        .send_json(&json!({"query": query}))
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 429);
+    assert!(r.headers().get("retry-after").is_some());
+    let body: Value = serde_json::from_slice(&r.body().await.unwrap()).unwrap();
+    assert_eq!(code(&body), "RATE_LIMITED", "{body:#}");
+    // Another token has its own allowance.
+    let auditor = app.token(Role::Auditor, None, None).await;
+    let body = app.graphql(Some(&auditor), query, json!({})).await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let page = metrics_page(&app).await;
+    assert_eq!(series(&page, "league_rate_limited_total"), 1);
+    app.stop().await;
+}
+
 async fn all(backend: Backend) {
     let app = spawn_app(backend).await;
     health_readiness_and_the_playground_answer(&app).await;
@@ -525,6 +722,8 @@ async fn all(backend: Backend) {
     a_host_of_another_venue_is_forbidden_and_nothing_is_appended(&app).await;
     a_retry_with_the_same_idempotency_key_appends_once(&app).await;
     a_subscription_receives_the_changes_in_order(&app).await;
+    late_entries_close_by_level_or_by_time(&app).await;
+    metrics_count_requests_commands_events_and_subscribers(&app).await;
     app.stop().await;
 }
 

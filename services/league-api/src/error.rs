@@ -23,6 +23,7 @@ pub mod code {
     pub const UNAUTHENTICATED: &str = "UNAUTHENTICATED";
     pub const RULE_VIOLATION: &str = "RULE_VIOLATION";
     pub const INTERNAL: &str = "INTERNAL";
+    pub const RATE_LIMITED: &str = "RATE_LIMITED";
 }
 
 /// Why a request failed, as the API reports it.

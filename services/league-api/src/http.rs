@@ -12,6 +12,7 @@ use futures_util::FutureExt as _;
 
 use crate::auth::{Principal, authenticate};
 use crate::error::{ApiError, correlation_id};
+use crate::metrics::Kind;
 use crate::schema::{ApiSchema, ApiState};
 
 /// Largest request body accepted, in bytes.
@@ -21,6 +22,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.app_data(web::PayloadConfig::new(MAX_BODY))
         .route("/healthz", web::get().to(healthz))
         .route("/readyz", web::get().to(readyz))
+        .route("/metrics", web::get().to(metrics))
         .route(
             "/graphql",
             web::get()
@@ -65,6 +67,63 @@ async fn readyz(state: web::Data<ApiState>) -> HttpResponse {
     }
 }
 
+/// Prometheus text: requests, latencies, commands and appended events, subscribers, the
+/// rate limit's refusals, and the projection lag.
+async fn metrics(state: web::Data<ApiState>) -> HttpResponse {
+    let last = match state.store.last_position().await {
+        Ok(last) => last,
+        Err(e) => {
+            let id = correlation_id();
+            eprintln!("metrics {id}: {e}");
+            None
+        }
+    };
+    let folded = *state.live.position.borrow();
+    HttpResponse::Ok()
+        .content_type("text/plain; version=0.0.4; charset=utf-8")
+        .body(state.metrics.render(last, folded))
+}
+
+/// The rate limit's key for a caller: their token, else their address.
+fn limit_key(req: &HttpRequest, principal: &Principal) -> String {
+    match principal.token_id() {
+        Some(token) => token.to_owned(),
+        None => format!(
+            "addr:{}",
+            req.peer_addr()
+                .map(|a| a.ip().to_string())
+                .unwrap_or_default()
+        ),
+    }
+}
+
+/// `429 Too Many Requests` when the caller's bucket is empty.
+fn over_limit(state: &ApiState, req: &HttpRequest, principal: &Principal) -> Option<HttpResponse> {
+    let wait = state
+        .limiter
+        .check(&limit_key(req, principal), std::time::Instant::now())
+        .err()?;
+    state.metrics.rate_limited();
+    let mut response = error_response(
+        StatusCode::TOO_MANY_REQUESTS,
+        ApiError::client(
+            crate::error::code::RATE_LIMITED,
+            format!(
+                "more than {} requests a second; retry in {} ms",
+                state.limiter.per_second(),
+                wait.as_millis()
+            ),
+        ),
+    );
+    let seconds = wait.as_secs().max(1).to_string();
+    if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&seconds) {
+        response
+            .headers_mut()
+            .insert(actix_web::http::header::RETRY_AFTER, value);
+    }
+    Some(response)
+}
+
 async fn graphiql() -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
@@ -99,10 +158,14 @@ async fn graphql(
     schema: web::Data<ApiSchema>,
     state: web::Data<ApiState>,
 ) -> HttpResponse {
+    let started = std::time::Instant::now();
     let principal = match authenticate(&state.store, authorization(&req).as_deref()).await {
         Ok(p) => p,
         Err(e) => return error_response(StatusCode::UNAUTHORIZED, e),
     };
+    if let Some(refused) = over_limit(&state, &req, &principal) {
+        return refused;
+    }
     let request: async_graphql::Request = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(e) => {
@@ -112,14 +175,26 @@ async fn graphql(
             );
         }
     };
+    // By the operation's keyword (a document with several operations counts as a query).
+    let kind = if request.query.trim_start().starts_with("mutation") {
+        Kind::Mutation
+    } else {
+        Kind::Query
+    };
     let request = request.data(principal);
     // No panic reaches a client: it becomes an internal error with a correlation id.
     match AssertUnwindSafe(schema.execute(request))
         .catch_unwind()
         .await
     {
-        Ok(response) => HttpResponse::Ok().json(response),
+        Ok(response) => {
+            state
+                .metrics
+                .request(kind, response.errors.is_empty(), started.elapsed());
+            HttpResponse::Ok().json(response)
+        }
         Err(panic) => {
+            state.metrics.request(kind, false, started.elapsed());
             let cause = panic
                 .downcast_ref::<&str>()
                 .map(|s| (*s).to_owned())
@@ -149,10 +224,22 @@ async fn subscriptions(
     state: web::Data<ApiState>,
 ) -> actix_web::Result<HttpResponse> {
     let header = authorization(&req);
+    let started = std::time::Instant::now();
     let principal = match authenticate(&state.store, header.as_deref()).await {
         Ok(p) => p,
-        Err(e) => return Ok(error_response(StatusCode::UNAUTHORIZED, e)),
+        Err(e) => {
+            state
+                .metrics
+                .request(Kind::Subscription, false, started.elapsed());
+            return Ok(error_response(StatusCode::UNAUTHORIZED, e));
+        }
     };
+    if let Some(refused) = over_limit(&state, &req, &principal) {
+        return Ok(refused);
+    }
+    state
+        .metrics
+        .request(Kind::Subscription, true, started.elapsed());
     let store = state.store.clone();
     GraphQLSubscription::new(ApiSchema::clone(&schema))
         .on_connection_init(move |init| async move {

@@ -9,6 +9,7 @@
 //!   at `/graphql/ws` (or `/graphql` with an upgrade).
 //! - [`schema`]: the schema by domain (tournaments, leagues, audit), merged.
 //! - [`auth`]: bearer tokens (stored as SHA-256) and roles.
+//! - [`metrics`]: `/metrics` (Prometheus text) and the per-token rate limit.
 //! - [`error`]: the one mapping of failures to stable `extensions.code`s.
 //!
 //! # Invariants
@@ -24,6 +25,7 @@
 pub mod auth;
 pub mod error;
 mod http;
+pub mod metrics;
 pub mod schema;
 
 use std::future::Future;
@@ -41,11 +43,42 @@ const SHUTDOWN_GRACE_SECS: u64 = 5;
 /// Most HTTP worker threads.
 const MAX_WORKERS: usize = 4;
 
-/// Serves the API on `listener` until `shutdown` completes, then stops the live projector
-/// (writing its last checkpoint).
+/// How the server limits its callers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Requests a second per token (per address without one); 0 for no limit.
+    pub rate_limit: u32,
+    /// Requests a caller may send at once before the rate applies.
+    pub burst: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            rate_limit: 200,
+            burst: 400,
+        }
+    }
+}
+
+/// Serves the API on `listener` with the default [`Options`] until `shutdown` completes.
 pub async fn run<F>(
     listener: std::net::TcpListener,
     store: Store,
+    shutdown: F,
+) -> std::io::Result<()>
+where
+    F: Future<Output = ()> + Send + 'static,
+{
+    run_with(listener, store, Options::default(), shutdown).await
+}
+
+/// Serves the API on `listener` until `shutdown` completes, then stops the live projector
+/// (writing its last checkpoint).
+pub async fn run_with<F>(
+    listener: std::net::TcpListener,
+    store: Store,
+    options: Options,
     shutdown: F,
 ) -> std::io::Result<()>
 where
@@ -55,6 +88,8 @@ where
     let state = ApiState {
         store,
         live: Arc::clone(&live),
+        metrics: Arc::default(),
+        limiter: Arc::new(metrics::RateLimiter::new(options.rate_limit, options.burst)),
     };
     let schema = schema::build(Some(state.clone()));
     let workers = std::thread::available_parallelism()

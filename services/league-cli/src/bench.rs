@@ -20,6 +20,9 @@ pub enum BenchCommand {
     /// A simulated season: simulate and project it live, then rebuild every read model,
     /// on SQLite and on PostgreSQL side by side.
     Projections(ProjectionArgs),
+    /// A league night against one real server over HTTP and WebSocket: tables acting at
+    /// once, commands per second and latency, and subscribers' delivery latency.
+    Api(crate::bench_api::ApiArgs),
 }
 
 #[derive(Args)]
@@ -62,6 +65,7 @@ pub fn run(command: BenchCommand) -> ExitCode {
         BenchCommand::Store(command) => store_cmd::bench(command),
         BenchCommand::Engine(args) => engine(&args),
         BenchCommand::Projections(args) => projections(&args),
+        BenchCommand::Api(args) => crate::bench_api::api(&args),
     }
 }
 

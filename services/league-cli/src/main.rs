@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod bench_api;
 mod league_cmd;
 mod phh;
 mod serve_cmd;

@@ -21,6 +21,12 @@ pub struct ServeArgs {
     /// The address to bind.
     #[arg(long, default_value = "0.0.0.0")]
     host: String,
+    /// Requests a second per token (per address without a token); 0 for no limit.
+    #[arg(long, env = "LEAGUE_RATE_LIMIT", default_value_t = 200)]
+    rate_limit: u32,
+    /// Requests a caller may send at once before the rate applies.
+    #[arg(long, default_value_t = 400)]
+    burst: u32,
 }
 
 /// `league token ...`.
@@ -90,7 +96,11 @@ pub fn serve(args: ServeArgs) -> ExitCode {
             }
             eprintln!("league: shutting down");
         };
-        let served = league_api::run(listener, store.clone(), shutdown).await;
+        let options = league_api::Options {
+            rate_limit: args.rate_limit,
+            burst: args.burst,
+        };
+        let served = league_api::run_with(listener, store.clone(), options, shutdown).await;
         store.close().await;
         match served {
             Ok(()) => ExitCode::SUCCESS,

@@ -1708,7 +1708,10 @@ impl HandState {
 
     /// Pots from the lowest level up, built as PokerKit builds them: each distinct amount
     /// put in is a level; antes are dead money in the main pot; neighbouring pots with the
-    /// same contenders are one pot.
+    /// same contenders are one pot. A level nobody still in the hand reached (everyone who
+    /// put that much in folded, e.g. an absent big blind folded behind a short all-in)
+    /// joins the pot below it: the chips stay in play and go, as PokerKit pushes them, to
+    /// whoever wins that pot.
     pub fn pots(&self) -> Vec<Pot> {
         let live = (0..self.n)
             .filter(|&p| self.players[usize::from(p)].status == Status::Live)
@@ -1732,12 +1735,13 @@ impl HandState {
                     amount += level - previous;
                 }
             }
-            let eligible: Vec<u8> = (0..self.n)
+            let mut eligible: Vec<u8> = (0..self.n)
                 .filter(|&p| players[usize::from(p)].put_in >= level && contenders & bit(p) != 0)
                 .collect();
             while let Some(last) = pots.last() {
-                if last.eligible == eligible {
+                if last.eligible == eligible || eligible.is_empty() {
                     amount += last.amount;
+                    eligible.clone_from(&last.eligible);
                     pots.pop();
                 } else {
                     break;

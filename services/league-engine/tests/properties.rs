@@ -128,7 +128,13 @@ proptest! {
     #[test]
     fn random_hands_keep_every_invariant(seed in any::<u64>(), preset in preset()) {
         let mut sim = Simulator::new(seed, preset.rules());
-        let (setup, deck_seed) = sim.table();
+        let (mut setup, deck_seed) = sim.table();
+        // One table in four has absent players: dealt in, blinded, folded.
+        if seed % 4 == 0 {
+            for (i, s) in setup.seats.iter_mut().enumerate() {
+                s.absent = (seed >> (8 + i)) & 3 == 0;
+            }
+        }
         let total: u64 = setup.seats.iter().map(|s| s.stack).sum();
         let mut state = HandState::new();
         let mut command = Command::Start { setup, seed: Some(deck_seed) };

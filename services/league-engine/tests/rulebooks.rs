@@ -563,6 +563,60 @@ fn the_clock_kills_the_hand_and_absent_players_are_folded() {
 }
 
 #[test]
+fn chips_above_a_short_all_in_that_only_folded_players_put_in_stay_in_play() {
+    // An absent big blind is folded behind an all-in for less than the small blind: the
+    // blinds' chips above the all-in form a level nobody still in the hand reached. They
+    // go to the all-in player, the only one left (as PokerKit pushes every pot to the last
+    // player standing); none may vanish.
+    let mut seats = support::seats(&[1_000, 1_000, 1_000, 30]);
+    seats[1].absent = true;
+    let setup = league_engine::hand::HandSetup::standard(
+        3,
+        seats,
+        50,
+        100,
+        league_engine::hand::AnteStructure::None,
+        None,
+        league_engine::hand::Dealing::Recorded,
+        HouseRules::wph(),
+    )
+    .unwrap();
+    // Button D; A small blind, B (absent) big blind; C is first to act.
+    let mut t = Table::start(setup);
+    t.ok(C, Action::Fold);
+    t.ok(D, Action::AllIn); // 30, short of the small blind
+    t.ok(A, Action::Fold); // B is folded as absent
+    let uncalled: u64 = t
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::UncalledBetReturned { amount, .. } => Some(*amount),
+            _ => None,
+        })
+        .sum();
+    assert_eq!(
+        uncalled, 50,
+        "the big blind's 50 over the small blind comes back"
+    );
+    let awarded: Vec<(u64, usize)> = t
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::PotAwarded { amount, shares, .. } => Some((*amount, shares.len())),
+            _ => None,
+        })
+        .collect();
+    // 30 from each of A, B and D, and the 20 each of A and B put in above that.
+    assert_eq!(
+        awarded,
+        vec![(30 * 3 + 20 + 20, 1)],
+        "one pot, with a winner"
+    );
+    assert_eq!(t.stack(D), 130);
+    assert_eq!(t.stack(A) + t.stack(B) + t.stack(C) + t.stack(D), 3_030);
+}
+
+#[test]
 fn an_uncalled_bet_goes_back() {
     let mut t = Table::new(HouseRules::wsop(), &[1_000, 300, 1_000], 5, 10);
     t.ok(C, Action::Fold);

@@ -633,6 +633,7 @@ fn rebuys(
         chips: 5000,
         max_stack: None,
         after_bust_only,
+        until_minutes: None,
     });
     s
 }
@@ -650,16 +651,19 @@ fn queensix_29_wph_19_announcing_a_rebuy_during_the_hand_obliges_it_even_when_th
         let big = g.player_at(1, p.big_blind);
         let events = g.when(Cmd::AnnounceRebuy {
             player: big.clone(),
+            at: g.clock,
         });
         assert_eq!(
             events,
             vec![Ev::RebuyAnnounced {
-                player: big.clone()
+                player: big.clone(),
+                at: g.clock
             }]
         );
         assert_eq!(
             g.refused(Cmd::AnnounceRebuy {
-                player: big.clone()
+                player: big.clone(),
+                at: g.clock
             }),
             Err::RebuyAnnounced(big.clone())
         );
@@ -676,7 +680,8 @@ fn queensix_29_wph_19_announcing_a_rebuy_during_the_hand_obliges_it_even_when_th
                 player: big.clone(),
                 chips: 5000,
                 paid: league_engine::tournament::pool::Price::new(2000, 0),
-                obliged: true
+                obliged: true,
+                at: g.clock
             }),
             "{preset:?}: {events:?}"
         );
@@ -684,6 +689,7 @@ fn queensix_29_wph_19_announcing_a_rebuy_during_the_hand_obliges_it_even_when_th
         // Announced between hands, the re-buy is made there and then.
         let events = g.when(Cmd::AnnounceRebuy {
             player: big.clone(),
+            at: g.clock,
         });
         assert!(matches!(events[..], [Ev::RebuyMade { obliged: false, .. }]));
         assert_eq!(g.state.purchases().rebuys, 2);
@@ -699,7 +705,8 @@ fn invitational_1_3_one_rebuy_within_the_window_straight_after_the_knockout() {
     let seated = id(1);
     assert_eq!(
         g.refused(Cmd::Rebuy {
-            player: seated.clone()
+            player: seated.clone(),
+            at: g.clock
         }),
         Err::RebuyOnlyAfterBust
     );
@@ -721,7 +728,10 @@ fn invitational_1_3_one_rebuy_within_the_window_straight_after_the_knockout() {
             players: vec![b.clone()]
         }
     );
-    let events = g.when(Cmd::Rebuy { player: b.clone() });
+    let events = g.when(Cmd::Rebuy {
+        player: b.clone(),
+        at: g.clock,
+    });
     assert!(matches!(events[0], Ev::RebuyMade { obliged: false, .. }));
     assert_eq!(g.chips(&b), 5000);
     // Busted again: one re-buy per person, so out.
@@ -732,7 +742,10 @@ fn invitational_1_3_one_rebuy_within_the_window_straight_after_the_knockout() {
     g.advance(60_000);
     g.advance(60_000);
     assert_eq!(
-        g.refused(Cmd::Rebuy { player: a.clone() }),
+        g.refused(Cmd::Rebuy {
+            player: a.clone(),
+            at: g.clock
+        }),
         Err::WindowClosed {
             what: "re-buys",
             from_level: 1,
@@ -740,6 +753,167 @@ fn invitational_1_3_one_rebuy_within_the_window_straight_after_the_knockout() {
             level: 3
         }
     );
+}
+
+const MINUTE: i64 = 60_000;
+
+#[test]
+fn invitational_1_3_rebuys_close_after_the_first_two_hours_of_play_and_a_pause_is_not_play() {
+    // Invitational 1.3: "Re-buys will be limited to one per person, need to take place in
+    // the first 2 hours of play, and need to be purchased immeadiatly after knockout."
+    // The window is by time: 120 minutes on the tournament clock, whatever the level.
+    let mut s = rebuys(Preset::Invitational, 1, true);
+    let policy = s.rebuys.as_mut().unwrap();
+    policy.until_level = 3;
+    policy.until_minutes = Some(120);
+    let mut g = Game::started(s, 3);
+    // Half an hour of play, half an hour paused (the clock stops), then on.
+    let at = g.tick(30 * MINUTE);
+    g.when(Cmd::Pause { at });
+    let at = g.tick(30 * MINUTE);
+    g.when(Cmd::Resume { at });
+    g.advance(20 * MINUTE);
+    // 140 minutes after the start, 110 of them played: a bust may still re-buy.
+    g.tick(60 * MINUTE);
+    assert_eq!(g.state.played(g.clock), 110 * MINUTE);
+    let p = g.start_hand(1);
+    let (a, b) = (g.player_at(1, p.small_blind), g.player_at(1, p.big_blind));
+    g.all_in(1, &[(&a, "AsAh"), (&b, "KsKh")], "2c7d9h3s8d");
+    let events = g.when(Cmd::Rebuy {
+        player: b.clone(),
+        at: g.clock,
+    });
+    assert!(
+        matches!(&events[0], Ev::RebuyMade { player, at, .. } if *player == b && *at == 140 * MINUTE),
+        "the event records when it was bought: {events:?}"
+    );
+    // A re-buy cannot be dated before what the tournament already knows.
+    let c = (1..=3).map(id).find(|p| *p != a && *p != b).unwrap();
+    assert_eq!(
+        g.refused(Cmd::Rebuy {
+            player: c.clone(),
+            at: 139 * MINUTE
+        }),
+        Err::ClockWentBack {
+            last: 140 * MINUTE,
+            got: 139 * MINUTE
+        }
+    );
+    // The third player busts; the re-buy is asked for at 151 minutes, 121 of them played.
+    g.start_hand(1);
+    let events = g.all_in(1, &[(&a, "AsAh"), (&c, "KsKh")], "2c7d9h3s8d");
+    assert!(
+        eliminated(&events).is_empty(),
+        "{c} may still decide: {events:?}"
+    );
+    let at = g.tick(11 * MINUTE);
+    assert_eq!(
+        g.refused(Cmd::Rebuy {
+            player: c.clone(),
+            at
+        }),
+        Err::TimeWindowClosed {
+            what: "re-buys",
+            until_minutes: 120,
+            played_ms: 121 * MINUTE
+        }
+    );
+    assert!(
+        Err::TimeWindowClosed {
+            what: "re-buys",
+            until_minutes: 120,
+            played_ms: 121 * MINUTE
+        }
+        .to_string()
+        .contains("121 minutes have been played")
+    );
+    // The next level ends the wait: the player is out, for the re-buy period's reason.
+    let events = g.advance(MINUTE);
+    let out = eliminated(&events);
+    assert_eq!(out[0].0, vec![c.clone()]);
+    assert_eq!(out[0].2, "re-buy period");
+    g.assert_replays();
+}
+
+#[test]
+fn late_registration_closes_at_its_level_or_its_time_whichever_comes_first() {
+    let mut s = schedule(Preset::Wph, Tracking::Results);
+    s.late_registration_until_level = 3;
+    s.late_registration_until_minutes = Some(30);
+    let mut g = Game::started(s, 6);
+    let at = g.tick(29 * MINUTE);
+    let (seed, next_commitment) = g.reveal();
+    let events = g.when(Cmd::LateEntry {
+        player: id(7),
+        at,
+        seed,
+        next_commitment,
+    });
+    assert!(
+        matches!(events.last(), Some(Ev::PlayerEntered { at, .. }) if *at == 29 * MINUTE),
+        "{events:?}"
+    );
+    // A quarter of an hour paused: 45 minutes after the start, 29 played.
+    let at = g.tick(MINUTE / 2);
+    g.when(Cmd::Pause { at });
+    let at = g.tick(15 * MINUTE);
+    g.when(Cmd::Resume { at });
+    let (seed, next_commitment) = g.reveal();
+    g.when(Cmd::LateEntry {
+        player: id(8),
+        at,
+        seed,
+        next_commitment,
+    });
+    // Half a minute later the thirty minutes are up, though level 1 runs on.
+    let at = g.tick(MINUTE / 2);
+    let (seed, next_commitment) = g.reveal();
+    assert_eq!(
+        g.refused(Cmd::LateEntry {
+            player: id(9),
+            at,
+            seed,
+            next_commitment
+        }),
+        Err::TimeWindowClosed {
+            what: "late entries",
+            until_minutes: 30,
+            played_ms: 30 * MINUTE
+        }
+    );
+    assert_eq!(g.state.level().unwrap().0, 1);
+    assert_eq!(g.state.players().len(), 8);
+}
+
+#[test]
+fn add_ons_close_at_their_time() {
+    use league_engine::tournament::play::PurchasePolicy;
+    use league_engine::tournament::pool::Price;
+    let mut s = schedule(Preset::QueenSix, Tracking::Results);
+    s.pool.add_on = Some(Price::new(1000, 0));
+    s.add_ons = Some(PurchasePolicy {
+        per_player: 1,
+        from_level: 1,
+        until_level: 7,
+        until_minutes: Some(60),
+        chips: 3000,
+        max_stack: None,
+        after_bust_only: false,
+    });
+    let mut g = Game::started(s, 4);
+    let at = g.tick(60 * MINUTE - 1);
+    g.when(Cmd::AddOn { player: id(1), at });
+    assert_eq!(g.chips(&id(1)), 8000);
+    let at = g.tick(1);
+    assert_eq!(
+        g.refused(Cmd::AddOn { player: id(2), at }),
+        Err::TimeWindowClosed {
+            what: "add-ons",
+            until_minutes: 60,
+            played_ms: 60 * MINUTE
+        }
+    );
+    g.assert_replays();
 }
 
 #[test]
@@ -1023,7 +1197,10 @@ fn invitational_1_5_all_money_goes_to_the_pool_and_the_payouts_follow_rebuys() {
     let p = g.start_hand(1);
     let (a, b) = (g.player_at(1, p.small_blind), g.player_at(1, p.big_blind));
     g.all_in(1, &[(&a, "AsAh"), (&b, "KsKh")], "2c7d9h3s8d");
-    g.when(Cmd::Rebuy { player: b.clone() });
+    g.when(Cmd::Rebuy {
+        player: b.clone(),
+        at: g.clock,
+    });
     assert_eq!(g.state.prize_pool().unwrap().total, 7_500);
     // The announced payouts were for $60: the pool grew, so they must be set again.
     assert_eq!(
@@ -1608,6 +1785,7 @@ fn a_late_entry_sits_at_the_smallest_table_until_registration_closes() {
     assert_eq!(
         g.refused(Cmd::LateEntry {
             player: id(1),
+            at: g.clock,
             seed,
             next_commitment: next
         }),
@@ -1616,6 +1794,7 @@ fn a_late_entry_sits_at_the_smallest_table_until_registration_closes() {
     assert_eq!(
         g.refused(Cmd::LateEntry {
             player: id(8),
+            at: g.clock,
             seed: tour::secret(77),
             next_commitment: next
         }),
@@ -1623,6 +1802,7 @@ fn a_late_entry_sits_at_the_smallest_table_until_registration_closes() {
     );
     let events = g.when(Cmd::LateEntry {
         player: id(8),
+        at: g.clock,
         seed,
         next_commitment: next,
     });
@@ -1641,6 +1821,7 @@ fn a_late_entry_sits_at_the_smallest_table_until_registration_closes() {
     let (seed, next) = g.reveal();
     let events = g.when(Cmd::LateEntry {
         player: id(9),
+        at: g.clock,
         seed,
         next_commitment: next,
     });
@@ -1650,6 +1831,7 @@ fn a_late_entry_sits_at_the_smallest_table_until_registration_closes() {
     assert_eq!(
         g.refused(Cmd::LateEntry {
             player: id(10),
+            at: g.clock,
             seed,
             next_commitment: next
         }),
@@ -1663,6 +1845,7 @@ fn a_late_entry_sits_at_the_smallest_table_until_registration_closes() {
     assert_eq!(
         g.refused(Cmd::LateEntry {
             player: id(2),
+            at: g.clock,
             seed,
             next_commitment: next
         }),
@@ -1756,11 +1939,17 @@ fn rebuys_and_add_ons_are_refused_where_not_offered_out_of_their_window_over_the
     use league_engine::tournament::pool::Price;
     let g = Game::started(schedule(Preset::Wph, Tracking::Recorded), 3);
     assert_eq!(
-        g.refused(Cmd::Rebuy { player: id(1) }),
+        g.refused(Cmd::Rebuy {
+            player: id(1),
+            at: g.clock
+        }),
         Err::NotOffered("re-buys")
     );
     assert_eq!(
-        g.refused(Cmd::AddOn { player: id(1) }),
+        g.refused(Cmd::AddOn {
+            player: id(1),
+            at: g.clock
+        }),
         Err::NotOffered("add-ons")
     );
     let mut s = rebuys(Preset::Wph, 1, false);
@@ -1773,10 +1962,14 @@ fn rebuys_and_add_ons_are_refused_where_not_offered_out_of_their_window_over_the
         chips: 3000,
         max_stack: None,
         after_bust_only: false,
+        until_minutes: None,
     });
     let mut g = Game::started(s, 3);
     assert_eq!(
-        g.refused(Cmd::AddOn { player: id(1) }),
+        g.refused(Cmd::AddOn {
+            player: id(1),
+            at: g.clock
+        }),
         Err::WindowClosed {
             what: "add-ons",
             from_level: 2,
@@ -1784,9 +1977,15 @@ fn rebuys_and_add_ons_are_refused_where_not_offered_out_of_their_window_over_the
             level: 1
         }
     );
-    g.when(Cmd::Rebuy { player: id(1) });
+    g.when(Cmd::Rebuy {
+        player: id(1),
+        at: g.clock,
+    });
     assert_eq!(
-        g.refused(Cmd::Rebuy { player: id(1) }),
+        g.refused(Cmd::Rebuy {
+            player: id(1),
+            at: g.clock
+        }),
         Err::LimitReached {
             what: "re-buys",
             limit: 1
@@ -1797,7 +1996,8 @@ fn rebuys_and_add_ons_are_refused_where_not_offered_out_of_their_window_over_the
     if big != id(1) {
         assert_eq!(
             g.refused(Cmd::Rebuy {
-                player: big.clone()
+                player: big.clone(),
+                at: g.clock
             }),
             Err::StackTooLarge {
                 what: "re-buys",
@@ -1809,14 +2009,23 @@ fn rebuys_and_add_ons_are_refused_where_not_offered_out_of_their_window_over_the
     g.advance(1000);
     g.start_hand(1);
     assert_eq!(
-        g.refused(Cmd::AddOn { player: id(2) }),
+        g.refused(Cmd::AddOn {
+            player: id(2),
+            at: g.clock
+        }),
         Err::HandInProgress { table: 1 }
     );
     g.all_in(1, &[], "");
-    let events = g.when(Cmd::AddOn { player: id(2) });
+    let events = g.when(Cmd::AddOn {
+        player: id(2),
+        at: g.clock,
+    });
     assert!(matches!(events[..], [Ev::AddOnMade { chips: 3000, .. }]));
     assert_eq!(
-        g.refused(Cmd::AddOn { player: id(2) }),
+        g.refused(Cmd::AddOn {
+            player: id(2),
+            at: g.clock
+        }),
         Err::LimitReached {
             what: "add-ons",
             limit: 1
@@ -2302,7 +2511,10 @@ fn a_results_only_pub_night_of_eliminations_rebuys_and_chip_counts_finishes_with
         ]),
     });
     // p08 went broke and re-bought (QueenSix 29's designated re-buy event).
-    g.when(Cmd::Rebuy { player: id(8) });
+    g.when(Cmd::Rebuy {
+        player: id(8),
+        at: g.clock,
+    });
     assert_eq!(g.chips(&id(8)), 7000);
     // Two out on one hand, listed worst first: QueenSix 31 puts the larger stack higher.
     let events = g.when(Cmd::Eliminate {
@@ -2319,7 +2531,10 @@ fn a_results_only_pub_night_of_eliminations_rebuys_and_chip_counts_finishes_with
     g.advance(60_000);
     g.advance(60_000);
     assert_eq!(
-        g.refused(Cmd::Rebuy { player: id(7) }),
+        g.refused(Cmd::Rebuy {
+            player: id(7),
+            at: g.clock
+        }),
         Err::WindowClosed {
             what: "re-buys",
             from_level: 1,
@@ -2390,7 +2605,10 @@ fn invitational_1_3_a_results_only_night_records_a_rebuy_straight_after_the_knoc
     let mut g = pub_night(Preset::Invitational, true);
     // Not before the knock-out.
     assert!(matches!(
-        g.refused(Cmd::Rebuy { player: id(8) }),
+        g.refused(Cmd::Rebuy {
+            player: id(8),
+            at: g.clock
+        }),
         league_engine::tournament::play::TournamentError::RebuyOnlyAfterBust
     ));
     let events = g.when(Cmd::Eliminate {
@@ -2402,7 +2620,10 @@ fn invitational_1_3_a_results_only_night_records_a_rebuy_straight_after_the_knoc
         "busted, not out: {events:?}"
     );
     assert_eq!(g.chips(&id(8)), 0);
-    g.when(Cmd::Rebuy { player: id(8) });
+    g.when(Cmd::Rebuy {
+        player: id(8),
+        at: g.clock,
+    });
     assert_eq!(g.state.purchases().rebuys, 1);
     assert!(g.chips(&id(8)) > 0);
     // One per person: the next knock-out is final.

@@ -118,7 +118,7 @@ fn the_simulator_reaches_every_kind_of_event() {
         Preset::Invitational,
     ];
     let trackings = [Tracking::Dealt, Tracking::Recorded, Tracking::Results];
-    for seed in 0..12u64 {
+    for seed in 0..24u64 {
         let preset = presets[usize::try_from(seed % 4).unwrap()];
         let tracking = trackings[usize::try_from(seed % 3).unwrap()];
         let players = 12 + (usize::try_from(seed).unwrap() * 7) % 40;

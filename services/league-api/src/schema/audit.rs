@@ -222,20 +222,30 @@ impl AuditSubscription {
         let state = state(ctx)?.clone();
         principal(ctx).require_auditor()?;
         let subscription = state.store.subscribe_all(from_position.unwrap_or(0));
-        // After an error the stream ends (the client resubscribes from its last position).
+        let open = state.metrics.subscriber();
         Ok(
-            futures_util::stream::unfold(Some((state, subscription)), |next| async move {
-                let (state, mut subscription) = next?;
-                let event = match subscription.next().await {
-                    Ok(e) => event_out(&state, e).await,
-                    Err(e) => Err(e.into()),
-                };
-                match event {
-                    Ok(event) => Some((Ok(event), Some((state, subscription)))),
-                    Err(e) => Some((Err(e.into()), None)),
-                }
+            futures_util::stream::unfold(Some((state, subscription)), move |next| {
+                // The guard lives as long as the stream: it counts the subscriber.
+                let _open = &open;
+                next_event(next)
             })
             .boxed(),
         )
+    }
+}
+
+type LogTail = Option<(ApiState, league_store::Subscription)>;
+
+/// The next event of the log tail; after an error the stream ends (the client resubscribes
+/// from its last position).
+async fn next_event(next: LogTail) -> Option<(async_graphql::Result<EventOut>, LogTail)> {
+    let (state, mut subscription) = next?;
+    let event = match subscription.next().await {
+        Ok(e) => event_out(&state, e).await,
+        Err(e) => Err(e.into()),
+    };
+    match event {
+        Ok(event) => Some((Ok(event), Some((state, subscription)))),
+        Err(e) => Some((Err(e.into()), None)),
     }
 }

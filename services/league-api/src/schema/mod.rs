@@ -32,6 +32,8 @@ use crate::error::{ApiError, ApiResult, correlation_id};
 pub struct ApiState {
     pub store: Store,
     pub live: Arc<Live>,
+    pub metrics: Arc<crate::metrics::Metrics>,
+    pub limiter: Arc<crate::metrics::RateLimiter>,
 }
 
 #[derive(MergedObject, Default)]
@@ -152,11 +154,15 @@ pub(crate) async fn run_command(
                     .saturating_sub(a.first_position)
                     .saturating_add(1)
             });
-            let events = if executed.appended.is_some_and(|a| a.deduplicated) {
+            let deduplicated = executed.appended.is_some_and(|a| a.deduplicated);
+            let events = if deduplicated {
                 events
             } else {
                 u64::try_from(executed.events).unwrap_or(u64::MAX)
             };
+            state
+                .metrics
+                .command(Some(if deduplicated { 0 } else { events }));
             Ok(CommandResult::of(
                 executed.stream,
                 executed.appended,
@@ -172,7 +178,10 @@ pub(crate) async fn run_command(
             }),
             None => Err(ApiError::internal("unreachable")),
         },
-        Err(e) => Err(e.into()),
+        Err(e) => {
+            state.metrics.command(None);
+            Err(e.into())
+        }
     }
 }
 
@@ -210,12 +219,18 @@ pub(crate) fn now_millis() -> i64 {
 
 /// A live view of one stream: the current rendering first, then a new one whenever the
 /// live projector folds an event of `stream` and the rendering changed.
-pub(crate) fn watch<T, F>(state: ApiState, stream: String, render: F) -> impl Stream<Item = T>
+pub(crate) fn watch<T, F>(
+    state: ApiState,
+    stream: String,
+    render: F,
+) -> impl Stream<Item = (u64, T)>
 where
     T: PartialEq + Clone + Send + 'static,
     F: Fn(&Projector) -> Option<T> + Send + Sync + 'static,
 {
     struct Watch<T, F> {
+        /// Counts the subscription while it is open.
+        _open: crate::metrics::SubscriberGuard,
         state: ApiState,
         changes: tokio::sync::broadcast::Receiver<league_app::live::Folded>,
         stream: String,
@@ -226,6 +241,7 @@ where
     // Subscribe before the first rendering, so no change can fall between the two.
     let changes = state.live.changes();
     let watch = Watch {
+        _open: state.metrics.subscriber(),
         state,
         changes,
         stream,
@@ -245,15 +261,15 @@ where
                     Err(RecvError::Closed) => return None,
                 }
             }
-            let now = {
+            let (now, version) = {
                 let p = w.state.live.projector.lock().await;
-                (w.render)(&p)
+                ((w.render)(&p), p.version(&w.stream))
             };
             if let Some(now) = now
                 && w.last.as_ref() != Some(&now)
             {
                 w.last = Some(now.clone());
-                return Some((now, w));
+                return Some(((version, now), w));
             }
         }
     })

@@ -248,37 +248,46 @@ pub struct SeatOut {
 }
 
 /// A table as the caller may see it.
-pub struct TableOut(pub TableView);
+pub struct TableOut {
+    pub view: TableView,
+    /// The tournament stream's version the view reflects.
+    pub version: u64,
+}
 
 #[Object(name = "Table")]
 impl TableOut {
     async fn table(&self) -> u32 {
-        self.0.table
+        self.view.table
+    }
+    /// The tournament stream's version this view reflects: a command's result carries the
+    /// version it produced, so a dashboard can tell which command it is seeing.
+    async fn version(&self) -> u64 {
+        self.version
     }
     /// Hands started at this table.
     async fn hand(&self) -> u32 {
-        self.0.hand
+        self.view.hand
     }
     async fn in_hand(&self) -> bool {
-        self.0.in_hand
+        self.view.in_hand
     }
     async fn button(&self) -> Option<Seat> {
-        self.0.button
+        self.view.button
     }
     async fn board(&self) -> Vec<String> {
-        self.0.board.iter().map(Card::to_string).collect()
+        self.view.board.iter().map(Card::to_string).collect()
     }
     async fn pot(&self) -> Chips {
-        self.0.pot
+        self.view.pot
     }
     async fn to_act(&self) -> Option<Seat> {
-        self.0.to_act
+        self.view.to_act
     }
     async fn current_bet(&self) -> Chips {
-        self.0.current_bet
+        self.view.current_bet
     }
     async fn seats(&self) -> Vec<SeatOut> {
-        self.0
+        self.view
             .seats
             .iter()
             .map(|s| SeatOut {
@@ -334,9 +343,13 @@ impl TournamentQuery {
         let state = state(ctx)?;
         let viewer = principal(ctx).viewer();
         let p = state.live.projector.lock().await;
-        Ok(p.tournament(&stream_of(&tournament_id))
+        let stream = stream_of(&tournament_id);
+        Ok(p.tournament(&stream)
             .and_then(|t| table_view(t, table, &viewer))
-            .map(TableOut))
+            .map(|view| TableOut {
+                view,
+                version: p.version(&stream),
+            }))
     }
 }
 
@@ -512,6 +525,151 @@ impl TournamentMutation {
         send(state, &caller, tournament_id, command, idempotency_key).await
     }
 
+    /// Unregisters a player before the start; the entry is refunded.
+    async fn unregister(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: String,
+        player: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let state = state(ctx)?;
+        let caller = principal(ctx);
+        let venue = venue_of(state, &tournament_id).await?;
+        caller.require_seat(&venue, Some(&player))?;
+        let command = TournamentCommand::Unregister { player };
+        send(state, &caller, tournament_id, command, idempotency_key).await
+    }
+
+    /// A late entry, or a re-entry of a player who is out: reveals the seed committed to
+    /// by the last draw (it picks the open seat) and commits to the next. Refused once the
+    /// late-registration (or re-entry) window has closed, by level or by time.
+    async fn late_entry(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: String,
+        player: String,
+        seed: String,
+        next_commitment: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = TournamentCommand::LateEntry {
+            player,
+            at: now_millis(),
+            seed: self::seed("seed", &seed)?,
+            next_commitment: commitment("nextCommitment", &next_commitment)?,
+        };
+        staff_command(ctx, tournament_id, command, idempotency_key).await
+    }
+
+    /// Stops the tournament clock.
+    async fn pause(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = TournamentCommand::Pause { at: now_millis() };
+        staff_command(ctx, tournament_id, command, idempotency_key).await
+    }
+
+    /// Restarts the tournament clock.
+    async fn resume(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = TournamentCommand::Resume { at: now_millis() };
+        staff_command(ctx, tournament_id, command, idempotency_key).await
+    }
+
+    /// Marks a player absent: dealt in, blinded and folded until they arrive.
+    async fn mark_absent(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: String,
+        player: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = TournamentCommand::MarkAbsent { player };
+        staff_command(ctx, tournament_id, command, idempotency_key).await
+    }
+
+    /// An absent player has arrived.
+    async fn arrived(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: String,
+        player: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = TournamentCommand::Arrived { player };
+        staff_command(ctx, tournament_id, command, idempotency_key).await
+    }
+
+    /// Removes an absent entrant's chips from play, when the house's rule allows it.
+    async fn remove_absent(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: String,
+        player: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = TournamentCommand::RemoveAbsent {
+            player,
+            at: now_millis(),
+        };
+        staff_command(ctx, tournament_id, command, idempotency_key).await
+    }
+
+    /// A player announces a re-buy: during a hand it obliges them when the hand ends;
+    /// between hands it is made at once.
+    async fn announce_rebuy(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: String,
+        player: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = TournamentCommand::AnnounceRebuy {
+            player,
+            at: now_millis(),
+        };
+        staff_command(ctx, tournament_id, command, idempotency_key).await
+    }
+
+    /// A busted player declines to re-buy, and is out.
+    async fn decline_rebuy(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: String,
+        player: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = TournamentCommand::DeclineRebuy { player };
+        staff_command(ctx, tournament_id, command, idempotency_key).await
+    }
+
+    /// The director moves a player to an open seat at another table, between hands; the
+    /// tables must stay within the house's balancing rule.
+    async fn move_player(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: String,
+        player: String,
+        to_table: u32,
+        to_seat: Seat,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = TournamentCommand::MovePlayer {
+            player,
+            to_table,
+            to_seat,
+        };
+        staff_command(ctx, tournament_id, command, idempotency_key).await
+    }
+
     /// Starts the tournament: reveals the seed committed to in the schedule (64 hex
     /// digits), which draws the seats, and commits to the next draw's seed.
     async fn start(
@@ -685,7 +843,10 @@ impl TournamentMutation {
         player: String,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = TournamentCommand::Rebuy { player };
+        let command = TournamentCommand::Rebuy {
+            player,
+            at: now_millis(),
+        };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
@@ -696,7 +857,10 @@ impl TournamentMutation {
         player: String,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = TournamentCommand::AddOn { player };
+        let command = TournamentCommand::AddOn {
+            player,
+            at: now_millis(),
+        };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
@@ -803,7 +967,7 @@ impl TournamentSubscription {
         let views = watch(state, stream, move |p| {
             p.tournament(&key).map(|t| tournament_view(&key, t))
         });
-        Ok(views.map(TournamentOut).boxed())
+        Ok(views.map(|(_, view)| TournamentOut(view)).boxed())
     }
 
     /// A table as the caller may see it now, then again on every change.
@@ -821,6 +985,8 @@ impl TournamentSubscription {
             p.tournament(&key)
                 .and_then(|t| table_view(t, table, &viewer))
         });
-        Ok(views.map(TableOut).boxed())
+        Ok(views
+            .map(|(version, view)| TableOut { view, version })
+            .boxed())
     }
 }

@@ -125,6 +125,11 @@ pub struct PurchasePolicy {
     /// The first and last level (1-based, inclusive) at which it may be bought.
     pub from_level: u32,
     pub until_level: u32,
+    /// And only in the first this many minutes of the tournament clock (see
+    /// [`Tournament::played`]); the window closes at the level or the time, whichever comes
+    /// first (invitational 1.3: "in the first 2 hours of play").
+    #[serde(default)]
+    pub until_minutes: Option<u32>,
     /// Chips it gives.
     pub chips: Chips,
     /// Only when the player's stack is at most this (e.g. the starting stack).
@@ -245,6 +250,10 @@ pub struct Schedule {
     pub reentries: Option<PurchasePolicy>,
     /// Late entries are taken up to the end of this level (1-based); 0 for none.
     pub late_registration_until_level: u32,
+    /// And only in the first this many minutes of the tournament clock; registration
+    /// closes at the level or the time, whichever comes first.
+    #[serde(default)]
+    pub late_registration_until_minutes: Option<u32>,
     pub payouts: PayoutTable,
     /// QueenSix House Policies 4: the blinds are capped at this percentage of the average
     /// stack at the table.
@@ -305,6 +314,7 @@ pub enum TournamentCommand {
     /// A late entry, or a re-entry of a player who is out.
     LateEntry {
         player: PlayerId,
+        at: Millis,
         seed: Seed,
         next_commitment: Commitment,
     },
@@ -330,15 +340,18 @@ pub enum TournamentCommand {
     },
     AnnounceRebuy {
         player: PlayerId,
+        at: Millis,
     },
     Rebuy {
         player: PlayerId,
+        at: Millis,
     },
     DeclineRebuy {
         player: PlayerId,
     },
     AddOn {
         player: PlayerId,
+        at: Millis,
     },
     Redraw {
         seed: Seed,
@@ -468,6 +481,8 @@ pub enum TournamentEvent {
         opened_table: bool,
         seed: Seed,
         next_commitment: Commitment,
+        #[serde(default)]
+        at: Millis,
     },
     /// A hand is about to start at a table: the positions and the blinds it uses.
     TableHandStarted {
@@ -496,6 +511,9 @@ pub enum TournamentEvent {
     },
     RebuyAnnounced {
         player: PlayerId,
+        /// When it was announced (the window is checked at this time).
+        #[serde(default)]
+        at: Millis,
     },
     RebuyMade {
         player: PlayerId,
@@ -503,11 +521,17 @@ pub enum TournamentEvent {
         paid: Price,
         /// Made because it was announced before the deal (QueenSix 29, WPH 19).
         obliged: bool,
+        /// When it was bought; an obliged re-buy, made as the hand ends, carries the last
+        /// time the tournament was told.
+        #[serde(default)]
+        at: Millis,
     },
     AddOnMade {
         player: PlayerId,
         chips: Chips,
         paid: Price,
+        #[serde(default)]
+        at: Millis,
     },
     /// Players out together, best finish first; `tied` when they share their places
     /// (hand-for-hand).
@@ -677,6 +701,15 @@ pub enum TournamentError {
         from_level: u32,
         until_level: u32,
         level: u32,
+    },
+    #[error(
+        "{what} close after {until_minutes} minutes of the tournament clock; {} minutes have been played",
+        played_ms / 60_000
+    )]
+    TimeWindowClosed {
+        what: &'static str,
+        until_minutes: u32,
+        played_ms: Millis,
     },
     #[error("{what}: at most {limit} per player")]
     LimitReached { what: &'static str, limit: u32 },
@@ -873,6 +906,10 @@ pub struct Tournament {
     last_at: Millis,
     paused_since: Option<Millis>,
     paused_in_level: Millis,
+    /// When the clock started, and how long it has been paused since (both closed pauses
+    /// only): the tournament clock for time windows.
+    started_at: Millis,
+    paused_total: Millis,
     commitment: Option<Commitment>,
     purchases: Purchases,
     busts: Vec<Bust>,
@@ -972,6 +1009,20 @@ impl Tournament {
             self.paused_since,
             self.paused_in_level,
         )
+    }
+
+    /// Milliseconds on the tournament clock at `now`: since the start, less the time it
+    /// was paused (breaks run on the clock). Purchase and late-registration windows by
+    /// time are measured on it.
+    pub fn played(&self, now: Millis) -> Millis {
+        if self.stage < Stage::Running {
+            return 0;
+        }
+        self.paused_since
+            .unwrap_or(now)
+            .saturating_sub(self.started_at)
+            .saturating_sub(self.paused_total)
+            .max(0)
     }
 
     /// Milliseconds of play left in the current level at `now`.
@@ -1290,6 +1341,7 @@ impl Tournament {
                 ..
             } => {
                 self.stage = Stage::Running;
+                self.started_at = *at;
                 self.commitment = Some(*next_commitment);
                 self.last_at = *at;
                 for s in seats {
@@ -1306,6 +1358,7 @@ impl Tournament {
                 self.last_at = *at;
                 self.paused_in_level = 0;
                 if let Some(since) = self.paused_since.as_mut() {
+                    self.paused_total += at.saturating_sub(*since);
                     *since = *at;
                 }
                 if let Level::Break {
@@ -1322,6 +1375,7 @@ impl Tournament {
             TournamentEvent::ClockResumed { at } => {
                 if let Some(since) = self.paused_since.take() {
                     self.paused_in_level += at.saturating_sub(since);
+                    self.paused_total += at.saturating_sub(since);
                 }
                 self.last_at = *at;
             }
@@ -1350,8 +1404,10 @@ impl Tournament {
                 table,
                 seat,
                 next_commitment,
+                at,
                 ..
             } => {
+                self.last_at = self.last_at.max(*at);
                 self.commitment = Some(*next_commitment);
                 if *reentry {
                     for bust in &mut self.busts {
@@ -1418,15 +1474,18 @@ impl Tournament {
                     None => self.unallocated += freed,
                 }
             }
-            TournamentEvent::RebuyAnnounced { player } => {
+            TournamentEvent::RebuyAnnounced { player, at } => {
                 self.entrant(player).rebuy_announced = true;
+                self.last_at = self.last_at.max(*at);
             }
             TournamentEvent::RebuyMade {
                 player,
                 chips,
                 paid,
+                at,
                 ..
             } => {
+                self.last_at = self.last_at.max(*at);
                 self.purchase(player, *paid, *chips);
                 let p = self.entrant(player);
                 p.rebuys += 1;
@@ -1440,7 +1499,9 @@ impl Tournament {
                 player,
                 chips,
                 paid,
+                at,
             } => {
+                self.last_at = self.last_at.max(*at);
                 self.purchase(player, *paid, *chips);
                 self.entrant(player).add_ons += 1;
                 self.purchases.add_ons += 1;
@@ -1780,15 +1841,16 @@ impl Run<'_> {
             TournamentCommand::RemoveAbsent { player, at } => self.remove_absent(player, *at),
             TournamentCommand::LateEntry {
                 player,
+                at,
                 seed,
                 next_commitment,
-            } => self.late_entry(player, seed, *next_commitment),
+            } => self.late_entry(player, *at, seed, *next_commitment),
             TournamentCommand::StartHand { table, seed } => self.start_hand(*table, seed.as_ref()),
             TournamentCommand::Hand { table, command } => self.hand(*table, command),
             TournamentCommand::Eliminate { players, by } => self.eliminate(players, by.as_ref()),
             TournamentCommand::RecordChips { counts } => self.record_chips(counts),
-            TournamentCommand::AnnounceRebuy { player } => self.announce_rebuy(player),
-            TournamentCommand::Rebuy { player } => self.rebuy(player),
+            TournamentCommand::AnnounceRebuy { player, at } => self.announce_rebuy(player, *at),
+            TournamentCommand::Rebuy { player, at } => self.rebuy(player, *at),
             TournamentCommand::DeclineRebuy { player } => {
                 self.running()?;
                 let p = self.entrant(player)?;
@@ -1806,7 +1868,7 @@ impl Run<'_> {
                 );
                 self.settle()
             }
-            TournamentCommand::AddOn { player } => self.add_on(player),
+            TournamentCommand::AddOn { player, at } => self.add_on(player, *at),
             TournamentCommand::Redraw {
                 seed,
                 next_commitment,
@@ -1922,14 +1984,18 @@ impl Run<'_> {
         if self.state.colour_up_due.is_some() {
             return Err(TournamentError::ColourUpDue);
         }
-        let rebuy_until = schedule.rebuys.map(|r| r.until_level);
+        let rebuys = schedule.rebuys;
         self.emit(TournamentEvent::LevelStarted {
             level: level_no(next),
             at,
             spec,
         });
-        // The re-buy period is over: busted players waiting to re-buy are out.
-        if rebuy_until.is_some_and(|until| self.level_now() > until) {
+        // The re-buy period is over (by level or by time): busted players waiting to
+        // re-buy are out.
+        let (level, played) = (self.level_now(), self.state.played(at));
+        if rebuys.is_some_and(|r| {
+            level > r.until_level || time_window("", r.until_minutes, played).is_err()
+        }) {
             let waiting: Vec<(PlayerId, u32)> = self
                 .state
                 .players
@@ -1991,9 +2057,17 @@ impl Run<'_> {
         self.settle()
     }
 
-    fn late_entry(&mut self, player: &str, seed: &Seed, next_commitment: Commitment) -> Result<()> {
+    fn late_entry(
+        &mut self,
+        player: &str,
+        at: Millis,
+        seed: &Seed,
+        next_commitment: Commitment,
+    ) -> Result<()> {
         let schedule = self.running()?;
+        self.clock(at)?;
         let level = self.level_now();
+        let played = self.state.played(at);
         let reentry = match self.state.players.get(player) {
             None => None,
             Some(p) if p.standing == Standing::Out => Some(p.entries),
@@ -2007,7 +2081,7 @@ impl Run<'_> {
             let policy = schedule
                 .reentries
                 .ok_or(TournamentError::NotOffered("re-entries"))?;
-            window("re-entries", &policy, level)?;
+            window("re-entries", &policy, level, played)?;
             if entries > policy.per_player {
                 return Err(TournamentError::LimitReached {
                     what: "re-entries",
@@ -2019,6 +2093,12 @@ impl Run<'_> {
                 level,
                 until_level: until,
             });
+        } else {
+            time_window(
+                "late entries",
+                schedule.late_registration_until_minutes,
+                played,
+            )?;
         }
         self.reveal(seed)?;
         // Open seats at the tables with the fewest players; a new table when all are full.
@@ -2064,6 +2144,7 @@ impl Run<'_> {
             opened_table: opened,
             seed: *seed,
             next_commitment,
+            at,
         });
         self.settle()
     }
@@ -2303,14 +2384,16 @@ impl Run<'_> {
         let order = schedule.house.bust_order;
         let preset = schedule.preset;
         let level = self.level_now();
+        let played = self.state.played(self.state.last_at);
         for id in announced {
-            self.make_rebuy(&id, true)?;
+            self.make_rebuy(&id, true, self.state.last_at)?;
         }
         let mut out = Vec::new();
         for (id, seat, start, value) in busted {
             let p = self.entrant(&id)?;
-            let can_rebuy = rebuys
-                .is_some_and(|r| window("re-buys", &r, level).is_ok() && p.rebuys < r.per_player);
+            let can_rebuy = rebuys.is_some_and(|r| {
+                window("re-buys", &r, level, played).is_ok() && p.rebuys < r.per_player
+            });
             if can_rebuy {
                 self.emit(TournamentEvent::PlayerBusted {
                     player: id,
@@ -2430,11 +2513,12 @@ impl Run<'_> {
         // player with one left is busted, not out: the host records the re-buy, or it is
         // declined, before the next hand.
         let level = self.level_now();
+        let played = self.state.played(self.state.last_at);
         let after_bust = self.schedule()?.rebuys.filter(|r| r.after_bust_only);
         let mut busted = Vec::new();
         if let Some(policy) = after_bust {
             group.retain(|(id, _)| {
-                let can = window("re-buys", &policy, level).is_ok()
+                let can = window("re-buys", &policy, level, played).is_ok()
                     && self.state.players.get(id).is_some_and(|p| {
                         p.rebuys < policy.per_player
                             && matches!(p.standing, Standing::Seated { .. })
@@ -2530,8 +2614,9 @@ impl Run<'_> {
         Ok(())
     }
 
-    fn rebuy_policy(&self, player: &str, obliged: bool) -> Result<PurchasePolicy> {
+    fn rebuy_policy(&self, player: &str, obliged: bool, at: Millis) -> Result<PurchasePolicy> {
         let schedule = self.running()?;
+        self.clock(at)?;
         let policy = schedule
             .rebuys
             .ok_or(TournamentError::NotOffered("re-buys"))?;
@@ -2542,7 +2627,7 @@ impl Run<'_> {
         if obliged {
             return Ok(policy);
         }
-        window("re-buys", &policy, self.level_now())?;
+        window("re-buys", &policy, self.level_now(), self.state.played(at))?;
         if p.rebuys >= policy.per_player {
             return Err(TournamentError::LimitReached {
                 what: "re-buys",
@@ -2565,8 +2650,8 @@ impl Run<'_> {
         Ok(policy)
     }
 
-    fn make_rebuy(&mut self, player: &str, obliged: bool) -> Result<()> {
-        let policy = self.rebuy_policy(player, obliged)?;
+    fn make_rebuy(&mut self, player: &str, obliged: bool, at: Millis) -> Result<()> {
+        let policy = self.rebuy_policy(player, obliged, at)?;
         let paid = self
             .schedule()?
             .pool
@@ -2577,12 +2662,13 @@ impl Run<'_> {
             chips: policy.chips,
             paid,
             obliged,
+            at,
         });
         Ok(())
     }
 
-    fn announce_rebuy(&mut self, player: &str) -> Result<()> {
-        self.rebuy_policy(player, false)?;
+    fn announce_rebuy(&mut self, player: &str, at: Millis) -> Result<()> {
+        self.rebuy_policy(player, false, at)?;
         let p = self.entrant(player)?;
         if p.rebuy_announced {
             return Err(TournamentError::RebuyAnnounced(player.to_owned()));
@@ -2594,24 +2680,26 @@ impl Run<'_> {
         if in_hand {
             self.emit(TournamentEvent::RebuyAnnounced {
                 player: player.to_owned(),
+                at,
             });
             Ok(())
         } else {
-            self.make_rebuy(player, false)
+            self.make_rebuy(player, false, at)
         }
     }
 
-    fn rebuy(&mut self, player: &str) -> Result<()> {
+    fn rebuy(&mut self, player: &str, at: Millis) -> Result<()> {
         let p = self.entrant(player)?;
         if let Some((t, _)) = p.seat() {
             self.between_hands(t)?;
         }
-        self.make_rebuy(player, false)?;
+        self.make_rebuy(player, false, at)?;
         self.settle()
     }
 
-    fn add_on(&mut self, player: &str) -> Result<()> {
+    fn add_on(&mut self, player: &str, at: Millis) -> Result<()> {
         let schedule = self.running()?;
+        self.clock(at)?;
         let policy = schedule
             .add_ons
             .ok_or(TournamentError::NotOffered("add-ons"))?;
@@ -2619,7 +2707,7 @@ impl Run<'_> {
             .pool
             .add_on
             .ok_or(TournamentError::NotOffered("add-ons"))?;
-        window("add-ons", &policy, self.level_now())?;
+        window("add-ons", &policy, self.level_now(), self.state.played(at))?;
         let (table, _) = self.seated(player)?;
         self.between_hands(table)?;
         let p = self.entrant(player)?;
@@ -2642,6 +2730,7 @@ impl Run<'_> {
             player: player.to_owned(),
             chips: policy.chips,
             paid,
+            at,
         });
         Ok(())
     }
@@ -3220,7 +3309,9 @@ fn due_after(seat: Seat, big_blind: Seat) -> usize {
     (usize::from(seat) + MAX_SEATS - usize::from(big_blind) % MAX_SEATS) % MAX_SEATS
 }
 
-fn window(what: &'static str, policy: &PurchasePolicy, level: u32) -> Result<()> {
+/// Whether a purchase window is open at `level` with `played` milliseconds on the
+/// tournament clock.
+fn window(what: &'static str, policy: &PurchasePolicy, level: u32, played: Millis) -> Result<()> {
     if level < policy.from_level || level > policy.until_level {
         return Err(TournamentError::WindowClosed {
             what,
@@ -3229,7 +3320,21 @@ fn window(what: &'static str, policy: &PurchasePolicy, level: u32) -> Result<()>
             level,
         });
     }
-    Ok(())
+    time_window(what, policy.until_minutes, played)
+}
+
+/// Whether `played` milliseconds are within the first `until_minutes` minutes.
+fn time_window(what: &'static str, until_minutes: Option<u32>, played: Millis) -> Result<()> {
+    match until_minutes {
+        Some(minutes) if played >= Millis::from(minutes).saturating_mul(60_000) => {
+            Err(TournamentError::TimeWindowClosed {
+                what,
+                until_minutes: minutes,
+                played_ms: played,
+            })
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The rule that orders several players out in one hand.

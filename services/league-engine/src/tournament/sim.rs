@@ -133,10 +133,20 @@ impl TournamentSim {
         if options.preset == Preset::Wph && rng.next_u32() % 2 == 0 {
             house.colour_up = ColourUpPolicy::ChipRace;
         }
+        // A third of the tournaments also close their windows by time (the invitational's
+        // re-buys always do: 1.3, "in the first 2 hours of play"); the simulated clock runs
+        // fast, so short windows close during play.
+        let by_time = (rng.next_u32() % 3 == 0).then(|| 3 + rng.next_u32() % 10);
+        let rebuy_minutes = if options.preset == Preset::Invitational {
+            Some(120)
+        } else {
+            by_time
+        };
         let purchase = |chips, until| PurchasePolicy {
             per_player: 2,
             from_level: 1,
             until_level: until,
+            until_minutes: by_time,
             chips,
             max_stack: Some(5000),
             after_bust_only: options.preset == Preset::Invitational,
@@ -163,7 +173,10 @@ impl TournamentSim {
             chip_unit: 25,
             levels: standard_levels(),
             table_size: options.table_size,
-            rebuys: options.rebuys.then(|| purchase(5000, 4)),
+            rebuys: options.rebuys.then(|| PurchasePolicy {
+                until_minutes: rebuy_minutes,
+                ..purchase(5000, 4)
+            }),
             add_ons: options.rebuys.then(|| PurchasePolicy {
                 from_level: 4,
                 max_stack: None,
@@ -178,6 +191,7 @@ impl TournamentSim {
                 ..purchase(5000, 3)
             }),
             late_registration_until_level: 3,
+            late_registration_until_minutes: by_time,
             payouts: PayoutTable::default(),
             blind_cap_percent: (options.preset == Preset::QueenSix).then_some(10),
             break_order: Vec::new(),
@@ -238,6 +252,24 @@ impl TournamentSim {
         self.clock
     }
 
+    /// A few seconds pass (between the commands of one level).
+    fn nudge(&mut self) -> i64 {
+        self.clock += 1 + i64::try_from(self.below(5_000)).unwrap_or(0);
+        self.clock
+    }
+
+    /// Whether a window of `minutes` is still open at `at` on the tournament clock.
+    fn in_time(&self, minutes: Option<u32>, at: i64) -> bool {
+        minutes.is_none_or(|m| self.state.played(at) < i64::from(m) * 60_000)
+    }
+
+    fn policy_minutes(&self, pick: fn(&play::Schedule) -> Option<PurchasePolicy>) -> Option<u32> {
+        self.state
+            .schedule()
+            .and_then(pick)
+            .and_then(|p| p.until_minutes)
+    }
+
     /// Plays the tournament to the end (or `max_commands`).
     pub fn run(&mut self, max_commands: u64) -> Result<(), TournamentError> {
         self.start()?;
@@ -279,8 +311,10 @@ impl TournamentSim {
             .map(|(id, _)| id.clone())
             .collect();
         for player in busted {
-            if self.chance(60) {
-                self.send(&TournamentCommand::Rebuy { player })?;
+            let at = self.nudge();
+            let minutes = self.policy_minutes(|s| s.rebuys);
+            if self.chance(60) && self.in_time(minutes, at) {
+                self.send(&TournamentCommand::Rebuy { player, at })?;
             } else {
                 self.send(&TournamentCommand::DeclineRebuy { player })?;
             }
@@ -357,12 +391,18 @@ impl TournamentSim {
                 })
                 .is_some_and(|t| !t.in_hand())
         };
-        if level <= 3 && self.late_left > 0 && self.chance(20) {
+        let at = self.nudge();
+        let late_minutes = self
+            .state
+            .schedule()
+            .and_then(|s| s.late_registration_until_minutes);
+        if level <= 3 && self.late_left > 0 && self.in_time(late_minutes, at) && self.chance(20) {
             self.late_left -= 1;
             let player = self.options.id(self.options.players + self.late_left);
             let (seed, next) = self.reveal();
             return self.send(&TournamentCommand::LateEntry {
                 player,
+                at,
                 seed,
                 next_commitment: next,
             });
@@ -377,10 +417,17 @@ impl TournamentSim {
         let Some((id, p)) = ids.get(pick).cloned() else {
             return Ok(());
         };
-        if p.standing == Standing::Out && level <= 3 && p.entries < 2 && self.chance(30) {
+        let reentry_minutes = self.policy_minutes(|s| s.reentries);
+        if p.standing == Standing::Out
+            && level <= 3
+            && p.entries < 2
+            && self.in_time(reentry_minutes, at)
+            && self.chance(30)
+        {
             let (seed, next) = self.reveal();
             return self.send(&TournamentCommand::LateEntry {
                 player: id,
+                at,
                 seed,
                 next_commitment: next,
             });
@@ -391,19 +438,27 @@ impl TournamentSim {
         if p.absent && self.chance(30) {
             return self.send(&TournamentCommand::Arrived { player: id });
         }
-        if self.options.rebuys && level == 4 && p.add_ons == 0 && idle(self, &id) && self.chance(30)
+        let add_on_minutes = self.policy_minutes(|s| s.add_ons);
+        if self.options.rebuys
+            && level == 4
+            && p.add_ons == 0
+            && idle(self, &id)
+            && self.in_time(add_on_minutes, at)
+            && self.chance(30)
         {
-            return self.send(&TournamentCommand::AddOn { player: id });
+            return self.send(&TournamentCommand::AddOn { player: id, at });
         }
+        let rebuy_minutes = self.policy_minutes(|s| s.rebuys);
         if self.options.rebuys
             && level <= 4
             && p.rebuys < 2
             && p.chips <= 5000
             && !p.rebuy_announced
             && self.options.preset != Preset::Invitational
+            && self.in_time(rebuy_minutes, at)
             && self.chance(5)
         {
-            return self.send(&TournamentCommand::AnnounceRebuy { player: id });
+            return self.send(&TournamentCommand::AnnounceRebuy { player: id, at });
         }
         let roll = self.below(1000);
         if roll < 5 {
@@ -418,7 +473,7 @@ impl TournamentSim {
                 penalty: Penalty::MissRounds(1),
             });
         }
-        if roll < 9 && idle(self, &id) && self.state.remaining() > 2 {
+        if roll < 14 && idle(self, &id) && self.state.remaining() > 2 {
             return self.send(&TournamentCommand::Penalise {
                 player: id,
                 penalty: Penalty::Disqualify,
@@ -483,7 +538,11 @@ impl TournamentSim {
         };
         if self.options.rebuys && k == 1 && self.chance(40) {
             let id = players[0].clone();
-            let ok = self.send(&TournamentCommand::Rebuy { player: id.clone() });
+            let at = self.nudge();
+            let ok = self.send(&TournamentCommand::Rebuy {
+                player: id.clone(),
+                at,
+            });
             if ok.is_ok() {
                 return Ok(());
             }

@@ -79,6 +79,7 @@ pub fn schedule(preset: Preset, tracking: Tracking) -> Schedule {
         add_ons: None,
         reentries: None,
         late_registration_until_level: 0,
+        late_registration_until_minutes: None,
         payouts: PayoutTable::default(),
         blind_cap_percent: None,
         break_order: Vec::new(),

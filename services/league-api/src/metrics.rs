@@ -1,0 +1,410 @@
+//! Operations: Prometheus metrics (`GET /metrics`) and the per-token rate limit.
+//!
+//! Metrics are plain atomics written as the Prometheus text format by hand (no client
+//! library): requests by kind and outcome, a latency histogram, commands and the events
+//! they appended, open subscriptions, requests refused by the rate limit, and, computed
+//! when scraped, the projection lag (the log's last position less the position the live
+//! projector has folded).
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Upper bounds of the latency histogram's buckets, in microseconds.
+const BUCKETS_US: [u64; 12] = [
+    500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000,
+    5_000_000,
+];
+
+/// What a request was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Query,
+    Mutation,
+    /// A WebSocket connection for subscriptions.
+    Subscription,
+}
+
+impl Kind {
+    const ALL: [Kind; 3] = [Kind::Query, Kind::Mutation, Kind::Subscription];
+
+    fn index(self) -> usize {
+        match self {
+            Kind::Query => 0,
+            Kind::Mutation => 1,
+            Kind::Subscription => 2,
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Kind::Query => "query",
+            Kind::Mutation => "mutation",
+            Kind::Subscription => "subscription",
+        }
+    }
+}
+
+/// The service's counters.
+#[derive(Debug, Default)]
+pub struct Metrics {
+    /// Requests by kind: answered without errors, with errors.
+    requests_ok: [AtomicU64; 3],
+    requests_error: [AtomicU64; 3],
+    /// Latency histogram of queries and mutations (cumulative counts per bucket).
+    buckets: [[AtomicU64; BUCKETS_US.len()]; 2],
+    latency_sum_us: [AtomicU64; 2],
+    latency_count: [AtomicU64; 2],
+    commands_ok: AtomicU64,
+    commands_error: AtomicU64,
+    events_appended: AtomicU64,
+    subscribers: AtomicI64,
+    rate_limited: AtomicU64,
+}
+
+impl Metrics {
+    /// A request answered after `elapsed`, with or without errors.
+    pub fn request(&self, kind: Kind, ok: bool, elapsed: Duration) {
+        let counters = if ok {
+            &self.requests_ok
+        } else {
+            &self.requests_error
+        };
+        counters[kind.index()].fetch_add(1, Ordering::Relaxed);
+        if kind == Kind::Subscription {
+            return;
+        }
+        let h = kind.index();
+        let us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
+        for (bucket, bound) in self.buckets[h].iter().zip(BUCKETS_US) {
+            if us <= bound {
+                bucket.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        self.latency_sum_us[h].fetch_add(us, Ordering::Relaxed);
+        self.latency_count[h].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A command decided and appended (`events` new events; 0 for a replayed key), or
+    /// refused.
+    pub fn command(&self, appended: Option<u64>) {
+        match appended {
+            Some(events) => {
+                self.commands_ok.fetch_add(1, Ordering::Relaxed);
+                self.events_appended.fetch_add(events, Ordering::Relaxed);
+            }
+            None => {
+                self.commands_error.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    pub fn rate_limited(&self) {
+        self.rate_limited.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts an open subscription until the guard is dropped.
+    pub fn subscriber(self: &std::sync::Arc<Self>) -> SubscriberGuard {
+        self.subscribers.fetch_add(1, Ordering::Relaxed);
+        SubscriberGuard(std::sync::Arc::clone(self))
+    }
+
+    pub fn subscribers(&self) -> i64 {
+        self.subscribers.load(Ordering::Relaxed)
+    }
+
+    /// The Prometheus text exposition; `lag` is the projection lag in events, when known.
+    pub fn render(&self, log_position: Option<u64>, folded: Option<u64>) -> String {
+        let mut out = String::new();
+        let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        let _ = writeln!(
+            out,
+            "# HELP league_requests_total GraphQL requests (HTTP) and subscription connections (WebSocket), by outcome."
+        );
+        let _ = writeln!(out, "# TYPE league_requests_total counter");
+        for kind in Kind::ALL {
+            for (outcome, counters) in [("ok", &self.requests_ok), ("error", &self.requests_error)]
+            {
+                let _ = writeln!(
+                    out,
+                    "league_requests_total{{kind=\"{}\",outcome=\"{outcome}\"}} {}",
+                    kind.label(),
+                    load(&counters[kind.index()])
+                );
+            }
+        }
+        let _ = writeln!(
+            out,
+            "# HELP league_request_duration_seconds Time to answer a GraphQL request over HTTP."
+        );
+        let _ = writeln!(out, "# TYPE league_request_duration_seconds histogram");
+        for kind in [Kind::Query, Kind::Mutation] {
+            let h = kind.index();
+            for (bucket, bound) in self.buckets[h].iter().zip(BUCKETS_US) {
+                let _ = writeln!(
+                    out,
+                    "league_request_duration_seconds_bucket{{kind=\"{}\",le=\"{}\"}} {}",
+                    kind.label(),
+                    seconds(bound),
+                    load(bucket)
+                );
+            }
+            let count = load(&self.latency_count[h]);
+            let _ = writeln!(
+                out,
+                "league_request_duration_seconds_bucket{{kind=\"{}\",le=\"+Inf\"}} {count}",
+                kind.label()
+            );
+            let _ = writeln!(
+                out,
+                "league_request_duration_seconds_sum{{kind=\"{}\"}} {}",
+                kind.label(),
+                seconds(load(&self.latency_sum_us[h]))
+            );
+            let _ = writeln!(
+                out,
+                "league_request_duration_seconds_count{{kind=\"{}\"}} {count}",
+                kind.label()
+            );
+        }
+        let _ = writeln!(
+            out,
+            "# HELP league_commands_total Commands (mutations) decided and appended, or refused."
+        );
+        let _ = writeln!(out, "# TYPE league_commands_total counter");
+        let _ = writeln!(
+            out,
+            "league_commands_total{{outcome=\"appended\"}} {}",
+            load(&self.commands_ok)
+        );
+        let _ = writeln!(
+            out,
+            "league_commands_total{{outcome=\"refused\"}} {}",
+            load(&self.commands_error)
+        );
+        let _ = writeln!(
+            out,
+            "# HELP league_events_appended_total Events this instance appended to the log."
+        );
+        let _ = writeln!(out, "# TYPE league_events_appended_total counter");
+        let _ = writeln!(
+            out,
+            "league_events_appended_total {}",
+            load(&self.events_appended)
+        );
+        let _ = writeln!(
+            out,
+            "# HELP league_subscribers Open GraphQL subscriptions on this instance."
+        );
+        let _ = writeln!(out, "# TYPE league_subscribers gauge");
+        let _ = writeln!(out, "league_subscribers {}", self.subscribers());
+        let _ = writeln!(
+            out,
+            "# HELP league_rate_limited_total Requests refused by the per-token rate limit."
+        );
+        let _ = writeln!(out, "# TYPE league_rate_limited_total counter");
+        let _ = writeln!(
+            out,
+            "league_rate_limited_total {}",
+            load(&self.rate_limited)
+        );
+        if let Some(last) = log_position {
+            let folded_n = folded.unwrap_or(0);
+            let lag = match folded {
+                Some(f) => last.saturating_sub(f),
+                None => last.saturating_add(1),
+            };
+            let _ = writeln!(
+                out,
+                "# HELP league_log_position The last global position in the event log."
+            );
+            let _ = writeln!(out, "# TYPE league_log_position gauge");
+            let _ = writeln!(out, "league_log_position {last}");
+            let _ = writeln!(
+                out,
+                "# HELP league_projection_position The last position the live projections folded."
+            );
+            let _ = writeln!(out, "# TYPE league_projection_position gauge");
+            let _ = writeln!(out, "league_projection_position {folded_n}");
+            let _ = writeln!(
+                out,
+                "# HELP league_projection_lag_events Events in the log the live projections have not folded yet."
+            );
+            let _ = writeln!(out, "# TYPE league_projection_lag_events gauge");
+            let _ = writeln!(out, "league_projection_lag_events {lag}");
+        } else {
+            let _ = writeln!(out, "# TYPE league_projection_lag_events gauge");
+            let _ = writeln!(out, "league_projection_lag_events 0");
+        }
+        out
+    }
+}
+
+/// Microseconds as decimal seconds, exactly (no float).
+fn seconds(us: u64) -> String {
+    let frac = format!("{:06}", us % 1_000_000);
+    let frac = frac.trim_end_matches('0');
+    if frac.is_empty() {
+        format!("{}", us / 1_000_000)
+    } else {
+        format!("{}.{frac}", us / 1_000_000)
+    }
+}
+
+/// Keeps a subscription counted while it is open.
+#[derive(Debug)]
+pub struct SubscriberGuard(std::sync::Arc<Metrics>);
+
+impl Drop for SubscriberGuard {
+    fn drop(&mut self) {
+        self.0.subscribers.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A token bucket per caller: `per_second` requests a second on average, bursts up to
+/// `burst`. Counted in thousandths of a request, so the arithmetic stays in integers.
+#[derive(Debug)]
+pub struct RateLimiter {
+    per_second: u32,
+    burst: u32,
+    buckets: Mutex<HashMap<String, Bucket>>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    /// Thousandths of a request left.
+    milli: u64,
+    at: Instant,
+}
+
+/// Callers remembered before idle buckets are swept.
+const SWEEP_AT: usize = 10_000;
+
+impl RateLimiter {
+    /// `per_second` 0 turns the limit off.
+    pub fn new(per_second: u32, burst: u32) -> RateLimiter {
+        RateLimiter {
+            per_second,
+            burst: burst.max(per_second).max(1),
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn per_second(&self) -> u32 {
+        self.per_second
+    }
+
+    /// Takes one request from `caller`'s bucket at `now`; `Err(wait)` when it is empty,
+    /// with how long until the next request would be allowed.
+    pub fn check(&self, caller: &str, now: Instant) -> Result<(), Duration> {
+        if self.per_second == 0 {
+            return Ok(());
+        }
+        let full = u64::from(self.burst) * 1000;
+        let rate = u64::from(self.per_second);
+        let mut buckets = self
+            .buckets
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if buckets.len() >= SWEEP_AT {
+            // Forget callers whose buckets have refilled: they are as good as new.
+            buckets.retain(|_, b| refill(*b, now, rate, full) < full);
+        }
+        let bucket = buckets.entry(caller.to_owned()).or_insert(Bucket {
+            milli: full,
+            at: now,
+        });
+        let milli = refill(*bucket, now, rate, full);
+        if milli >= 1000 {
+            *bucket = Bucket {
+                milli: milli - 1000,
+                at: now,
+            };
+            Ok(())
+        } else {
+            *bucket = Bucket { milli, at: now };
+            // Each millisecond refills `rate` thousandths.
+            let wait_ms = (1000 - milli).div_ceil(rate);
+            Err(Duration::from_millis(wait_ms))
+        }
+    }
+}
+
+/// The bucket's thousandths at `now`: `rate` thousandths come back every millisecond.
+fn refill(bucket: Bucket, now: Instant, rate: u64, full: u64) -> u64 {
+    let ms =
+        u64::try_from(now.saturating_duration_since(bucket.at).as_millis()).unwrap_or(u64::MAX);
+    bucket
+        .milli
+        .saturating_add(ms.saturating_mul(rate))
+        .min(full)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+
+    use super::*;
+
+    #[test]
+    fn a_bucket_allows_its_burst_then_its_rate() {
+        let limiter = RateLimiter::new(10, 20);
+        let t0 = Instant::now();
+        for _ in 0..20 {
+            assert!(limiter.check("a", t0).is_ok());
+        }
+        let wait = limiter.check("a", t0).unwrap_err();
+        assert_eq!(wait, Duration::from_millis(100), "one request per 100 ms");
+        // Another caller has its own bucket.
+        assert!(limiter.check("b", t0).is_ok());
+        // 100 ms later, one more; not two.
+        let t1 = t0 + Duration::from_millis(100);
+        assert!(limiter.check("a", t1).is_ok());
+        assert!(limiter.check("a", t1).is_err());
+        // A second refills ten.
+        let t2 = t1 + Duration::from_secs(1);
+        for _ in 0..10 {
+            assert!(limiter.check("a", t2).is_ok());
+        }
+        assert!(limiter.check("a", t2).is_err());
+    }
+
+    #[test]
+    fn zero_turns_the_limit_off() {
+        let limiter = RateLimiter::new(0, 0);
+        let t0 = Instant::now();
+        for _ in 0..10_000 {
+            assert!(limiter.check("a", t0).is_ok());
+        }
+    }
+
+    #[test]
+    fn the_text_format_names_every_series() {
+        let m = std::sync::Arc::new(Metrics::default());
+        m.request(Kind::Mutation, true, Duration::from_micros(3_000));
+        m.request(Kind::Query, false, Duration::from_micros(700));
+        m.command(Some(4));
+        m.command(None);
+        let guard = m.subscriber();
+        let text = m.render(Some(10), Some(7));
+        drop(guard);
+        for line in [
+            "league_requests_total{kind=\"mutation\",outcome=\"ok\"} 1",
+            "league_requests_total{kind=\"query\",outcome=\"error\"} 1",
+            "league_request_duration_seconds_bucket{kind=\"mutation\",le=\"0.0025\"} 0",
+            "league_request_duration_seconds_bucket{kind=\"mutation\",le=\"0.005\"} 1",
+            "league_request_duration_seconds_bucket{kind=\"mutation\",le=\"+Inf\"} 1",
+            "league_request_duration_seconds_sum{kind=\"mutation\"} 0.003",
+            "league_commands_total{outcome=\"appended\"} 1",
+            "league_commands_total{outcome=\"refused\"} 1",
+            "league_events_appended_total 4",
+            "league_subscribers 1",
+            "league_projection_lag_events 3",
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line} missing:\n{text}");
+        }
+        assert_eq!(m.subscribers(), 0);
+    }
+}

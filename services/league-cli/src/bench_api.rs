@@ -1,0 +1,589 @@
+//! `league bench api`: a league night against one real server, over real HTTP and
+//! WebSocket.
+//!
+//! The server (`league_api::run_with`, rate limit off) runs in this process on a scratch
+//! database (PostgreSQL with `--database`, else SQLite) and its own worker threads; the
+//! load generator is an actix system on further threads. Each table is a one-table dealt
+//! tournament at its own venue, driven by its host's token as a venue app would drive it:
+//! read the table, then send the next command (start a hand, or the seat to act folds), one
+//! command at a time per table, every table at once. Subscribers (spread evenly over the
+//! tables) subscribe to their table over `graphql-transport-ws` before play starts.
+//!
+//! Reported: commands per second and their latency (request sent to response read);
+//! delivery latency, from the moment the command that produced a table's new version was
+//! sent to the moment a subscriber of that table has the update; and updates a subscriber
+//! never saw (every command changes the table, so every command's version must arrive).
+
+use std::collections::{BTreeMap, HashMap};
+use std::process::ExitCode;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use futures_util::{SinkExt as _, StreamExt as _};
+use league_engine::deck::Seed;
+use league_engine::rules::Preset;
+use league_engine::tournament::payouts::PayoutTable;
+use league_engine::tournament::play::{Schedule, TournamentRules, Tracking};
+use league_engine::tournament::pool::{HouseCut, PoolRules, Price};
+use league_engine::tournament::sim::standard_levels;
+use league_store::Backend;
+use league_store::bench::Scratch;
+use serde_json::{Value, json};
+
+#[derive(Args)]
+pub struct ApiArgs {
+    /// The PostgreSQL server (a scratch schema is used and dropped); without it, SQLite.
+    #[arg(long = "database", env = "DATABASE_URL")]
+    url: Option<String>,
+    /// Tables playing at once (each a one-table tournament at its own venue).
+    #[arg(long, default_value_t = 50)]
+    tables: u32,
+    /// WebSocket subscribers, spread evenly over the tables.
+    #[arg(long, default_value_t = 1000)]
+    subscribers: u32,
+    /// Seconds of play measured.
+    #[arg(long, default_value_t = 20)]
+    seconds: u64,
+    /// Load-generator threads (each an actix system with its share of tables and
+    /// subscribers).
+    #[arg(long, default_value_t = 2)]
+    clients: u32,
+}
+
+const PLAYERS: u32 = 9;
+
+const SCHEDULE: &str =
+    "mutation($id: String!, $s: JSON!) { scheduleTournament(id: $id, schedule: $s) { events } }";
+const REGISTER: &str =
+    "mutation($t: String!, $p: String!) { register(tournamentId: $t, player: $p) { events } }";
+const START: &str = "mutation($t: String!, $s: String!, $n: String!) { start(tournamentId: $t, seed: $s, nextCommitment: $n) { events } }";
+const START_HAND: &str =
+    "mutation($t: String!) { startHand(tournamentId: $t, table: 1) { version } }";
+const FOLD: &str = "mutation($t: String!, $seat: Int!) { act(tournamentId: $t, table: 1, seat: $seat, action: FOLD) { version } }";
+const TABLE: &str =
+    "query($t: String!) { table(tournamentId: $t, table: 1) { version inHand toAct } }";
+const SUBSCRIBE: &str =
+    "subscription($t: String!) { table(tournamentId: $t, table: 1) { version hand toAct } }";
+
+/// What one load-generator thread measured.
+#[derive(Default)]
+struct Measured {
+    /// Per table: (version produced, when the command was sent, latency).
+    commands: BTreeMap<u32, Vec<(u64, Instant, Duration)>>,
+    queries: Vec<Duration>,
+    /// Per subscriber: its table and the (version, when received) it saw after its first.
+    updates: Vec<(u32, Vec<(u64, Instant)>)>,
+    errors: Vec<String>,
+}
+
+pub fn api(args: &ApiArgs) -> ExitCode {
+    match run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("league bench api: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &ApiArgs) -> Result<(), String> {
+    let backend = if args.url.is_some() {
+        Backend::Postgres
+    } else {
+        Backend::Sqlite
+    };
+    let server_rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let (scratch, store) = server_rt.block_on(async {
+        let scratch = Scratch::new(backend, args.url.as_deref())
+            .await
+            .map_err(|e| e.to_string())?;
+        let store = scratch.open().await.map_err(|e| e.to_string())?;
+        Ok::<_, String>((scratch, store))
+    })?;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
+    let base = format!(
+        "http://{}",
+        listener.local_addr().map_err(|e| e.to_string())?
+    );
+    // The server on its own actix system (its HTTP workers are threads of their own).
+    let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
+    let server_store = store.clone();
+    let server = std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let options = league_api::Options {
+                rate_limit: 0,
+                burst: 0,
+            };
+            let shutdown = async move {
+                // Poll the plain channel from the async side.
+                loop {
+                    if stop_rx.try_recv().is_ok() {
+                        break;
+                    }
+                    actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+                }
+            };
+            league_api::run_with(listener, server_store, options, shutdown).await
+        })
+    });
+    let tokens = server_rt.block_on(async {
+        let mut tokens = Vec::new();
+        for t in 0..args.tables {
+            let venue = format!("venue-{t}");
+            let (_, token) = league_api::auth::create_token(
+                &store,
+                league_api::auth::Role::Host,
+                Some(&venue),
+                None,
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+            tokens.push(token);
+        }
+        Ok::<_, String>(tokens)
+    })?;
+    let tokens = Arc::new(tokens);
+
+    let clients = args.clients.max(1);
+    let started = Arc::new(std::sync::Barrier::new(
+        usize::try_from(clients).unwrap_or(1),
+    ));
+    let measure_from = Arc::new(Mutex::new(None::<Instant>));
+    let mut threads = Vec::new();
+    for c in 0..clients {
+        let tables: Vec<u32> = (0..args.tables).filter(|t| t % clients == c).collect();
+        let subscribers: Vec<u32> = (0..args.subscribers)
+            .filter(|s| s % clients == c)
+            .map(|s| s % args.tables.max(1))
+            .collect();
+        let base = base.clone();
+        let tokens = Arc::clone(&tokens);
+        let started = Arc::clone(&started);
+        let measure_from = Arc::clone(&measure_from);
+        let seconds = args.seconds;
+        threads.push(std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(client(
+                base,
+                tokens,
+                tables,
+                subscribers,
+                seconds,
+                started,
+                measure_from,
+            ))
+        }));
+    }
+    let mut all = Measured::default();
+    for t in threads {
+        let m = t.join().map_err(|_| "a load-generator thread panicked")?;
+        for (table, commands) in m.commands {
+            all.commands.entry(table).or_default().extend(commands);
+        }
+        all.queries.extend(m.queries);
+        all.updates.extend(m.updates);
+        all.errors.extend(m.errors);
+    }
+    let _ = stop_tx.send(());
+    match server.join() {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => return Err(format!("the server: {e}")),
+        Err(_) => return Err("the server thread panicked".into()),
+    }
+    server_rt.block_on(async {
+        store.close().await;
+        scratch.drop_it().await;
+    });
+    report(args, backend, &all);
+    if all.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} requests failed; the first: {}",
+            all.errors.len(),
+            all.errors[0]
+        ))
+    }
+}
+
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one thread's share, handed over once"
+)]
+async fn client(
+    base: String,
+    tokens: Arc<Vec<String>>,
+    tables: Vec<u32>,
+    subscribers: Vec<u32>,
+    seconds: u64,
+    started: Arc<std::sync::Barrier>,
+    measure_from: Arc<Mutex<Option<Instant>>>,
+) -> Measured {
+    let http = Rc::new(
+        awc::Client::builder()
+            .timeout(Duration::from_secs(60))
+            .max_http_version(awc::http::Version::HTTP_11)
+            .finish(),
+    );
+    let measured = Rc::new(std::cell::RefCell::new(Measured::default()));
+    // Set the tables up: schedule, register, start.
+    let setups = tables.iter().map(|&t| {
+        let http = Rc::clone(&http);
+        let base = base.clone();
+        let token = tokens[usize::try_from(t).unwrap_or(0)].clone();
+        async move {
+            setup(&http, &base, &token, t)
+                .await
+                .map_err(|e| format!("table {t}: {e}"))
+        }
+    });
+    for result in futures_util::future::join_all(setups).await {
+        if let Err(e) = result {
+            measured.borrow_mut().errors.push(e);
+        }
+    }
+    // Subscribe, and wait for every subscriber's first view.
+    let (first_tx, mut first_rx) = tokio::sync::mpsc::unbounded_channel::<()>();
+    let deadline_cell = Rc::new(std::cell::Cell::new(None::<Instant>));
+    let mut subscriptions = Vec::new();
+    for (i, &table) in subscribers.iter().enumerate() {
+        let base = base.clone();
+        let first_tx = first_tx.clone();
+        let measured = Rc::clone(&measured);
+        let deadline_cell = Rc::clone(&deadline_cell);
+        subscriptions.push(actix_web::rt::spawn(async move {
+            match subscribe(&base, table, i, first_tx, deadline_cell).await {
+                Ok(seen) => measured.borrow_mut().updates.push((table, seen)),
+                Err(e) => measured
+                    .borrow_mut()
+                    .errors
+                    .push(format!("subscriber {i} of table {table}: {e}")),
+            }
+        }));
+    }
+    drop(first_tx);
+    let mut ready = 0;
+    while ready < subscribers.len() {
+        match first_rx.recv().await {
+            Some(()) => ready += 1,
+            None => break,
+        }
+    }
+    // Every thread starts play together.
+    let barrier = Arc::clone(&started);
+    let _ = actix_web::rt::task::spawn_blocking(move || barrier.wait()).await;
+    let start = {
+        let mut from = measure_from
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *from.get_or_insert_with(Instant::now)
+    };
+    let deadline = start + Duration::from_secs(seconds);
+    deadline_cell.set(Some(deadline + Duration::from_secs(2)));
+    let drivers = tables.iter().map(|&t| {
+        let http = Rc::clone(&http);
+        let base = base.clone();
+        let token = tokens[usize::try_from(t).unwrap_or(0)].clone();
+        let measured = Rc::clone(&measured);
+        async move {
+            if let Err(e) = drive(&http, &base, &token, t, deadline, &measured).await {
+                measured.borrow_mut().errors.push(format!("table {t}: {e}"));
+            }
+        }
+    });
+    futures_util::future::join_all(drivers).await;
+    for s in subscriptions {
+        let _ = s.await;
+    }
+    Rc::try_unwrap(measured)
+        .map(std::cell::RefCell::into_inner)
+        .unwrap_or_default()
+}
+
+async fn graphql(
+    http: &awc::Client,
+    base: &str,
+    token: &str,
+    query: &str,
+    variables: Value,
+) -> Result<Value, String> {
+    let mut response = http
+        .post(format!("{base}/graphql"))
+        .insert_header(("Authorization", format!("Bearer {token}")))
+        .send_json(&json!({"query": query, "variables": variables}))
+        .await
+        .map_err(|e| e.to_string())?;
+    let body = response
+        .body()
+        .limit(1 << 20)
+        .await
+        .map_err(|e| e.to_string())?;
+    let body: Value = serde_json::from_slice(&body).map_err(|e| e.to_string())?;
+    if let Some(errors) = body.get("errors") {
+        return Err(errors.to_string());
+    }
+    Ok(body["data"].clone())
+}
+
+fn seed(table: u32, n: u8) -> Seed {
+    let mut bytes = [n; 32];
+    bytes[..4].copy_from_slice(&table.to_le_bytes());
+    Seed::from_bytes(bytes)
+}
+
+fn schedule(table: u32) -> Result<Value, String> {
+    let venue = format!("venue-{table}");
+    let schedule = Schedule {
+        name: format!("{venue} bench night"),
+        venue,
+        starts_at: 0,
+        preset: Preset::Wph,
+        house: TournamentRules::for_preset(Preset::Wph),
+        tracking: Tracking::Dealt,
+        pool: PoolRules {
+            entry: Price::new(2000, 500),
+            rebuy: None,
+            add_on: None,
+            house: HouseCut::Fees,
+            guarantee: 0,
+        },
+        starting_chips: 5000,
+        chip_unit: 25,
+        levels: standard_levels(),
+        table_size: 9,
+        rebuys: None,
+        add_ons: None,
+        reentries: None,
+        late_registration_until_level: 0,
+        late_registration_until_minutes: None,
+        payouts: PayoutTable::default(),
+        blind_cap_percent: None,
+        break_order: Vec::new(),
+        draw_commitment: seed(table, 1).commitment(),
+    };
+    serde_json::to_value(schedule).map_err(|e| e.to_string())
+}
+
+async fn setup(http: &awc::Client, base: &str, token: &str, table: u32) -> Result<(), String> {
+    let id = format!("bench-{table}");
+    graphql(
+        http,
+        base,
+        token,
+        SCHEDULE,
+        json!({"id": id, "s": schedule(table)?}),
+    )
+    .await?;
+    for p in 0..PLAYERS {
+        graphql(
+            http,
+            base,
+            token,
+            REGISTER,
+            json!({"t": id, "p": format!("t{table}-p{p}")}),
+        )
+        .await?;
+    }
+    graphql(
+        http,
+        base,
+        token,
+        START,
+        json!({"t": id, "s": seed(table, 1).to_string(), "n": seed(table, 2).commitment().to_string()}),
+    )
+    .await?;
+    Ok(())
+}
+
+/// One table's venue app: read the table, send the next command, until the deadline.
+async fn drive(
+    http: &awc::Client,
+    base: &str,
+    token: &str,
+    table: u32,
+    deadline: Instant,
+    measured: &std::cell::RefCell<Measured>,
+) -> Result<(), String> {
+    let id = format!("bench-{table}");
+    while Instant::now() < deadline {
+        let asked = Instant::now();
+        let view = graphql(http, base, token, TABLE, json!({"t": id})).await?;
+        measured.borrow_mut().queries.push(asked.elapsed());
+        let view = &view["table"];
+        let (query, variables) = match (view["inHand"].as_bool(), view["toAct"].as_u64()) {
+            (Some(true), Some(seat)) => (FOLD, json!({"t": id, "seat": seat})),
+            (Some(false), _) => (START_HAND, json!({"t": id})),
+            _ => return Err(format!("the table waits for nothing: {view}")),
+        };
+        let sent = Instant::now();
+        let data = graphql(http, base, token, query, variables).await?;
+        let took = sent.elapsed();
+        let version = data
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(|r| r["version"].as_u64())
+            .ok_or_else(|| format!("no version in {data}"))?;
+        measured
+            .borrow_mut()
+            .commands
+            .entry(table)
+            .or_default()
+            .push((version, sent, took));
+    }
+    Ok(())
+}
+
+/// One dashboard: subscribes to a table; returns the versions it received after the first
+/// view, with when.
+async fn subscribe(
+    base: &str,
+    table: u32,
+    n: usize,
+    first: tokio::sync::mpsc::UnboundedSender<()>,
+    deadline: Rc<std::cell::Cell<Option<Instant>>>,
+) -> Result<Vec<(u64, Instant)>, String> {
+    let url = format!("{}/graphql/ws", base.replacen("http", "ws", 1));
+    let (_, mut ws) = awc::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .finish()
+        .ws(url)
+        .protocols(["graphql-transport-ws"])
+        .connect()
+        .await
+        .map_err(|e| e.to_string())?;
+    let text = |v: Value| awc::ws::Message::Text(v.to_string().into());
+    ws.send(text(json!({"type": "connection_init", "payload": {}})))
+        .await
+        .map_err(|e| e.to_string())?;
+    ws.send(text(json!({
+        "id": n.to_string(),
+        "type": "subscribe",
+        "payload": {"query": SUBSCRIBE, "variables": {"t": format!("bench-{table}")}}
+    })))
+    .await
+    .map_err(|e| e.to_string())?;
+    let mut seen = Vec::new();
+    let mut first_seen = false;
+    loop {
+        let wait = match deadline.get() {
+            Some(d) => d.saturating_duration_since(Instant::now()),
+            None => Duration::from_secs(120),
+        };
+        let frame = match actix_web::rt::time::timeout(wait, ws.next()).await {
+            Err(_) => break,
+            Ok(None) => return Err("the server closed the connection".into()),
+            Ok(Some(frame)) => frame.map_err(|e| e.to_string())?,
+        };
+        let now = Instant::now();
+        let awc::ws::Frame::Text(bytes) = frame else {
+            continue;
+        };
+        let message: Value = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+        match message["type"].as_str() {
+            Some("next") => {
+                let version = message["payload"]["data"]["table"]["version"]
+                    .as_u64()
+                    .ok_or_else(|| format!("no version in {message}"))?;
+                if first_seen {
+                    seen.push((version, now));
+                } else {
+                    first_seen = true;
+                    let _ = first.send(());
+                }
+            }
+            Some("connection_ack" | "ping" | "pong") => {}
+            _ => return Err(format!("unexpected {message}")),
+        }
+    }
+    let _ = ws.close().await;
+    Ok(seen)
+}
+
+fn percentile(sorted: &[Duration], p: usize) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = (sorted.len() * p).div_ceil(100).saturating_sub(1);
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn report(args: &ApiArgs, backend: Backend, all: &Measured) {
+    let seconds = args.seconds.max(1);
+    let mut latencies: Vec<Duration> = all
+        .commands
+        .values()
+        .flatten()
+        .map(|(_, _, took)| *took)
+        .collect();
+    latencies.sort_unstable();
+    let mut queries = all.queries.clone();
+    queries.sort_unstable();
+    // Delivery: each update is matched to the first command of its table whose version
+    // reaches it; a command none of a subscriber's updates covered was missed.
+    let by_table: HashMap<u32, Vec<(u64, Instant)>> = all
+        .commands
+        .iter()
+        .map(|(t, c)| {
+            let mut v: Vec<(u64, Instant)> = c.iter().map(|(v, sent, _)| (*v, *sent)).collect();
+            v.sort_unstable_by_key(|(v, _)| *v);
+            (*t, v)
+        })
+        .collect();
+    let mut delivery = Vec::new();
+    let mut missed = 0usize;
+    let mut expected = 0usize;
+    for (table, seen) in &all.updates {
+        let Some(commands) = by_table.get(table) else {
+            continue;
+        };
+        let mut covered = vec![false; commands.len()];
+        for (version, at) in seen {
+            let i = commands.partition_point(|(v, _)| v < version);
+            if let Some((_, sent)) = commands.get(i) {
+                delivery.push(at.saturating_duration_since(*sent));
+                covered[i] = true;
+            }
+        }
+        expected += commands.len();
+        missed += covered.iter().filter(|c| !**c).count();
+    }
+    delivery.sort_unstable();
+    let name = match backend {
+        Backend::Sqlite => "SQLite",
+        Backend::Postgres => "PostgreSQL",
+    };
+    let count = latencies.len();
+    let rate = u64::try_from(count).unwrap_or(u64::MAX) / seconds;
+    println!(
+        "api bench on {name}: {} tables, {} subscribers, {seconds} s, {} load-generator threads",
+        args.tables, args.subscribers, args.clients
+    );
+    println!(
+        "commands: {count} in {seconds} s = {rate} commands/s; latency p50 {}, p99 {} (goal: >= 2,000/s, p99 < 50 ms)",
+        ms(percentile(&latencies, 50)),
+        ms(percentile(&latencies, 99)),
+    );
+    println!(
+        "table reads: {} = {} /s; latency p50 {}, p99 {}",
+        queries.len(),
+        u64::try_from(queries.len()).unwrap_or(u64::MAX) / seconds,
+        ms(percentile(&queries, 50)),
+        ms(percentile(&queries, 99)),
+    );
+    println!(
+        "delivery: {} updates to {} subscribers; latency from the command's send p50 {}, p99 {} (goal: p99 < 100 ms); {missed} of {expected} updates never seen",
+        delivery.len(),
+        all.updates.len(),
+        ms(percentile(&delivery, 50)),
+        ms(percentile(&delivery, 99)),
+    );
+}
