@@ -714,6 +714,246 @@ async fn the_rate_limit_refuses_a_token_over_its_rate_with_429() {
     app.stop().await;
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Who {
+    Anonymous,
+    Admin,
+    /// A host of the tournament's venue.
+    Host,
+    /// A host of another venue.
+    OtherHost,
+    Auditor,
+    /// The player the mutation names (seated in the tournament).
+    Player,
+    /// Another player at the same table.
+    TableMate,
+    /// A player not in the tournament.
+    Stranger,
+}
+
+/// Who may send a mutation.
+#[derive(Clone, Copy)]
+enum May {
+    /// The league admin only.
+    Admin,
+    /// The admin and the venue's hosts.
+    Staff,
+    /// The staff and the player named (registration, or their own seat).
+    StaffOrPlayer,
+}
+
+impl May {
+    fn allows(self, who: Who) -> bool {
+        match self {
+            May::Admin => who == Who::Admin,
+            May::Staff => matches!(who, Who::Admin | Who::Host),
+            May::StaffOrPlayer => matches!(who, Who::Admin | Who::Host | Who::Player),
+        }
+    }
+}
+
+/// Every mutation against every role: a role that may not gets `FORBIDDEN` (or
+/// `UNAUTHENTICATED` without a token) and nothing is appended; a role that may gets past
+/// the authorisation (the engine may still refuse the command for its own reasons).
+async fn every_mutation_against_every_role(app: &TestApp) {
+    // The finished results tournament `t1` and the league `apl` (crown) come first.
+    started(app, "m1", "crown", Tracking::Dealt, &["ann", "bob", "cat"]).await;
+    let table = app
+        .admin(
+            "{ table(tournamentId: \"m1\", table: 1) { seats { seat player } } }",
+            json!({}),
+        )
+        .await;
+    let seat_of = |p: &str| {
+        table["table"]["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["player"] == p)
+            .unwrap()["seat"]
+            .as_u64()
+            .unwrap()
+    };
+    let ann = seat_of("ann");
+    let tokens = [
+        (Who::Anonymous, None),
+        (Who::Admin, Some(app.admin.clone())),
+        (
+            Who::Host,
+            Some(app.token(Role::Host, Some("crown"), None).await),
+        ),
+        (
+            Who::OtherHost,
+            Some(app.token(Role::Host, Some("anchor"), None).await),
+        ),
+        (
+            Who::Auditor,
+            Some(app.token(Role::Auditor, None, None).await),
+        ),
+        (
+            Who::Player,
+            Some(app.token(Role::Player, None, Some("ann")).await),
+        ),
+        (
+            Who::TableMate,
+            Some(app.token(Role::Player, None, Some("bob")).await),
+        ),
+        (
+            Who::Stranger,
+            Some(app.token(Role::Player, None, Some("zed")).await),
+        ),
+    ];
+    let hex = |n: u8| seed(n).to_string();
+    let commit = |n: u8| seed(n).commitment().to_string();
+    let outcome = json!({
+        "tournament": "x1", "venue": "crown", "season": "s1", "day": 9, "buyin": 2000,
+        "prizepool": 4000, "field": 2,
+        "finishes": [{"player": "ann", "place": 1, "prize": 4000}, {"player": "bob", "place": 2}]
+    });
+    let cases: Vec<(&str, String, May)> = vec![
+        ("scheduleTournament", format!("scheduleTournament(id: \"m2\", schedule: {})", graphql_json(&schedule("crown", Tracking::Results, &seed(1)))), May::Staff),
+        ("register", "register(tournamentId: \"m1\", player: \"ann\")".into(), May::StaffOrPlayer),
+        ("unregister", "unregister(tournamentId: \"m1\", player: \"ann\")".into(), May::StaffOrPlayer),
+        ("lateEntry", format!("lateEntry(tournamentId: \"m1\", player: \"dan\", seed: \"{}\", nextCommitment: \"{}\")", hex(2), commit(3)), May::Staff),
+        ("pause", "pause(tournamentId: \"m1\")".into(), May::Staff),
+        ("resume", "resume(tournamentId: \"m1\")".into(), May::Staff),
+        ("markAbsent", "markAbsent(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
+        ("arrived", "arrived(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
+        ("removeAbsent", "removeAbsent(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
+        ("announceRebuy", "announceRebuy(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
+        ("declineRebuy", "declineRebuy(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
+        ("movePlayer", "movePlayer(tournamentId: \"m1\", player: \"bob\", toTable: 2, toSeat: 0)".into(), May::Staff),
+        ("start", format!("start(tournamentId: \"m1\", seed: \"{}\", nextCommitment: \"{}\")", hex(2), commit(3)), May::Staff),
+        ("advanceLevel", "advanceLevel(tournamentId: \"m1\")".into(), May::Staff),
+        ("dealHole", format!("dealHole(tournamentId: \"m1\", table: 1, seat: {ann}, cards: [\"As\", \"Kd\"])"), May::Staff),
+        ("dealBoard", "dealBoard(tournamentId: \"m1\", table: 1, cards: [\"2c\", \"3d\", \"4h\"])".into(), May::Staff),
+        ("eliminate", "eliminate(tournamentId: \"m1\", players: [\"bob\"])".into(), May::Staff),
+        ("recordChips", "recordChips(tournamentId: \"m1\", counts: [{player: \"ann\", chips: 1}])".into(), May::Staff),
+        ("rebuy", "rebuy(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
+        ("addOn", "addOn(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
+        ("colourUp", "colourUp(tournamentId: \"m1\")".into(), May::Staff),
+        ("redraw", format!("redraw(tournamentId: \"m1\", seed: \"{}\", nextCommitment: \"{}\")", hex(2), commit(3)), May::Staff),
+        ("penalise", "penalise(tournamentId: \"m1\", player: \"bob\", penalty: WARNING)".into(), May::Staff),
+        ("setPayouts", "setPayouts(tournamentId: \"m1\", amounts: [1])".into(), May::Staff),
+        ("deal", "deal(tournamentId: \"m1\", kind: \"ChipChop\", accepted: [\"ann\"])".into(), May::Staff),
+        ("startHand", "startHand(tournamentId: \"m1\", table: 1)".into(), May::Staff),
+        ("act", format!("act(tournamentId: \"m1\", table: 1, seat: {ann}, action: FOLD)"), May::StaffOrPlayer),
+        ("show", format!("show(tournamentId: \"m1\", table: 1, seat: {ann})"), May::StaffOrPlayer),
+        ("muck", format!("muck(tournamentId: \"m1\", table: 1, seat: {ann})"), May::StaffOrPlayer),
+        ("createLeague", "createLeague(id: \"l9\", name: \"L9\")".into(), May::Admin),
+        ("addVenue", "addVenue(leagueId: \"apl\", venue: \"pub9\", region: \"north\")".into(), May::Admin),
+        ("addSeason", "addSeason(leagueId: \"apl\", season: \"s9\", scoring: {Table: {points: [100]}})".into(), May::Admin),
+        ("setFormula", "setFormula(leagueId: \"apl\", season: \"s1\", scoring: {Formula: {text: \"n - r + 1\"}})".into(), May::Admin),
+        ("registerPlayer", "registerPlayer(leagueId: \"apl\", player: \"zoe\", name: \"Zoe\", membership: \"9\")".into(), May::Admin),
+        ("renamePlayer", "renamePlayer(leagueId: \"apl\", player: \"cat\", name: \"Cat\")".into(), May::Admin),
+        ("mergePlayers", "mergePlayers(leagueId: \"apl\", keep: \"ann\", merge: \"cat\")".into(), May::Admin),
+        ("unmergePlayers", "unmergePlayers(leagueId: \"apl\", keep: \"ann\", merge: \"cat\")".into(), May::Admin),
+        ("recordTournament", format!("recordTournament(leagueId: \"apl\", outcome: {})", graphql_json(&outcome)), May::Staff),
+        ("recordTournamentResult", "recordTournamentResult(leagueId: \"apl\", tournamentId: \"t1\", season: \"s1\", day: 1)".into(), May::Staff),
+    ];
+    // Every mutation of the schema is in the matrix.
+    let sdl = league_api::sdl();
+    let mutation = &sdl[sdl.find("type Mutation {").unwrap()..];
+    let mutation = &mutation[..mutation.find("\n}").unwrap()];
+    let names: Vec<&str> = mutation
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.trim().split('(').next())
+        .filter(|n| !n.is_empty() && !n.starts_with('"') && n.chars().all(char::is_alphanumeric))
+        .collect();
+    for name in &names {
+        assert!(
+            cases.iter().any(|(n, _, _)| n == name),
+            "{name} is not in the role matrix"
+        );
+    }
+    for (name, call, may) in &cases {
+        // Forbidden roles first, while the state is as set up; then the allowed ones.
+        let mut order: Vec<&(Who, Option<String>)> =
+            tokens.iter().filter(|(w, _)| !may.allows(*w)).collect();
+        order.extend(
+            tokens
+                .iter()
+                .filter(|(w, _)| may.allows(*w) && *w != Who::Admin),
+        );
+        order.extend(
+            tokens
+                .iter()
+                .filter(|(w, _)| *w == Who::Admin && may.allows(*w)),
+        );
+        for (who, token) in order {
+            let before = app.last_position().await;
+            let body = app
+                .graphql(
+                    token.as_deref(),
+                    &format!("mutation {{ {call} {{ events }} }}"),
+                    json!({}),
+                )
+                .await;
+            let got = body["errors"][0]["extensions"]["code"].as_str();
+            if may.allows(*who) {
+                assert!(
+                    !matches!(got, Some("FORBIDDEN" | "UNAUTHENTICATED")),
+                    "{name} as {who:?} must pass the authorisation: {body:#}"
+                );
+            } else {
+                let expected = if *who == Who::Anonymous {
+                    "UNAUTHENTICATED"
+                } else {
+                    "FORBIDDEN"
+                };
+                assert_eq!(got, Some(expected), "{name} as {who:?}: {body:#}");
+                assert_eq!(
+                    app.last_position().await,
+                    before,
+                    "{name} as {who:?} appended"
+                );
+            }
+        }
+    }
+    // A player acting at a table mate's seat is forbidden.
+    let mate = tokens
+        .iter()
+        .find(|(w, _)| *w == Who::TableMate)
+        .unwrap()
+        .1
+        .clone();
+    let before = app.last_position().await;
+    for call in [
+        format!("act(tournamentId: \"m1\", table: 1, seat: {ann}, action: FOLD)"),
+        format!("show(tournamentId: \"m1\", table: 1, seat: {ann})"),
+        format!("muck(tournamentId: \"m1\", table: 1, seat: {ann})"),
+    ] {
+        let body = app
+            .graphql(
+                mate.as_deref(),
+                &format!("mutation {{ {call} {{ events }} }}"),
+                json!({}),
+            )
+            .await;
+        assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    }
+    assert_eq!(app.last_position().await, before);
+}
+
+/// A JSON value written as a GraphQL input literal (object keys unquoted).
+fn graphql_json(v: &Value) -> String {
+    match v {
+        Value::Object(map) => {
+            let fields: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{k}: {}", graphql_json(v)))
+                .collect();
+            format!("{{{}}}", fields.join(", "))
+        }
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(graphql_json).collect();
+            format!("[{}]", items.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
 async fn all(backend: Backend) {
     let app = spawn_app(backend).await;
     health_readiness_and_the_playground_answer(&app).await;
@@ -723,6 +963,7 @@ async fn all(backend: Backend) {
     a_retry_with_the_same_idempotency_key_appends_once(&app).await;
     a_subscription_receives_the_changes_in_order(&app).await;
     late_entries_close_by_level_or_by_time(&app).await;
+    every_mutation_against_every_role(&app).await;
     metrics_count_requests_commands_events_and_subscribers(&app).await;
     app.stop().await;
 }

@@ -355,6 +355,46 @@ impl LeagueMutation {
         admin_command(ctx, league_id, command, idempotency_key).await
     }
 
+    /// Renames a player (their id and results stay).
+    async fn rename_player(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        player: String,
+        name: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = league::Command::RenamePlayer { player, name };
+        admin_command(ctx, league_id, command, idempotency_key).await
+    }
+
+    /// Merges a duplicate player into the one kept: the duplicate's results count for the
+    /// kept player. An event, reversible with `unmergePlayers`.
+    async fn merge_players(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        keep: String,
+        merge: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = league::Command::MergePlayers { keep, merge };
+        admin_command(ctx, league_id, command, idempotency_key).await
+    }
+
+    /// Undoes a merge.
+    async fn unmerge_players(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        keep: String,
+        merge: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = league::Command::UnmergePlayers { keep, merge };
+        admin_command(ctx, league_id, command, idempotency_key).await
+    }
+
     /// Records a tournament's outcome (the engine's `TournamentOutcome` as JSON). An admin,
     /// or a host of the outcome's venue.
     async fn record_tournament(
