@@ -10,7 +10,7 @@ use async_graphql::http::GraphiQLSource;
 use async_graphql_actix_web::GraphQLSubscription;
 use futures_util::FutureExt as _;
 
-use crate::auth::{Principal, authenticate};
+use crate::auth::Principal;
 use crate::error::{ApiError, correlation_id};
 use crate::metrics::Kind;
 use crate::schema::{ApiSchema, ApiState};
@@ -159,7 +159,11 @@ async fn graphql(
     state: web::Data<ApiState>,
 ) -> HttpResponse {
     let started = std::time::Instant::now();
-    let principal = match authenticate(&state.store, authorization(&req).as_deref()).await {
+    let principal = match state
+        .tokens
+        .authenticate(&state.store, authorization(&req).as_deref())
+        .await
+    {
         Ok(p) => p,
         Err(e) => return error_response(StatusCode::UNAUTHORIZED, e),
     };
@@ -225,7 +229,11 @@ async fn subscriptions(
 ) -> actix_web::Result<HttpResponse> {
     let header = authorization(&req);
     let started = std::time::Instant::now();
-    let principal = match authenticate(&state.store, header.as_deref()).await {
+    let principal = match state
+        .tokens
+        .authenticate(&state.store, header.as_deref())
+        .await
+    {
         Ok(p) => p,
         Err(e) => {
             state
@@ -241,11 +249,12 @@ async fn subscriptions(
         .metrics
         .request(Kind::Subscription, true, started.elapsed());
     let store = state.store.clone();
+    let tokens = std::sync::Arc::clone(&state.tokens);
     GraphQLSubscription::new(ApiSchema::clone(&schema))
         .on_connection_init(move |init| async move {
             let mut data = Data::default();
             let principal = match init_token(&init) {
-                Some(token) => authenticate(&store, Some(&token)).await?,
+                Some(token) => tokens.authenticate(&store, Some(&token)).await?,
                 None => principal,
             };
             if principal != Principal::Anonymous {

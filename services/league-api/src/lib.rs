@@ -90,6 +90,7 @@ where
         live: Arc::clone(&live),
         metrics: Arc::default(),
         limiter: Arc::new(metrics::RateLimiter::new(options.rate_limit, options.burst)),
+        tokens: Arc::default(),
     };
     let schema = schema::build(Some(state.clone()));
     let workers = std::thread::available_parallelism()

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use league_engine::tournament::play::Tournament;
 use league_projections::Projector;
 use league_store::Store;
 use tokio::sync::{Mutex, broadcast, watch};
@@ -16,11 +17,14 @@ const CHECKPOINT_EVERY: u64 = 20_000;
 /// gets `Lagged` and should re-read the whole view.
 const CHANGES_CAPACITY: usize = 1024;
 
-/// What one round of folding changed: the streams whose state moved, up to `position`.
+/// What one round of folding changed: the streams whose state moved, up to `position`,
+/// and (while anyone is watching) each changed tournament's state as this round left it,
+/// with its stream version, so a watcher renders every version even when it runs late.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Folded {
     pub position: u64,
     pub streams: Vec<String>,
+    pub tournaments: Vec<(String, u64, Arc<Tournament>)>,
 }
 
 /// A running live projector.
@@ -74,11 +78,27 @@ impl Live {
                     since_checkpoint = 0;
                 }
                 let position = p.position();
+                // Snapshots only for watchers (a clone per changed tournament per round).
+                let tournaments = if changes_tx.receiver_count() > 0 {
+                    streams
+                        .iter()
+                        .filter_map(|s| {
+                            p.tournament(s)
+                                .map(|t| (s.clone(), p.version(s), Arc::new(t.clone())))
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 drop(p);
                 let _ = position_tx.send(position);
                 if let Some(position) = position {
                     // No receiver is not an error: nobody is watching.
-                    let _ = changes_tx.send(Folded { position, streams });
+                    let _ = changes_tx.send(Folded {
+                        position,
+                        streams,
+                        tournaments,
+                    });
                 }
             }
             let mut p = shared.lock().await;

@@ -480,8 +480,16 @@ async fn subscribe(
             Ok(Some(frame)) => frame.map_err(|e| e.to_string())?,
         };
         let now = Instant::now();
-        let awc::ws::Frame::Text(bytes) = frame else {
-            continue;
+        let bytes = match frame {
+            awc::ws::Frame::Text(bytes) => bytes,
+            // The server's heartbeat: an unanswered ping closes the connection.
+            awc::ws::Frame::Ping(payload) => {
+                ws.send(awc::ws::Message::Pong(payload))
+                    .await
+                    .map_err(|e| e.to_string())?;
+                continue;
+            }
+            _ => continue,
         };
         let message: Value = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
         match message["type"].as_str() {

@@ -20,7 +20,7 @@ use async_graphql::{Context, MergedObject, MergedSubscription, Schema, SimpleObj
 use futures_util::Stream;
 use league_app::commands::{Caller, Command, execute};
 use league_app::live::Live;
-use league_projections::Projector;
+use league_engine::tournament::play::Tournament;
 use league_store::{Appended, Store};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -34,6 +34,7 @@ pub struct ApiState {
     pub live: Arc<Live>,
     pub metrics: Arc<crate::metrics::Metrics>,
     pub limiter: Arc<crate::metrics::RateLimiter>,
+    pub tokens: Arc<crate::auth::TokenCache>,
 }
 
 #[derive(MergedObject, Default)]
@@ -217,8 +218,11 @@ pub(crate) fn now_millis() -> i64 {
         .unwrap_or(0)
 }
 
-/// A live view of one stream: the current rendering first, then a new one whenever the
-/// live projector folds an event of `stream` and the rendering changed.
+/// A live view of one tournament stream: the current rendering first, then a new one
+/// whenever the live projector folds an event of `stream` and the rendering changed.
+/// Each round of folding carries the tournament as that round left it, so a watcher that
+/// runs late still renders every version in order; only a watcher so late that the
+/// broadcast dropped rounds for it (`Lagged`) renders the current state instead.
 pub(crate) fn watch<T, F>(
     state: ApiState,
     stream: String,
@@ -226,7 +230,7 @@ pub(crate) fn watch<T, F>(
 ) -> impl Stream<Item = (u64, T)>
 where
     T: PartialEq + Clone + Send + 'static,
-    F: Fn(&Projector) -> Option<T> + Send + Sync + 'static,
+    F: Fn(&Tournament) -> Option<T> + Send + Sync + 'static,
 {
     struct Watch<T, F> {
         /// Counts the subscription while it is open.
@@ -236,6 +240,8 @@ where
         stream: String,
         render: F,
         last: Option<T>,
+        /// The stream version of the last rendering.
+        version: u64,
         first: bool,
     }
     // Subscribe before the first rendering, so no change can fall between the two.
@@ -247,32 +253,53 @@ where
         stream,
         render,
         last: None,
+        version: 0,
         first: true,
     };
     futures_util::stream::unfold(watch, |mut w| async move {
         loop {
-            if w.first {
+            let (now, version) = if w.first {
                 w.first = false;
+                current(&w.state, &w.stream, &w.render).await
             } else {
                 match w.changes.recv().await {
-                    Ok(folded) if !folded.streams.contains(&w.stream) => continue,
-                    // Lagged: some changes were missed; the rendering below is current.
-                    Ok(_) | Err(RecvError::Lagged(_)) => {}
+                    Ok(folded) => {
+                        match folded.tournaments.iter().find(|(s, _, _)| *s == w.stream) {
+                            Some((_, version, t)) => ((w.render)(t), *version),
+                            // Folded without a snapshot: render the current state.
+                            None if folded.streams.contains(&w.stream) => {
+                                current(&w.state, &w.stream, &w.render).await
+                            }
+                            None => continue,
+                        }
+                    }
+                    // Lagged: some rounds were dropped; render the current state.
+                    Err(RecvError::Lagged(_)) => current(&w.state, &w.stream, &w.render).await,
                     Err(RecvError::Closed) => return None,
                 }
-            }
-            let (now, version) = {
-                let p = w.state.live.projector.lock().await;
-                ((w.render)(&p), p.version(&w.stream))
             };
+            // Rounds folded before the first rendering are already in it.
+            if version < w.version {
+                continue;
+            }
             if let Some(now) = now
                 && w.last.as_ref() != Some(&now)
             {
+                w.version = version;
                 w.last = Some(now.clone());
                 return Some(((version, now), w));
             }
         }
     })
+}
+
+/// The stream's tournament rendered now, with its version.
+async fn current<T, F>(state: &ApiState, stream: &str, render: &F) -> (Option<T>, u64)
+where
+    F: Fn(&Tournament) -> Option<T>,
+{
+    let p = state.live.projector.lock().await;
+    (p.tournament(stream).and_then(render), p.version(stream))
 }
 
 /// Parses JSON input into a domain type, as `BAD_INPUT`.

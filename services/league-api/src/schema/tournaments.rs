@@ -964,9 +964,7 @@ impl TournamentSubscription {
         let state = state(ctx)?.clone();
         let stream = stream_of(&id);
         let key = stream.clone();
-        let views = watch(state, stream, move |p| {
-            p.tournament(&key).map(|t| tournament_view(&key, t))
-        });
+        let views = watch(state, stream, move |t| Some(tournament_view(&key, t)));
         Ok(views.map(|(_, view)| TournamentOut(view)).boxed())
     }
 
@@ -980,11 +978,7 @@ impl TournamentSubscription {
         let state = state(ctx)?.clone();
         let viewer = principal(ctx).viewer();
         let stream = stream_of(&tournament_id);
-        let key = stream.clone();
-        let views = watch(state, stream, move |p| {
-            p.tournament(&key)
-                .and_then(|t| table_view(t, table, &viewer))
-        });
+        let views = watch(state, stream, move |t| table_view(t, table, &viewer));
         Ok(views
             .map(|(version, view)| TableOut { view, version })
             .boxed())
