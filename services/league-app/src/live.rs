@@ -35,7 +35,8 @@ pub struct Live {
     /// Published after each round of folding, once the projector's lock is released (so a
     /// receiver that locks the projector sees at least this position). Subscribe with
     /// [`Live::changes`].
-    changes: broadcast::Sender<Folded>,
+    /// Shared: every receiver gets the same round without copying it.
+    changes: broadcast::Sender<Arc<Folded>>,
     stop: watch::Sender<bool>,
     task: tokio::task::JoinHandle<Result<(), AppError>>,
 }
@@ -94,11 +95,11 @@ impl Live {
                 let _ = position_tx.send(position);
                 if let Some(position) = position {
                     // No receiver is not an error: nobody is watching.
-                    let _ = changes_tx.send(Folded {
+                    let _ = changes_tx.send(Arc::new(Folded {
                         position,
                         streams,
                         tournaments,
-                    });
+                    }));
                 }
             }
             let mut p = shared.lock().await;
@@ -114,7 +115,7 @@ impl Live {
     }
 
     /// Every round of folding from now on.
-    pub fn changes(&self) -> broadcast::Receiver<Folded> {
+    pub fn changes(&self) -> broadcast::Receiver<Arc<Folded>> {
         self.changes.subscribe()
     }
 

@@ -236,7 +236,7 @@ where
         /// Counts the subscription while it is open.
         _open: crate::metrics::SubscriberGuard,
         state: ApiState,
-        changes: tokio::sync::broadcast::Receiver<league_app::live::Folded>,
+        changes: tokio::sync::broadcast::Receiver<Arc<league_app::live::Folded>>,
         stream: String,
         render: F,
         last: Option<T>,
