@@ -714,6 +714,70 @@ async fn the_rate_limit_refuses_a_token_over_its_rate_with_429() {
     app.stop().await;
 }
 
+async fn a_standings_subscription_sees_a_recorded_night(app: &TestApp) {
+    let ws_url = format!("{}/graphql/ws", app.base.replacen("http", "ws", 1));
+    let (_, mut ws) = awc::Client::new()
+        .ws(ws_url)
+        .protocols(["graphql-transport-ws"])
+        .connect()
+        .await
+        .unwrap();
+    let send = |v: Value| awc::ws::Message::Text(v.to_string().into());
+    ws.send(send(json!({"type": "connection_init", "payload": {}})))
+        .await
+        .unwrap();
+    ws.send(send(json!({
+        "id": "s",
+        "type": "subscribe",
+        "payload": {"query": "subscription { standings(leagueId: \"apl\", season: \"s1\") { player points } }"}
+    })))
+    .await
+    .unwrap();
+    let mut views = Vec::new();
+    while views.len() < 2 {
+        let frame = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("a standings message")
+            .unwrap()
+            .unwrap();
+        let awc::ws::Frame::Text(text) = frame else {
+            continue;
+        };
+        let message: Value = serde_json::from_slice(&text).unwrap();
+        match message["type"].as_str() {
+            Some("connection_ack") => {}
+            Some("next") => {
+                views.push(message["payload"]["data"]["standings"].clone());
+                if views.len() == 1 {
+                    // Another night at the crown: bob wins it.
+                    let outcome = json!({
+                        "tournament": "x2", "venue": "crown", "season": "s1", "day": 2,
+                        "buyin": 2000, "prizepool": 4000, "field": 2,
+                        "finishes": [{"player": "bob", "place": 1, "prize": 4000}, {"player": "ann", "place": 2}]
+                    });
+                    app.admin(
+                        "mutation($o: JSON!) { recordTournament(leagueId: \"apl\", outcome: $o) { events } }",
+                        json!({"o": outcome}),
+                    )
+                    .await;
+                }
+            }
+            other => panic!("unexpected {other:?}: {message:#}"),
+        }
+    }
+    let points = |view: &Value, player: &str| {
+        view.as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["player"] == player)
+            .map_or(0, |s| s["points"].as_u64().unwrap())
+    };
+    assert!(
+        points(&views[1], "bob") > points(&views[0], "bob"),
+        "bob's win shows: {views:#?}"
+    );
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Who {
     Anonymous,
@@ -963,6 +1027,7 @@ async fn all(backend: Backend) {
     a_retry_with_the_same_idempotency_key_appends_once(&app).await;
     a_subscription_receives_the_changes_in_order(&app).await;
     late_entries_close_by_level_or_by_time(&app).await;
+    a_standings_subscription_sees_a_recorded_night(&app).await;
     every_mutation_against_every_role(&app).await;
     metrics_count_requests_commands_events_and_subscribers(&app).await;
     app.stop().await;

@@ -448,3 +448,63 @@ impl LeagueMutation {
         send(state, &caller, league_id, command, idempotency_key).await
     }
 }
+
+#[derive(Default)]
+pub struct LeagueSubscription;
+
+#[async_graphql::Subscription]
+impl LeagueSubscription {
+    /// A season's standings (league-wide or at one venue, under the current scoring
+    /// version) now, then again whenever they change: a results night recorded, a merge, a
+    /// new formula.
+    async fn standings(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        season: String,
+        venue: Option<String>,
+    ) -> async_graphql::Result<futures_util::stream::BoxStream<'static, Vec<StandingOut>>> {
+        use futures_util::StreamExt as _;
+        use tokio::sync::broadcast::error::RecvError;
+        let state = state(ctx)?.clone();
+        let stream = stream_of(&league_id);
+        // Subscribe before the first rendering, so no change can fall between the two.
+        let changes = state.live.changes();
+        let open = state.metrics.subscriber();
+        let render = move |p: &league_projections::Projector| -> Option<Vec<Standing>> {
+            let scope = venue.as_deref().map_or(Scope::Season, Scope::Venue);
+            p.league(&stream)?.standings(&season, None, scope).ok()
+        };
+        let key = stream_of(&league_id);
+        let first = true;
+        let last: Option<Vec<Standing>> = None;
+        Ok(futures_util::stream::unfold(
+            (state, changes, render, key, first, last, open),
+            |(state, mut changes, render, key, mut first, mut last, open)| async move {
+                loop {
+                    if first {
+                        first = false;
+                    } else {
+                        match changes.recv().await {
+                            Ok(folded) if !folded.streams.contains(&key) => continue,
+                            Ok(_) | Err(RecvError::Lagged(_)) => {}
+                            Err(RecvError::Closed) => return None,
+                        }
+                    }
+                    let now = {
+                        let p = state.live.projector.lock().await;
+                        render(&p)
+                    };
+                    if let Some(now) = now
+                        && last.as_ref() != Some(&now)
+                    {
+                        last = Some(now.clone());
+                        let out = now.into_iter().map(StandingOut).collect();
+                        return Some((out, (state, changes, render, key, first, last, open)));
+                    }
+                }
+            },
+        )
+        .boxed())
+    }
+}

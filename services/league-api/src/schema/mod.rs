@@ -50,6 +50,7 @@ pub struct Mutation(tournaments::TournamentMutation, leagues::LeagueMutation);
 #[derive(MergedSubscription, Default)]
 pub struct Subscription(
     tournaments::TournamentSubscription,
+    leagues::LeagueSubscription,
     audit::AuditSubscription,
 );
 
