@@ -690,7 +690,7 @@ async fn the_rate_limit_refuses_a_token_over_its_rate_with_429() {
         },
     )
     .await;
-    let query = "{ tournaments { id } }";
+    let query = "{ tournaments { tournaments { id } } }";
     for _ in 0..3 {
         let body = app.graphql(Some(&app.admin), query, json!({})).await;
         assert!(body.get("errors").is_none(), "{body:#}");
@@ -776,6 +776,96 @@ async fn a_standings_subscription_sees_a_recorded_night(app: &TestApp) {
         points(&views[1], "bob") > points(&views[0], "bob"),
         "bob's win shows: {views:#?}"
     );
+}
+
+async fn two_hosts_racing_on_one_table_one_wins_and_the_log_stays_consistent(app: &TestApp) {
+    started(app, "r1", "crown", Tracking::Dealt, &["ann", "bob", "cat"]).await;
+    app.admin(
+        "mutation { startHand(tournamentId: \"r1\", table: 1) { events } }",
+        json!({}),
+    )
+    .await;
+    let before = app.admin(TABLE, json!({"t": "r1"})).await;
+    let seat = before["table"]["toAct"].as_u64().unwrap();
+    let (one, two) = (
+        app.token(Role::Host, Some("crown"), None).await,
+        app.token(Role::Host, Some("crown"), None).await,
+    );
+    // Both hosts fold the seat to act at the same moment.
+    {
+        let fold = json!({"t": "r1", "table": 1, "seat": seat, "a": "FOLD"});
+        let (a, b) = futures_util::join!(
+            app.graphql(Some(&one), ACT, fold.clone()),
+            app.graphql(Some(&two), ACT, fold.clone())
+        );
+        let ok = [&a, &b]
+            .iter()
+            .filter(|r| r.get("errors").is_none())
+            .count();
+        assert_eq!(ok, 1, "exactly one wins: {a:#} {b:#}");
+        let loser = if a.get("errors").is_some() { &a } else { &b };
+        assert!(
+            matches!(code(loser), "NOT_YOUR_TURN" | "CONFLICT"),
+            "a clear error: {loser:#}"
+        );
+    }
+    // The log: one fold, the stream's versions contiguous from 1.
+    let events = app.store.read_stream("tournament:r1", 0).await.unwrap();
+    let versions: Vec<u64> = events.iter().map(|e| e.stream_version).collect();
+    assert_eq!(
+        versions,
+        (1..=u64::try_from(events.len()).unwrap()).collect::<Vec<_>>()
+    );
+    let folds = events
+        .iter()
+        .filter(|e| String::from_utf8_lossy(&e.payload).contains("PlayerFolded"))
+        .count();
+    assert_eq!(folds, 1);
+    let after = app.admin(TABLE, json!({"t": "r1"})).await;
+    assert_ne!(after["table"]["toAct"], before["table"]["toAct"]);
+}
+
+async fn tournaments_page_by_cursor(app: &TestApp) {
+    let all = app
+        .admin(
+            "{ tournaments(first: 1000) { tournaments { id } hasNextPage } }",
+            json!({}),
+        )
+        .await;
+    let all: Vec<String> = all["tournaments"]["tournaments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(all.len() >= 5, "{all:?}");
+    let mut paged = Vec::new();
+    let mut after = Value::Null;
+    loop {
+        let page = app
+            .admin(
+                "query($a: String) { tournaments(first: 2, after: $a) { tournaments { id } endCursor hasNextPage } }",
+                json!({"a": after}),
+            )
+            .await;
+        let page = &page["tournaments"];
+        let ids = page["tournaments"].as_array().unwrap();
+        assert!(ids.len() <= 2);
+        paged.extend(ids.iter().map(|t| t["id"].as_str().unwrap().to_owned()));
+        if page["hasNextPage"] != true {
+            break;
+        }
+        after = page["endCursor"].clone();
+    }
+    assert_eq!(paged, all, "the pages cover the list once, in order");
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            "{ tournaments(after: \"nonsense\") { hasNextPage } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1028,6 +1118,8 @@ async fn all(backend: Backend) {
     a_subscription_receives_the_changes_in_order(&app).await;
     late_entries_close_by_level_or_by_time(&app).await;
     a_standings_subscription_sees_a_recorded_night(&app).await;
+    two_hosts_racing_on_one_table_one_wins_and_the_log_stays_consistent(&app).await;
+    tournaments_page_by_cursor(&app).await;
     every_mutation_against_every_role(&app).await;
     metrics_count_requests_commands_events_and_subscribers(&app).await;
     app.stop().await;

@@ -302,6 +302,23 @@ impl TableOut {
     }
 }
 
+/// Most tournaments in one page.
+const MAX_PAGE: usize = 1_000;
+
+/// A page of tournaments.
+#[derive(async_graphql::SimpleObject)]
+pub struct TournamentPage {
+    pub tournaments: Vec<TournamentOut>,
+    /// The cursor of the page's last tournament (pass it as `after`).
+    pub end_cursor: Option<String>,
+    pub has_next_page: bool,
+}
+
+/// The tournament id of a stream (`tournament:<id>`).
+fn id_of(stream: &str) -> &str {
+    stream.strip_prefix("tournament:").unwrap_or(stream)
+}
+
 #[derive(Default)]
 pub struct TournamentQuery;
 
@@ -316,20 +333,47 @@ impl TournamentQuery {
             .map(|t| TournamentOut(tournament_view(&stream, t))))
     }
 
-    /// Every tournament, optionally of one venue.
+    /// The tournaments (optionally of one venue) in id order, a page at a time: `first`
+    /// (default 100, at most 1,000) after the cursor `after` (a page's `endCursor`).
     async fn tournaments(
         &self,
         ctx: &Context<'_>,
         venue: Option<String>,
-    ) -> ApiResult<Vec<TournamentOut>> {
+        first: Option<u32>,
+        after: Option<String>,
+    ) -> ApiResult<TournamentPage> {
         let state = state(ctx)?;
+        let first = first
+            .map_or(100, |n| usize::try_from(n).unwrap_or(MAX_PAGE))
+            .clamp(1, MAX_PAGE);
+        let after = after
+            .map(|c| {
+                c.strip_prefix("t:")
+                    .map(stream_of)
+                    .ok_or_else(|| ApiError::bad_input(format!("not a cursor: {c:?}")))
+            })
+            .transpose()?;
         let p = state.live.projector.lock().await;
-        Ok(p.tournaments()
-            .iter()
+        let from = match &after {
+            Some(stream) => std::ops::Bound::Excluded(stream.clone()),
+            None => std::ops::Bound::Unbounded,
+        };
+        let mut page: Vec<TournamentOut> = p
+            .tournaments()
+            .range((from, std::ops::Bound::Unbounded))
+            .filter(|(_, t)| t.schedule().is_some())
             .map(|(stream, t)| tournament_view(stream, t))
             .filter(|v| venue.as_ref().is_none_or(|venue| &v.venue == venue))
+            .take(first.saturating_add(1))
             .map(TournamentOut)
-            .collect())
+            .collect();
+        let has_next_page = page.len() > first;
+        page.truncate(first);
+        Ok(TournamentPage {
+            end_cursor: page.last().map(|t| format!("t:{}", id_of(&t.0.stream))),
+            tournaments: page,
+            has_next_page,
+        })
     }
 
     /// A table as the caller may see it: the public sees shown cards; a player also their
