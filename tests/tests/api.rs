@@ -868,6 +868,65 @@ async fn tournaments_page_by_cursor(app: &TestApp) {
     assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
 }
 
+/// The older `graphql-ws` protocol (subscriptions-transport-ws), authenticated in the
+/// `connection_init` payload: a player's table subscription shows their own hole cards
+/// and nobody else's (the running hand of `t2`).
+async fn a_player_subscribed_over_the_older_protocol_sees_only_their_own_cards(app: &TestApp) {
+    let ann = app.token(Role::Player, None, Some("ann")).await;
+    let ws_url = format!("{}/graphql/ws", app.base.replacen("http", "ws", 1));
+    let (_, mut ws) = awc::Client::new()
+        .ws(ws_url)
+        .protocols(["graphql-ws"])
+        .connect()
+        .await
+        .unwrap();
+    let send = |v: Value| awc::ws::Message::Text(v.to_string().into());
+    ws.send(send(json!({
+        "type": "connection_init",
+        "payload": {"Authorization": format!("Bearer {ann}")}
+    })))
+    .await
+    .unwrap();
+    ws.send(send(json!({
+        "id": "1",
+        "type": "start",
+        "payload": {"query": "subscription { table(tournamentId: \"t2\", table: 1) { seats { player cards } } }"}
+    })))
+    .await
+    .unwrap();
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("a message")
+            .unwrap()
+            .unwrap();
+        let awc::ws::Frame::Text(text) = frame else {
+            continue;
+        };
+        let message: Value = serde_json::from_slice(&text).unwrap();
+        match message["type"].as_str() {
+            Some("connection_ack" | "ka") => {}
+            Some("data") => {
+                let seats = message["payload"]["data"]["table"]["seats"]
+                    .as_array()
+                    .unwrap_or_else(|| panic!("{message:#}"));
+                for s in seats {
+                    if s["player"] == "ann" {
+                        assert_eq!(s["cards"].as_array().unwrap().len(), 2, "{message:#}");
+                    } else {
+                        assert!(
+                            s["cards"].is_null(),
+                            "ann sees another's cards: {message:#}"
+                        );
+                    }
+                }
+                break;
+            }
+            other => panic!("unexpected {other:?}: {message:#}"),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Who {
     Anonymous,
@@ -1120,6 +1179,7 @@ async fn all(backend: Backend) {
     a_standings_subscription_sees_a_recorded_night(&app).await;
     two_hosts_racing_on_one_table_one_wins_and_the_log_stays_consistent(&app).await;
     tournaments_page_by_cursor(&app).await;
+    a_player_subscribed_over_the_older_protocol_sees_only_their_own_cards(&app).await;
     every_mutation_against_every_role(&app).await;
     metrics_count_requests_commands_events_and_subscribers(&app).await;
     app.stop().await;
