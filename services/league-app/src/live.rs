@@ -37,6 +37,8 @@ pub struct Live {
     /// [`Live::changes`].
     /// Shared: every receiver gets the same round without copying it.
     changes: broadcast::Sender<Arc<Folded>>,
+    /// The same rounds, per stream: a watcher of one stream wakes only for its stream.
+    watchers: Arc<Watchers>,
     stop: watch::Sender<bool>,
     task: tokio::task::JoinHandle<Result<(), AppError>>,
 }
@@ -51,6 +53,8 @@ impl Live {
         let shared = Arc::clone(&projector);
         let (changes, _) = broadcast::channel(CHANGES_CAPACITY);
         let changes_tx = changes.clone();
+        let watchers = Arc::new(Watchers::default());
+        let watchers_tx = Arc::clone(&watchers);
         let task = tokio::spawn(async move {
             let mut subscription = store.subscribe_all(0);
             let mut since_checkpoint = 0u64;
@@ -79,27 +83,28 @@ impl Live {
                     since_checkpoint = 0;
                 }
                 let position = p.position();
-                // Snapshots only for watchers (a clone per changed tournament per round).
-                let tournaments = if changes_tx.receiver_count() > 0 {
-                    streams
-                        .iter()
-                        .filter_map(|s| {
-                            p.tournament(s)
-                                .map(|t| (s.clone(), p.version(s), Arc::new(t.clone())))
-                        })
-                        .collect()
-                } else {
-                    Vec::new()
-                };
+                // Snapshots only for watched streams (a clone per changed tournament per
+                // round).
+                let everyone = changes_tx.receiver_count() > 0;
+                let tournaments = streams
+                    .iter()
+                    .filter(|s| everyone || watchers_tx.watched(s))
+                    .filter_map(|s| {
+                        p.tournament(s)
+                            .map(|t| (s.clone(), p.version(s), Arc::new(t.clone())))
+                    })
+                    .collect();
                 drop(p);
                 let _ = position_tx.send(position);
                 if let Some(position) = position {
                     // No receiver is not an error: nobody is watching.
-                    let _ = changes_tx.send(Arc::new(Folded {
+                    let folded = Arc::new(Folded {
                         position,
                         streams,
                         tournaments,
-                    }));
+                    });
+                    watchers_tx.publish(&folded);
+                    let _ = changes_tx.send(folded);
                 }
             }
             let mut p = shared.lock().await;
@@ -109,6 +114,7 @@ impl Live {
             projector,
             position,
             changes,
+            watchers,
             stop,
             task,
         }
@@ -117,6 +123,11 @@ impl Live {
     /// Every round of folding from now on.
     pub fn changes(&self) -> broadcast::Receiver<Arc<Folded>> {
         self.changes.subscribe()
+    }
+
+    /// Every round of folding from now on that changed `stream`.
+    pub fn changes_of(&self, stream: &str) -> broadcast::Receiver<Arc<Folded>> {
+        self.watchers.subscribe(stream)
     }
 
     /// Waits until the projector has folded `position`.
@@ -164,4 +175,47 @@ pub async fn checkpoint(store: &Store, p: &mut Projector) -> Result<(), AppError
     let docs = p.take_changed()?;
     store.put_read_models(PROJECTION, position, &docs).await?;
     Ok(())
+}
+
+/// Per-stream change channels, created on the first watcher and dropped with the last.
+#[derive(Default)]
+struct Watchers {
+    channels: std::sync::Mutex<std::collections::HashMap<String, broadcast::Sender<Arc<Folded>>>>,
+}
+
+impl Watchers {
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, broadcast::Sender<Arc<Folded>>>>
+    {
+        self.channels
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn subscribe(&self, stream: &str) -> broadcast::Receiver<Arc<Folded>> {
+        self.lock()
+            .entry(stream.to_owned())
+            .or_insert_with(|| broadcast::channel(CHANGES_CAPACITY).0)
+            .subscribe()
+    }
+
+    fn watched(&self, stream: &str) -> bool {
+        self.lock()
+            .get(stream)
+            .is_some_and(|tx| tx.receiver_count() > 0)
+    }
+
+    /// Sends the round to the watchers of each stream it changed; forgets streams nobody
+    /// watches any more.
+    fn publish(&self, folded: &Arc<Folded>) {
+        let mut channels = self.lock();
+        for stream in &folded.streams {
+            if let Some(tx) = channels.get(stream)
+                && tx.send(Arc::clone(folded)).is_err()
+            {
+                channels.remove(stream);
+            }
+        }
+    }
 }

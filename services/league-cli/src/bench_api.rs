@@ -50,6 +50,10 @@ pub struct ApiArgs {
     /// subscribers).
     #[arg(long, default_value_t = 2)]
     clients: u32,
+    /// Each venue app learns its table from its own subscription (waiting for the version
+    /// its last command produced) instead of reading it over HTTP before each command.
+    #[arg(long)]
+    follow: bool,
 }
 
 const PLAYERS: u32 = 9;
@@ -66,6 +70,8 @@ const TABLE: &str =
     "query($t: String!) { table(tournamentId: $t, table: 1) { version inHand toAct } }";
 const SUBSCRIBE: &str =
     "subscription($t: String!) { table(tournamentId: $t, table: 1) { version hand toAct } }";
+const FOLLOW: &str =
+    "subscription($t: String!) { table(tournamentId: $t, table: 1) { version inHand toAct } }";
 
 /// What one load-generator thread measured.
 #[derive(Default)]
@@ -167,6 +173,7 @@ fn run(args: &ApiArgs) -> Result<(), String> {
         let started = Arc::clone(&started);
         let measure_from = Arc::clone(&measure_from);
         let seconds = args.seconds;
+        let follow = args.follow;
         threads.push(std::thread::spawn(move || {
             actix_web::rt::System::new().block_on(client(
                 base,
@@ -174,6 +181,7 @@ fn run(args: &ApiArgs) -> Result<(), String> {
                 tables,
                 subscribers,
                 seconds,
+                follow,
                 started,
                 measure_from,
             ))
@@ -221,6 +229,7 @@ async fn client(
     tables: Vec<u32>,
     subscribers: Vec<u32>,
     seconds: u64,
+    follow: bool,
     started: Arc<std::sync::Barrier>,
     measure_from: Arc<Mutex<Option<Instant>>>,
 ) -> Measured {
@@ -291,7 +300,12 @@ async fn client(
         let token = tokens[usize::try_from(t).unwrap_or(0)].clone();
         let measured = Rc::clone(&measured);
         async move {
-            if let Err(e) = drive(&http, &base, &token, t, deadline, &measured).await {
+            let driven = if follow {
+                follow_and_drive(&http, &base, &token, t, deadline, &measured).await
+            } else {
+                drive(&http, &base, &token, t, deadline, &measured).await
+            };
+            if let Err(e) = driven {
                 measured.borrow_mut().errors.push(format!("table {t}: {e}"));
             }
         }
@@ -414,12 +428,7 @@ async fn drive(
         let asked = Instant::now();
         let view = graphql(http, base, token, TABLE, json!({"t": id})).await?;
         measured.borrow_mut().queries.push(asked.elapsed());
-        let view = &view["table"];
-        let (query, variables) = match (view["inHand"].as_bool(), view["toAct"].as_u64()) {
-            (Some(true), Some(seat)) => (FOLD, json!({"t": id, "seat": seat})),
-            (Some(false), _) => (START_HAND, json!({"t": id})),
-            _ => return Err(format!("the table waits for nothing: {view}")),
-        };
+        let (query, variables) = next_command(&id, &view["table"])?;
         let sent = Instant::now();
         let data = graphql(http, base, token, query, variables).await?;
         let took = sent.elapsed();
@@ -435,6 +444,99 @@ async fn drive(
             .or_default()
             .push((version, sent, took));
     }
+    Ok(())
+}
+
+/// The next command for a table as it is now.
+fn next_command(id: &str, view: &Value) -> Result<(&'static str, Value), String> {
+    match (view["inHand"].as_bool(), view["toAct"].as_u64()) {
+        (Some(true), Some(seat)) => Ok((FOLD, json!({"t": id, "seat": seat}))),
+        (Some(false), _) => Ok((START_HAND, json!({"t": id}))),
+        _ => Err(format!("the table waits for nothing: {view}")),
+    }
+}
+
+/// One table's venue app that follows its table over its own subscription: it acts on the
+/// view of the version its last command produced (or a later one).
+async fn follow_and_drive(
+    http: &awc::Client,
+    base: &str,
+    token: &str,
+    table: u32,
+    deadline: Instant,
+    measured: &std::cell::RefCell<Measured>,
+) -> Result<(), String> {
+    let id = format!("bench-{table}");
+    let url = format!("{}/graphql/ws", base.replacen("http", "ws", 1));
+    let (_, mut ws) = awc::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .finish()
+        .ws(url)
+        .protocols(["graphql-transport-ws"])
+        .connect()
+        .await
+        .map_err(|e| e.to_string())?;
+    let text = |v: Value| awc::ws::Message::Text(v.to_string().into());
+    ws.send(text(json!({
+        "type": "connection_init",
+        "payload": {"Authorization": format!("Bearer {token}")}
+    })))
+    .await
+    .map_err(|e| e.to_string())?;
+    ws.send(text(json!({
+        "id": "app",
+        "type": "subscribe",
+        "payload": {"query": FOLLOW, "variables": {"t": id}}
+    })))
+    .await
+    .map_err(|e| e.to_string())?;
+    let mut reached = 0u64;
+    while Instant::now() < deadline {
+        // The view of the version the last command produced, or a later one.
+        let view = loop {
+            let frame = match actix_web::rt::time::timeout(Duration::from_secs(30), ws.next()).await
+            {
+                Err(_) => return Err(format!("no view of version {reached} in 30 s")),
+                Ok(None) => return Err("the server closed the connection".into()),
+                Ok(Some(frame)) => frame.map_err(|e| e.to_string())?,
+            };
+            let bytes = match frame {
+                awc::ws::Frame::Text(bytes) => bytes,
+                awc::ws::Frame::Ping(payload) => {
+                    ws.send(awc::ws::Message::Pong(payload))
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    continue;
+                }
+                _ => continue,
+            };
+            let message: Value = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+            if message["type"] != "next" {
+                continue;
+            }
+            let view = message["payload"]["data"]["table"].clone();
+            if view["version"].as_u64().unwrap_or(0) >= reached {
+                break view;
+            }
+        };
+        let (query, variables) = next_command(&id, &view)?;
+        let sent = Instant::now();
+        let data = graphql(http, base, token, query, variables).await?;
+        let took = sent.elapsed();
+        let version = data
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(|r| r["version"].as_u64())
+            .ok_or_else(|| format!("no version in {data}"))?;
+        reached = version;
+        measured
+            .borrow_mut()
+            .commands
+            .entry(table)
+            .or_default()
+            .push((version, sent, took));
+    }
+    let _ = ws.close().await;
     Ok(())
 }
 
@@ -572,8 +674,15 @@ fn report(args: &ApiArgs, backend: Backend, all: &Measured) {
     let count = latencies.len();
     let rate = u64::try_from(count).unwrap_or(u64::MAX) / seconds;
     println!(
-        "api bench on {name}: {} tables, {} subscribers, {seconds} s, {} load-generator threads",
-        args.tables, args.subscribers, args.clients
+        "api bench on {name}: {} tables, {} subscribers, {seconds} s, {} load-generator threads; venue apps {}",
+        args.tables,
+        args.subscribers,
+        args.clients,
+        if args.follow {
+            "follow their table's subscription"
+        } else {
+            "read the table before each command"
+        }
     );
     println!(
         "commands: {count} in {seconds} s = {rate} commands/s; latency p50 {}, p99 {} (goal: >= 2,000/s, p99 < 50 ms)",

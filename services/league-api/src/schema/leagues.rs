@@ -469,7 +469,7 @@ impl LeagueSubscription {
         let state = state(ctx)?.clone();
         let stream = stream_of(&league_id);
         // Subscribe before the first rendering, so no change can fall between the two.
-        let changes = state.live.changes();
+        let changes = state.live.changes_of(&stream);
         let open = state.metrics.subscriber();
         let render = move |p: &league_projections::Projector| -> Option<Vec<Standing>> {
             let scope = venue.as_deref().map_or(Scope::Season, Scope::Venue);

@@ -245,8 +245,9 @@ where
         version: u64,
         first: bool,
     }
-    // Subscribe before the first rendering, so no change can fall between the two.
-    let changes = state.live.changes();
+    // Subscribe before the first rendering, so no change can fall between the two; only
+    // rounds that changed this stream wake the watcher.
+    let changes = state.live.changes_of(&stream);
     let watch = Watch {
         _open: state.metrics.subscriber(),
         state,
