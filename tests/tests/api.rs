@@ -927,6 +927,59 @@ async fn a_player_subscribed_over_the_older_protocol_sees_only_their_own_cards(a
     }
 }
 
+/// The auditor's log withholds a hand's hole cards and deck seal while it runs, and shows
+/// them once a later hand has started at the table.
+async fn the_auditor_sees_a_hands_cards_once_it_is_over(app: &TestApp) {
+    started(app, "a1", "crown", Tracking::Dealt, &["ann", "bob"]).await;
+    let auditor = app.token(Role::Auditor, None, None).await;
+    let start = "mutation { startHand(tournamentId: \"a1\", table: 1) { events } }";
+    let log = |token: String| async move {
+        let body = app
+            .graphql(
+                Some(&token),
+                "{ events(first: 1000) { events { streamId eventType redacted payload } } }",
+                json!({}),
+            )
+            .await;
+        body["data"]["events"]["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["streamId"] == "tournament:a1")
+            .cloned()
+            .collect::<Vec<Value>>()
+    };
+    let holes = |events: &[Value]| {
+        events
+            .iter()
+            .filter(|e| e["payload"].to_string().contains("HoleCardsDealt"))
+            .count()
+    };
+    let redacted = |events: &[Value]| events.iter().filter(|e| e["redacted"] == true).count();
+    app.admin(start, json!({})).await;
+    let running = log(auditor.clone()).await;
+    assert_eq!(
+        (redacted(&running), holes(&running)),
+        (3, 0),
+        "{running:#?}"
+    );
+    // Heads-up: the player to act folds, the hand is over; the next one starts.
+    let view = app.admin(TABLE, json!({"t": "a1"})).await;
+    let seat = view["table"]["toAct"].as_u64().unwrap();
+    app.admin(
+        ACT,
+        json!({"t": "a1", "table": 1, "seat": seat, "a": "FOLD"}),
+    )
+    .await;
+    app.admin(start, json!({})).await;
+    let next = log(auditor).await;
+    assert_eq!(
+        (redacted(&next), holes(&next)),
+        (3, 2),
+        "the first hand's two deals are shown, the second's withheld: {next:#?}"
+    );
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Who {
     Anonymous,
@@ -1179,6 +1232,7 @@ async fn all(backend: Backend) {
     a_standings_subscription_sees_a_recorded_night(&app).await;
     two_hosts_racing_on_one_table_one_wins_and_the_log_stays_consistent(&app).await;
     tournaments_page_by_cursor(&app).await;
+    the_auditor_sees_a_hands_cards_once_it_is_over(&app).await;
     a_player_subscribed_over_the_older_protocol_sees_only_their_own_cards(&app).await;
     every_mutation_against_every_role(&app).await;
     metrics_count_requests_commands_events_and_subscribers(&app).await;

@@ -61,6 +61,9 @@ pub struct Projector {
     events: u64,
     /// Each stream's last version folded.
     versions: BTreeMap<String, u64>,
+    /// The stream version at which each table's latest hand started, by (stream, table):
+    /// an auditor's log withholds the hole cards of a hand still running.
+    hand_starts: BTreeMap<(String, u32), u64>,
     /// Documents whose inputs changed since the last [`Projector::take_changed`].
     dirty_tournaments: BTreeSet<String>,
     dirty_leagues: BTreeSet<String>,
@@ -87,6 +90,11 @@ impl Projector {
     /// A stream's last version folded (0 for a stream with no events yet).
     pub fn version(&self, stream: &str) -> u64 {
         self.versions.get(stream).copied().unwrap_or(0)
+    }
+
+    /// The stream version of the `TableHandStarted` of the latest hand at `table`.
+    pub fn hand_started_at(&self, stream: &str, table: u32) -> Option<u64> {
+        self.hand_starts.get(&(stream.to_owned(), table)).copied()
     }
 
     pub fn tournament(&self, stream: &str) -> Option<&Tournament> {
@@ -147,6 +155,10 @@ impl Projector {
             Some(streams::Decoded::Tournament(e)) => {
                 let state = self.tournaments.entry(stream.to_owned()).or_default();
                 play::apply(state, &e);
+                if let play::TournamentEvent::TableHandStarted { table, .. } = &*e {
+                    self.hand_starts
+                        .insert((stream.to_owned(), *table), version);
+                }
                 if !self.dirty_tournaments.contains(stream) {
                     self.dirty_tournaments.insert(stream.to_owned());
                 }

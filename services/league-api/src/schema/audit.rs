@@ -103,29 +103,16 @@ async fn private(state: &ApiState, e: &RecordedEvent) -> ApiResult<bool> {
     {
         return Ok(true);
     }
-    let running = {
-        let p = state.live.projector.lock().await;
-        p.tournament(&e.stream_id)
-            .and_then(|t| t.tables().get(&table))
-            .and_then(|tb| tb.hand())
-            .is_some_and(|h| !h.is_over())
-    };
-    if !running {
-        return Ok(false);
-    }
-    // The table is in a hand: is it this event's hand, or did a later one start?
-    let later = state
-        .store
-        .read_stream(&e.stream_id, e.stream_version.saturating_add(1))
-        .await?;
-    let newer_hand = later.iter().any(|l| {
-        l.event_type == "TableHandStarted"
-            && matches!(
-                serde_json::from_slice(&l.payload),
-                Ok(TournamentEvent::TableHandStarted { table: t, .. }) if t == table
-            )
-    });
-    Ok(!newer_hand)
+    // Private while the table's current hand runs and this event belongs to it (it came
+    // after that hand started).
+    let p = state.live.projector.lock().await;
+    let running = p
+        .tournament(&e.stream_id)
+        .and_then(|t| t.tables().get(&table))
+        .and_then(|tb| tb.hand())
+        .is_some_and(|h| !h.is_over());
+    let started = p.hand_started_at(&e.stream_id, table).unwrap_or(0);
+    Ok(running && e.stream_version > started)
 }
 
 async fn event_out(state: &ApiState, e: RecordedEvent) -> ApiResult<EventOut> {

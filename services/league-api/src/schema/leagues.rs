@@ -425,10 +425,24 @@ impl LeagueMutation {
     ) -> ApiResult<CommandResult> {
         let state = state(ctx)?;
         let caller = principal(ctx);
+        let stream = format!("tournament:{tournament_id}");
+        // Authorise before saying anything about the tournament: the venue's staff only.
+        let venue = {
+            let p = state.live.projector.lock().await;
+            p.tournament(&stream)
+                .and_then(|t| t.schedule().map(|s| s.venue.clone()))
+        };
+        match &venue {
+            Some(venue) => caller.require_venue(venue)?,
+            None if !matches!(caller, Principal::Admin { .. } | Principal::Host { .. }) => {
+                caller.require_admin()?;
+            }
+            None => {}
+        }
         let outcome = {
             let p = state.live.projector.lock().await;
             let t = p
-                .tournament(&format!("tournament:{tournament_id}"))
+                .tournament(&stream)
                 .ok_or_else(|| ApiError::not_found(format!("no tournament {tournament_id:?}")))?;
             let mut outcome = t.outcome(&tournament_id, &season, day).ok_or_else(|| {
                 ApiError::client(
