@@ -10,10 +10,8 @@ use futures_util::{SinkExt as _, StreamExt as _};
 use league_api::auth::{Role, create_token};
 use league_engine::deck::Seed;
 use league_engine::rules::Preset;
-use league_engine::tournament::payouts::PayoutTable;
-use league_engine::tournament::play::{Schedule, TournamentRules, Tracking};
-use league_engine::tournament::pool::{HouseCut, PoolRules, Price};
-use league_engine::tournament::sim::standard_levels;
+use league_engine::tournament::play::Tracking;
+use league_engine::tournament::sim::weekly_schedule;
 use league_store::bench::Scratch;
 use league_store::{Backend, Store};
 use serde_json::{Value, json};
@@ -91,6 +89,29 @@ impl TestApp {
             .1
     }
 
+    /// A WebSocket to `/graphql/ws` speaking `protocol` (`graphql-transport-ws` or the
+    /// older `graphql-ws`): `connection_init` with `init` as its payload, then `start` (the
+    /// protocol's subscribe or start message).
+    async fn subscribe(
+        &self,
+        protocol: &str,
+        init: Value,
+        start: Value,
+    ) -> actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec> {
+        let ws_url = format!("{}/graphql/ws", self.base.replacen("http", "ws", 1));
+        let (_, mut ws) = awc::Client::new()
+            .ws(ws_url)
+            .protocols([protocol])
+            .connect()
+            .await
+            .unwrap();
+        ws.send(text(json!({"type": "connection_init", "payload": init})))
+            .await
+            .unwrap();
+        ws.send(text(start)).await.unwrap();
+        ws
+    }
+
     async fn last_position(&self) -> Option<u64> {
         self.store.last_position().await.unwrap()
     }
@@ -107,6 +128,11 @@ impl TestApp {
     }
 }
 
+/// A JSON WebSocket message.
+fn text(v: Value) -> awc::ws::Message {
+    awc::ws::Message::Text(v.to_string().into())
+}
+
 fn code(body: &Value) -> &str {
     body["errors"][0]["extensions"]["code"]
         .as_str()
@@ -118,35 +144,8 @@ fn seed(n: u8) -> Seed {
 }
 
 fn schedule(venue: &str, tracking: Tracking, first_draw: &Seed) -> Value {
-    let schedule = Schedule {
-        name: format!("{venue} weekly"),
-        venue: venue.to_owned(),
-        starts_at: 0,
-        // WSOP refuses an undersized bet (the others bring it up to the minimum).
-        preset: Preset::Wsop,
-        house: TournamentRules::for_preset(Preset::Wsop),
-        tracking,
-        pool: PoolRules {
-            entry: Price::new(2000, 500),
-            rebuy: None,
-            add_on: None,
-            house: HouseCut::Fees,
-            guarantee: 0,
-        },
-        starting_chips: 5000,
-        chip_unit: 25,
-        levels: standard_levels(),
-        table_size: 9,
-        rebuys: None,
-        add_ons: None,
-        reentries: None,
-        late_registration_until_level: 0,
-        late_registration_until_minutes: None,
-        payouts: PayoutTable::default(),
-        blind_cap_percent: None,
-        break_order: Vec::new(),
-        draw_commitment: first_draw.commitment(),
-    };
+    // WSOP refuses an undersized bet (the others bring it up to the minimum).
+    let schedule = weekly_schedule(venue, Preset::Wsop, tracking, first_draw.commitment());
     serde_json::to_value(schedule).unwrap()
 }
 
@@ -438,24 +437,17 @@ async fn a_subscription_receives_the_changes_in_order(app: &TestApp) {
         json!({"id": "t5", "s": schedule("crown", Tracking::Results, &seed(1))}),
     )
     .await;
-    let ws_url = format!("{}/graphql/ws", app.base.replacen("http", "ws", 1));
-    let (_, mut ws) = awc::Client::new()
-        .ws(ws_url)
-        .protocols(["graphql-transport-ws"])
-        .connect()
-        .await
-        .unwrap();
-    let send = |v: Value| awc::ws::Message::Text(v.to_string().into());
-    ws.send(send(json!({"type": "connection_init", "payload": {}})))
-        .await
-        .unwrap();
-    ws.send(send(json!({
-        "id": "1",
-        "type": "subscribe",
-        "payload": {"query": "subscription { tournament(id: \"t5\") { entries } }"}
-    })))
-    .await
-    .unwrap();
+    let mut ws = app
+        .subscribe(
+            "graphql-transport-ws",
+            json!({}),
+            json!({
+                "id": "1",
+                "type": "subscribe",
+                "payload": {"query": "subscription { tournament(id: \"t5\") { entries } }"}
+            }),
+        )
+        .await;
     let mut seen = Vec::new();
     let mut registered = false;
     while seen.len() < 4 {
@@ -639,24 +631,17 @@ async fn metrics_count_requests_commands_events_and_subscribers(app: &TestApp) {
     );
     // A subscriber is counted while subscribed.
     assert_eq!(series(&after, "league_subscribers"), 0);
-    let ws_url = format!("{}/graphql/ws", app.base.replacen("http", "ws", 1));
-    let (_, mut ws) = awc::Client::new()
-        .ws(ws_url)
-        .protocols(["graphql-transport-ws"])
-        .connect()
-        .await
-        .unwrap();
-    let send = |v: Value| awc::ws::Message::Text(v.to_string().into());
-    ws.send(send(json!({"type": "connection_init", "payload": {}})))
-        .await
-        .unwrap();
-    ws.send(send(json!({
-        "id": "1",
-        "type": "subscribe",
-        "payload": {"query": "subscription { tournament(id: \"t8\") { entries } }"}
-    })))
-    .await
-    .unwrap();
+    let mut ws = app
+        .subscribe(
+            "graphql-transport-ws",
+            json!({}),
+            json!({
+                "id": "1",
+                "type": "subscribe",
+                "payload": {"query": "subscription { tournament(id: \"t8\") { entries } }"}
+            }),
+        )
+        .await;
     let mut counted = false;
     for _ in 0..100 {
         if series(&metrics_page(app).await, "league_subscribers") == 1 {
@@ -666,7 +651,7 @@ async fn metrics_count_requests_commands_events_and_subscribers(app: &TestApp) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert!(counted, "the subscription is counted");
-    ws.send(send(json!({"id": "1", "type": "complete"})))
+    ws.send(text(json!({"id": "1", "type": "complete"})))
         .await
         .unwrap();
     let mut released = false;
@@ -715,24 +700,11 @@ async fn the_rate_limit_refuses_a_token_over_its_rate_with_429() {
 }
 
 async fn a_standings_subscription_sees_a_recorded_night(app: &TestApp) {
-    let ws_url = format!("{}/graphql/ws", app.base.replacen("http", "ws", 1));
-    let (_, mut ws) = awc::Client::new()
-        .ws(ws_url)
-        .protocols(["graphql-transport-ws"])
-        .connect()
-        .await
-        .unwrap();
-    let send = |v: Value| awc::ws::Message::Text(v.to_string().into());
-    ws.send(send(json!({"type": "connection_init", "payload": {}})))
-        .await
-        .unwrap();
-    ws.send(send(json!({
-        "id": "s",
-        "type": "subscribe",
-        "payload": {"query": "subscription { standings(leagueId: \"apl\", season: \"s1\") { player points } }"}
-    })))
-    .await
-    .unwrap();
+    let query = "subscription { standings(leagueId: \"apl\", season: \"s1\") { player points } }";
+    let start = json!({"id": "s", "type": "subscribe", "payload": {"query": query}});
+    let mut ws = app
+        .subscribe("graphql-transport-ws", json!({}), start)
+        .await;
     let mut views = Vec::new();
     while views.len() < 2 {
         let frame = tokio::time::timeout(Duration::from_secs(20), ws.next())
@@ -873,27 +845,10 @@ async fn tournaments_page_by_cursor(app: &TestApp) {
 /// and nobody else's (the running hand of `t2`).
 async fn a_player_subscribed_over_the_older_protocol_sees_only_their_own_cards(app: &TestApp) {
     let ann = app.token(Role::Player, None, Some("ann")).await;
-    let ws_url = format!("{}/graphql/ws", app.base.replacen("http", "ws", 1));
-    let (_, mut ws) = awc::Client::new()
-        .ws(ws_url)
-        .protocols(["graphql-ws"])
-        .connect()
-        .await
-        .unwrap();
-    let send = |v: Value| awc::ws::Message::Text(v.to_string().into());
-    ws.send(send(json!({
-        "type": "connection_init",
-        "payload": {"Authorization": format!("Bearer {ann}")}
-    })))
-    .await
-    .unwrap();
-    ws.send(send(json!({
-        "id": "1",
-        "type": "start",
-        "payload": {"query": "subscription { table(tournamentId: \"t2\", table: 1) { seats { player cards } } }"}
-    })))
-    .await
-    .unwrap();
+    let query = "subscription { table(tournamentId: \"t2\", table: 1) { seats { player cards } } }";
+    let init = json!({"Authorization": format!("Bearer {ann}")});
+    let start = json!({"id": "1", "type": "start", "payload": {"query": query}});
+    let mut ws = app.subscribe("graphql-ws", init, start).await;
     loop {
         let frame = tokio::time::timeout(Duration::from_secs(20), ws.next())
             .await

@@ -13,13 +13,13 @@ use crate::{AppError, PROJECTION};
 /// Events folded between two checkpoints while catching up.
 const CHECKPOINT_EVERY: u64 = 20_000;
 
-/// Capacity of the change broadcast: a receiver further behind than this many batches
-/// gets `Lagged` and should re-read the whole view.
+/// Capacity of each stream's change channel: a receiver further behind than this many
+/// rounds gets `Lagged` and should re-read the whole view.
 const CHANGES_CAPACITY: usize = 1024;
 
 /// What one round of folding changed: the streams whose state moved, up to `position`,
-/// and (while anyone is watching) each changed tournament's state as this round left it,
-/// with its stream version, so a watcher renders every version even when it runs late.
+/// and each changed tournament that somebody watches, as this round left it, with its
+/// stream version, so a watcher renders every version even when it runs late.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Folded {
     pub position: u64,
@@ -32,12 +32,10 @@ pub struct Live {
     pub projector: Arc<Mutex<Projector>>,
     /// The position folded so far (`None` before the first event).
     pub position: watch::Receiver<Option<u64>>,
-    /// Published after each round of folding, once the projector's lock is released (so a
-    /// receiver that locks the projector sees at least this position). Subscribe with
-    /// [`Live::changes`].
-    /// Shared: every receiver gets the same round without copying it.
-    changes: broadcast::Sender<Arc<Folded>>,
-    /// The same rounds, per stream: a watcher of one stream wakes only for its stream.
+    /// Each round of folding, published per stream once the projector's lock is released
+    /// (so a receiver that locks the projector sees at least this position): a watcher of
+    /// one stream wakes only for its stream, and every watcher shares the round's `Arc`.
+    /// Subscribe with [`Live::changes_of`].
     watchers: Arc<Watchers>,
     stop: watch::Sender<bool>,
     task: tokio::task::JoinHandle<Result<(), AppError>>,
@@ -51,8 +49,6 @@ impl Live {
         let (position_tx, position) = watch::channel(None);
         let (stop, mut stopped) = watch::channel(false);
         let shared = Arc::clone(&projector);
-        let (changes, _) = broadcast::channel(CHANGES_CAPACITY);
-        let changes_tx = changes.clone();
         let watchers = Arc::new(Watchers::default());
         let watchers_tx = Arc::clone(&watchers);
         let task = tokio::spawn(async move {
@@ -85,10 +81,9 @@ impl Live {
                 let position = p.position();
                 // Snapshots only for watched streams (a clone per changed tournament per
                 // round).
-                let everyone = changes_tx.receiver_count() > 0;
                 let tournaments = streams
                     .iter()
-                    .filter(|s| everyone || watchers_tx.watched(s))
+                    .filter(|s| watchers_tx.watched(s))
                     .filter_map(|s| {
                         p.tournament(s)
                             .map(|t| (s.clone(), p.version(s), Arc::new(t.clone())))
@@ -97,14 +92,13 @@ impl Live {
                 drop(p);
                 let _ = position_tx.send(position);
                 if let Some(position) = position {
-                    // No receiver is not an error: nobody is watching.
+                    // Sent to the watchers of each stream it changed (none is fine).
                     let folded = Arc::new(Folded {
                         position,
                         streams,
                         tournaments,
                     });
                     watchers_tx.publish(&folded);
-                    let _ = changes_tx.send(folded);
                 }
             }
             let mut p = shared.lock().await;
@@ -113,16 +107,10 @@ impl Live {
         Live {
             projector,
             position,
-            changes,
             watchers,
             stop,
             task,
         }
-    }
-
-    /// Every round of folding from now on.
-    pub fn changes(&self) -> broadcast::Receiver<Arc<Folded>> {
-        self.changes.subscribe()
     }
 
     /// Every round of folding from now on that changed `stream`.

@@ -24,10 +24,8 @@ use clap::Args;
 use futures_util::{SinkExt as _, StreamExt as _};
 use league_engine::deck::Seed;
 use league_engine::rules::Preset;
-use league_engine::tournament::payouts::PayoutTable;
-use league_engine::tournament::play::{Schedule, TournamentRules, Tracking};
-use league_engine::tournament::pool::{HouseCut, PoolRules, Price};
-use league_engine::tournament::sim::standard_levels;
+use league_engine::tournament::play::Tracking;
+use league_engine::tournament::sim::weekly_schedule;
 use league_store::Backend;
 use league_store::bench::Scratch;
 use serde_json::{Value, json};
@@ -351,35 +349,12 @@ fn seed(table: u32, n: u8) -> Seed {
 }
 
 fn schedule(table: u32) -> Result<Value, String> {
-    let venue = format!("venue-{table}");
-    let schedule = Schedule {
-        name: format!("{venue} bench night"),
-        venue,
-        starts_at: 0,
-        preset: Preset::Wph,
-        house: TournamentRules::for_preset(Preset::Wph),
-        tracking: Tracking::Dealt,
-        pool: PoolRules {
-            entry: Price::new(2000, 500),
-            rebuy: None,
-            add_on: None,
-            house: HouseCut::Fees,
-            guarantee: 0,
-        },
-        starting_chips: 5000,
-        chip_unit: 25,
-        levels: standard_levels(),
-        table_size: 9,
-        rebuys: None,
-        add_ons: None,
-        reentries: None,
-        late_registration_until_level: 0,
-        late_registration_until_minutes: None,
-        payouts: PayoutTable::default(),
-        blind_cap_percent: None,
-        break_order: Vec::new(),
-        draw_commitment: seed(table, 1).commitment(),
-    };
+    let schedule = weekly_schedule(
+        &format!("venue-{table}"),
+        Preset::Wph,
+        Tracking::Dealt,
+        seed(table, 1).commitment(),
+    );
     serde_json::to_value(schedule).map_err(|e| e.to_string())
 }
 
@@ -428,32 +403,9 @@ async fn drive(
         let asked = Instant::now();
         let view = graphql(http, base, token, TABLE, json!({"t": id})).await?;
         measured.borrow_mut().queries.push(asked.elapsed());
-        let (query, variables) = next_command(&id, &view["table"])?;
-        let sent = Instant::now();
-        let data = graphql(http, base, token, query, variables).await?;
-        let took = sent.elapsed();
-        let version = data
-            .as_object()
-            .and_then(|o| o.values().next())
-            .and_then(|r| r["version"].as_u64())
-            .ok_or_else(|| format!("no version in {data}"))?;
-        measured
-            .borrow_mut()
-            .commands
-            .entry(table)
-            .or_default()
-            .push((version, sent, took));
+        act(http, base, token, table, &view["table"], measured).await?;
     }
     Ok(())
-}
-
-/// The next command for a table as it is now.
-fn next_command(id: &str, view: &Value) -> Result<(&'static str, Value), String> {
-    match (view["inHand"].as_bool(), view["toAct"].as_u64()) {
-        (Some(true), Some(seat)) => Ok((FOLD, json!({"t": id, "seat": seat}))),
-        (Some(false), _) => Ok((START_HAND, json!({"t": id}))),
-        _ => Err(format!("the table waits for nothing: {view}")),
-    }
 }
 
 /// One table's venue app that follows its table over its own subscription: it acts on the
@@ -466,44 +418,127 @@ async fn follow_and_drive(
     deadline: Instant,
     measured: &std::cell::RefCell<Measured>,
 ) -> Result<(), String> {
-    let id = format!("bench-{table}");
-    let url = format!("{}/graphql/ws", base.replacen("http", "ws", 1));
-    let (_, mut ws) = awc::Client::builder()
-        .timeout(Duration::from_secs(60))
-        .finish()
-        .ws(url)
-        .protocols(["graphql-transport-ws"])
-        .connect()
-        .await
-        .map_err(|e| e.to_string())?;
-    let text = |v: Value| awc::ws::Message::Text(v.to_string().into());
-    ws.send(text(json!({
-        "type": "connection_init",
-        "payload": {"Authorization": format!("Bearer {token}")}
-    })))
-    .await
-    .map_err(|e| e.to_string())?;
-    ws.send(text(json!({
-        "id": "app",
-        "type": "subscribe",
-        "payload": {"query": FOLLOW, "variables": {"t": id}}
-    })))
-    .await
-    .map_err(|e| e.to_string())?;
+    let mut feed = TableFeed::open(base, Some(token), "app", FOLLOW, table).await?;
     let mut reached = 0u64;
     while Instant::now() < deadline {
         // The view of the version the last command produced, or a later one.
         let view = loop {
-            let frame = match actix_web::rt::time::timeout(Duration::from_secs(30), ws.next()).await
-            {
-                Err(_) => return Err(format!("no view of version {reached} in 30 s")),
+            let Some((view, _)) = feed.next_view(Duration::from_secs(30)).await? else {
+                return Err(format!("no view of version {reached} in 30 s"));
+            };
+            if view["version"].as_u64().unwrap_or(0) >= reached {
+                break view;
+            }
+        };
+        reached = act(http, base, token, table, &view, measured).await?;
+    }
+    feed.close().await;
+    Ok(())
+}
+
+/// Sends the next command for the table as `view` shows it, records its latency and the
+/// version it produced, and returns that version.
+async fn act(
+    http: &awc::Client,
+    base: &str,
+    token: &str,
+    table: u32,
+    view: &Value,
+    measured: &std::cell::RefCell<Measured>,
+) -> Result<u64, String> {
+    let id = format!("bench-{table}");
+    let (query, variables) = next_command(&id, view)?;
+    let sent = Instant::now();
+    let data = graphql(http, base, token, query, variables).await?;
+    let took = sent.elapsed();
+    let version = data
+        .as_object()
+        .and_then(|o| o.values().next())
+        .and_then(|r| r["version"].as_u64())
+        .ok_or_else(|| format!("no version in {data}"))?;
+    measured
+        .borrow_mut()
+        .commands
+        .entry(table)
+        .or_default()
+        .push((version, sent, took));
+    Ok(version)
+}
+
+/// The next command for a table as it is now.
+fn next_command(id: &str, view: &Value) -> Result<(&'static str, Value), String> {
+    match (view["inHand"].as_bool(), view["toAct"].as_u64()) {
+        (Some(true), Some(seat)) => Ok((FOLD, json!({"t": id, "seat": seat}))),
+        (Some(false), _) => Ok((START_HAND, json!({"t": id}))),
+        _ => Err(format!("the table waits for nothing: {view}")),
+    }
+}
+
+/// One `graphql-transport-ws` subscription to a table's view.
+struct TableFeed {
+    ws: actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec>,
+}
+
+impl TableFeed {
+    /// Connects (with `token` in `connection_init`, if any) and subscribes with `query`
+    /// to table 1 of the bench tournament of `table`.
+    async fn open(
+        base: &str,
+        token: Option<&str>,
+        id: &str,
+        query: &str,
+        table: u32,
+    ) -> Result<TableFeed, String> {
+        let url = format!("{}/graphql/ws", base.replacen("http", "ws", 1));
+        let (_, ws) = awc::Client::builder()
+            .timeout(Duration::from_secs(60))
+            .finish()
+            .ws(url)
+            .protocols(["graphql-transport-ws"])
+            .connect()
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut feed = TableFeed { ws };
+        let init = match token {
+            Some(token) => json!({"Authorization": format!("Bearer {token}")}),
+            None => json!({}),
+        };
+        feed.send(json!({"type": "connection_init", "payload": init}))
+            .await?;
+        feed.send(json!({
+            "id": id,
+            "type": "subscribe",
+            "payload": {"query": query, "variables": {"t": format!("bench-{table}")}}
+        }))
+        .await?;
+        Ok(feed)
+    }
+
+    async fn send(&mut self, message: Value) -> Result<(), String> {
+        self.ws
+            .send(awc::ws::Message::Text(message.to_string().into()))
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// The next view of the table and when it arrived; `None` once `wait` has passed
+    /// without one. Answers the server's heartbeat (an unanswered ping closes the
+    /// connection).
+    async fn next_view(&mut self, wait: Duration) -> Result<Option<(Value, Instant)>, String> {
+        let until = Instant::now() + wait;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            let frame = match actix_web::rt::time::timeout(left, self.ws.next()).await {
+                Err(_) => return Ok(None),
                 Ok(None) => return Err("the server closed the connection".into()),
                 Ok(Some(frame)) => frame.map_err(|e| e.to_string())?,
             };
+            let now = Instant::now();
             let bytes = match frame {
                 awc::ws::Frame::Text(bytes) => bytes,
                 awc::ws::Frame::Ping(payload) => {
-                    ws.send(awc::ws::Message::Pong(payload))
+                    self.ws
+                        .send(awc::ws::Message::Pong(payload))
                         .await
                         .map_err(|e| e.to_string())?;
                     continue;
@@ -511,33 +546,19 @@ async fn follow_and_drive(
                 _ => continue,
             };
             let message: Value = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
-            if message["type"] != "next" {
-                continue;
+            match message["type"].as_str() {
+                Some("next") => {
+                    return Ok(Some((message["payload"]["data"]["table"].clone(), now)));
+                }
+                Some("connection_ack" | "ping" | "pong") => {}
+                _ => return Err(format!("unexpected {message}")),
             }
-            let view = message["payload"]["data"]["table"].clone();
-            if view["version"].as_u64().unwrap_or(0) >= reached {
-                break view;
-            }
-        };
-        let (query, variables) = next_command(&id, &view)?;
-        let sent = Instant::now();
-        let data = graphql(http, base, token, query, variables).await?;
-        let took = sent.elapsed();
-        let version = data
-            .as_object()
-            .and_then(|o| o.values().next())
-            .and_then(|r| r["version"].as_u64())
-            .ok_or_else(|| format!("no version in {data}"))?;
-        reached = version;
-        measured
-            .borrow_mut()
-            .commands
-            .entry(table)
-            .or_default()
-            .push((version, sent, took));
+        }
     }
-    let _ = ws.close().await;
-    Ok(())
+
+    async fn close(mut self) {
+        let _ = self.ws.close().await;
+    }
 }
 
 /// One dashboard: subscribes to a table; returns the versions it received after the first
@@ -549,26 +570,7 @@ async fn subscribe(
     first: tokio::sync::mpsc::UnboundedSender<()>,
     deadline: Rc<std::cell::Cell<Option<Instant>>>,
 ) -> Result<Vec<(u64, Instant)>, String> {
-    let url = format!("{}/graphql/ws", base.replacen("http", "ws", 1));
-    let (_, mut ws) = awc::Client::builder()
-        .timeout(Duration::from_secs(60))
-        .finish()
-        .ws(url)
-        .protocols(["graphql-transport-ws"])
-        .connect()
-        .await
-        .map_err(|e| e.to_string())?;
-    let text = |v: Value| awc::ws::Message::Text(v.to_string().into());
-    ws.send(text(json!({"type": "connection_init", "payload": {}})))
-        .await
-        .map_err(|e| e.to_string())?;
-    ws.send(text(json!({
-        "id": n.to_string(),
-        "type": "subscribe",
-        "payload": {"query": SUBSCRIBE, "variables": {"t": format!("bench-{table}")}}
-    })))
-    .await
-    .map_err(|e| e.to_string())?;
+    let mut feed = TableFeed::open(base, None, &n.to_string(), SUBSCRIBE, table).await?;
     let mut seen = Vec::new();
     let mut first_seen = false;
     loop {
@@ -576,41 +578,20 @@ async fn subscribe(
             Some(d) => d.saturating_duration_since(Instant::now()),
             None => Duration::from_secs(120),
         };
-        let frame = match actix_web::rt::time::timeout(wait, ws.next()).await {
-            Err(_) => break,
-            Ok(None) => return Err("the server closed the connection".into()),
-            Ok(Some(frame)) => frame.map_err(|e| e.to_string())?,
+        let Some((view, at)) = feed.next_view(wait).await? else {
+            break;
         };
-        let now = Instant::now();
-        let bytes = match frame {
-            awc::ws::Frame::Text(bytes) => bytes,
-            // The server's heartbeat: an unanswered ping closes the connection.
-            awc::ws::Frame::Ping(payload) => {
-                ws.send(awc::ws::Message::Pong(payload))
-                    .await
-                    .map_err(|e| e.to_string())?;
-                continue;
-            }
-            _ => continue,
-        };
-        let message: Value = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
-        match message["type"].as_str() {
-            Some("next") => {
-                let version = message["payload"]["data"]["table"]["version"]
-                    .as_u64()
-                    .ok_or_else(|| format!("no version in {message}"))?;
-                if first_seen {
-                    seen.push((version, now));
-                } else {
-                    first_seen = true;
-                    let _ = first.send(());
-                }
-            }
-            Some("connection_ack" | "ping" | "pong") => {}
-            _ => return Err(format!("unexpected {message}")),
+        let version = view["version"]
+            .as_u64()
+            .ok_or_else(|| format!("no version in {view}"))?;
+        if first_seen {
+            seen.push((version, at));
+        } else {
+            first_seen = true;
+            let _ = first.send(());
         }
     }
-    let _ = ws.close().await;
+    feed.close().await;
     Ok(seen)
 }
 

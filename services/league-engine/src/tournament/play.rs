@@ -1994,7 +1994,7 @@ impl Run<'_> {
         // re-buy are out.
         let (level, played) = (self.level_now(), self.state.played(at));
         if rebuys.is_some_and(|r| {
-            level > r.until_level || time_window("", r.until_minutes, played).is_err()
+            level > r.until_level || time_window("re-buys", r.until_minutes, played).is_err()
         }) {
             let waiting: Vec<(PlayerId, u32)> = self
                 .state

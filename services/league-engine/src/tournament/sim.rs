@@ -124,6 +124,45 @@ pub fn standard_levels() -> Vec<Level> {
     ]
 }
 
+/// A plain weekly freezeout at `venue`: $20 + $5 (fees to the house), 5,000 chips in 25s,
+/// [`standard_levels`], tables of nine, the preset's rules, no re-buys, add-ons or late
+/// entries, the default payouts, and the first draw committed to `draw_commitment`.
+pub fn weekly_schedule(
+    venue: &str,
+    preset: Preset,
+    tracking: Tracking,
+    draw_commitment: crate::deck::Commitment,
+) -> Schedule {
+    Schedule {
+        name: format!("{venue} weekly"),
+        venue: venue.to_owned(),
+        starts_at: 0,
+        preset,
+        house: TournamentRules::for_preset(preset),
+        tracking,
+        pool: PoolRules {
+            entry: Price::new(2000, 500),
+            rebuy: None,
+            add_on: None,
+            house: HouseCut::Fees,
+            guarantee: 0,
+        },
+        starting_chips: 5000,
+        chip_unit: 25,
+        levels: standard_levels(),
+        table_size: 9,
+        rebuys: None,
+        add_ons: None,
+        reentries: None,
+        late_registration_until_level: 0,
+        late_registration_until_minutes: None,
+        payouts: PayoutTable::default(),
+        blind_cap_percent: None,
+        break_order: Vec::new(),
+        draw_commitment,
+    }
+}
+
 impl TournamentSim {
     /// Schedules and registers a tournament (not yet started).
     pub fn new(seed: u64, options: SimOptions) -> Result<TournamentSim, TournamentError> {

@@ -14,12 +14,11 @@ use league_engine::deck::{Commitment, Seed};
 use league_engine::hand::{Action, Command as HandCommand, Event as HandEvent, HandState, Seat};
 use league_engine::rules::Preset;
 use league_engine::tournament::colour_up::ColourUpPolicy;
-use league_engine::tournament::payouts::PayoutTable;
 use league_engine::tournament::play::{
     self, Blinds, Denominations, Level, Millis, PlayerId, Schedule, Standing, Tournament,
     TournamentCommand, TournamentError, TournamentEvent, TournamentRules, Tracking,
 };
-use league_engine::tournament::pool::{HouseCut, PoolRules, Price};
+use league_engine::tournament::sim::weekly_schedule;
 
 /// The `n`-th secret of a chain (`n` from 1).
 pub fn secret(n: u32) -> Seed {
@@ -59,31 +58,8 @@ pub fn levels() -> Vec<Level> {
 pub fn schedule(preset: Preset, tracking: Tracking) -> Schedule {
     Schedule {
         name: "test night".into(),
-        venue: "test venue".into(),
-        starts_at: 0,
-        preset,
-        house: TournamentRules::for_preset(preset),
-        tracking,
-        pool: PoolRules {
-            entry: Price::new(2000, 500),
-            rebuy: None,
-            add_on: None,
-            house: HouseCut::Fees,
-            guarantee: 0,
-        },
-        starting_chips: 5000,
-        chip_unit: 25,
         levels: levels(),
-        table_size: 9,
-        rebuys: None,
-        add_ons: None,
-        reentries: None,
-        late_registration_until_level: 0,
-        late_registration_until_minutes: None,
-        payouts: PayoutTable::default(),
-        blind_cap_percent: None,
-        break_order: Vec::new(),
-        draw_commitment: secret(1).commitment(),
+        ..weekly_schedule("test venue", preset, tracking, secret(1).commitment())
     }
 }
 
