@@ -2,21 +2,23 @@
 //!
 //! `pokers` is the fastest evaluator we found on crates.io (the same table design, with
 //! `unsafe` unchecked indexing); the engine forbids `unsafe`, so this bench is what shows
-//! that masked, power-of-two tables lose nothing. Two orders, because they stress
-//! different things: enumeration order (every 7-card hand, last card varying fastest)
-//! keeps the tables hot and lets both sides reuse the sum of the first six cards; random
-//! hands make every lookup a likely L1 miss.
+//! what tables indexed in bounds by their types (shifted keys, power-of-two sizes) cost.
+//! Two orders, because they stress different things: enumeration order (every 7-card
+//! hand, last card varying fastest) keeps the tables hot, and both sides add the cards one
+//! at a time with their own incremental hand type (our `Cards`, their `Hand`), so the sum
+//! of the first six is computed once; random hands make every lookup a likely L1 miss, and
+//! each side evaluates a fresh 7-card array (`evaluate7(&[Card; 7])` for us; `pokers`
+//! sums its per-card `Hand`s).
 //!
-//! Each side evaluates a fresh 7-card hand per iteration from its own card representation
-//! (`[Card; 7]` for us; `pokers` sums its per-card `Hand`s), and the values are summed so
-//! none is optimised away. Run with `cargo bench -p league-engine --bench eval`.
+//! The values are summed so none is optimised away. Run with
+//! `cargo bench -p league-engine --bench eval`.
 
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, SamplingMode, Throughput, criterion_group};
 use league_engine::card::Card;
-use league_engine::eval::evaluate7;
+use league_engine::eval::{Cards, evaluate7};
 use pokers::{CARDS, Hand};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
@@ -27,27 +29,29 @@ const RANDOM_HANDS: usize = 1_000_000;
 /// Our card from a loop index, the way `pokers` takes `CARDS[i]`; the fallback is dead
 /// code the compiler removes, as every index here is below 52.
 #[inline(always)]
-fn card(index: u8) -> Card {
-    Card::from_index(index).unwrap_or_else(|| unreachable!())
+fn card(index: usize) -> Card {
+    u8::try_from(index)
+        .ok()
+        .and_then(Card::from_index)
+        .unwrap_or_else(|| unreachable!())
 }
 
 fn ours_in_enumeration_order() -> u64 {
     let mut sum = 0u64;
     for a in 0..52 {
-        let ca = card(a);
+        let ca = Cards::EMPTY.with(card(a));
         for b in a + 1..52 {
-            let cb = card(b);
+            let cb = ca.with(card(b));
             for c in b + 1..52 {
-                let cc = card(c);
+                let cc = cb.with(card(c));
                 for d in c + 1..52 {
-                    let cd = card(d);
+                    let cd = cc.with(card(d));
                     for e in d + 1..52 {
-                        let ce = card(e);
+                        let ce = cd.with(card(e));
                         for f in e + 1..52 {
-                            let cf = card(f);
+                            let cf = ce.with(card(f));
                             for g in f + 1..52 {
-                                let hand = [ca, cb, cc, cd, ce, cf, card(g)];
-                                sum += u64::from(evaluate7(&hand).get());
+                                sum += u64::from(cf.with(card(g)).value7().get());
                             }
                         }
                     }
@@ -65,20 +69,19 @@ fn ours_in_enumeration_order() -> u64 {
 fn pokers_in_enumeration_order() -> u64 {
     let mut sum = 0u64;
     for a in 0..52 {
-        let ca = CARDS[a];
+        let ca = Hand::default() + CARDS[a];
         for b in a + 1..52 {
-            let cb = CARDS[b];
+            let cb = ca + CARDS[b];
             for c in b + 1..52 {
-                let cc = CARDS[c];
+                let cc = cb + CARDS[c];
                 for d in c + 1..52 {
-                    let cd = CARDS[d];
+                    let cd = cc + CARDS[d];
                     for e in d + 1..52 {
-                        let ce = CARDS[e];
+                        let ce = cd + CARDS[e];
                         for f in e + 1..52 {
-                            let cf = CARDS[f];
+                            let cf = ce + CARDS[f];
                             for g in f + 1..52 {
-                                let hand = Hand::default() + ca + cb + cc + cd + ce + cf + CARDS[g];
-                                sum += u64::from(hand.evaluate());
+                                sum += u64::from((cf + CARDS[g]).evaluate());
                             }
                         }
                     }
@@ -180,4 +183,56 @@ fn seven_card_evaluation(c: &mut Criterion) {
 }
 
 criterion_group!(benches, seven_card_evaluation);
-criterion_main!(benches);
+
+/// `EVAL_PAIRED_ROUNDS=N cargo bench -p league-engine --bench eval`: instead of criterion's
+/// long separate windows (over which this shared machine's speed drifts by 20% and more),
+/// N rounds that each time one pass of ours and one of `pokers` back to back, in both
+/// orders, and the median of the per-round ratios.
+fn paired_rounds(rounds: usize) {
+    fn time<T>(f: impl Fn() -> T) -> f64 {
+        let start = std::time::Instant::now();
+        black_box(f());
+        start.elapsed().as_secs_f64()
+    }
+    fn median(mut v: Vec<f64>) -> f64 {
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+    }
+    let (ours, theirs) = random_hands();
+    check_both_order_hands_alike(&ours, &theirs);
+    let all = 133.784_56;
+    let (mut enumeration, mut random) = (Vec::new(), Vec::new());
+    for round in 1..=rounds {
+        let o = time(ours_in_enumeration_order);
+        let p = time(pokers_in_enumeration_order);
+        let ro = time(|| (0..20).map(|_| ours_random(black_box(&ours))).sum::<u64>());
+        let rp = time(|| {
+            (0..20)
+                .map(|_| pokers_random(black_box(&theirs)))
+                .sum::<u64>()
+        });
+        println!(
+            "round {round}: enumeration {:.0} vs {:.0} M/s ({:.3}x); random {:.0} vs {:.0} M/s ({:.3}x)",
+            all / o,
+            all / p,
+            p / o,
+            20.0 / ro,
+            20.0 / rp,
+            rp / ro
+        );
+        enumeration.push(p / o);
+        random.push(rp / ro);
+    }
+    println!(
+        "median ratio, ours to pokers: enumeration order {:.3}x, random order {:.3}x",
+        median(enumeration),
+        median(random)
+    );
+}
+
+fn main() {
+    match std::env::var("EVAL_PAIRED_ROUNDS").map(|n| n.parse::<usize>()) {
+        Ok(Ok(rounds)) => paired_rounds(rounds),
+        _ => benches(),
+    }
+}

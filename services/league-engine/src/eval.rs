@@ -4,19 +4,24 @@
 //! hot path is two table lookups and no branching on ranks. The design is the one of
 //! OMPEval and `pokers`, rebuilt without `unsafe`:
 //!
-//! - Every card has a 64-bit key: the low 32 bits hold an additive *rank key*, chosen so
-//!   that any multiset of up to seven ranks (at most four of each) has a distinct sum below
-//!   2^25; bits `32 + 4*suit ..` hold a per-suit counter. The counters start at 3, so the
-//!   fifth card of a suit sets bit 3 of its nibble: one `AND` detects a flush.
-//! - Without a flush, the rank-key sum is looked up through a displacement perfect hash
-//!   (row = bits 12..25, a per-row offset, then one `u16` table read).
+//! - Every card has a 64-bit key: an additive *rank key*, chosen so that any multiset of up
+//!   to seven ranks (at most four of each) has a distinct sum below 2^25, and a per-suit
+//!   counter in bits `4 * suit ..`. The counters start at 3, so the fifth card of a suit
+//!   sets bit 3 of its nibble: one `TEST` detects a flush. The rank key is in the key twice:
+//!   whole in the top 25 bits, and its low 16 bits in the top half of the low 32-bit word.
+//! - Without a flush, the rank-key sum is looked up through a displacement perfect hash:
+//!   the row is the key's top 13 bits (the rank key's bits 12..25), its offset is added to
+//!   the low word, and the top half of that word is the slot of a `u16` value. Seven cards
+//!   (49,205 rank multisets) have their own table of 2^16 slots; five and six cards share
+//!   another.
 //! - With a flush, the 13-bit rank mask of the flush suit indexes an 8,192-entry table.
 //!
-//! Tables are sized to powers of two and indexed through masks, which is what lets the
-//! compiler drop bounds checks without `unsafe`. They are generated (`eval/tables.in`) by a
-//! test from a plain description of poker hands, and the same test fails if the checked-in
-//! file is stale: `UPDATE_EVAL_TABLES=1 cargo test -p league-engine --lib eval::` rewrites
-//! it.
+//! Every index is in bounds by its type (a 64-bit key shifted right by 51, a 32-bit word
+//! shifted right by 16, a `u8` card index into 256 entries) or by a mask, which is what
+//! lets the compiler drop bounds checks without `unsafe`. The tables are generated
+//! (`eval/tables.in`) by a test from a plain description of poker hands, and the same test
+//! fails if the checked-in file is stale:
+//! `UPDATE_EVAL_TABLES=1 cargo test -p league-engine --lib eval::` rewrites it.
 //!
 //! Values number the 7,462 distinct five-card hands from 1 (7-5-4-3-2 offsuit) to 7,462
 //! (a royal flush), so suits never matter and equal hands compare equal.
@@ -27,7 +32,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::card::Card;
 
-// TABLE_BITS, ROW_OFFSETS: [u32; 8192], FLUSH_VALUES: [u16; 8192], HASHED_VALUES: [u16; _].
+// FLUSH_VALUES: [u16; 8192]; SEVEN_OFFSETS: [u32; 8192], SEVEN_VALUES: [u16; _] (seven
+// cards); FEW_BITS, FEW_OFFSETS: [u32; 8192], FEW_VALUES: [u16; _] (five or six cards).
 include!("eval/tables.in");
 
 /// How strong a hand is: higher is better, equal hands are equal (suits never count).
@@ -139,15 +145,23 @@ const RANK_KEYS: [u64; 13] = [
     0x2000, 0x8001, 0x11000, 0x3a000, 0x91000, 0x176005, 0x366000, 0x41a013, 0x47802e, 0x479068,
     0x48c0e4, 0x48f211, 0x494493,
 ];
-const SUIT_SHIFT: usize = 32;
-/// Each suit counter starts at 3 so that its fifth card carries into bit 3.
-const SUIT_COUNTERS: u64 = 0x3333 << SUIT_SHIFT;
-const FLUSH_FLAGS: u64 = 0x8888 << SUIT_SHIFT;
+/// Each suit counter (bits `4 * suit ..`) starts at 3 so that its fifth card carries into
+/// bit 3 of its nibble.
+const SUIT_COUNTERS: u64 = 0x3333;
+const FLUSH_FLAGS: u64 = 0x8888;
+/// The rank key is in a card key twice: shifted by 16 and cut to 32 bits (the low word then
+/// holds the sum's low 16 bits from bit 16 up), and whole from bit 39 (the top 25 bits,
+/// the low word's carries stopping below).
+const LOW_SHIFT: u32 = 16;
+const HIGH_SHIFT: u32 = 39;
+/// A rank key's row in the displacement hashes: its bits 12..25, the top 13 bits of a key.
 const ROW_SHIFT: u32 = 12;
-const ROW_MASK: u64 = 0x1fff;
-const TABLE_SIZE: usize = 1 << TABLE_BITS;
-const TABLE_MASK: u64 = (1 << TABLE_BITS) - 1;
-const _: () = assert!(HASHED_VALUES.len() <= TABLE_SIZE && TABLE_BITS < 32);
+const ROW_FROM_KEY: u32 = HIGH_SHIFT + ROW_SHIFT;
+const ROWS: usize = 1 << (25 - ROW_SHIFT);
+const FEW_SIZE: usize = 1 << FEW_BITS;
+const FEW_MASK: u64 = (1 << FEW_BITS) - 1;
+const _: () = assert!(SEVEN_VALUES.len() <= 1 << 16 && FEW_VALUES.len() <= FEW_SIZE);
+const _: () = assert!(64 - ROW_FROM_KEY == 25 - ROW_SHIFT && FEW_BITS < 32);
 
 /// Per-card key, indexed by card index; 256 entries so that any `u8` index needs neither a
 /// mask nor a bounds check.
@@ -155,7 +169,8 @@ const CARD_KEYS: [u64; 256] = {
     let mut keys = [0u64; 256];
     let mut i = 0;
     while i < 52 {
-        keys[i] = RANK_KEYS[i / 4] + (1 << (SUIT_SHIFT + 4 * (i % 4)));
+        let rank = RANK_KEYS[i / 4];
+        keys[i] = (1 << (4 * (i % 4))) + ((rank << LOW_SHIFT) & 0xffff_ffff) + (rank << HIGH_SHIFT);
         i += 1;
     }
     keys
@@ -172,6 +187,9 @@ const CARD_BITS: [u64; 256] = {
     bits
 };
 
+/// The seven-card values, padded to 2^16 entries so that a slot read from the top half of
+/// a 32-bit word is in bounds by its type.
+///
 /// The tables are consts rather than statics on purpose: a const is emitted into the crate
 /// that inlines [`evaluate7`], which then addresses it directly, whereas another crate's
 /// static is reached through the GOT, one more load per lookup on the hot path.
@@ -179,11 +197,22 @@ const CARD_BITS: [u64; 256] = {
     clippy::large_const_arrays,
     reason = "addressed directly by the inlining crate, see above"
 )]
-const RANK_TABLE: [u16; TABLE_SIZE] = {
-    let mut table = [0u16; TABLE_SIZE];
+const SEVEN_TABLE: [u16; 1 << 16] = {
+    let mut table = [0u16; 1 << 16];
     let mut i = 0;
-    while i < HASHED_VALUES.len() {
-        table[i] = HASHED_VALUES[i];
+    while i < SEVEN_VALUES.len() {
+        table[i] = SEVEN_VALUES[i];
+        i += 1;
+    }
+    table
+};
+
+/// The five- and six-card values, padded to a power of two, indexed through a mask.
+static FEW_TABLE: [u16; FEW_SIZE] = {
+    let mut table = [0u16; FEW_SIZE];
+    let mut i = 0;
+    while i < FEW_VALUES.len() {
+        table[i] = FEW_VALUES[i];
         i += 1;
     }
     table
@@ -193,14 +222,16 @@ const RANK_TABLE: [u16; TABLE_SIZE] = {
 /// three (each is then a displacement from it).
 struct HotTables {
     card_keys: [u64; 256],
-    row_offsets: [u32; 8192],
-    rank_table: [u16; TABLE_SIZE],
+    card_bits: [u64; 256],
+    seven_offsets: [u32; ROWS],
+    seven_table: [u16; 1 << 16],
 }
 
 static HOT: HotTables = HotTables {
     card_keys: CARD_KEYS,
-    row_offsets: ROW_OFFSETS,
-    rank_table: RANK_TABLE,
+    card_bits: CARD_BITS,
+    seven_offsets: SEVEN_OFFSETS,
+    seven_table: SEVEN_TABLE,
 };
 
 #[inline(always)]
@@ -209,9 +240,10 @@ fn card_key(card: Card) -> u64 {
 }
 
 #[inline(always)]
-fn to_index(masked: u64) -> usize {
-    // Callers mask first, so this never falls back; it keeps `as` out of the hot path.
-    usize::try_from(masked).unwrap_or(0)
+fn to_index(bounded: u64) -> usize {
+    // Callers shift or mask first, so this never falls back; it keeps `as` out of the hot
+    // path.
+    usize::try_from(bounded).unwrap_or(0)
 }
 
 #[inline(always)]
@@ -226,11 +258,26 @@ fn has_flush(key: u64) -> bool {
     key & FLUSH_FLAGS != 0
 }
 
+/// Seven cards without a flush. Both indexes are in bounds by their types (a 64-bit key
+/// shifted right by 51, a 32-bit word shifted right by 16), so neither needs a mask or a
+/// check: the row's offset is stored pre-shifted into the top half of a word, added to the
+/// key's low word, and the top half of the sum is the slot.
 #[inline(always)]
-fn without_flush(key: u64) -> HandValue {
-    let row = to_index((key >> ROW_SHIFT) & ROW_MASK);
-    let slot = key.wrapping_add(u64::from(HOT.row_offsets[row])) & TABLE_MASK;
-    HandValue(HOT.rank_table[to_index(slot)])
+fn seven_without_flush(key: u64) -> HandValue {
+    let row = to_index(key >> ROW_FROM_KEY);
+    let low = u32::try_from(key & 0xffff_ffff).unwrap_or(0);
+    let slot = low.wrapping_add(HOT.seven_offsets[row]) >> LOW_SHIFT;
+    HandValue(HOT.seven_table[to_index(u64::from(slot))])
+}
+
+/// Five or six cards without a flush: the same displacement hash on the whole rank key,
+/// with its own tables.
+#[inline]
+fn few_without_flush(key: u64) -> HandValue {
+    let rank = key >> HIGH_SHIFT;
+    let row = to_index(key >> ROW_FROM_KEY);
+    let slot = rank.wrapping_add(u64::from(FEW_OFFSETS[row])) & FEW_MASK;
+    HandValue(FEW_TABLE[to_index(slot)])
 }
 
 /// About 3% of random seven-card hands.
@@ -241,13 +288,19 @@ fn with_flush(key: u64, cards: [Card; 7]) -> HandValue {
 
 #[inline]
 fn flush_value(key: u64, cards: &[Card]) -> HandValue {
-    // Exactly one suit can hold five of seven cards; its flag is bit 35, 39, 43 or 47.
+    let bits = cards.iter().fold(0u64, |bits, &c| {
+        bits | HOT.card_bits[usize::from(c.index())]
+    });
+    flush_lookup(key, bits)
+}
+
+/// The flush suit's 13-bit rank mask, looked up.
+#[inline(always)]
+fn flush_lookup(key: u64, bits: u64) -> HandValue {
+    // Exactly one suit can hold five of seven cards; its flag is bit 3, 7, 11 or 15.
     // (Shifting before masking keeps this from reusing the caller's `key & FLUSH_FLAGS`,
     // which would cost the hot path a register copy.)
-    let suit = ((key >> (SUIT_SHIFT + 3)) & 0x1111).trailing_zeros() / 4;
-    let bits = cards
-        .iter()
-        .fold(0u64, |bits, &c| bits | CARD_BITS[usize::from(c.index())]);
+    let suit = ((key >> 3) & 0x1111).trailing_zeros() / 4;
     HandValue(FLUSH_VALUES[to_index((bits >> (16 * suit)) & 0x1fff)])
 }
 
@@ -259,9 +312,60 @@ pub fn evaluate7(cards: &[Card; 7]) -> HandValue {
     // the compiler keeps the sum of the first six.
     let key = key_of(cards);
     if has_flush(key) {
+        // Laid out of line, so the common path runs straight through to its lookup.
+        std::hint::cold_path();
         with_flush(key, *cards)
     } else {
-        without_flush(key)
+        seven_without_flush(key)
+    }
+}
+
+/// Cards added one at a time, for enumerations and run-outs, where many hands share their
+/// first cards: the sum of the shared cards is computed once.
+///
+/// ```
+/// use league_engine::card::parse_cards;
+/// use league_engine::eval::{Cards, evaluate7};
+///
+/// let hand: [_; 7] = parse_cards("AsKsQsJsTs2h3d").unwrap().try_into().unwrap();
+/// let board = hand[..6].iter().fold(Cards::EMPTY, |cards, &c| cards.with(c));
+/// assert_eq!(board.with(hand[6]).value7(), evaluate7(&hand));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cards {
+    key: u64,
+    bits: u64,
+}
+
+impl Cards {
+    /// No cards.
+    pub const EMPTY: Cards = Cards {
+        key: SUIT_COUNTERS,
+        bits: 0,
+    };
+
+    /// These cards and one more.
+    #[inline(always)]
+    #[must_use]
+    pub fn with(self, card: Card) -> Cards {
+        let i = usize::from(card.index());
+        Cards {
+            key: self.key.wrapping_add(HOT.card_keys[i]),
+            bits: self.bits | HOT.card_bits[i],
+        }
+    }
+
+    /// The value of exactly seven distinct cards, as [`evaluate7`] gives it; fewer, more or
+    /// duplicate cards give an unspecified value, never a panic.
+    #[inline]
+    #[must_use]
+    pub fn value7(self) -> HandValue {
+        if has_flush(self.key) {
+            std::hint::cold_path();
+            flush_lookup(self.key, self.bits)
+        } else {
+            seven_without_flush(self.key)
+        }
     }
 }
 
@@ -280,8 +384,10 @@ pub fn evaluate(cards: &[Card]) -> HandValue {
     let key = key_of(cards);
     if has_flush(key) {
         flush_value(key, cards)
+    } else if cards.len() == 7 {
+        seven_without_flush(key)
     } else {
-        without_flush(key)
+        few_without_flush(key)
     }
 }
 
@@ -329,9 +435,10 @@ mod tests {
         use std::collections::{BTreeMap, BTreeSet};
         use std::fmt::{Display, Write};
 
-        use super::super::{RANK_KEYS, ROW_MASK, ROW_SHIFT};
+        use super::super::{LOW_SHIFT, RANK_KEYS, ROW_SHIFT, ROWS};
 
-        pub const TABLE_BITS: u32 = 17;
+        /// Five- and six-card values (24,570 rank multisets) fit a table of 2^15.
+        pub const FEW_BITS: u32 = 15;
 
         /// A five-card hand as (category 0..=8, the ranks that break ties, most significant
         /// first).
@@ -448,19 +555,55 @@ mod tests {
                 }
             }
 
-            // Displacement perfect hash: place the fullest rows first, each at the lowest
-            // displacement where all its columns land on free slots.
-            let mut rows: Vec<Vec<(usize, u16)>> = vec![Vec::new(); 8192];
-            for ranks in rank_multisets(5, 7) {
-                let key: u64 = ranks.iter().map(|&r| RANK_KEYS[usize::from(r)]).sum();
-                let row = usize::try_from((key >> ROW_SHIFT) & ROW_MASK).unwrap();
+            let hashed = |sizes: (usize, usize)| -> Vec<(u64, u16)> {
+                rank_multisets(sizes.0, sizes.1)
+                    .into_iter()
+                    .map(|ranks| {
+                        let key = ranks.iter().map(|&r| RANK_KEYS[usize::from(r)]).sum();
+                        (key, best(&ranks, false))
+                    })
+                    .collect()
+            };
+            let (seven_offsets, seven) = displace(&hashed((7, 7)), 16);
+            // Pre-shifted into the top half of a word; see `seven_without_flush`.
+            let seven_offsets: Vec<u32> = seven_offsets.iter().map(|o| o << LOW_SHIFT).collect();
+            let (few_offsets, few) = displace(&hashed((5, 6)), FEW_BITS);
+
+            let mut out = String::new();
+            out.push_str(
+                "// @generated by eval::tests::generate from a plain description of poker hands.\n\
+                 // Do not edit: `UPDATE_EVAL_TABLES=1 cargo test -p league-engine --lib eval::`.\n",
+            );
+            writeln!(out, "const FEW_BITS: u32 = {FEW_BITS};").unwrap();
+            // See `SEVEN_TABLE` for why these are consts.
+            let large = "#[expect(clippy::large_const_arrays, reason = \"see SEVEN_TABLE\")]\n";
+            write_array(&mut out, "const FLUSH_VALUES", "u16", &flush);
+            out.push_str(large);
+            write_array(&mut out, "const SEVEN_OFFSETS", "u32", &seven_offsets);
+            out.push_str(large);
+            write_array(&mut out, "const SEVEN_VALUES", "u16", &seven);
+            write_array(&mut out, "static FEW_OFFSETS", "u32", &few_offsets);
+            out.push_str(large);
+            write_array(&mut out, "const FEW_VALUES", "u16", &few);
+            out
+        }
+
+        /// A displacement perfect hash of distinct rank keys into `bits` bits: each key's
+        /// row is its bits 12..25 and its column its bits 0..12; the fullest rows are
+        /// placed first, each at the lowest displacement where all its columns land on free
+        /// slots. Returns the per-row offsets (`slot = key + offset` modulo 2^bits) and the
+        /// values by slot.
+        fn displace(keys: &[(u64, u16)], bits: u32) -> (Vec<u32>, Vec<u16>) {
+            let mut rows: Vec<Vec<(usize, u16)>> = vec![Vec::new(); ROWS];
+            for &(key, value) in keys {
+                let row = usize::try_from(key >> ROW_SHIFT).unwrap();
                 let column = usize::try_from(key & 0xfff).unwrap();
-                rows[row].push((column, best(&ranks, false)));
+                rows[row].push((column, value));
             }
             let mut order: Vec<usize> = (0..rows.len()).filter(|&r| !rows[r].is_empty()).collect();
             order.sort_by_key(|&r| (Reverse(rows[r].len()), r));
-            let mut slots: Vec<Option<u16>> = vec![None; (1 << TABLE_BITS) + 4096];
-            let mut offsets = vec![0u32; 8192];
+            let mut slots: Vec<Option<u16>> = vec![None; (1 << bits) + 4096];
+            let mut offsets = vec![0u32; ROWS];
             let mut first_free: usize = 0;
             for row in order {
                 let entries = &mut rows[row];
@@ -479,26 +622,11 @@ mod tests {
                 }
             }
             let used = slots.iter().rposition(Option::is_some).unwrap() + 1;
-            assert!(
-                used <= 1 << TABLE_BITS,
-                "{used} slots do not fit {TABLE_BITS} bits"
-            );
-            let hashed: Vec<u16> = slots[..used].iter().map(|s| s.unwrap_or(0)).collect();
-
-            let mut out = String::new();
-            out.push_str(
-                "// @generated by eval::tests::generate from a plain description of poker hands.\n\
-                 // Do not edit: `UPDATE_EVAL_TABLES=1 cargo test -p league-engine --lib eval::`.\n",
-            );
-            writeln!(out, "const TABLE_BITS: u32 = {TABLE_BITS};").unwrap();
-            // See `RANK_TABLE` for why these are consts.
-            let large = "#[expect(clippy::large_const_arrays, reason = \"see RANK_TABLE\")]\n";
-            out.push_str(large);
-            write_array(&mut out, "const ROW_OFFSETS", "u32", &offsets);
-            write_array(&mut out, "const FLUSH_VALUES", "u16", &flush);
-            out.push_str(large);
-            write_array(&mut out, "const HASHED_VALUES", "u16", &hashed);
-            out
+            assert!(used <= 1 << bits, "{used} slots do not fit {bits} bits");
+            (
+                offsets,
+                slots[..used].iter().map(|s| s.unwrap_or(0)).collect(),
+            )
         }
     }
 
@@ -523,6 +651,34 @@ mod tests {
             let key: u64 = ranks.iter().map(|&r| RANK_KEYS[usize::from(r)]).sum();
             assert!(key < 1 << 25);
             assert!(seen.insert(key), "{ranks:?}");
+        }
+    }
+
+    #[test]
+    fn a_key_holds_its_rank_key_whole_at_the_top_and_cut_in_the_low_word() {
+        for ranks in generate::rank_multisets(0, 7) {
+            let rank_key: u64 = ranks.iter().map(|&r| RANK_KEYS[usize::from(r)]).sum();
+            // The n-th card of a rank takes the n-th suit, so the cards are distinct.
+            let cards: Vec<Card> = ranks
+                .iter()
+                .enumerate()
+                .map(|(i, &r)| {
+                    let nth = ranks[..i].iter().filter(|&&x| x == r).count();
+                    Card::from_index(r * 4 + u8::try_from(nth).unwrap()).unwrap()
+                })
+                .collect();
+            let key = key_of(&cards);
+            assert_eq!(key >> HIGH_SHIFT, rank_key, "{ranks:?}");
+            assert_eq!(
+                (key & 0xffff_ffff) >> LOW_SHIFT,
+                rank_key & 0xffff,
+                "{ranks:?}"
+            );
+            for suit in 0..4 {
+                let count = cards.iter().filter(|c| c.index() % 4 == suit).count();
+                let nibble = (key >> (4 * suit)) & 0xf;
+                assert_eq!(nibble, 3 + u64::try_from(count).unwrap(), "{ranks:?}");
+            }
         }
     }
 
@@ -644,7 +800,7 @@ mod tests {
     }
 
     #[test]
-    fn all_133_784_560_seven_card_hands_have_the_known_category_counts() {
+    fn all_133_784_560_seven_card_hands_have_the_known_category_counts_both_ways() {
         let deck = deck();
         let mut by_value = vec![0u64; 7463];
         for a in 0..52 {
@@ -655,7 +811,10 @@ mod tests {
                             for f in e + 1..52 {
                                 for g in f + 1..52 {
                                     let cards = [a, b, c, d, e, f, g].map(|i| deck[i]);
-                                    by_value[usize::from(evaluate7(&cards).get())] += 1;
+                                    let value = evaluate7(&cards);
+                                    let added = cards.iter().fold(Cards::EMPTY, |h, &c| h.with(c));
+                                    assert_eq!(added.value7(), value);
+                                    by_value[usize::from(value.get())] += 1;
                                 }
                             }
                         }
