@@ -431,6 +431,56 @@ async fn a_retry_with_the_same_idempotency_key_appends_once(app: &TestApp) {
     assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
 }
 
+/// Positions are 64-bit: on PostgreSQL they pass 2^31 after about 32,000 transactions, so
+/// they are the `Position` scalar, not GraphQL's 32-bit `Int`. Numbers and digit strings are
+/// both taken; a negative position is refused.
+async fn positions_are_64_bit_and_typed_as_such(app: &TestApp) {
+    let auditor = app.token(Role::Auditor, None, None).await;
+    let types = app
+        .graphql(
+            Some(&auditor),
+            r#"{ event: __type(name: "EventOut") { fields { name type { kind name ofType { name } } } }
+                 scalar: __type(name: "Position") { kind } }"#,
+            json!({}),
+        )
+        .await;
+    assert_eq!(types["data"]["scalar"]["kind"], "SCALAR", "{types:#}");
+    let position = types["data"]["event"]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "position")
+        .unwrap();
+    assert_eq!(position["type"]["ofType"]["name"], "Position", "{types:#}");
+
+    let last = app.last_position().await.unwrap();
+    let page =
+        "query($from: Position) { events(fromPosition: $from, first: 10) { events { position } } }";
+    for from in [json!(last), json!(last.to_string())] {
+        let body = app
+            .graphql(Some(&auditor), page, json!({"from": from}))
+            .await;
+        assert!(body.get("errors").is_none(), "{body:#}");
+        let events = body["data"]["events"]["events"].as_array().unwrap();
+        assert_eq!(events.len(), 1, "{body:#}");
+        assert_eq!(events[0]["position"].as_u64(), Some(last));
+    }
+    // Far beyond the log, up to the largest 64-bit position: an empty page, no error.
+    for from in [json!(1u64 << 40), json!(u64::MAX.to_string())] {
+        let body = app
+            .graphql(Some(&auditor), page, json!({"from": from}))
+            .await;
+        assert!(body.get("errors").is_none(), "{body:#}");
+        assert_eq!(body["data"]["events"]["events"], json!([]));
+    }
+    for bad in [json!(-1), json!("-1"), json!("12x"), json!(1.5)] {
+        let body = app
+            .graphql(Some(&auditor), page, json!({"from": bad}))
+            .await;
+        assert!(body.get("errors").is_some(), "{bad} was taken: {body:#}");
+    }
+}
+
 async fn a_subscription_receives_the_changes_in_order(app: &TestApp) {
     app.admin(
         SCHEDULE,
@@ -1182,6 +1232,7 @@ async fn all(backend: Backend) {
     a_dealt_hand_keeps_cards_private_and_reports_rule_errors_with_codes(&app).await;
     a_host_of_another_venue_is_forbidden_and_nothing_is_appended(&app).await;
     a_retry_with_the_same_idempotency_key_appends_once(&app).await;
+    positions_are_64_bit_and_typed_as_such(&app).await;
     a_subscription_receives_the_changes_in_order(&app).await;
     late_entries_close_by_level_or_by_time(&app).await;
     a_standings_subscription_sees_a_recorded_night(&app).await;

@@ -15,7 +15,7 @@ use league_engine::hand::Event as HandEvent;
 use league_engine::tournament::play::TournamentEvent;
 use league_store::RecordedEvent;
 
-use super::{ApiState, principal, state};
+use super::{ApiState, Position, principal, state};
 use crate::error::{ApiError, ApiResult, hex};
 
 /// Most events in one page.
@@ -26,7 +26,7 @@ const PROJECTOR_WAIT: Duration = Duration::from_secs(5);
 /// One event of the global log, as stored.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct EventOut {
-    pub position: u64,
+    pub position: Position,
     /// Opaque cursor: pass it as `after` to continue after this event.
     pub cursor: String,
     pub stream_id: String,
@@ -123,7 +123,7 @@ async fn event_out(state: &ApiState, e: RecordedEvent) -> ApiResult<EventOut> {
         serde_json::from_slice(&e.payload).ok().map(Json)
     };
     Ok(EventOut {
-        position: e.position,
+        position: Position(e.position),
         cursor: cursor_of(e.position),
         stream_id: e.stream_id,
         stream_version: e.stream_version,
@@ -151,7 +151,7 @@ impl AuditQuery {
     async fn events(
         &self,
         ctx: &Context<'_>,
-        from_position: Option<u64>,
+        from_position: Option<Position>,
         after: Option<String>,
         first: Option<u32>,
     ) -> ApiResult<EventPage> {
@@ -159,7 +159,7 @@ impl AuditQuery {
         principal(ctx).require_auditor()?;
         let from = match after {
             Some(cursor) => position_of(&cursor)?.saturating_add(1),
-            None => from_position.unwrap_or(0),
+            None => from_position.map_or(0, |p| p.0),
         };
         let first = first
             .map_or(100, |n| usize::try_from(n).unwrap_or(MAX_PAGE))
@@ -204,11 +204,11 @@ impl AuditSubscription {
     async fn event_log(
         &self,
         ctx: &Context<'_>,
-        from_position: Option<u64>,
+        from_position: Option<Position>,
     ) -> async_graphql::Result<BoxStream<'static, async_graphql::Result<EventOut>>> {
         let state = state(ctx)?.clone();
         principal(ctx).require_auditor()?;
-        let subscription = state.store.subscribe_all(from_position.unwrap_or(0));
+        let subscription = state.store.subscribe_all(from_position.map_or(0, |p| p.0));
         let open = state.metrics.subscriber();
         Ok(
             futures_util::stream::unfold(Some((state, subscription)), move |next| {

@@ -16,7 +16,10 @@ pub mod tournaments;
 use std::sync::Arc;
 use std::time::Duration;
 
-use async_graphql::{Context, MergedObject, MergedSubscription, Schema, SimpleObject};
+use async_graphql::{
+    Context, InputValueError, InputValueResult, MergedObject, MergedSubscription, Scalar,
+    ScalarType, Schema, SimpleObject, Value,
+};
 use futures_util::Stream;
 use league_app::commands::{Caller, Command, execute};
 use league_app::live::Live;
@@ -92,6 +95,35 @@ pub(crate) fn principal(ctx: &Context<'_>) -> Principal {
         .unwrap_or(Principal::Anonymous)
 }
 
+/// A position in the global event log: a non-negative 64-bit integer, written as a JSON
+/// number. Not GraphQL's `Int`, which is 32-bit: on PostgreSQL a position is its
+/// transaction's id shifted left by 16 bits, past 2^31 once the server has committed about
+/// 32,000 transactions, and a client generated with `Int` as a 32-bit type would fail on
+/// it. Input also takes the number as a string of digits, for clients whose numbers are
+/// doubles (exact only up to 2^53).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Position(pub u64);
+
+/// A position in the global event log: a non-negative 64-bit integer, as a JSON number (or,
+/// on input, a string of digits).
+#[Scalar(name = "Position")]
+impl ScalarType for Position {
+    fn parse(value: Value) -> InputValueResult<Self> {
+        let parsed = match &value {
+            Value::Number(n) => n.as_u64(),
+            Value::String(s) => s.parse::<u64>().ok(),
+            _ => return Err(InputValueError::expected_type(value)),
+        };
+        parsed
+            .map(Position)
+            .ok_or_else(|| InputValueError::custom("a position is an integer from 0 to 2^64 - 1"))
+    }
+
+    fn to_value(&self) -> Value {
+        Value::Number(self.0.into())
+    }
+}
+
 /// What a command did.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct CommandResult {
@@ -100,9 +132,9 @@ pub struct CommandResult {
     /// Events appended (0: the command changed nothing).
     pub events: u64,
     /// Global position of the first event appended.
-    pub first_position: Option<u64>,
+    pub first_position: Option<Position>,
     /// Global position of the last event appended.
-    pub last_position: Option<u64>,
+    pub last_position: Option<Position>,
     /// The stream's version after the command.
     pub version: Option<u64>,
     /// True when this is a retry with an idempotency key already used: nothing was appended
@@ -115,8 +147,8 @@ impl CommandResult {
         CommandResult {
             stream,
             events,
-            first_position: appended.map(|a| a.first_position),
-            last_position: appended.map(|a| a.last_position),
+            first_position: appended.map(|a| Position(a.first_position)),
+            last_position: appended.map(|a| Position(a.last_position)),
             version: appended.map(|a| a.last_version),
             deduplicated: appended.is_some_and(|a| a.deduplicated),
         }
