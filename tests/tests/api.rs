@@ -128,6 +128,24 @@ impl TestApp {
     }
 }
 
+/// The next text message of a subscription's WebSocket, as JSON (other frames skipped); it
+/// must come within 20 s.
+async fn next_message(
+    ws: &mut actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec>,
+    what: &str,
+) -> Value {
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .unwrap_or_else(|_| panic!("{what} within 20 s"))
+            .unwrap()
+            .unwrap();
+        if let awc::ws::Frame::Text(text) = frame {
+            return serde_json::from_slice(&text).unwrap();
+        }
+    }
+}
+
 /// A JSON WebSocket message.
 fn text(v: Value) -> awc::ws::Message {
     awc::ws::Message::Text(v.to_string().into())
@@ -501,15 +519,7 @@ async fn a_subscription_receives_the_changes_in_order(app: &TestApp) {
     let mut seen = Vec::new();
     let mut registered = false;
     while seen.len() < 4 {
-        let frame = tokio::time::timeout(Duration::from_secs(20), ws.next())
-            .await
-            .expect("a subscription message")
-            .unwrap()
-            .unwrap();
-        let awc::ws::Frame::Text(text) = frame else {
-            continue;
-        };
-        let message: Value = serde_json::from_slice(&text).unwrap();
+        let message = next_message(&mut ws, "a subscription message").await;
         match message["type"].as_str() {
             Some("connection_ack") => {}
             Some("next") => {
@@ -757,15 +767,7 @@ async fn a_standings_subscription_sees_a_recorded_night(app: &TestApp) {
         .await;
     let mut views = Vec::new();
     while views.len() < 2 {
-        let frame = tokio::time::timeout(Duration::from_secs(20), ws.next())
-            .await
-            .expect("a standings message")
-            .unwrap()
-            .unwrap();
-        let awc::ws::Frame::Text(text) = frame else {
-            continue;
-        };
-        let message: Value = serde_json::from_slice(&text).unwrap();
+        let message = next_message(&mut ws, "a standings message").await;
         match message["type"].as_str() {
             Some("connection_ack") => {}
             Some("next") => {
@@ -900,15 +902,7 @@ async fn a_player_subscribed_over_the_older_protocol_sees_only_their_own_cards(a
     let start = json!({"id": "1", "type": "start", "payload": {"query": query}});
     let mut ws = app.subscribe("graphql-ws", init, start).await;
     loop {
-        let frame = tokio::time::timeout(Duration::from_secs(20), ws.next())
-            .await
-            .expect("a message")
-            .unwrap()
-            .unwrap();
-        let awc::ws::Frame::Text(text) = frame else {
-            continue;
-        };
-        let message: Value = serde_json::from_slice(&text).unwrap();
+        let message = next_message(&mut ws, "a message").await;
         match message["type"].as_str() {
             Some("connection_ack" | "ka") => {}
             Some("data") => {

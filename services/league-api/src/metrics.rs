@@ -119,11 +119,12 @@ impl Metrics {
     pub fn render(&self, log_position: Option<u64>, folded: Option<u64>) -> String {
         let mut out = String::new();
         let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        let _ = writeln!(
-            out,
-            "# HELP league_requests_total GraphQL requests (HTTP) and subscription connections (WebSocket), by outcome."
+        family(
+            &mut out,
+            "league_requests_total",
+            "counter",
+            "GraphQL requests (HTTP) and subscription connections (WebSocket), by outcome.",
         );
-        let _ = writeln!(out, "# TYPE league_requests_total counter");
         for kind in Kind::ALL {
             for (outcome, counters) in [("ok", &self.requests_ok), ("error", &self.requests_error)]
             {
@@ -135,11 +136,12 @@ impl Metrics {
                 );
             }
         }
-        let _ = writeln!(
-            out,
-            "# HELP league_request_duration_seconds Time to answer a GraphQL request over HTTP."
+        family(
+            &mut out,
+            "league_request_duration_seconds",
+            "histogram",
+            "Time to answer a GraphQL request over HTTP.",
         );
-        let _ = writeln!(out, "# TYPE league_request_duration_seconds histogram");
         for kind in [Kind::Query, Kind::Mutation] {
             let h = kind.index();
             for (bucket, bound) in self.buckets[h].iter().zip(BUCKETS_US) {
@@ -169,11 +171,12 @@ impl Metrics {
                 kind.label()
             );
         }
-        let _ = writeln!(
-            out,
-            "# HELP league_commands_total Commands (mutations) decided and appended, or refused."
+        family(
+            &mut out,
+            "league_commands_total",
+            "counter",
+            "Commands (mutations) decided and appended, or refused.",
         );
-        let _ = writeln!(out, "# TYPE league_commands_total counter");
         let _ = writeln!(
             out,
             "league_commands_total{{outcome=\"appended\"}} {}",
@@ -184,27 +187,30 @@ impl Metrics {
             "league_commands_total{{outcome=\"refused\"}} {}",
             load(&self.commands_error)
         );
-        let _ = writeln!(
-            out,
-            "# HELP league_events_appended_total Events this instance appended to the log."
+        family(
+            &mut out,
+            "league_events_appended_total",
+            "counter",
+            "Events this instance appended to the log.",
         );
-        let _ = writeln!(out, "# TYPE league_events_appended_total counter");
         let _ = writeln!(
             out,
             "league_events_appended_total {}",
             load(&self.events_appended)
         );
-        let _ = writeln!(
-            out,
-            "# HELP league_subscribers Open GraphQL subscriptions on this instance."
+        family(
+            &mut out,
+            "league_subscribers",
+            "gauge",
+            "Open GraphQL subscriptions on this instance.",
         );
-        let _ = writeln!(out, "# TYPE league_subscribers gauge");
         let _ = writeln!(out, "league_subscribers {}", self.subscribers());
-        let _ = writeln!(
-            out,
-            "# HELP league_rate_limited_total Requests refused by the per-token rate limit."
+        family(
+            &mut out,
+            "league_rate_limited_total",
+            "counter",
+            "Requests refused by the per-token rate limit.",
         );
-        let _ = writeln!(out, "# TYPE league_rate_limited_total counter");
         let _ = writeln!(
             out,
             "league_rate_limited_total {}",
@@ -216,30 +222,36 @@ impl Metrics {
                 Some(f) => last.saturating_sub(f),
                 None => last.saturating_add(1),
             };
-            let _ = writeln!(
-                out,
-                "# HELP league_log_position The last global position in the event log."
+            family(
+                &mut out,
+                "league_log_position",
+                "gauge",
+                "The last global position in the event log.",
             );
-            let _ = writeln!(out, "# TYPE league_log_position gauge");
             let _ = writeln!(out, "league_log_position {last}");
-            let _ = writeln!(
-                out,
-                "# HELP league_projection_position The last position the live projections folded."
+            family(
+                &mut out,
+                "league_projection_position",
+                "gauge",
+                "The last position the live projections folded.",
             );
-            let _ = writeln!(out, "# TYPE league_projection_position gauge");
             let _ = writeln!(out, "league_projection_position {folded_n}");
-            let _ = writeln!(
-                out,
-                "# HELP league_projection_lag_events Events in the log the live projections have not folded yet."
-            );
-            let _ = writeln!(out, "# TYPE league_projection_lag_events gauge");
+            family(&mut out, "league_projection_lag_events", "gauge", LAG_HELP);
             let _ = writeln!(out, "league_projection_lag_events {lag}");
         } else {
-            let _ = writeln!(out, "# TYPE league_projection_lag_events gauge");
+            family(&mut out, "league_projection_lag_events", "gauge", LAG_HELP);
             let _ = writeln!(out, "league_projection_lag_events 0");
         }
         out
     }
+}
+
+const LAG_HELP: &str = "Events in the log the live projections have not folded yet.";
+
+/// The `# HELP` and `# TYPE` lines that open a metric family.
+fn family(out: &mut String, name: &str, kind: &str, help: &str) {
+    let _ = writeln!(out, "# HELP {name} {help}");
+    let _ = writeln!(out, "# TYPE {name} {kind}");
 }
 
 /// Microseconds as decimal seconds, exactly (no float).

@@ -197,26 +197,21 @@ const CARD_BITS: [u64; 256] = {
     clippy::large_const_arrays,
     reason = "addressed directly by the inlining crate, see above"
 )]
-const SEVEN_TABLE: [u16; 1 << 16] = {
-    let mut table = [0u16; 1 << 16];
-    let mut i = 0;
-    while i < SEVEN_VALUES.len() {
-        table[i] = SEVEN_VALUES[i];
-        i += 1;
-    }
-    table
-};
+const SEVEN_TABLE: [u16; 1 << 16] = padded(&SEVEN_VALUES);
 
 /// The five- and six-card values, padded to a power of two, indexed through a mask.
-static FEW_TABLE: [u16; FEW_SIZE] = {
-    let mut table = [0u16; FEW_SIZE];
+static FEW_TABLE: [u16; FEW_SIZE] = padded(&FEW_VALUES);
+
+/// `values` followed by zeros up to `N` entries (the const asserts above check they fit).
+const fn padded<const N: usize>(values: &[u16]) -> [u16; N] {
+    let mut table = [0u16; N];
     let mut i = 0;
-    while i < FEW_VALUES.len() {
-        table[i] = FEW_VALUES[i];
+    while i < values.len() {
+        table[i] = values[i];
         i += 1;
     }
     table
-};
+}
 
 /// The hot tables side by side, so a loop keeps one base address in a register instead of
 /// three (each is then a displacement from it).
