@@ -62,6 +62,8 @@ pub mod bench;
 pub mod error;
 pub mod hash;
 pub mod merkle;
+mod packed;
+mod pg_copy;
 pub mod sealer;
 pub mod store;
 pub mod subscribe;

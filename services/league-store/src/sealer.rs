@@ -278,7 +278,9 @@ async fn round_pg(
          AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
          ORDER BY position LIMIT $2",
     )
-    .persistent(false) // see `Store::read_all`
+    // Not prepared: a generic plan for `position > $1 ... LIMIT $2` may sort the whole table
+    // for every round (seen right after a bulk load, before autovacuum has analysed it).
+    .persistent(false)
     .bind(state.last_position)
     .bind(i64::try_from(config.max_leaves_per_round).unwrap_or(i64::MAX))
     .fetch_all(&mut *tx)

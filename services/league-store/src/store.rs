@@ -6,7 +6,6 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures_util::TryStreamExt as _;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions, PgRow};
 use sqlx::sqlite::{
@@ -925,40 +924,15 @@ impl Store {
         from_position: u64,
         limit: usize,
     ) -> Result<Vec<RecordedEvent>, StoreError> {
-        const SQL_PG: &str = "SELECT position, stream_id, stream_version, event_type, \
-            schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
-            recorded_at, prev_hash, hash FROM events WHERE position >= $1 \
-            AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
-            ORDER BY position LIMIT $2";
-        const SQL_SQLITE: &str = "SELECT position, stream_id, stream_version, event_type, \
-            schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
-            recorded_at, prev_hash, hash FROM events WHERE position >= $1 \
-            ORDER BY position LIMIT $2";
-        let from = to_i64(from_position);
-        // Decode rows as they arrive into one buffer sized up front: collecting the rows
-        // first and then the events doubles the allocations of a page.
+        // Both backends read in bulk rather than row by row, the row objects of sqlx being
+        // most of the cost of a read: see `pg_copy` and `packed`.
         let mut events = Vec::with_capacity(limit.min(10_000));
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         match &self.inner.db {
             Db::Postgres(pool) => {
-                // Not a prepared statement: a generic plan for `position >= $1 ... LIMIT $2`
-                // may choose to sort the whole table for every page (seen right after a bulk
-                // load, before autovacuum has analysed it). Planning with the real bounds is
-                // a fraction of a millisecond per page.
-                let mut rows = sqlx::query(SQL_PG)
-                    .bind(from)
-                    .bind(limit)
-                    .persistent(false)
-                    .fetch(pool);
-                while let Some(row) = rows.try_next().await? {
-                    events.push(decode_event(&row)?);
-                }
+                crate::pg_copy::read_events(pool, from_position, limit, &mut events).await?;
             }
             Db::Sqlite(pool) => {
-                let mut rows = sqlx::query(SQL_SQLITE).bind(from).bind(limit).fetch(pool);
-                while let Some(row) = rows.try_next().await? {
-                    events.push(decode_event(&row)?);
-                }
+                crate::packed::read_events(pool, from_position, limit, &mut events).await?;
             }
         }
         Ok(events)
@@ -1306,44 +1280,13 @@ impl Store {
         from_position: u64,
         limit: usize,
     ) -> Result<Vec<LogEntry>, StoreError> {
-        const SQL_PG: &str = "SELECT position, stream_id, stream_version, payload FROM events \
-            WHERE position >= $1 \
-            AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
-            ORDER BY position LIMIT $2";
-        const SQL_SQLITE: &str = "SELECT position, stream_id, stream_version, payload \
-            FROM events WHERE position >= $1 ORDER BY position LIMIT $2";
-        let from = to_i64(from_position);
         let mut entries = Vec::with_capacity(limit.min(10_000));
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        fn entry(
-            (position, stream_id, version, payload): (i64, String, i64, Vec<u8>),
-        ) -> Result<LogEntry, StoreError> {
-            Ok(LogEntry {
-                position: to_u64("position", position)?,
-                stream_id,
-                stream_version: to_u64("stream version", version)?,
-                payload,
-            })
-        }
         match &self.inner.db {
             Db::Postgres(pool) => {
-                let mut rows = sqlx::query_as(SQL_PG)
-                    .bind(from)
-                    .bind(limit)
-                    .persistent(false)
-                    .fetch(pool);
-                while let Some(row) = rows.try_next().await? {
-                    entries.push(entry(row)?);
-                }
+                crate::pg_copy::read_log(pool, from_position, limit, &mut entries).await?;
             }
             Db::Sqlite(pool) => {
-                let mut rows = sqlx::query_as(SQL_SQLITE)
-                    .bind(from)
-                    .bind(limit)
-                    .fetch(pool);
-                while let Some(row) = rows.try_next().await? {
-                    entries.push(entry(row)?);
-                }
+                crate::packed::read_log(pool, from_position, limit, &mut entries).await?;
             }
         }
         Ok(entries)

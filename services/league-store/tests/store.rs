@@ -215,6 +215,7 @@ on_both_backends!(
     an_open_older_transaction_holds_readers_back_instead_of_letting_them_skip,
     two_sealers_never_seal_the_same_leaves_and_a_forged_head_is_caught,
     the_benchmark_runs_end_to_end_on_a_scratch_database,
+    bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams,
 );
 
 fn json(v: &serde_json::Value) -> Vec<u8> {
@@ -355,6 +356,127 @@ async fn appending_then_reading_returns_the_exact_bytes_and_a_chain(db: &TestDb)
     let report = store.verify(0, u64::MAX, None).await.unwrap();
     assert_eq!(report.first_break, None, "{report}");
     assert_eq!(report.events_checked, 6);
+}
+
+/// `read_all` and `read_log` read in bulk (SQLite: packed values of up to 512 events;
+/// PostgreSQL: binary `COPY`), `read_stream` row by row through sqlx: the two must agree on
+/// every field of every event, across pack boundaries, with awkward names and metadata.
+async fn bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams(db: &TestDb) {
+    // Arrange: 1,300 events in 7 streams, in appends of 1 to 9 events.
+    let store = db.open().await;
+    let streams = [
+        "tournament:1",
+        "12,34;56",
+        "table:ü-7 ♠",
+        "-1",
+        "a;b,c:d",
+        "league:9",
+        "0",
+    ];
+    let texts = [
+        None,
+        Some("0"),
+        Some("x"),
+        Some("1,2;3"),
+        Some("-7"),
+        Some("é♥ \"q\""),
+    ];
+    let mut written = 0usize;
+    let mut round = 0usize;
+    while written < 1_300 {
+        let stream = streams[round % streams.len()];
+        let size = 1 + round % 9;
+        let batch: Vec<NewEvent> = (0..size)
+            .map(|i| {
+                let n = written + i;
+                // Mostly small payloads, now and then a large one.
+                let filler = "z".repeat(if n.is_multiple_of(97) { 70_000 } else { n % 40 });
+                let payload = json(&serde_json::json!({"n": n, "f": filler, "s": "\u{0}\t;,"}));
+                let meta = Metadata {
+                    actor: texts[n % texts.len()].map(str::to_owned),
+                    correlation_id: texts[(n / 2) % texts.len()].map(str::to_owned),
+                    causation_id: texts[(n / 3) % texts.len()].map(str::to_owned),
+                    recorded_at: Some(Timestamp::from_micros(
+                        if n.is_multiple_of(5) {
+                            -1_234_567
+                        } else {
+                            1_700_000_000_000_000
+                        } + i64::try_from(n).unwrap(),
+                    )),
+                };
+                NewEvent::new(["Seat,ed", "Hand;Won", "Ä", "1"][n % 4], payload)
+                    .with_metadata(meta)
+                    .with_schema_version(u32::try_from(1 + n % 3).unwrap())
+            })
+            .collect();
+        let key = round.is_multiple_of(4).then(|| format!("key,{round};"));
+        store
+            .append(stream, ExpectedVersion::Any, &batch, key.as_deref())
+            .await
+            .unwrap();
+        written += size;
+        round += 1;
+    }
+    settle(&store).await;
+    let mut oracle = Vec::new();
+    for stream in streams {
+        oracle.extend(store.read_stream(stream, 1).await.unwrap());
+    }
+    oracle.sort_by_key(|e| e.position);
+    assert_eq!(oracle.len(), written);
+    assert!(oracle.iter().any(|e| e.idempotency_key.is_some()));
+    assert!(oracle.iter().any(|e| e.actor.as_deref() == Some("1,2;3")));
+    assert!(oracle.iter().any(|e| e.actor.is_none()));
+
+    // Act and assert: pages that start and end on and around the pack boundaries.
+    let at = |i: usize| oracle[i].position;
+    let cases = [
+        (0, 1),
+        (0, 511),
+        (0, 512),
+        (0, 513),
+        (0, 1_024),
+        (0, 1_025),
+        (0, 10_000),
+        (at(1), 512),
+        (at(511), 2),
+        (at(512), 700),
+        (at(700), 513),
+        (at(1_299), 5),
+        (at(1_299) + 1, 5),
+        (at(3), 0),
+    ];
+    for (from, limit) in cases {
+        let expected: Vec<RecordedEvent> = oracle
+            .iter()
+            .filter(|e| e.position >= from)
+            .take(limit)
+            .cloned()
+            .collect();
+        let page = store.read_all(from, limit).await.unwrap();
+        assert_eq!(page.len(), expected.len(), "read_all({from}, {limit})");
+        assert!(page == expected, "read_all({from}, {limit}) differs");
+        let log = store.read_log(from, limit).await.unwrap();
+        assert_eq!(log.len(), expected.len(), "read_log({from}, {limit})");
+        for (entry, event) in log.iter().zip(&expected) {
+            assert_eq!(
+                (
+                    entry.position,
+                    &entry.stream_id,
+                    entry.stream_version,
+                    &entry.payload
+                ),
+                (
+                    event.position,
+                    &event.stream_id,
+                    event.stream_version,
+                    &event.payload
+                ),
+                "read_log({from}, {limit})"
+            );
+        }
+    }
+    assert_eq!(read_everything(&store).await, oracle);
 }
 
 async fn a_wrong_expected_version_is_a_typed_conflict_and_appends_nothing(db: &TestDb) {
