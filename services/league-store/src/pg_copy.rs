@@ -1,8 +1,9 @@
 //! PostgreSQL reads of the global log through `COPY (SELECT ...) TO STDOUT (FORMAT binary)`.
 //!
-//! The same query as a row-by-row `SELECT`, but the rows arrive as PostgreSQL's binary copy
-//! format and are split here directly into events, without building a row object and
-//! decoding each column through it (most of the client's cost of `read_all`). `COPY` takes no
+//! Used by `read_log`, the four-column read that rebuilds fold. The same query as a
+//! row-by-row `SELECT`, but the rows arrive as PostgreSQL's binary copy format and are split
+//! here directly into log entries, without building a row object and decoding each column
+//! through it (most of the client's cost of such a narrow read). `COPY` takes no
 //! bind parameters: the only values in the statement are two integers formatted by us.
 //!
 //! The format (PostgreSQL's documentation, "COPY", "Binary Format"): an 11-byte signature,
@@ -17,12 +18,11 @@ use sqlx::PgPool;
 use sqlx::postgres::PgPoolCopyExt as _;
 
 use crate::error::StoreError;
-use crate::store::{LogEntry, to_hash, to_u64};
-use crate::types::{RecordedEvent, Timestamp};
+use crate::store::{LogEntry, to_u64};
 
 const SIGNATURE: &[u8; 11] = b"PGCOPY\n\xff\r\n\0";
 
-/// The rows of `read_all`/`read_log`: `position >= from`, below the commit horizon, in order.
+/// The rows of `read_log`: `position >= from`, below the commit horizon, in order.
 /// A `COPY` is planned with its real bounds each time: a generic plan for `position >= $1
 /// ... LIMIT $2` may sort the whole table for every page (seen right after a bulk load).
 fn statement(columns: &str, from: u64, limit: usize) -> String {
@@ -35,41 +35,8 @@ fn statement(columns: &str, from: u64, limit: usize) -> String {
     )
 }
 
-/// Up to `limit` events from `from` on, in global order, into `out`.
-pub(crate) async fn read_events(
-    pool: &PgPool,
-    from: u64,
-    limit: usize,
-    out: &mut Vec<RecordedEvent>,
-) -> Result<(), StoreError> {
-    const COLUMNS: &str = "position, stream_id, stream_version, event_type, schema_version, \
-        payload, actor, correlation_id, causation_id, idempotency_key, recorded_at, \
-        prev_hash, hash";
-    read_rows(pool, &statement(COLUMNS, from, limit), 13, |row| {
-        out.push(RecordedEvent {
-            position: to_u64("position", row.int8()?)?,
-            stream_id: row.text()?,
-            stream_version: to_u64("stream version", row.int8()?)?,
-            event_type: row.text()?,
-            schema_version: {
-                let v = row.int4()?;
-                u32::try_from(v).map_err(|_| corrupt(&format!("schema version {v}")))?
-            },
-            payload: row.bytes()?.to_vec(),
-            actor: row.opt_text()?,
-            correlation_id: row.opt_text()?,
-            causation_id: row.opt_text()?,
-            idempotency_key: row.opt_text()?,
-            recorded_at: Timestamp::from_micros(row.int8()?),
-            prev_hash: to_hash("prev_hash", row.bytes()?)?,
-            hash: to_hash("hash", row.bytes()?)?,
-        });
-        Ok(())
-    })
-    .await
-}
-
-/// [`read_events`] reduced to what a projection folds.
+/// Up to `limit` log entries (what a projection folds) from `from` on, in global order, into
+/// `out`.
 pub(crate) async fn read_log(
     pool: &PgPool,
     from: u64,
@@ -250,21 +217,8 @@ impl<'a> Fields<'a> {
             .map_err(|_| corrupt("bigint is not 8 bytes"))
     }
 
-    fn int4(&mut self) -> Result<i32, StoreError> {
-        let field = self.bytes()?;
-        <[u8; 4]>::try_from(field)
-            .map(i32::from_be_bytes)
-            .map_err(|_| corrupt("integer is not 4 bytes"))
-    }
-
     fn text(&mut self) -> Result<String, StoreError> {
         String::from_utf8(self.bytes()?.to_vec()).map_err(|_| corrupt("text is not UTF-8"))
-    }
-
-    fn opt_text(&mut self) -> Result<Option<String>, StoreError> {
-        self.next()?
-            .map(|f| String::from_utf8(f.to_vec()).map_err(|_| corrupt("text is not UTF-8")))
-            .transpose()
     }
 }
 
@@ -314,7 +268,9 @@ mod tests {
         let mut out = Vec::new();
         let mut rows = CopyRows::new(4);
         let mut row = |f: &mut Fields<'_>| {
-            out.push((f.int8()?, f.text()?, f.opt_text()?, f.bytes()?.to_vec()));
+            let (position, stream) = (f.int8()?, f.text()?);
+            let actor = f.next()?.map(|b| String::from_utf8(b.to_vec()).unwrap());
+            out.push((position, stream, actor, f.bytes()?.to_vec()));
             Ok(())
         };
         for chunk in chunks {
