@@ -7,7 +7,9 @@
 //!
 //! - [`types`]: what is appended ([`NewEvent`], [`ExpectedVersion`]) and read
 //!   ([`RecordedEvent`]), limits, the injectable [`Clock`].
-//! - [`store`]: [`Store`]: open/migrate, `append`, `read_stream`, `read_all`.
+//! - [`store`]: [`Store`]: open/migrate, `append`, `read_stream`, `read_all`, `read_log`;
+//!   bulk reads of the log in the private `packed` (SQLite: many events per value) and
+//!   `pg_copy` (PostgreSQL: binary `COPY`, for `read_log`).
 //! - [`subscribe`]: `subscribe_all`, catch-up then live.
 //! - [`hash`]: the byte encodings of event hashes and tree-head messages (`HASHING.md`).
 //! - [`merkle`]: RFC 6962 trees, proofs and their verification; pure.

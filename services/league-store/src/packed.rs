@@ -33,11 +33,12 @@ use crate::types::{MAX_PAYLOAD_BYTES, RecordedEvent, Timestamp};
 
 /// Events packed into one value. A value may not exceed SQLite's limit of 10^9 bytes, and a
 /// payload may be 1 MiB: 512 of them stay well below it.
-pub(crate) const PACK_EVENTS: usize = 512;
+const PACK_EVENTS: usize = 512;
 const _: () = assert!(PACK_EVENTS * (MAX_PAYLOAD_BYTES + 4096) < 1_000_000_000);
 
 const EVENTS_SQL: &str = "SELECT CAST(group_concat(r, '') AS BLOB), count(*), max(p) FROM (\
-    SELECT position AS p, concat(position, ',', stream_version, ',', schema_version, ',', recorded_at, ',', \
+    SELECT position AS p, concat(\
+    position, ',', stream_version, ',', schema_version, ',', recorded_at, ',', \
     octet_length(stream_id), ',', octet_length(event_type), ',', octet_length(payload), ',', \
     ifnull(octet_length(actor), -1), ',', ifnull(octet_length(correlation_id), -1), ',', \
     ifnull(octet_length(causation_id), -1), ',', ifnull(octet_length(idempotency_key), -1), \
@@ -47,8 +48,9 @@ const EVENTS_SQL: &str = "SELECT CAST(group_concat(r, '') AS BLOB), count(*), ma
     FROM events WHERE position >= $1 ORDER BY position LIMIT $2)";
 
 const LOG_SQL: &str = "SELECT CAST(group_concat(r, '') AS BLOB), count(*), max(p) FROM (\
-    SELECT position AS p, concat(position, ',', stream_version, ',', octet_length(stream_id), ',', \
-    octet_length(payload), ';', stream_id, payload) AS r \
+    SELECT position AS p, concat(\
+    position, ',', stream_version, ',', octet_length(stream_id), ',', octet_length(payload), \
+    ';', stream_id, payload) AS r \
     FROM events WHERE position >= $1 ORDER BY position LIMIT $2)";
 
 /// Up to `limit` events from `from` on, in global order, into `out`.
@@ -58,16 +60,8 @@ pub(crate) async fn read_events(
     limit: usize,
     out: &mut Vec<RecordedEvent>,
 ) -> Result<(), StoreError> {
-    let mut previous = None;
-    read_packed(pool, EVENTS_SQL, from, limit, |records| {
-        let mut last = None;
-        while !records.is_empty() {
-            let event = unpack_event(records)?;
-            previous = Some(check_order(previous, event.position)?);
-            last = previous;
-            out.push(event);
-        }
-        Ok(last)
+    read_packed(pool, EVENTS_SQL, from, limit, out, unpack_event, |e| {
+        e.position
     })
     .await
 }
@@ -79,69 +73,55 @@ pub(crate) async fn read_log(
     limit: usize,
     out: &mut Vec<LogEntry>,
 ) -> Result<(), StoreError> {
-    let mut previous = None;
-    read_packed(pool, LOG_SQL, from, limit, |records| {
-        let mut last = None;
-        while !records.is_empty() {
-            let mut header = Header::new(records);
-            let position = to_u64("position", header.int()?)?;
-            let stream_version = to_u64("stream version", header.int()?)?;
-            let stream_len = header.len()?;
-            let payload_len = header.len()?;
-            let mut body = header.body()?;
-            let entry = LogEntry {
-                position,
-                stream_id: body.string(stream_len)?,
-                stream_version,
-                payload: body.bytes(payload_len)?.to_vec(),
-            };
-            *records = body.rest;
-            previous = Some(check_order(previous, entry.position)?);
-            last = previous;
-            out.push(entry);
-        }
-        Ok(last)
+    read_packed(pool, LOG_SQL, from, limit, out, unpack_log_entry, |e| {
+        e.position
     })
     .await
 }
 
-/// Runs `sql` for consecutive packs of at most [`PACK_EVENTS`] events on one connection;
-/// `unpack` consumes a pack's records and returns the last position among them. SQLite packs the next pack (on the connection's worker
-/// thread) while this task splits the last one.
-async fn read_packed(
+/// Runs `sql` for consecutive packs of at most [`PACK_EVENTS`] events on one connection and
+/// splits each pack's records with `unpack` into `out`, checking that positions increase.
+/// SQLite computes the next pack on the connection's worker thread while this task splits
+/// the last one.
+async fn read_packed<T>(
     pool: &SqlitePool,
     sql: &'static str,
     from: u64,
     limit: usize,
-    mut unpack: impl FnMut(&mut &[u8]) -> Result<Option<u64>, StoreError>,
+    out: &mut Vec<T>,
+    unpack: fn(&mut &[u8]) -> Result<T, StoreError>,
+    position: fn(&T) -> u64,
 ) -> Result<(), StoreError> {
-    let mut conn = pool.acquire().await?;
-    let conn: &mut SqliteConnection = &mut conn;
     let mut want = limit.min(PACK_EVENTS);
     if want == 0 {
         return Ok(());
     }
+    let mut conn = pool.acquire().await?;
+    let conn: &mut SqliteConnection = &mut conn;
+    let mut previous = None;
+    let mut split = |pack: Pack| -> Result<(), StoreError> {
+        let mut records = pack.records.as_deref().unwrap_or_default();
+        let mut last = None;
+        while !records.is_empty() {
+            let item = unpack(&mut records)?;
+            previous = Some(check_order(previous, position(&item))?);
+            last = previous;
+            out.push(item);
+        }
+        if last != pack.last {
+            return Err(corrupt("the last position disagrees with the records"));
+        }
+        Ok(())
+    };
     let mut remaining = limit;
     let mut pack = fetch_pack(conn, sql, from, want).await?;
     loop {
         remaining = remaining.saturating_sub(pack.count);
-        let full = pack.count == want;
         let next = match pack.last {
-            Some(last) if full && remaining > 0 => Some(last + 1),
-            _ => None,
+            Some(last) if pack.count == want && remaining > 0 => last + 1,
+            _ => return split(pack),
         };
         want = remaining.min(PACK_EVENTS);
-        let mut split = |pack: Pack| -> Result<(), StoreError> {
-            let mut records = pack.records.as_deref().unwrap_or_default();
-            let last = unpack(&mut records)?;
-            if last != pack.last {
-                return Err(corrupt("the last position disagrees with the records"));
-            }
-            Ok(())
-        };
-        let Some(next) = next else {
-            return split(pack);
-        };
         let (fetched, split) =
             tokio::join!(fetch_pack(conn, sql, next, want), async { split(pack) });
         split?;
@@ -224,6 +204,24 @@ fn unpack_event(records: &mut &[u8]) -> Result<RecordedEvent, StoreError> {
     Ok(event)
 }
 
+/// Splits the first log-entry record off `records`.
+fn unpack_log_entry(records: &mut &[u8]) -> Result<LogEntry, StoreError> {
+    let mut header = Header::new(records);
+    let position = to_u64("position", header.int()?)?;
+    let stream_version = to_u64("stream version", header.int()?)?;
+    let stream = header.len()?;
+    let payload = header.len()?;
+    let mut body = header.body()?;
+    let entry = LogEntry {
+        position,
+        stream_id: body.string(stream)?,
+        stream_version,
+        payload: body.bytes(payload)?.to_vec(),
+    };
+    *records = body.rest;
+    Ok(entry)
+}
+
 fn corrupt(what: &str) -> StoreError {
     StoreError::Corrupt(format!("packed read: {what}"))
 }
@@ -242,7 +240,7 @@ impl<'a> Header<'a> {
         }
     }
 
-    /// The next integer and its separator.
+    /// The next integer, and past its separator.
     fn int(&mut self) -> Result<i64, StoreError> {
         let (negative, digits) = match self.rest.split_first() {
             Some((b'-', rest)) => (true, rest),

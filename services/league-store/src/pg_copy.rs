@@ -9,9 +9,8 @@
 //! The format (PostgreSQL's documentation, "COPY", "Binary Format"): an 11-byte signature,
 //! a 32-bit flags field and a 32-bit header-extension length followed by that many bytes;
 //! then per row a 16-bit field count and per field a 32-bit length (-1 for NULL) and the
-//! value in its type's binary form (`bigint` 8 bytes and `integer` 4 bytes, big-endian;
-//! `text` its UTF-8 bytes; `bytea` its bytes); a field count of -1 ends the data. All
-//! integers are big-endian.
+//! value in its type's binary form (`bigint`: 8 bytes; `text`: its UTF-8 bytes; `bytea`:
+//! its bytes); a field count of -1 ends the data. All integers are big-endian.
 
 use futures_util::TryStreamExt as _;
 use sqlx::PgPool;
@@ -25,11 +24,12 @@ const SIGNATURE: &[u8; 11] = b"PGCOPY\n\xff\r\n\0";
 /// The rows of `read_log`: `position >= from`, below the commit horizon, in order.
 /// A `COPY` is planned with its real bounds each time: a generic plan for `position >= $1
 /// ... LIMIT $2` may sort the whole table for every page (seen right after a bulk load).
-fn statement(columns: &str, from: u64, limit: usize) -> String {
+fn log_statement(from: u64, limit: usize) -> String {
     let from = i64::try_from(from).unwrap_or(i64::MAX);
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     format!(
-        "COPY (SELECT {columns} FROM events WHERE position >= {from} \
+        "COPY (SELECT position, stream_id, stream_version, payload FROM events \
+         WHERE position >= {from} \
          AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
          ORDER BY position LIMIT {limit}) TO STDOUT (FORMAT binary)"
     )
@@ -43,8 +43,7 @@ pub(crate) async fn read_log(
     limit: usize,
     out: &mut Vec<LogEntry>,
 ) -> Result<(), StoreError> {
-    const COLUMNS: &str = "position, stream_id, stream_version, payload";
-    read_rows(pool, &statement(COLUMNS, from, limit), 4, |row| {
+    read_rows(pool, &log_statement(from, limit), 4, |row| {
         out.push(LogEntry {
             position: to_u64("position", row.int8()?)?,
             stream_id: row.text()?,
