@@ -89,8 +89,8 @@ async fn read_packed<T>(
     from: u64,
     limit: usize,
     out: &mut Vec<T>,
-    unpack: fn(&mut &[u8]) -> Result<T, StoreError>,
-    position: fn(&T) -> u64,
+    unpack: impl Fn(&mut &[u8]) -> Result<T, StoreError>,
+    position: impl Fn(&T) -> u64,
 ) -> Result<(), StoreError> {
     let mut want = limit.min(PACK_EVENTS);
     if want == 0 {
