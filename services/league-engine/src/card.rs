@@ -196,11 +196,36 @@ impl Serialize for Card {
     }
 }
 
+/// Read from its text (`"Ah"`).
 impl<'de> Deserialize<'de> for Card {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Card, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
+        from_text(deserializer, "a card such as \"Ah\"")
     }
+}
+
+/// A value read from its text through [`FromStr`], without copying the text: a rebuild
+/// reads every card and commitment of the log, and a borrowed `&str` costs no allocation
+/// (`Cow<str>` alone always copies).
+pub(crate) fn from_text<'de, D, T>(deserializer: D, expecting: &'static str) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: FromStr,
+    T::Err: fmt::Display,
+{
+    struct Text<T>(&'static str, std::marker::PhantomData<T>);
+    impl<T: FromStr> serde::de::Visitor<'_> for Text<T>
+    where
+        T::Err: fmt::Display,
+    {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(self.0)
+        }
+        fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<T, E> {
+            text.parse().map_err(E::custom)
+        }
+    }
+    deserializer.deserialize_str(Text(expecting, std::marker::PhantomData))
 }
 
 #[cfg(test)]
@@ -246,5 +271,14 @@ mod tests {
         let card: Card = "Qd".parse().unwrap();
         assert_eq!(serde_json::to_string(&card).unwrap(), "\"Qd\"");
         assert_eq!(serde_json::from_str::<Card>("\"Qd\"").unwrap(), card);
+        // Escaped text (handed over unescaped, not borrowed) and owned text read the same.
+        assert_eq!(serde_json::from_str::<Card>("\"\\u0051d\"").unwrap(), card);
+        assert_eq!(
+            serde_json::from_value::<Card>(serde_json::json!("Qd")).unwrap(),
+            card
+        );
+        for bad in ["\"Qx\"", "\"\"", "12", "null", "[\"Qd\"]"] {
+            assert!(serde_json::from_str::<Card>(bad).is_err(), "{bad}");
+        }
     }
 }

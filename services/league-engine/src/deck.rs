@@ -203,8 +203,7 @@ impl Serialize for Seed {
 
 impl<'de> Deserialize<'de> for Seed {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Seed, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
+        crate::card::from_text(deserializer, "a 64-digit hex seed")
     }
 }
 
@@ -216,8 +215,7 @@ impl Serialize for Commitment {
 
 impl<'de> Deserialize<'de> for Commitment {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Commitment, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
+        crate::card::from_text(deserializer, "a 64-digit hex commitment")
     }
 }
 

@@ -169,7 +169,7 @@ impl Formula {
     pub fn points(&self, inputs: Inputs) -> Result<Centipoints, FormulaError> {
         let value = eval(&self.expr, &inputs).map_err(|why| FormulaError::NotANumber {
             inputs: describe(&inputs),
-            why,
+            why: why.to_string(),
         })?;
         let hundredths = (value * 100.0).round();
         if !hundredths.is_finite() || hundredths.abs() > 9.0e15 {
@@ -214,7 +214,28 @@ fn describe(inputs: &Inputs) -> String {
     )
 }
 
-fn eval(expr: &Expr, inputs: &Inputs) -> Result<f64, String> {
+/// Why a formula has no value for some inputs. Kept small and allocation-free: the check
+/// evaluates a formula some 375,000 times, and so does every rebuild that reads it back.
+#[derive(Clone, Copy, Debug)]
+enum Undefined {
+    DivisionByZero,
+    NegativeSqrt,
+    BadLog,
+    NotFinite(f64),
+}
+
+impl fmt::Display for Undefined {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Undefined::DivisionByZero => f.write_str("division by zero"),
+            Undefined::NegativeSqrt => f.write_str("square root of a negative"),
+            Undefined::BadLog => f.write_str("logarithm of zero or a negative"),
+            Undefined::NotFinite(value) => write!(f, "the result is {value}"),
+        }
+    }
+}
+
+fn eval(expr: &Expr, inputs: &Inputs) -> Result<f64, Undefined> {
     let value = match expr {
         Expr::Num(v) => *v,
         Expr::Var(var) => match var {
@@ -233,7 +254,7 @@ fn eval(expr: &Expr, inputs: &Inputs) -> Result<f64, String> {
                 Op::Add => a + b,
                 Op::Sub => a - b,
                 Op::Mul => a * b,
-                Op::Div if b == 0.0 => return Err("division by zero".into()),
+                Op::Div if b == 0.0 => return Err(Undefined::DivisionByZero),
                 Op::Div => a / b,
                 Op::Lt => truth(a < b),
                 Op::Le => truth(a <= b),
@@ -246,42 +267,45 @@ fn eval(expr: &Expr, inputs: &Inputs) -> Result<f64, String> {
             }
         }
         Expr::Call(func, args) => {
-            if *func == Func::If {
-                // Only the branch taken is evaluated: `if(r > 1, 10 / (r - 1), 50)`.
-                return if eval(&args[0], inputs)? != 0.0 {
-                    eval(&args[1], inputs)
-                } else {
-                    eval(&args[2], inputs)
-                };
-            }
-            let values = args
-                .iter()
-                .map(|a| eval(a, inputs))
-                .collect::<Result<Vec<f64>, String>>()?;
-            let x = values.first().copied().unwrap_or(0.0);
+            // The parser checked each function's arity; the fallbacks below are never
+            // taken.
+            let arg = |i: usize| args.get(i).map_or(Ok(0.0), |a| eval(a, inputs));
             match func {
-                Func::If => unreachable!("handled above"),
-                Func::Max => values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-                Func::Min => values.iter().copied().fold(f64::INFINITY, f64::min),
-                Func::Round => x.round(),
-                Func::Floor => x.floor(),
-                Func::Ceil => x.ceil(),
-                Func::Abs => x.abs(),
-                Func::Sqrt if x < 0.0 => return Err("square root of a negative".into()),
-                Func::Sqrt => x.sqrt(),
-                Func::Pow => x.powf(values.get(1).copied().unwrap_or(1.0)),
-                Func::Log | Func::Log10 if x <= 0.0 => {
-                    return Err("logarithm of zero or a negative".into());
+                // Only the branch taken is evaluated: `if(r > 1, 10 / (r - 1), 50)`.
+                Func::If => {
+                    return if arg(0)? != 0.0 { arg(1) } else { arg(2) };
                 }
-                Func::Log => x.ln(),
-                Func::Log10 => x.log10(),
+                Func::Max => args
+                    .iter()
+                    .try_fold(f64::NEG_INFINITY, |m, a| eval(a, inputs).map(|v| m.max(v)))?,
+                Func::Min => args
+                    .iter()
+                    .try_fold(f64::INFINITY, |m, a| eval(a, inputs).map(|v| m.min(v)))?,
+                Func::Round => arg(0)?.round(),
+                Func::Floor => arg(0)?.floor(),
+                Func::Ceil => arg(0)?.ceil(),
+                Func::Abs => arg(0)?.abs(),
+                Func::Sqrt => match arg(0)? {
+                    x if x < 0.0 => return Err(Undefined::NegativeSqrt),
+                    x => x.sqrt(),
+                },
+                Func::Pow => {
+                    let x = arg(0)?;
+                    let y = args.get(1).map_or(Ok(1.0), |a| eval(a, inputs))?;
+                    x.powf(y)
+                }
+                Func::Log | Func::Log10 => match arg(0)? {
+                    x if x <= 0.0 => return Err(Undefined::BadLog),
+                    x if *func == Func::Log => x.ln(),
+                    x => x.log10(),
+                },
             }
         }
     };
     if value.is_finite() {
         Ok(value)
     } else {
-        Err(format!("the result is {value}"))
+        Err(Undefined::NotFinite(value))
     }
 }
 

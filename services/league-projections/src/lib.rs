@@ -31,7 +31,7 @@ use league_engine::tournament::play::{self, Tournament};
 use league_store::{LogEntry, ReadModelDoc, RecordedEvent};
 use serde::Serialize;
 
-pub use streams::{StreamKind, decode};
+pub use streams::{StreamKind, parse};
 pub use views::{PlayerRecord, TableView, TournamentView, Viewer};
 
 /// Why an event could not be folded.
@@ -146,16 +146,17 @@ impl Projector {
         {
             return Err(ProjectionError::OutOfOrder { position, after });
         }
-        let decoded = decode(stream, payload).map_err(|source| ProjectionError::Decode {
+        let decode_error = |source| ProjectionError::Decode {
             position,
             stream: stream.to_owned(),
             source,
-        })?;
-        match decoded {
-            Some(streams::Decoded::Tournament(e)) => {
+        };
+        match StreamKind::of(stream) {
+            Some(StreamKind::Tournament) => {
+                let e: play::TournamentEvent = parse(payload).map_err(decode_error)?;
                 let state = self.tournaments.entry(stream.to_owned()).or_default();
                 play::apply(state, &e);
-                if let play::TournamentEvent::TableHandStarted { table, .. } = &*e {
+                if let play::TournamentEvent::TableHandStarted { table, .. } = &e {
                     self.hand_starts
                         .insert((stream.to_owned(), *table), version);
                 }
@@ -163,7 +164,8 @@ impl Projector {
                     self.dirty_tournaments.insert(stream.to_owned());
                 }
             }
-            Some(streams::Decoded::League(e)) => {
+            Some(StreamKind::League) => {
+                let e: league::Event = parse(payload).map_err(decode_error)?;
                 let state = self.leagues.entry(stream.to_owned()).or_default();
                 league::apply(state, &e);
                 if !self.dirty_leagues.contains(stream) {

@@ -7,10 +7,9 @@
 //! Payloads are the events' JSON (`serde_json`), with the event's `type` tag; the store's
 //! `event_type` column repeats the tag.
 
-use league_engine::league;
-use league_engine::tournament::play::TournamentEvent;
 use league_store::NewEvent;
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 /// What a stream holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,24 +37,14 @@ impl StreamKind {
     }
 }
 
-/// A decoded event.
-pub enum Decoded {
-    Tournament(Box<TournamentEvent>),
-    League(Box<league::Event>),
-}
-
-/// Decodes an event's payload by its stream; `None` for streams the projections do not
-/// fold.
-pub fn decode(stream: &str, payload: &[u8]) -> Result<Option<Decoded>, serde_json::Error> {
-    Ok(match StreamKind::of(stream) {
-        Some(StreamKind::Tournament) => Some(Decoded::Tournament(Box::new(
-            serde_json::from_slice(payload)?,
-        ))),
-        Some(StreamKind::League) => {
-            Some(Decoded::League(Box::new(serde_json::from_slice(payload)?)))
-        }
-        None => None,
-    })
+/// Parses a payload. The bytes are checked as UTF-8 once, whole, and then parsed as a
+/// `str`, so serde_json does not check every string of the event again on its own.
+pub fn parse<T: DeserializeOwned>(payload: &[u8]) -> Result<T, serde_json::Error> {
+    match std::str::from_utf8(payload) {
+        Ok(text) => serde_json::from_str(text),
+        // serde_json says where the bytes go wrong.
+        Err(_) => serde_json::from_slice(payload),
+    }
 }
 
 /// An event ready to append: its `type` tag as the event type, its JSON as the payload.
@@ -70,4 +59,22 @@ pub fn encode<E: Serialize>(event: &E) -> Result<NewEvent, serde_json::Error> {
             |t| String::from_utf8_lossy(t).into_owned(),
         );
     Ok(NewEvent::new(event_type, payload))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn payloads_parse_as_text_and_bytes_that_are_not_utf8_are_refused() {
+        let value: serde_json::Value = parse(br#"{"type":"A","x":"\u00fc \u2660"}"#).unwrap();
+        assert_eq!(value["x"], "\u{fc} \u{2660}");
+        let value: serde_json::Value = parse("{\"x\":\"\u{fc} \u{2660}\"}".as_bytes()).unwrap();
+        assert_eq!(value["x"], "\u{fc} \u{2660}");
+        // Invalid UTF-8 inside a string: serde_json's own error, with where it is.
+        let bad = b"{\"type\":\"A\",\"x\":\"\xff\"}";
+        let error = parse::<serde_json::Value>(bad).unwrap_err();
+        assert!(error.to_string().contains("column"), "{error}");
+        assert!(parse::<serde_json::Value>(b"{\"type\":").is_err());
+    }
 }
