@@ -110,12 +110,27 @@ impl Deck {
     }
 }
 
+/// For each `n` up to 52, the largest multiple of `n` that fits in 2^32: words at or above
+/// it would favour small remainders. (A table, so the shuffle divides once per draw, not
+/// twice.)
+const ZONES: [u64; 53] = {
+    let mut zones = [0u64; 53];
+    let (mut i, mut n) = (1usize, 1u64);
+    while i < 53 {
+        zones[i] = (1u64 << 32) / n * n;
+        i += 1;
+        n += 1;
+    }
+    zones
+};
+
 /// A uniform draw from `0..n` by rejection on whole `u32` words (step 3 of the module docs).
 fn uniform_below(rng: &mut ChaCha20Rng, n: u8) -> u8 {
+    let zone = ZONES
+        .get(usize::from(n))
+        .copied()
+        .unwrap_or_else(|| (1u64 << 32) / u64::from(n) * u64::from(n));
     let n = u32::from(n);
-    // The largest multiple of n that fits in 2^32; words at or above it would favour
-    // small remainders.
-    let zone = (1u64 << 32) / u64::from(n) * u64::from(n);
     loop {
         let x = rng.next_u32();
         if u64::from(x) < zone {

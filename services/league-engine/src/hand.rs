@@ -1238,8 +1238,7 @@ impl Run<'_> {
             // same contenders become one, which moves odd chips.
             let winners = pots
                 .iter()
-                .flat_map(|pot| s.winners(pot, &values).0)
-                .fold(0u16, |mask, p| mask | bit(p));
+                .fold(0u16, |mask, pot| mask | s.winners(pot, &values).0);
             pots = s.pots_among(winners);
         }
         // Side pots are awarded before the main pot.
@@ -1248,10 +1247,8 @@ impl Run<'_> {
             self.emit(Event::PotAwarded {
                 pot: u8::try_from(index).unwrap_or(u8::MAX),
                 amount: pot.amount,
-                eligible: pot
-                    .eligible
-                    .iter()
-                    .map(|&p| self.state.seat_of(p))
+                eligible: positions(pot.eligible)
+                    .map(|p| self.state.seat_of(p))
                     .collect(),
                 shares,
                 value,
@@ -1316,7 +1313,48 @@ fn validate_setup(setup: &HandSetup) -> Result<(), RuleError> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pot {
     pub amount: u64,
-    eligible: Vec<u8>,
+    /// Positions, as a mask (bit `p` for position `p`).
+    eligible: u16,
+}
+
+/// The positions in a mask, in position order.
+fn positions(mask: u16) -> impl Iterator<Item = u8> + Clone {
+    let n = u8::try_from(MAX_SEATS).unwrap_or(u8::MAX);
+    (0..n).filter(move |&p| mask & bit(p) != 0)
+}
+
+/// Positions in some order, held without allocating (at most one per seat).
+#[derive(Clone, Copy, Debug)]
+struct Order {
+    items: [u8; MAX_SEATS],
+    len: usize,
+}
+
+impl Order {
+    fn collect(from: impl Iterator<Item = u8>) -> Order {
+        let mut order = Order {
+            items: [0; MAX_SEATS],
+            len: 0,
+        };
+        for (slot, p) in order.items.iter_mut().zip(from) {
+            *slot = p;
+            order.len += 1;
+        }
+        order
+    }
+}
+
+impl std::ops::Deref for Order {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.items[..self.len]
+    }
+}
+
+impl std::ops::DerefMut for Order {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.items[..self.len]
+    }
 }
 
 impl HandState {
@@ -1540,7 +1578,7 @@ impl HandState {
         if !self.runout_face_up() {
             return None;
         }
-        self.showdown_order().into_iter().next()
+        self.showdown_order().first().copied()
     }
 
     fn showdown_turn(&self) -> Option<u8> {
@@ -1723,25 +1761,28 @@ impl HandState {
     fn pots_among(&self, contenders: u16) -> Vec<Pot> {
         let n = usize::from(self.n);
         let players = &self.players[..n];
-        let mut levels: Vec<u64> = players.iter().map(|p| p.put_in).collect();
-        levels.sort_unstable();
-        levels.dedup();
-        let mut pots: Vec<Pot> = Vec::new();
+        // Positions by what they put in, so that at each level those who reached it are
+        // the ones not yet passed.
+        let mut by_put_in = [(0u64, 0u8); MAX_SEATS];
+        for (slot, p) in by_put_in.iter_mut().zip(0..self.n) {
+            *slot = (players[usize::from(p)].put_in, p);
+        }
+        let by_put_in = &mut by_put_in[..n];
+        by_put_in.sort_unstable();
+        let mut pots: Vec<Pot> = Vec::with_capacity(n);
         let mut amount: u64 = players.iter().map(|p| p.ante).sum();
+        let mut reached = (0..self.n).fold(0u16, |mask, p| mask | bit(p));
         let mut previous = 0;
-        for level in levels {
-            for pl in players {
-                if pl.put_in >= level {
-                    amount += level - previous;
-                }
-            }
-            let mut eligible: Vec<u8> = (0..self.n)
-                .filter(|&p| players[usize::from(p)].put_in >= level && contenders & bit(p) != 0)
-                .collect();
+        let mut i = 0;
+        while let Some(&(level, _)) = by_put_in.get(i) {
+            // Every player who put in at least `level` adds `level - previous` to this pot.
+            let count = u64::try_from(n - i).unwrap_or(0);
+            amount += (level - previous) * count;
+            let mut eligible = reached & contenders;
             while let Some(last) = pots.last() {
-                if last.eligible == eligible || eligible.is_empty() {
+                if last.eligible == eligible || eligible == 0 {
                     amount += last.amount;
-                    eligible.clone_from(&last.eligible);
+                    eligible = last.eligible;
                     pots.pop();
                 } else {
                     break;
@@ -1752,6 +1793,12 @@ impl HandState {
             }
             amount = 0;
             previous = level;
+            while let Some(&(put_in, p)) = by_put_in.get(i)
+                && put_in == level
+            {
+                reached &= !bit(p);
+                i += 1;
+            }
         }
         pots
     }
@@ -1762,21 +1809,16 @@ impl HandState {
         &self,
         pot: &Pot,
         values: &[Option<HandValue>; MAX_SEATS],
-    ) -> (Vec<u8>, Option<HandValue>) {
-        if pot.eligible.len() == 1 {
-            return (pot.eligible.clone(), None);
+    ) -> (u16, Option<HandValue>) {
+        if pot.eligible.count_ones() == 1 {
+            return (pot.eligible, None);
         }
-        let best = pot
-            .eligible
-            .iter()
-            .filter_map(|&p| values[usize::from(p)])
+        let best = positions(pot.eligible)
+            .filter_map(|p| values[usize::from(p)])
             .max();
-        let winners = pot
-            .eligible
-            .iter()
-            .copied()
+        let winners = positions(pot.eligible)
             .filter(|&p| best.is_some() && values[usize::from(p)] == best)
-            .collect();
+            .fold(0u16, |mask, p| mask | bit(p));
         (winners, best)
     }
 
@@ -1788,13 +1830,12 @@ impl HandState {
         odd_chip: OddChip,
     ) -> (Vec<Share>, Option<HandValue>) {
         let (winners, value) = self.winners(pot, values);
-        let count = u64::try_from(winners.len()).unwrap_or(1).max(1);
+        let count = u64::from(winners.count_ones()).max(1);
         let each = pot.amount / count;
         let mut odd = pot.amount % count;
         // Winners are in position order: clockwise from the button.
-        let shares = winners
-            .iter()
-            .map(|&p| {
+        let shares = positions(winners)
+            .map(|p| {
                 let extra = match odd_chip {
                     OddChip::AllToFirstLeftOfButton => std::mem::take(&mut odd),
                     OddChip::OneEachLeftOfButton | OddChip::HighHandThenLeftOfButton => {
@@ -1813,20 +1854,17 @@ impl HandState {
     }
 
     /// Showdown order (positions) of the live players, by the house rule.
-    fn showdown_order(&self) -> Vec<u8> {
+    fn showdown_order(&self) -> Order {
         let rules = self.rules.unwrap_or_else(HouseRules::wsop);
         let start = match (self.last_aggressor, rules.showdown_order) {
             (Some(p), _) => p,
             (None, ShowdownOrder::LastAggressorElseLeftOfButton) => 0,
             (None, _) => (0..self.n).find(|&p| self.can_bet(p)).unwrap_or(0),
         };
-        let mut order: Vec<u8> = (0..self.n)
-            .map(|i| (start + i) % self.n)
-            .filter(|&p| {
-                let pl = &self.players[usize::from(p)];
-                pl.status == Status::Live && !pl.shown
-            })
-            .collect();
+        let mut order = Order::collect((0..self.n).map(|i| (start + i) % self.n).filter(|&p| {
+            let pl = &self.players[usize::from(p)];
+            pl.status == Status::Live && !pl.shown
+        }));
         if rules.showdown_order == ShowdownOrder::SidePotsFirst {
             // Players all-in for the main pot only show last.
             let live_levels = order.iter().map(|&p| self.players[usize::from(p)].put_in);
@@ -1845,11 +1883,9 @@ impl HandState {
     /// Would this player mucking leave some pot with nobody to win it?
     fn last_hand_in_a_pot(&self, p: u8) -> bool {
         self.pots().iter().any(|pot| {
-            pot.eligible.contains(&p)
-                && pot
-                    .eligible
-                    .iter()
-                    .all(|&q| q == p || self.players[usize::from(q)].status != Status::Live)
+            pot.eligible & bit(p) != 0
+                && positions(pot.eligible)
+                    .all(|q| q == p || self.players[usize::from(q)].status != Status::Live)
         })
     }
 
