@@ -1861,7 +1861,7 @@ impl HandState {
             (None, ShowdownOrder::LastAggressorElseLeftOfButton) => 0,
             (None, _) => (0..self.n).find(|&p| self.can_bet(p)).unwrap_or(0),
         };
-        let mut order = Order::collect((0..self.n).map(|i| (start + i) % self.n).filter(|&p| {
+        let mut order = Order::collect((0..self.n).map(|i| self.wrap(start + i)).filter(|&p| {
             let pl = &self.players[usize::from(p)];
             pl.status == Status::Live && !pl.shown
         }));
@@ -1916,18 +1916,26 @@ impl HandState {
         self.last_aggressor = None;
         let n = self.n;
         let opener = if self.street == Street::Preflop {
-            (self.last_forced_position() + 1) % n
+            self.wrap(self.last_forced_position() + 1)
         } else {
             0
         };
         // Who can still put chips at risk: live, with chips, and with an opponent who can
         // match something.
-        let mut totals: Vec<u64> = self
-            .live_players_iter(false)
-            .map(|p| p.stack + p.bet)
-            .collect();
-        totals.sort_unstable();
-        let second = totals.len().checked_sub(2).map_or(0, |i| totals[i]);
+        // The second largest total of the live players (0 if fewer than two), in one pass.
+        let (mut live, mut top, mut second) = (0, 0u64, 0u64);
+        for total in self.live_players_iter(false).map(|p| p.stack + p.bet) {
+            live += 1;
+            if total >= top {
+                second = top;
+                top = total;
+            } else if total > second {
+                second = total;
+            }
+        }
+        if live < 2 {
+            second = 0;
+        }
         let mut pending = 0u16;
         for p in 0..n {
             let pl = &self.players[usize::from(p)];
@@ -1966,9 +1974,21 @@ impl HandState {
 
     /// The first pending position at or after `from`, clockwise.
     fn next_pending(&self, from: u8) -> Option<u8> {
-        (0..self.n)
-            .map(|i| (from + i) % self.n)
-            .find(|&p| self.pending & bit(p) != 0)
+        let seated = u16::MAX
+            .checked_shl(u32::from(self.n))
+            .map_or(u16::MAX, |m| !m);
+        let pending = self.pending & seated;
+        let from_on = pending & u16::MAX.checked_shl(u32::from(from)).unwrap_or(0);
+        let first = if from_on != 0 { from_on } else { pending };
+        (first != 0)
+            .then(|| u8::try_from(first.trailing_zeros()).ok())
+            .flatten()
+    }
+
+    /// Position `p` (below `2 * n`) taken round the table: the next ones after the last
+    /// are 0, 1, ... (a subtraction, not a division: these run on every action).
+    fn wrap(&self, p: u8) -> u8 {
+        if p >= self.n { p - self.n } else { p }
     }
 
     /// After a player acted: the next to act, or the end of the round.
@@ -1981,7 +2001,7 @@ impl HandState {
         if self.live_count() <= 1 {
             self.pending = 0;
         }
-        self.to_act = self.next_pending((p + 1) % self.n);
+        self.to_act = self.next_pending(self.wrap(p + 1));
         if self.to_act.is_none() {
             self.phase = Phase::RoundComplete;
         }
@@ -2282,5 +2302,93 @@ impl HandState {
             .unwrap_or(0);
         self.preflop_floor = setup.big_blind.max(straddle);
         self.phase = Phase::Dealing;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Pots as they were first built: level by level, every player and every position
+    /// looked at again for each level, eligibility as a list. The one-pass, mask-based
+    /// `pots_among` must give the same pots.
+    fn pots_reference(state: &HandState, contenders: u16) -> Vec<(u64, Vec<u8>)> {
+        let players = &state.players[..usize::from(state.n)];
+        let mut levels: Vec<u64> = players.iter().map(|p| p.put_in).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        let mut pots: Vec<(u64, Vec<u8>)> = Vec::new();
+        let mut amount: u64 = players.iter().map(|p| p.ante).sum();
+        let mut previous = 0;
+        for level in levels {
+            for pl in players {
+                if pl.put_in >= level {
+                    amount += level - previous;
+                }
+            }
+            let mut eligible: Vec<u8> = (0..state.n)
+                .filter(|&p| players[usize::from(p)].put_in >= level && contenders & bit(p) != 0)
+                .collect();
+            while let Some(last) = pots.last() {
+                if last.1 == eligible || eligible.is_empty() {
+                    amount += last.0;
+                    eligible.clone_from(&last.1);
+                    pots.pop();
+                } else {
+                    break;
+                }
+            }
+            if amount > 0 {
+                pots.push((amount, eligible));
+            }
+            amount = 0;
+            previous = level;
+        }
+        pots
+    }
+
+    fn state_with(put_in: &[(u64, u64)]) -> HandState {
+        let mut state = HandState::new();
+        state.n = u8::try_from(put_in.len()).unwrap();
+        for (p, &(put, ante)) in put_in.iter().enumerate() {
+            state.players[p].put_in = put;
+            state.players[p].ante = ante;
+        }
+        state
+    }
+
+    proptest! {
+        #[test]
+        fn pots_are_those_of_the_level_by_level_construction(
+            // Few distinct amounts, so that levels are often shared.
+            put_in in proptest::collection::vec((0u64..6, 0u64..3), 2..=MAX_SEATS),
+            contenders in any::<u16>(),
+        ) {
+            let state = state_with(&put_in);
+            let got: Vec<(u64, Vec<u8>)> = state
+                .pots_among(contenders)
+                .into_iter()
+                .map(|pot| (pot.amount, positions(pot.eligible).collect()))
+                .collect();
+            prop_assert_eq!(got, pots_reference(&state, contenders));
+        }
+
+        #[test]
+        fn the_next_pending_position_is_found_clockwise(
+            n in 2u8..=10,
+            pending in any::<u16>(),
+            from in 0u8..10,
+        ) {
+            let mut state = HandState::new();
+            state.n = n;
+            state.pending = pending;
+            let from = from % n;
+            let expected = (0..n).map(|i| (from + i) % n).find(|&p| pending & bit(p) != 0);
+            prop_assert_eq!(state.next_pending(from), expected);
+            for p in 0..n {
+                prop_assert_eq!(state.wrap(p + from), (p + from) % n);
+            }
+        }
     }
 }
