@@ -1330,8 +1330,9 @@ struct Order {
     len: usize,
 }
 
-impl Order {
-    fn collect(from: impl Iterator<Item = u8>) -> Order {
+/// Keeps the first [`MAX_SEATS`] positions (a table has no more).
+impl FromIterator<u8> for Order {
+    fn from_iter<I: IntoIterator<Item = u8>>(from: I) -> Order {
         let mut order = Order {
             items: [0; MAX_SEATS],
             len: 0,
@@ -1861,10 +1862,13 @@ impl HandState {
             (None, ShowdownOrder::LastAggressorElseLeftOfButton) => 0,
             (None, _) => (0..self.n).find(|&p| self.can_bet(p)).unwrap_or(0),
         };
-        let mut order = Order::collect((0..self.n).map(|i| self.wrap(start + i)).filter(|&p| {
-            let pl = &self.players[usize::from(p)];
-            pl.status == Status::Live && !pl.shown
-        }));
+        let mut order: Order = (0..self.n)
+            .map(|i| self.wrap(start + i))
+            .filter(|&p| {
+                let pl = &self.players[usize::from(p)];
+                pl.status == Status::Live && !pl.shown
+            })
+            .collect();
         if rules.showdown_order == ShowdownOrder::SidePotsFirst {
             // Players all-in for the main pot only show last.
             let live_levels = order.iter().map(|&p| self.players[usize::from(p)].put_in);

@@ -289,11 +289,7 @@ fn eval(expr: &Expr, inputs: &Inputs) -> Result<f64, Undefined> {
                     x if x < 0.0 => return Err(Undefined::NegativeSqrt),
                     x => x.sqrt(),
                 },
-                Func::Pow => {
-                    let x = arg(0)?;
-                    let y = args.get(1).map_or(Ok(1.0), |a| eval(a, inputs))?;
-                    x.powf(y)
-                }
+                Func::Pow => arg(0)?.powf(arg(1)?),
                 Func::Log | Func::Log10 => match arg(0)? {
                     x if x <= 0.0 => return Err(Undefined::BadLog),
                     x if *func == Func::Log => x.ln(),
