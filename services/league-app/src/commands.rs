@@ -68,7 +68,7 @@ pub async fn execute(
     loop {
         attempt += 1;
         let (version, events) = {
-            let p = live.projector.lock().await;
+            let p = live.read();
             let version = p.version(&stream);
             let events: Vec<NewEvent> = match command {
                 Command::Tournament { command, .. } => {

@@ -1,12 +1,12 @@
 //! The live projector: follows the log and keeps the stored read models current.
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
 
 use league_engine::tournament::play::Tournament;
 use league_projections::Projector;
 use league_store::Store;
-use tokio::sync::{Mutex, broadcast, watch};
+use tokio::sync::{broadcast, watch};
 
 use crate::{AppError, PROJECTION};
 
@@ -29,7 +29,11 @@ pub struct Folded {
 
 /// A running live projector.
 pub struct Live {
-    pub projector: Arc<Mutex<Projector>>,
+    /// Read with [`Live::read`]. A blocking lock, held only while folding or reading
+    /// memory, never across an `await`: a fair async lock hands itself to a waiting task
+    /// that may sit in a busy worker's queue, and every decision and query behind it waits
+    /// for that queue too.
+    projector: Arc<RwLock<Projector>>,
     /// The position folded so far (`None` before the first event).
     pub position: watch::Receiver<Option<u64>>,
     /// Each round of folding, published per stream once the projector's lock is released
@@ -45,7 +49,7 @@ impl Live {
     /// Starts following the log from position 0 (the projector is in memory; its stored
     /// documents are rewritten at each checkpoint).
     pub fn spawn(store: Store) -> Live {
-        let projector = Arc::new(Mutex::new(Projector::new()));
+        let projector = Arc::new(RwLock::new(Projector::new()));
         let (position_tx, position) = watch::channel(None);
         let (stop, mut stopped) = watch::channel(false);
         let shared = Arc::clone(&projector);
@@ -55,41 +59,26 @@ impl Live {
             let mut subscription = store.subscribe_all(0);
             let mut since_checkpoint = 0u64;
             loop {
-                let next = tokio::select! {
-                    next = subscription.next() => next?,
+                // Read before locking: decisions and queries wait on the projector's lock,
+                // never on the database.
+                let room = usize::try_from(CHECKPOINT_EVERY - since_checkpoint).unwrap_or(1);
+                let batch = tokio::select! {
+                    batch = subscription.next_batch(room) => batch?,
                     _ = stopped.changed() => break,
                 };
-                let mut p = shared.lock().await;
-                let mut streams = vec![next.stream_id.clone()];
-                p.apply(&next)?;
-                since_checkpoint += 1;
-                // Fold whatever else is readable now before publishing the position.
-                while let Some(more) = subscription.try_next().await? {
-                    p.apply(&more)?;
-                    if !streams.contains(&more.stream_id) {
-                        streams.push(more.stream_id.clone());
-                    }
-                    since_checkpoint += 1;
-                    if since_checkpoint >= CHECKPOINT_EVERY {
-                        break;
-                    }
-                }
-                if since_checkpoint >= CHECKPOINT_EVERY {
-                    checkpoint(&store, &mut p).await?;
+                since_checkpoint += u64::try_from(batch.len()).unwrap_or(u64::MAX);
+                let checkpoint_due = since_checkpoint >= CHECKPOINT_EVERY;
+                if checkpoint_due {
                     since_checkpoint = 0;
                 }
-                let position = p.position();
-                // Snapshots only for watched streams (a clone per changed tournament per
-                // round).
-                let tournaments = streams
-                    .iter()
-                    .filter(|s| watchers_tx.watched(s))
-                    .filter_map(|s| {
-                        p.tournament(s)
-                            .map(|t| (s.clone(), p.version(s), Arc::new(t.clone())))
-                    })
-                    .collect();
-                drop(p);
+                let Round {
+                    position,
+                    streams,
+                    tournaments,
+                    due,
+                } = fold(&shared, &batch, &watchers_tx, checkpoint_due)?;
+                // The checkpoint is written after the lock is released.
+                write_checkpoint(&store, due).await?;
                 let _ = position_tx.send(position);
                 if let Some(position) = position {
                     // Sent to the watchers of each stream it changed (none is fine).
@@ -101,8 +90,8 @@ impl Live {
                     watchers_tx.publish(&folded);
                 }
             }
-            let mut p = shared.lock().await;
-            checkpoint(&store, &mut p).await
+            let due = changed(&mut write(&shared))?;
+            write_checkpoint(&store, due).await
         });
         Live {
             projector,
@@ -111,6 +100,16 @@ impl Live {
             stop,
             task,
         }
+    }
+
+    /// The projector, for reading (decisions and queries). Do not hold it across an
+    /// `await`.
+    pub fn read(&self) -> RwLockReadGuard<'_, Projector> {
+        // A panic while folding stops the projector task, so its position stops and
+        // commands waiting on it time out; reads keep what was folded, as before the panic.
+        self.projector
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Every round of folding from now on that changed `stream`.
@@ -151,17 +150,81 @@ impl Live {
             .map_err(|e| AppError::Other(format!("the live projector panicked: {e}")))??;
         let projector = Arc::try_unwrap(self.projector)
             .map_err(|_| AppError::Other("the projector is still shared".into()))?;
-        Ok(projector.into_inner())
+        Ok(projector
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner))
     }
+}
+
+/// What one round of folding did, taken under the projector's lock.
+struct Round {
+    position: Option<u64>,
+    streams: Vec<String>,
+    tournaments: Vec<(String, u64, Arc<Tournament>)>,
+    due: Due,
+}
+
+/// Folds `batch` under the lock; snapshots the changed tournaments somebody watches (a
+/// clone each) and, if `checkpoint_due`, renders the checkpoint's documents.
+fn fold(
+    shared: &RwLock<Projector>,
+    batch: &[league_store::RecordedEvent],
+    watchers: &Watchers,
+    checkpoint_due: bool,
+) -> Result<Round, AppError> {
+    let mut p = write(shared);
+    let mut streams: Vec<String> = Vec::new();
+    for event in batch {
+        p.apply(event)?;
+        if !streams.contains(&event.stream_id) {
+            streams.push(event.stream_id.clone());
+        }
+    }
+    let due = if checkpoint_due {
+        changed(&mut p)?
+    } else {
+        None
+    };
+    let tournaments = streams
+        .iter()
+        .filter(|s| watchers.watched(s))
+        .filter_map(|s| {
+            p.tournament(s)
+                .map(|t| (s.clone(), p.version(s), Arc::new(t.clone())))
+        })
+        .collect();
+    Ok(Round {
+        position: p.position(),
+        streams,
+        tournaments,
+        due,
+    })
+}
+
+fn write(projector: &RwLock<Projector>) -> RwLockWriteGuard<'_, Projector> {
+    projector.write().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Writes the documents changed since the last checkpoint, with the position.
 pub async fn checkpoint(store: &Store, p: &mut Projector) -> Result<(), AppError> {
+    write_checkpoint(store, changed(p)?).await
+}
+
+/// A checkpoint's documents, rendered (under the projector's lock).
+type Due = Option<(u64, Vec<league_store::ReadModelDoc>)>;
+
+fn changed(p: &mut Projector) -> Result<Due, AppError> {
     let Some(position) = p.position() else {
-        return Ok(());
+        return Ok(None);
     };
-    let docs = p.take_changed()?;
-    store.put_read_models(PROJECTION, position, &docs).await?;
+    Ok(Some((position, p.take_changed()?)))
+}
+
+/// Writes a checkpoint rendered by [`changed`] (after the lock is released).
+async fn write_checkpoint(store: &Store, due: Due) -> Result<(), AppError> {
+    if let Some((position, docs)) = due {
+        store.put_read_models(PROJECTION, position, &docs).await?;
+    }
     Ok(())
 }
 

@@ -68,6 +68,21 @@ impl Subscription {
         }
     }
 
+    /// The next event and those already read after it, up to `max` in all (at least one):
+    /// waits like [`Subscription::next`] for the first, then takes only what its read
+    /// brought, so the caller can fold a batch without waiting on the database again.
+    pub async fn next_batch(&mut self, max: usize) -> Result<Vec<RecordedEvent>, StoreError> {
+        let first = self.next().await?;
+        let more = self.buffer.len().min(max.saturating_sub(1));
+        let mut batch = Vec::with_capacity(more + 1);
+        batch.push(first);
+        batch.extend(self.buffer.drain(..more));
+        if let Some(last) = batch.last() {
+            self.next_position = last.position.saturating_add(1);
+        }
+        Ok(batch)
+    }
+
     /// The next event if one is readable now, without waiting.
     pub async fn try_next(&mut self) -> Result<Option<RecordedEvent>, StoreError> {
         if self.buffer.is_empty() {

@@ -772,6 +772,29 @@ async fn eight_writers_and_a_subscriber_see_one_gap_free_order(db: &TestDb) {
         }
         seen
     });
+    // A second subscriber takes batches (as the live projector does), of varying sizes.
+    let batch_store = store.clone();
+    let batched = tokio::spawn(async move {
+        let mut sub = batch_store.subscribe_all(0);
+        let mut seen: Vec<RecordedEvent> = Vec::with_capacity(TOTAL);
+        for max in [1usize, 7, 1_000, 3].iter().cycle() {
+            if seen.len() >= TOTAL {
+                break;
+            }
+            let batch = tokio::time::timeout(Duration::from_secs(60), sub.next_batch(*max))
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(
+                !batch.is_empty() && batch.len() <= *max,
+                "{} > {max}",
+                batch.len()
+            );
+            assert_eq!(sub.next_position(), batch[batch.len() - 1].position + 1);
+            seen.extend(batch);
+        }
+        seen
+    });
 
     // Writers 0-3 share one stream (expected: any, so they race and retry); writers 4-7
     // each own a stream and append with exact expected versions.
@@ -813,9 +836,17 @@ async fn eight_writers_and_a_subscriber_see_one_gap_free_order(db: &TestDb) {
         w.await.unwrap();
     }
     let seen = subscriber.await.unwrap();
+    let seen_in_batches = batched.await.unwrap();
 
     // Exactly once, strictly increasing, and the same sequence as a final read.
     assert_eq!(seen.len(), TOTAL);
+    assert!(
+        seen_in_batches
+            .iter()
+            .map(|e| e.position)
+            .eq(seen.iter().map(|e| e.position)),
+        "batches give the same sequence as single events"
+    );
     assert!(
         seen.windows(2).all(|p| p[0].position < p[1].position),
         "strictly increasing positions"

@@ -105,7 +105,7 @@ async fn private(state: &ApiState, e: &RecordedEvent) -> ApiResult<bool> {
     }
     // Private while the table's current hand runs and this event belongs to it (it came
     // after that hand started).
-    let p = state.live.projector.lock().await;
+    let p = state.live.read();
     let running = p
         .tournament(&e.stream_id)
         .and_then(|t| t.tables().get(&table))

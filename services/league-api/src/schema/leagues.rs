@@ -168,7 +168,7 @@ impl LeagueQuery {
     /// A league's settings, venues, seasons and players.
     async fn league(&self, ctx: &Context<'_>, id: String) -> ApiResult<Option<LeagueOut>> {
         let state = state(ctx)?;
-        let p = state.live.projector.lock().await;
+        let p = state.live.read();
         let Some(l) = p.league(&stream_of(&id)) else {
             return Ok(None);
         };
@@ -218,7 +218,7 @@ impl LeagueQuery {
         venue: Option<String>,
     ) -> ApiResult<Vec<StandingOut>> {
         let state = state(ctx)?;
-        let p = state.live.projector.lock().await;
+        let p = state.live.read();
         let l = p
             .league(&stream_of(&league_id))
             .ok_or_else(|| ApiError::not_found(format!("no league {league_id:?}")))?;
@@ -237,7 +237,7 @@ impl LeagueQuery {
         player: String,
     ) -> ApiResult<Option<PlayerRecordOut>> {
         let state = state(ctx)?;
-        let p = state.live.projector.lock().await;
+        let p = state.live.read();
         let Some(l) = p.league(&stream_of(&league_id)) else {
             return Ok(None);
         };
@@ -428,7 +428,7 @@ impl LeagueMutation {
         let stream = format!("tournament:{tournament_id}");
         // Authorise before saying anything about the tournament: the venue's staff only.
         let venue = {
-            let p = state.live.projector.lock().await;
+            let p = state.live.read();
             p.tournament(&stream)
                 .and_then(|t| t.schedule().map(|s| s.venue.clone()))
         };
@@ -440,7 +440,7 @@ impl LeagueMutation {
             None => {}
         }
         let outcome = {
-            let p = state.live.projector.lock().await;
+            let p = state.live.read();
             let t = p
                 .tournament(&stream)
                 .ok_or_else(|| ApiError::not_found(format!("no tournament {tournament_id:?}")))?;
@@ -506,7 +506,7 @@ impl LeagueSubscription {
                         }
                     }
                     let now = {
-                        let p = state.live.projector.lock().await;
+                        let p = state.live.read();
                         render(&p)
                     };
                     if let Some(now) = now

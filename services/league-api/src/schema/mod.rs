@@ -332,7 +332,7 @@ async fn current<T, F>(state: &ApiState, stream: &str, render: &F) -> (Option<T>
 where
     F: Fn(&Tournament) -> Option<T>,
 {
-    let p = state.live.projector.lock().await;
+    let p = state.live.read();
     (p.tournament(stream).and_then(render), p.version(stream))
 }
 

@@ -328,7 +328,7 @@ impl TournamentQuery {
     async fn tournament(&self, ctx: &Context<'_>, id: String) -> ApiResult<Option<TournamentOut>> {
         let state = state(ctx)?;
         let stream = stream_of(&id);
-        let p = state.live.projector.lock().await;
+        let p = state.live.read();
         Ok(p.tournament(&stream)
             .map(|t| TournamentOut(tournament_view(&stream, t))))
     }
@@ -353,7 +353,7 @@ impl TournamentQuery {
                     .ok_or_else(|| ApiError::bad_input(format!("not a cursor: {c:?}")))
             })
             .transpose()?;
-        let p = state.live.projector.lock().await;
+        let p = state.live.read();
         let from = match &after {
             Some(stream) => std::ops::Bound::Excluded(stream.clone()),
             None => std::ops::Bound::Unbounded,
@@ -386,7 +386,7 @@ impl TournamentQuery {
     ) -> ApiResult<Option<TableOut>> {
         let state = state(ctx)?;
         let viewer = principal(ctx).viewer();
-        let p = state.live.projector.lock().await;
+        let p = state.live.read();
         let stream = stream_of(&tournament_id);
         Ok(p.tournament(&stream)
             .and_then(|t| table_view(t, table, &viewer))
@@ -461,7 +461,7 @@ async fn with_tournament<T>(
     id: &str,
     f: impl FnOnce(&Tournament) -> T,
 ) -> ApiResult<T> {
-    let p = state.live.projector.lock().await;
+    let p = state.live.read();
     p.tournament(&stream_of(id))
         .filter(|t| t.schedule().is_some())
         .map(f)
