@@ -154,7 +154,11 @@ impl Projector {
         match StreamKind::of(stream) {
             Some(StreamKind::Tournament) => {
                 let e: play::TournamentEvent = parse(payload).map_err(decode_error)?;
-                let state = self.tournaments.entry(stream.to_owned()).or_default();
+                // Looked up before inserting: a stream name is allocated once, not per event.
+                let state = match self.tournaments.get_mut(stream) {
+                    Some(state) => state,
+                    None => self.tournaments.entry(stream.to_owned()).or_default(),
+                };
                 play::apply(state, &e);
                 if let play::TournamentEvent::TableHandStarted { table, .. } = &e {
                     self.hand_starts
@@ -166,7 +170,10 @@ impl Projector {
             }
             Some(StreamKind::League) => {
                 let e: league::Event = parse(payload).map_err(decode_error)?;
-                let state = self.leagues.entry(stream.to_owned()).or_default();
+                let state = match self.leagues.get_mut(stream) {
+                    Some(state) => state,
+                    None => self.leagues.entry(stream.to_owned()).or_default(),
+                };
                 league::apply(state, &e);
                 if !self.dirty_leagues.contains(stream) {
                     self.dirty_leagues.insert(stream.to_owned());
