@@ -45,13 +45,15 @@ const EVENTS_SQL: &str = "SELECT CAST(group_concat(r, '') AS BLOB), count(*), ma
     ',', octet_length(prev_hash), ',', octet_length(hash), ';', \
     stream_id, event_type, payload, actor, correlation_id, causation_id, idempotency_key, \
     prev_hash, hash) AS r \
-    FROM events WHERE position >= $1 ORDER BY position LIMIT $2)";
+    FROM events WHERE position >= $1 AND ($3 IS NULL OR position < $3) \
+    ORDER BY position LIMIT $2)";
 
 const LOG_SQL: &str = "SELECT CAST(group_concat(r, '') AS BLOB), count(*), max(p) FROM (\
     SELECT position AS p, concat(\
     position, ',', stream_version, ',', octet_length(stream_id), ',', octet_length(payload), \
     ';', stream_id, payload) AS r \
-    FROM events WHERE position >= $1 ORDER BY position LIMIT $2)";
+    FROM events WHERE position >= $1 AND ($3 IS NULL OR position < $3) \
+    ORDER BY position LIMIT $2)";
 
 /// Up to `limit` events from `from` on, in global order, into `out`.
 pub(crate) async fn read_events(
@@ -60,9 +62,16 @@ pub(crate) async fn read_events(
     limit: usize,
     out: &mut Vec<RecordedEvent>,
 ) -> Result<(), StoreError> {
-    read_packed(pool, EVENTS_SQL, from, limit, out, unpack_event, |e| {
-        e.position
-    })
+    read_packed(
+        pool,
+        EVENTS_SQL,
+        Pairs::Yes,
+        from,
+        limit,
+        out,
+        unpack_event,
+        |e| e.position,
+    )
     .await
 }
 
@@ -73,27 +82,47 @@ pub(crate) async fn read_log(
     limit: usize,
     out: &mut Vec<LogEntry>,
 ) -> Result<(), StoreError> {
-    read_packed(pool, LOG_SQL, from, limit, out, unpack_log_entry, |e| {
-        e.position
-    })
+    // One pack at a time: a rebuild folds on the other core while this reads.
+    read_packed(
+        pool,
+        LOG_SQL,
+        Pairs::No,
+        from,
+        limit,
+        out,
+        unpack_log_entry,
+        |e| e.position,
+    )
     .await
 }
 
-/// Runs `sql` for consecutive packs of at most [`PACK_EVENTS`] events on one connection and
-/// splits each pack's records with `unpack` into `out`, checking that positions increase.
-/// SQLite computes the next pack on the connection's worker thread while this task splits
-/// the last one.
+/// Runs `sql` for consecutive packs of at most [`PACK_EVENTS`] events and splits each
+/// pack's records with `unpack` into `out`, checking that positions increase. SQLite
+/// computes the next packs on the connections' worker threads while this task splits the
+/// last ones.
+///
+/// With a second idle connection, two packs are computed at once, each for a range of
+/// [`PACK_EVENTS`] positions (SQLite assigns positions densely under its single writer, so
+/// a range normally holds that many events). A range's pack is taken only while every
+/// range before it in this read was full: the two connections may read at different
+/// moments, and a later snapshot's range must not be joined to an earlier one's end. At the
+/// first range that is not full (the end of the log, or a gap left by a deleted event) the
+/// read goes on one pack at a time from the last event taken, which finds any later event.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one private helper for two reads"
+)]
 async fn read_packed<T>(
     pool: &SqlitePool,
     sql: &'static str,
+    pairs: Pairs,
     from: u64,
     limit: usize,
     out: &mut Vec<T>,
     unpack: impl Fn(&mut &[u8]) -> Result<T, StoreError>,
     position: impl Fn(&T) -> u64,
 ) -> Result<(), StoreError> {
-    let mut want = limit.min(PACK_EVENTS);
-    if want == 0 {
+    if limit == 0 {
         return Ok(());
     }
     let mut conn = pool.acquire().await?;
@@ -113,8 +142,65 @@ async fn read_packed<T>(
         }
         Ok(())
     };
+    let mut next = from;
     let mut remaining = limit;
-    let mut pack = fetch_pack(conn, sql, from, want).await?;
+    if pairs == Pairs::Yes
+        && remaining >= 2 * PACK_EVENTS
+        && let Some(mut second) = second_connection(pool).await
+    {
+        let other: &mut SqliteConnection = &mut second;
+        // Both packs in hand are full ranges: [next - 2 * PACK, next).
+        let (mut a, mut b) = tokio::try_join!(
+            fetch_range(conn, sql, next, PACK_EVENTS),
+            fetch_range(other, sql, next + RANGE, PACK_EVENTS),
+        )?;
+        next += 2 * RANGE;
+        loop {
+            let full = a.count == PACK_EVENTS && b.count == PACK_EVENTS;
+            if !full {
+                // Take the first pack, and the second only if the first was full.
+                let a_full = a.count == PACK_EVENTS;
+                let taken = if a_full { &b } else { &a };
+                next = match taken.last {
+                    Some(last) => last + 1,
+                    None => next - if a_full { RANGE } else { 2 * RANGE },
+                };
+                remaining -= a.count + if a_full { b.count } else { 0 };
+                split(a)?;
+                if a_full {
+                    split(b)?;
+                }
+                break;
+            }
+            remaining -= 2 * PACK_EVENTS;
+            if remaining < 2 * PACK_EVENTS {
+                split(a)?;
+                split(b)?;
+                break;
+            }
+            let (fetched, splits) = tokio::join!(
+                async {
+                    tokio::try_join!(
+                        fetch_range(conn, sql, next, PACK_EVENTS),
+                        fetch_range(other, sql, next + RANGE, PACK_EVENTS),
+                    )
+                },
+                async {
+                    split(a)?;
+                    split(b)
+                }
+            );
+            splits?;
+            (a, b) = fetched?;
+            next += 2 * RANGE;
+        }
+    }
+    // One pack at a time, each from the last event taken.
+    let mut want = remaining.min(PACK_EVENTS);
+    if want == 0 {
+        return Ok(());
+    }
+    let mut pack = fetch_pack(conn, sql, next, want, None).await?;
     loop {
         remaining = remaining.saturating_sub(pack.count);
         let next = match pack.last {
@@ -122,11 +208,49 @@ async fn read_packed<T>(
             _ => return split(pack),
         };
         want = remaining.min(PACK_EVENTS);
-        let (fetched, split) =
-            tokio::join!(fetch_pack(conn, sql, next, want), async { split(pack) });
+        let (fetched, split) = tokio::join!(fetch_pack(conn, sql, next, want, None), async {
+            split(pack)
+        });
         split?;
         pack = fetched?;
     }
+}
+
+/// Whether a read may compute two packs at once, on two connections.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pairs {
+    Yes,
+    No,
+}
+
+/// Positions per range when two connections read at once.
+#[expect(clippy::as_conversions, reason = "a small constant, widened")]
+const RANGE: u64 = PACK_EVENTS as u64;
+
+/// Another connection for a read, if one is idle or the pool may open one; a pool that is
+/// busy is not waited for (readers holding one connection each must not wait on each
+/// other for a second).
+async fn second_connection(pool: &SqlitePool) -> Option<sqlx::pool::PoolConnection<sqlx::Sqlite>> {
+    if let Some(conn) = pool.try_acquire() {
+        return Some(conn);
+    }
+    if pool.size() >= pool.options().get_max_connections() {
+        return None;
+    }
+    tokio::time::timeout(std::time::Duration::from_millis(100), pool.acquire())
+        .await
+        .ok()?
+        .ok()
+}
+
+/// The pack of the range `[from, from + RANGE)`, at most `want` events.
+async fn fetch_range(
+    conn: &mut SqliteConnection,
+    sql: &'static str,
+    from: u64,
+    want: usize,
+) -> Result<Pack, StoreError> {
+    fetch_pack(conn, sql, from, want, Some(from + RANGE)).await
 }
 
 /// One packed value: its records, how many, and the last position among them.
@@ -136,15 +260,18 @@ struct Pack {
     last: Option<u64>,
 }
 
+/// The pack of at most `want` events from `from` on (and before `end`, if given).
 async fn fetch_pack(
     conn: &mut SqliteConnection,
     sql: &'static str,
     from: u64,
     want: usize,
+    end: Option<u64>,
 ) -> Result<Pack, StoreError> {
     let (records, count, last): (Option<Vec<u8>>, i64, Option<i64>) = sqlx::query_as(sql)
         .bind(i64::try_from(from).unwrap_or(i64::MAX))
         .bind(i64::try_from(want).unwrap_or(i64::MAX))
+        .bind(end.map(|e| i64::try_from(e).unwrap_or(i64::MAX)))
         .fetch_one(&mut *conn)
         .await?;
     Ok(Pack {
