@@ -149,22 +149,25 @@ async fn read_packed<T>(
         && let Some(mut second) = second_connection(pool).await
     {
         let other: &mut SqliteConnection = &mut second;
-        // Both packs in hand are full ranges: [next - 2 * PACK, next).
+        // The pair of packs in hand covers the ranges from `start` and from `start + RANGE`.
+        let mut start = next;
         let (mut a, mut b) = tokio::try_join!(
-            fetch_range(conn, sql, next, PACK_EVENTS),
-            fetch_range(other, sql, next + RANGE, PACK_EVENTS),
+            fetch_range(conn, sql, start, PACK_EVENTS),
+            fetch_range(other, sql, start.saturating_add(RANGE), PACK_EVENTS),
         )?;
-        next += 2 * RANGE;
         loop {
-            let full = a.count == PACK_EVENTS && b.count == PACK_EVENTS;
-            if !full {
-                // Take the first pack, and the second only if the first was full.
-                let a_full = a.count == PACK_EVENTS;
-                let taken = if a_full { &b } else { &a };
-                next = match taken.last {
-                    Some(last) => last + 1,
-                    None => next - if a_full { RANGE } else { 2 * RANGE },
+            let a_full = a.count == PACK_EVENTS;
+            if !(a_full && b.count == PACK_EVENTS) {
+                // Take the first pack, and the second only if the first was full; go on
+                // from after the last event taken (or the start of an empty range taken).
+                let (taken, taken_start) = if a_full {
+                    (&b, start.saturating_add(RANGE))
+                } else {
+                    (&a, start)
                 };
+                next = taken
+                    .last
+                    .map_or(taken_start, |last| last.saturating_add(1));
                 remaining -= a.count + if a_full { b.count } else { 0 };
                 split(a)?;
                 if a_full {
@@ -173,6 +176,8 @@ async fn read_packed<T>(
                 break;
             }
             remaining -= 2 * PACK_EVENTS;
+            start = start.saturating_add(2 * RANGE);
+            next = start;
             if remaining < 2 * PACK_EVENTS {
                 split(a)?;
                 split(b)?;
@@ -181,8 +186,8 @@ async fn read_packed<T>(
             let (fetched, splits) = tokio::join!(
                 async {
                     tokio::try_join!(
-                        fetch_range(conn, sql, next, PACK_EVENTS),
-                        fetch_range(other, sql, next + RANGE, PACK_EVENTS),
+                        fetch_range(conn, sql, start, PACK_EVENTS),
+                        fetch_range(other, sql, start.saturating_add(RANGE), PACK_EVENTS),
                     )
                 },
                 async {
@@ -192,7 +197,6 @@ async fn read_packed<T>(
             );
             splits?;
             (a, b) = fetched?;
-            next += 2 * RANGE;
         }
     }
     // One pack at a time, each from the last event taken.
@@ -250,7 +254,7 @@ async fn fetch_range(
     from: u64,
     want: usize,
 ) -> Result<Pack, StoreError> {
-    fetch_pack(conn, sql, from, want, Some(from + RANGE)).await
+    fetch_pack(conn, sql, from, want, Some(from.saturating_add(RANGE))).await
 }
 
 /// One packed value: its records, how many, and the last position among them.

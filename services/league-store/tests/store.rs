@@ -472,6 +472,7 @@ async fn bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams(db: &TestDb
         (at(100), 2_048),
         (at(600), 1_024),
         (at(1_024), 2_048),
+        (u64::MAX - 100, 2_048),
     ];
     check_bulk_reads(&store, &left, &cases).await;
     check_bulk_reads(&store, &left, &more).await;
