@@ -77,8 +77,6 @@ impl Live {
                     tournaments,
                     due,
                 } = fold(&shared, &batch, &watchers_tx, checkpoint_due)?;
-                // The checkpoint is written after the lock is released.
-                write_checkpoint(&store, due).await?;
                 let _ = position_tx.send(position);
                 if let Some(position) = position {
                     // Sent to the watchers of each stream it changed (none is fine).
@@ -89,6 +87,9 @@ impl Live {
                     });
                     watchers_tx.publish(&folded);
                 }
+                // The checkpoint is written after the lock is released and the round is
+                // published: commands waiting for their position do not wait for it.
+                write_checkpoint(&store, due).await?;
             }
             let due = changed(&mut write(&shared))?;
             write_checkpoint(&store, due).await
