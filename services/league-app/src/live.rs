@@ -75,7 +75,7 @@ impl Live {
                     position,
                     streams,
                     tournaments,
-                    due,
+                    checkpoint,
                 } = fold(&shared, &batch, &watchers_tx, checkpoint_due)?;
                 let _ = position_tx.send(position);
                 if let Some(position) = position {
@@ -89,10 +89,10 @@ impl Live {
                 }
                 // The checkpoint is written after the lock is released and the round is
                 // published: commands waiting for their position do not wait for it.
-                write_checkpoint(&store, due).await?;
+                write_checkpoint(&store, checkpoint).await?;
             }
-            let due = changed(&mut write(&shared))?;
-            write_checkpoint(&store, due).await
+            let last = render_checkpoint(&mut write(&shared))?;
+            write_checkpoint(&store, last).await
         });
         Live {
             projector,
@@ -162,11 +162,11 @@ struct Round {
     position: Option<u64>,
     streams: Vec<String>,
     tournaments: Vec<(String, u64, Arc<Tournament>)>,
-    due: Due,
+    checkpoint: Checkpoint,
 }
 
 /// Folds `batch` under the lock; snapshots the changed tournaments somebody watches (a
-/// clone each) and, if `checkpoint_due`, renders the checkpoint's documents.
+/// clone each) and, if `checkpoint_due`, renders the checkpoint.
 fn fold(
     shared: &RwLock<Projector>,
     batch: &[league_store::RecordedEvent],
@@ -181,8 +181,8 @@ fn fold(
             streams.push(event.stream_id.clone());
         }
     }
-    let due = if checkpoint_due {
-        changed(&mut p)?
+    let checkpoint = if checkpoint_due {
+        render_checkpoint(&mut p)?
     } else {
         None
     };
@@ -198,32 +198,29 @@ fn fold(
         position: p.position(),
         streams,
         tournaments,
-        due,
+        checkpoint,
     })
 }
 
+/// The projector, for folding.
 fn write(projector: &RwLock<Projector>) -> RwLockWriteGuard<'_, Projector> {
     projector.write().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Writes the documents changed since the last checkpoint, with the position.
-pub async fn checkpoint(store: &Store, p: &mut Projector) -> Result<(), AppError> {
-    write_checkpoint(store, changed(p)?).await
-}
+/// A checkpoint rendered under the projector's lock: the position and the documents
+/// changed since the last one (`None` before the first event).
+type Checkpoint = Option<(u64, Vec<league_store::ReadModelDoc>)>;
 
-/// A checkpoint's documents, rendered (under the projector's lock).
-type Due = Option<(u64, Vec<league_store::ReadModelDoc>)>;
-
-fn changed(p: &mut Projector) -> Result<Due, AppError> {
+fn render_checkpoint(p: &mut Projector) -> Result<Checkpoint, AppError> {
     let Some(position) = p.position() else {
         return Ok(None);
     };
     Ok(Some((position, p.take_changed()?)))
 }
 
-/// Writes a checkpoint rendered by [`changed`] (after the lock is released).
-async fn write_checkpoint(store: &Store, due: Due) -> Result<(), AppError> {
-    if let Some((position, docs)) = due {
+/// Writes a checkpoint rendered by [`render_checkpoint`] (after the lock is released).
+async fn write_checkpoint(store: &Store, checkpoint: Checkpoint) -> Result<(), AppError> {
+    if let Some((position, docs)) = checkpoint {
         store.put_read_models(PROJECTION, position, &docs).await?;
     }
     Ok(())
