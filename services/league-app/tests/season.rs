@@ -113,7 +113,7 @@ async fn season(backend: Backend, url: Option<&str>) {
 
     // Every tournament finished with consistent places and payouts, and the league
     // recorded exactly its result.
-    let league = projector.leagues().values().next().unwrap();
+    let league = projector.leagues().next().unwrap().1;
     for (stream, t) in projector.tournaments() {
         assert_eq!(t.stage(), Stage::Finished, "{stream}");
         t.check_invariants().unwrap();

@@ -74,6 +74,19 @@ enum Expr {
     Call(Func, Vec<Expr>),
 }
 
+impl Expr {
+    /// Whether the expression reads a variable that `which` picks.
+    fn reads(&self, which: &impl Fn(Var) -> bool) -> bool {
+        match self {
+            Expr::Num(_) => false,
+            Expr::Var(var) => which(*var),
+            Expr::Neg(inner) => inner.reads(which),
+            Expr::Bin(_, a, b) => a.reads(which) || b.reads(which),
+            Expr::Call(_, args) => args.iter().any(|arg| arg.reads(which)),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Var {
     N,
@@ -188,9 +201,16 @@ impl Formula {
     }
 
     fn check(&self) -> Result<(), FormulaError> {
+        // Re-buys and knock-outs vary only for a formula that reads them: for any other,
+        // every value gives the same result as the first.
+        let extras: &[u32] = if self.expr.reads(&|v| matches!(v, Var::Nr | Var::Nh)) {
+            &[0, 1, 5]
+        } else {
+            &[0]
+        };
         for n in 2..=500u32 {
             for r in 1..=n {
-                for extra in [0u32, 1, 5] {
+                for &extra in extras {
                     let inputs = Inputs {
                         n,
                         r,
@@ -596,6 +616,31 @@ mod tests {
             Formula::new("sqrt(r - 2)"),
             Err(FormulaError::NotANumber { .. })
         ));
+        // Re-buys and knock-outs are checked at 0, 1 and 5 when the formula reads them.
+        for (text, at) in [
+            ("100 / (nr - 1)", "nr=1"),
+            ("n + if(r > 1, 0, 1 / (nh - 5))", "nh=5"),
+            ("max(1, sqrt(5 - nr * 2))", "nr=5"),
+        ] {
+            let refused = Formula::new(text).unwrap_err();
+            assert!(refused.to_string().contains(at), "{text}: {refused}");
+        }
+    }
+
+    #[test]
+    fn a_formula_knows_which_variables_it_reads() {
+        let reads_extras = |text: &str| {
+            Formula::new(text)
+                .unwrap()
+                .expr
+                .reads(&|v| matches!(v, Var::Nr | Var::Nh))
+        };
+        assert!(!reads_extras("round(10 * sqrt(n) / sqrt(r)) - 9"));
+        assert!(!reads_extras("-(n - r) + pow(2, 3)"));
+        assert!(reads_extras("n - r + nr"));
+        assert!(reads_extras("-nh"));
+        assert!(reads_extras("max(1, min(n, pow(2, nh)))"));
+        assert!(reads_extras("if(r <= 3, 1, 0) * (1 + nr)"));
     }
 
     #[test]

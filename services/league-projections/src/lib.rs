@@ -25,6 +25,7 @@ pub mod streams;
 pub mod views;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::RangeBounds;
 
 use league_engine::league::{self, LeagueState, Scope};
 use league_engine::tournament::play::{self, Tournament};
@@ -55,21 +56,45 @@ pub const KINDS: [&str; 4] = ["tournament", "table", "leaderboard", "player"];
 /// Folds the global log into the read models.
 #[derive(Default)]
 pub struct Projector {
-    tournaments: BTreeMap<String, Tournament>,
-    leagues: BTreeMap<String, LeagueState>,
+    /// Every stream folded, by name: an event costs one hashed lookup.
+    streams: foldhash::HashMap<String, Folded>,
+    /// The tournament and league streams, in order (for documents and listings).
+    tournament_names: BTreeSet<String>,
+    league_names: BTreeSet<String>,
     position: Option<u64>,
     events: u64,
-    /// Each stream's last version folded.
-    versions: BTreeMap<String, u64>,
     /// The stream version at which each table's latest hand started, by (stream, table):
     /// an auditor's log withholds the hole cards of a hand still running.
     hand_starts: BTreeMap<(String, u32), u64>,
-    /// Documents whose inputs changed since the last [`Projector::take_changed`].
-    dirty_tournaments: BTreeSet<String>,
-    dirty_leagues: BTreeSet<String>,
+    /// Streams whose documents changed since the last [`Projector::take_changed`], each
+    /// once (their `dirty` flag is set).
+    dirty: Vec<String>,
     /// The documents last handed out by `take_changed`, by stream: a document that is no
     /// longer rendered (a broken table) is handed out as a deletion.
     handed_out: BTreeMap<String, BTreeSet<(String, String)>>,
+}
+
+/// One stream's fold.
+struct Folded {
+    /// The last version folded.
+    version: u64,
+    /// Listed in [`Projector::dirty`].
+    dirty: bool,
+    state: Aggregate,
+}
+
+enum Aggregate {
+    Tournament(Box<Tournament>),
+    League(Box<LeagueState>),
+    /// A stream the projections do not know: only its version is kept.
+    Other,
+}
+
+/// A decoded payload.
+enum Decoded {
+    Tournament(play::TournamentEvent),
+    League(league::Event),
+    Other,
 }
 
 impl Projector {
@@ -89,7 +114,7 @@ impl Projector {
 
     /// A stream's last version folded (0 for a stream with no events yet).
     pub fn version(&self, stream: &str) -> u64 {
-        self.versions.get(stream).copied().unwrap_or(0)
+        self.streams.get(stream).map_or(0, |f| f.version)
     }
 
     /// The stream version of the `TableHandStarted` of the latest hand at `table`.
@@ -98,19 +123,39 @@ impl Projector {
     }
 
     pub fn tournament(&self, stream: &str) -> Option<&Tournament> {
-        self.tournaments.get(stream)
+        match &self.streams.get(stream)?.state {
+            Aggregate::Tournament(t) => Some(t),
+            _ => None,
+        }
     }
 
-    pub fn tournaments(&self) -> &BTreeMap<String, Tournament> {
-        &self.tournaments
+    /// Every tournament, by stream name.
+    pub fn tournaments(&self) -> impl Iterator<Item = (&String, &Tournament)> {
+        self.tournaments_in::<std::ops::RangeFull>(..)
+    }
+
+    /// The tournaments whose stream names are in `range`, in order.
+    pub fn tournaments_in<R: RangeBounds<String>>(
+        &self,
+        range: R,
+    ) -> impl Iterator<Item = (&String, &Tournament)> {
+        self.tournament_names
+            .range(range)
+            .filter_map(|s| Some((s, self.tournament(s)?)))
     }
 
     pub fn league(&self, stream: &str) -> Option<&LeagueState> {
-        self.leagues.get(stream)
+        match &self.streams.get(stream)?.state {
+            Aggregate::League(l) => Some(l),
+            _ => None,
+        }
     }
 
-    pub fn leagues(&self) -> &BTreeMap<String, LeagueState> {
-        &self.leagues
+    /// Every league, by stream name.
+    pub fn leagues(&self) -> impl Iterator<Item = (&String, &LeagueState)> {
+        self.league_names
+            .iter()
+            .filter_map(|s| Some((s, self.league(s)?)))
     }
 
     /// Folds one event. Events must come in global order; streams the projections do not
@@ -151,51 +196,66 @@ impl Projector {
             stream: stream.to_owned(),
             source,
         };
-        match StreamKind::of(stream) {
+        // Decoded before anything changes: an event that cannot be read folds nothing.
+        let decoded = match StreamKind::of(stream) {
             Some(StreamKind::Tournament) => {
-                let e: play::TournamentEvent = parse(payload).map_err(decode_error)?;
-                // Looked up before inserting: a stream name is allocated once, not per event.
-                let state = match self.tournaments.get_mut(stream) {
-                    Some(state) => state,
-                    None => self.tournaments.entry(stream.to_owned()).or_default(),
+                Decoded::Tournament(parse(payload).map_err(decode_error)?)
+            }
+            Some(StreamKind::League) => Decoded::League(parse(payload).map_err(decode_error)?),
+            None => Decoded::Other,
+        };
+        // Looked up before inserting: a stream name is allocated once, not per event.
+        let folded = match self.streams.get_mut(stream) {
+            Some(folded) => folded,
+            None => {
+                let state = match &decoded {
+                    Decoded::Tournament(_) => {
+                        self.tournament_names.insert(stream.to_owned());
+                        Aggregate::Tournament(Box::default())
+                    }
+                    Decoded::League(_) => {
+                        self.league_names.insert(stream.to_owned());
+                        Aggregate::League(Box::default())
+                    }
+                    Decoded::Other => Aggregate::Other,
                 };
-                play::apply(state, &e);
-                if let play::TournamentEvent::TableHandStarted { table, .. } = &e {
+                self.streams.entry(stream.to_owned()).or_insert(Folded {
+                    version: 0,
+                    dirty: false,
+                    state,
+                })
+            }
+        };
+        let changed = match (&mut folded.state, &decoded) {
+            (Aggregate::Tournament(state), Decoded::Tournament(e)) => {
+                play::apply(state, e);
+                if let play::TournamentEvent::TableHandStarted { table, .. } = e {
                     self.hand_starts
                         .insert((stream.to_owned(), *table), version);
                 }
-                if !self.dirty_tournaments.contains(stream) {
-                    self.dirty_tournaments.insert(stream.to_owned());
-                }
+                true
             }
-            Some(StreamKind::League) => {
-                let e: league::Event = parse(payload).map_err(decode_error)?;
-                let state = match self.leagues.get_mut(stream) {
-                    Some(state) => state,
-                    None => self.leagues.entry(stream.to_owned()).or_default(),
-                };
-                league::apply(state, &e);
-                if !self.dirty_leagues.contains(stream) {
-                    self.dirty_leagues.insert(stream.to_owned());
-                }
+            (Aggregate::League(state), Decoded::League(e)) => {
+                league::apply(state, e);
+                true
             }
-            None => {}
+            // A stream's kind follows from its name, so it never changes.
+            _ => false,
+        };
+        if changed && !folded.dirty {
+            folded.dirty = true;
+            self.dirty.push(stream.to_owned());
         }
+        folded.version = version;
         self.position = Some(position);
         self.events += 1;
-        match self.versions.get_mut(stream) {
-            Some(v) => *v = version,
-            None => {
-                self.versions.insert(stream.to_owned(), version);
-            }
-        }
         Ok(())
     }
 
     /// Every document, ordered by kind and key.
     pub fn docs(&self) -> Result<Vec<ReadModelDoc>, ProjectionError> {
-        let tournaments: Vec<&String> = self.tournaments.keys().collect();
-        let leagues: Vec<&String> = self.leagues.keys().collect();
+        let tournaments: Vec<&String> = self.tournament_names.iter().collect();
+        let leagues: Vec<&String> = self.league_names.iter().collect();
         self.render(&tournaments, &leagues)
     }
 
@@ -203,11 +263,21 @@ impl Projector {
     /// checkpoints). A document that no longer exists comes back with an empty `doc`: a
     /// deletion.
     pub fn take_changed(&mut self) -> Result<Vec<ReadModelDoc>, ProjectionError> {
-        let tournaments = std::mem::take(&mut self.dirty_tournaments);
-        let leagues = std::mem::take(&mut self.dirty_leagues);
+        let mut dirty = std::mem::take(&mut self.dirty);
+        for stream in &dirty {
+            if let Some(folded) = self.streams.get_mut(stream) {
+                folded.dirty = false;
+            }
+        }
+        // Tournaments first, then leagues, each in order.
+        dirty.sort_unstable();
+        let (mut dirty, leagues): (Vec<String>, Vec<String>) = dirty
+            .into_iter()
+            .partition(|s| self.tournament_names.contains(s));
+        dirty.extend(leagues);
         let mut out = Vec::new();
-        for stream in tournaments.iter().chain(leagues.iter()) {
-            let docs = if tournaments.contains(stream) {
+        for stream in &dirty {
+            let docs = if self.tournament_names.contains(stream) {
                 self.render(&[stream], &[])?
             } else {
                 self.render(&[], &[stream])?
@@ -237,7 +307,7 @@ impl Projector {
     ) -> Result<Vec<ReadModelDoc>, ProjectionError> {
         let mut docs = Vec::new();
         for &stream in tournaments {
-            let Some(t) = self.tournaments.get(stream) else {
+            let Some(t) = self.tournament(stream) else {
                 continue;
             };
             docs.push(doc(
@@ -252,7 +322,7 @@ impl Projector {
             }
         }
         for &stream in leagues {
-            let Some(l) = self.leagues.get(stream) else {
+            let Some(l) = self.league(stream) else {
                 continue;
             };
             for (season_id, season) in l.seasons() {

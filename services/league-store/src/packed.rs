@@ -24,11 +24,12 @@
 //! not characters. Every record's position must exceed the one before it, or the read fails
 //! as corrupt rather than return events out of order.
 
+use bytes::Bytes;
 use sqlx::SqlitePool;
 use sqlx::sqlite::SqliteConnection;
 
 use crate::error::StoreError;
-use crate::store::{LogEntry, to_hash, to_u64};
+use crate::store::{LogEntry, StreamIds, to_hash, to_u64};
 use crate::types::{MAX_PAYLOAD_BYTES, RecordedEvent, Timestamp};
 
 /// Events packed into one value. A value may not exceed SQLite's limit of 10^9 bytes, and a
@@ -69,7 +70,7 @@ pub(crate) async fn read_events(
         from,
         limit,
         out,
-        unpack_event,
+        |_, records| unpack_event(records),
         |e| e.position,
     )
     .await
@@ -83,6 +84,7 @@ pub(crate) async fn read_log(
     out: &mut Vec<LogEntry>,
 ) -> Result<(), StoreError> {
     // One pack at a time: a rebuild folds on the other core while this reads.
+    let mut streams = StreamIds::default();
     read_packed(
         pool,
         LOG_SQL,
@@ -90,14 +92,16 @@ pub(crate) async fn read_log(
         from,
         limit,
         out,
-        unpack_log_entry,
+        |pack, records| unpack_log_entry(pack, records, &mut streams),
         |e| e.position,
     )
     .await
 }
 
 /// Runs `sql` for consecutive packs of at most [`PACK_EVENTS`] events and splits each
-/// pack's records with `unpack` into `out`, checking that positions increase. SQLite
+/// pack's records with `unpack` into `out`, checking that positions increase. `unpack`
+/// splits the first record off the records left, which are part of the whole pack it is
+/// also given (to share, rather than copy, what it hands out). SQLite
 /// computes the next packs on the connections' worker threads while this task splits the
 /// last ones.
 ///
@@ -119,7 +123,7 @@ async fn read_packed<T>(
     from: u64,
     limit: usize,
     out: &mut Vec<T>,
-    unpack: impl Fn(&mut &[u8]) -> Result<T, StoreError>,
+    mut unpack: impl FnMut(&Bytes, &mut &[u8]) -> Result<T, StoreError>,
     position: impl Fn(&T) -> u64,
 ) -> Result<(), StoreError> {
     if limit == 0 {
@@ -129,10 +133,11 @@ async fn read_packed<T>(
     let conn: &mut SqliteConnection = &mut conn;
     let mut previous = None;
     let mut split = |pack: Pack| -> Result<(), StoreError> {
-        let mut records = pack.records.as_deref().unwrap_or_default();
+        let pack_bytes = Bytes::from(pack.records.unwrap_or_default());
+        let mut records: &[u8] = &pack_bytes;
         let mut last = None;
         while !records.is_empty() {
-            let item = unpack(&mut records)?;
+            let item = unpack(&pack_bytes, &mut records)?;
             previous = Some(check_order(previous, position(&item))?);
             last = previous;
             out.push(item);
@@ -335,8 +340,13 @@ fn unpack_event(records: &mut &[u8]) -> Result<RecordedEvent, StoreError> {
     Ok(event)
 }
 
-/// Splits the first log-entry record off `records`.
-fn unpack_log_entry(records: &mut &[u8]) -> Result<LogEntry, StoreError> {
+/// Splits the first log-entry record off `records`, a part of `pack`: the payload is shared
+/// with the pack, the stream id with the read's other events of the stream.
+fn unpack_log_entry(
+    pack: &Bytes,
+    records: &mut &[u8],
+    streams: &mut StreamIds,
+) -> Result<LogEntry, StoreError> {
     let mut header = Header::new(records);
     let position = to_u64("position", header.int()?)?;
     let stream_version = to_u64("stream version", header.int()?)?;
@@ -345,9 +355,9 @@ fn unpack_log_entry(records: &mut &[u8]) -> Result<LogEntry, StoreError> {
     let mut body = header.body()?;
     let entry = LogEntry {
         position,
-        stream_id: body.string(stream)?,
+        stream_id: streams.get(body.str(stream)?),
         stream_version,
-        payload: body.bytes(payload)?.to_vec(),
+        payload: pack.slice_ref(body.bytes(payload)?),
     };
     *records = body.rest;
     Ok(entry)
@@ -380,13 +390,19 @@ impl<'a> Header<'a> {
         let mut value: i64 = 0;
         let mut used = 0;
         for &b in digits {
-            if !b.is_ascii_digit() {
+            let digit = b.wrapping_sub(b'0');
+            if digit > 9 {
                 break;
             }
-            value = value
-                .checked_mul(10)
-                .and_then(|v| v.checked_add(i64::from(b - b'0')))
-                .ok_or_else(|| corrupt("integer out of range"))?;
+            // Up to 18 digits cannot overflow; SQLite writes no more than 19 for an i64.
+            value = if used < 18 {
+                value * 10 + i64::from(digit)
+            } else {
+                value
+                    .checked_mul(10)
+                    .and_then(|v| v.checked_add(i64::from(digit)))
+                    .ok_or_else(|| corrupt("integer out of range"))?
+            };
             used += 1;
         }
         let Some((&sep, rest)) = digits.get(used..).and_then(<[u8]>::split_first) else {
@@ -435,8 +451,12 @@ impl<'a> Body<'a> {
         Ok(field)
     }
 
+    fn str(&mut self, len: Option<usize>) -> Result<&'a str, StoreError> {
+        std::str::from_utf8(self.bytes(len)?).map_err(|_| corrupt("text is not UTF-8"))
+    }
+
     fn string(&mut self, len: Option<usize>) -> Result<String, StoreError> {
-        String::from_utf8(self.bytes(len)?.to_vec()).map_err(|_| corrupt("text is not UTF-8"))
+        self.str(len).map(str::to_owned)
     }
 
     fn opt_string(&mut self, len: Option<usize>) -> Result<Option<String>, StoreError> {
@@ -477,6 +497,34 @@ mod tests {
             (None, Some(String::new()))
         );
         assert_eq!(event.hash.to_vec(), hash);
+    }
+
+    #[test]
+    fn header_integers_are_read_up_to_the_limits_of_i64() {
+        let ints = |text: &str| {
+            let mut header = Header::new(text.as_bytes());
+            let mut failed = false;
+            std::iter::from_fn(|| {
+                (!header.ended && !failed).then(|| {
+                    let int = header.int();
+                    failed = int.is_err();
+                    int
+                })
+            })
+            .collect::<Vec<_>>()
+        };
+        let got = ints("0,-1,123456789012345678,9223372036854775807,-9223372036854775807;");
+        let got: Vec<i64> = got.into_iter().map(Result::unwrap).collect();
+        assert_eq!(got, [0, -1, 123_456_789_012_345_678, i64::MAX, -i64::MAX]);
+        for text in [
+            "9223372036854775808;",
+            "-9223372036854775808;",
+            "12a;",
+            "-;",
+            ";",
+        ] {
+            assert!(ints(text).iter().any(Result::is_err), "{text}");
+        }
     }
 
     #[test]

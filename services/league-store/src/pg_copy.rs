@@ -17,7 +17,7 @@ use sqlx::PgPool;
 use sqlx::postgres::PgPoolCopyExt as _;
 
 use crate::error::StoreError;
-use crate::store::{LogEntry, to_u64};
+use crate::store::{LogEntry, StreamIds, to_u64};
 
 const SIGNATURE: &[u8; 11] = b"PGCOPY\n\xff\r\n\0";
 
@@ -43,12 +43,13 @@ pub(crate) async fn read_log(
     limit: usize,
     out: &mut Vec<LogEntry>,
 ) -> Result<(), StoreError> {
+    let mut streams = StreamIds::default();
     read_rows(pool, &log_statement(from, limit), 4, |row| {
         out.push(LogEntry {
             position: to_u64("position", row.int8()?)?,
-            stream_id: row.text()?,
+            stream_id: streams.get(&row.text()?),
             stream_version: to_u64("stream version", row.int8()?)?,
-            payload: row.bytes()?.to_vec(),
+            payload: bytes::Bytes::copy_from_slice(row.bytes()?),
         });
         Ok(())
     })

@@ -6,6 +6,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use bytes::Bytes;
 use futures_util::TryStreamExt as _;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions, PgRow};
@@ -1284,12 +1285,43 @@ impl Store {
 }
 
 /// One event as a fold needs it: where it is, which stream and version, and its payload.
+///
+/// Read in bulk, so cheap to hand out: a stream id is allocated once per read and shared by
+/// its events, and on SQLite every payload is a slice of the value its page was read in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LogEntry {
     pub position: u64,
-    pub stream_id: String,
+    pub stream_id: Arc<str>,
     pub stream_version: u64,
-    pub payload: Vec<u8>,
+    pub payload: Bytes,
+}
+
+/// The stream ids met in one read, each allocated once.
+#[derive(Default)]
+pub(crate) struct StreamIds {
+    known: std::collections::HashSet<Arc<str>>,
+    /// The last id handed out: a stream's events often come in runs (a hand at a table).
+    last: Option<Arc<str>>,
+}
+
+impl StreamIds {
+    pub(crate) fn get(&mut self, id: &str) -> Arc<str> {
+        if let Some(last) = &self.last
+            && **last == *id
+        {
+            return Arc::clone(last);
+        }
+        let id = match self.known.get(id) {
+            Some(known) => Arc::clone(known),
+            None => {
+                let id: Arc<str> = Arc::from(id);
+                self.known.insert(Arc::clone(&id));
+                id
+            }
+        };
+        self.last = Some(Arc::clone(&id));
+        id
+    }
 }
 
 impl Store {

@@ -497,15 +497,15 @@ async fn check_bulk_reads(store: &Store, oracle: &[RecordedEvent], cases: &[(u64
             assert_eq!(
                 (
                     entry.position,
-                    &entry.stream_id,
+                    &*entry.stream_id,
                     entry.stream_version,
-                    &entry.payload
+                    &*entry.payload
                 ),
                 (
                     event.position,
-                    &event.stream_id,
+                    event.stream_id.as_str(),
                     event.stream_version,
-                    &event.payload
+                    event.payload.as_slice()
                 ),
                 "read_log({from}, {limit})"
             );

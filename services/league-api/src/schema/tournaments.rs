@@ -359,8 +359,7 @@ impl TournamentQuery {
             None => std::ops::Bound::Unbounded,
         };
         let mut page: Vec<TournamentOut> = p
-            .tournaments()
-            .range((from, std::ops::Bound::Unbounded))
+            .tournaments_in((from, std::ops::Bound::Unbounded))
             .filter(|(_, t)| t.schedule().is_some())
             .map(|(stream, t)| tournament_view(stream, t))
             .filter(|v| venue.as_ref().is_none_or(|venue| &v.venue == venue))
