@@ -32,7 +32,7 @@ use league_engine::tournament::play::{self, Tournament};
 use league_store::{LogEntry, ReadModelDoc, RecordedEvent};
 use serde::Serialize;
 
-pub use streams::{StreamKind, parse};
+pub use streams::{StreamKind, parse, parse_tournament};
 pub use views::{PlayerRecord, TableView, TournamentView, Viewer};
 
 /// Why an event could not be folded.
@@ -199,7 +199,7 @@ impl Projector {
         // Decoded before anything changes: an event that cannot be read folds nothing.
         let decoded = match StreamKind::of(stream) {
             Some(StreamKind::Tournament) => {
-                Decoded::Tournament(parse(payload).map_err(decode_error)?)
+                Decoded::Tournament(parse_tournament(payload).map_err(decode_error)?)
             }
             Some(StreamKind::League) => Decoded::League(parse(payload).map_err(decode_error)?),
             None => Decoded::Other,

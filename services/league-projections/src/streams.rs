@@ -7,9 +7,11 @@
 //! Payloads are the events' JSON (`serde_json`), with the event's `type` tag; the store's
 //! `event_type` column repeats the tag.
 
+use league_engine::hand::Event as HandEvent;
+use league_engine::tournament::play::TournamentEvent;
 use league_store::NewEvent;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 /// What a stream holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +49,32 @@ pub fn parse<T: DeserializeOwned>(payload: &[u8]) -> Result<T, serde_json::Error
     }
 }
 
+/// Parses a tournament stream's payload, as [`parse`] would.
+///
+/// Most of a log is hand events, which serde writes as
+/// `{"type":"HandEvent","data":{"table":T,"event":E}}`. For a payload of exactly that shape,
+/// the object inside is read on its own, which skips the outer enum's tag-and-content
+/// bookkeeping and a move of the whole enum per level. Anything else, and any payload whose
+/// inside does not read as one whole object, goes through [`parse`]: the result, and any
+/// error, are serde's own.
+pub fn parse_tournament(payload: &[u8]) -> Result<TournamentEvent, serde_json::Error> {
+    /// The fields of `TournamentEvent::HandEvent` (the struct literal below names them all,
+    /// so a field added there fails to compile here).
+    #[derive(Deserialize)]
+    struct HandEventData {
+        table: u32,
+        event: HandEvent,
+    }
+    const PREFIX: &str = r#"{"type":"HandEvent","data":"#;
+    if let Ok(text) = std::str::from_utf8(payload)
+        && let Some(inside) = text.strip_prefix(PREFIX).and_then(|t| t.strip_suffix('}'))
+        && let Ok(HandEventData { table, event }) = serde_json::from_str(inside)
+    {
+        return Ok(TournamentEvent::HandEvent { table, event });
+    }
+    parse(payload)
+}
+
 /// An event ready to append: its `type` tag as the event type, its JSON as the payload.
 pub fn encode<E: Serialize>(event: &E) -> Result<NewEvent, serde_json::Error> {
     let payload = serde_json::to_vec(event)?;
@@ -64,6 +92,77 @@ pub fn encode<E: Serialize>(event: &E) -> Result<NewEvent, serde_json::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `parse_tournament` gives what `parse` gives, value or error.
+    fn same_as_parse(payload: &[u8]) {
+        let fast = parse_tournament(payload);
+        let full = parse::<TournamentEvent>(payload);
+        match (&fast, &full) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{}", String::from_utf8_lossy(payload)),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            _ => panic!(
+                "{}: {fast:?} against {full:?}",
+                String::from_utf8_lossy(payload)
+            ),
+        }
+    }
+
+    #[test]
+    fn tournament_payloads_read_the_same_on_the_short_path_as_through_serde() {
+        use league_engine::rules::Preset;
+        use league_engine::tournament::play::Tracking;
+        use league_engine::tournament::sim::{SimOptions, TournamentSim};
+
+        let mut hand_events = 0;
+        for (seed, tracking) in [(7, Tracking::Dealt), (8, Tracking::Recorded)] {
+            let mut sim = TournamentSim::new(
+                seed,
+                SimOptions {
+                    players: 12,
+                    preset: Preset::Wph,
+                    tracking,
+                    table_size: 9,
+                    rebuys: true,
+                    late: 2,
+                    ids: Vec::new(),
+                    venue: "sim".into(),
+                },
+            )
+            .unwrap();
+            sim.run(100_000).unwrap();
+            for event in &sim.events {
+                let payload = encode(event).unwrap().payload;
+                assert_eq!(&parse_tournament(&payload).unwrap(), event);
+                same_as_parse(&payload);
+                hand_events += usize::from(matches!(event, TournamentEvent::HandEvent { .. }));
+            }
+        }
+        assert!(hand_events > 1_000, "{hand_events}");
+        // Shapes the short path must hand to serde, or read exactly as serde does.
+        let inside = r#"{"table":3,"event":{"type":"PlayerChecked","data":{"seat":4}}}"#;
+        for payload in [
+            format!(r#"{{"type":"HandEvent","data":{inside}}}"#),
+            format!(r#"{{"type":"HandEvent","data":{inside} }}"#),
+            format!(r#"{{"type":"HandEvent","data": {inside}}}"#),
+            format!(r#"{{"data":{inside},"type":"HandEvent"}}"#),
+            format!(r#"{{"type":"HandEvent","data":{inside},"extra":1}}"#),
+            format!(r#"{{"type":"HandEvent","data":{inside},"data":{inside}}}"#),
+            format!(r#"{{"type":"HandEvent","data":{inside}}} x"#),
+            format!(r#"{{"type":"HandEvent","data":{inside}}}}}"#),
+            format!(r#"{{"type":"HandEvent","data":{inside}"#),
+            r#"{"type":"HandEvent","data":{"table":3,"table":4,"event":{"type":"PreflopStarted"}}}"#
+                .to_owned(),
+            r#"{"type":"HandEvent","data":{"table":-3,"event":{"type":"PreflopStarted"}}}"#
+                .to_owned(),
+            r#"{"type":"HandEvent","data":{"table":3,"event":{"type":"Nope"}}}"#.to_owned(),
+            r#"{"type":"HandEvent","data":{"table":3}}"#.to_owned(),
+            r#"{"type":"HandEvent","data":"#.to_owned(),
+            r#"{"type":"ClockPaused","data":{"at":5}}"#.to_owned(),
+        ] {
+            same_as_parse(payload.as_bytes());
+        }
+        same_as_parse(b"{\"type\":\"HandEvent\",\"data\":{\"table\":\xff}}");
+    }
 
     #[test]
     fn payloads_parse_as_text_and_bytes_that_are_not_utf8_are_refused() {
