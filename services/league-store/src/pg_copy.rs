@@ -47,7 +47,7 @@ pub(crate) async fn read_log(
     read_rows(pool, &log_statement(from, limit), 4, |row| {
         out.push(LogEntry {
             position: to_u64("position", row.int8()?)?,
-            stream_id: streams.get(&row.text()?),
+            stream_id: streams.get(row.text()?),
             stream_version: to_u64("stream version", row.int8()?)?,
             payload: bytes::Bytes::copy_from_slice(row.bytes()?),
         });
@@ -217,8 +217,8 @@ impl<'a> Fields<'a> {
             .map_err(|_| corrupt("bigint is not 8 bytes"))
     }
 
-    fn text(&mut self) -> Result<String, StoreError> {
-        String::from_utf8(self.bytes()?.to_vec()).map_err(|_| corrupt("text is not UTF-8"))
+    fn text(&mut self) -> Result<&'a str, StoreError> {
+        std::str::from_utf8(self.bytes()?).map_err(|_| corrupt("text is not UTF-8"))
     }
 }
 
@@ -268,7 +268,7 @@ mod tests {
         let mut out = Vec::new();
         let mut rows = CopyRows::new(4);
         let mut row = |f: &mut Fields<'_>| {
-            let (position, stream) = (f.int8()?, f.text()?);
+            let (position, stream) = (f.int8()?, f.text()?.to_owned());
             let actor = f.next()?.map(|b| String::from_utf8(b.to_vec()).unwrap());
             out.push((position, stream, actor, f.bytes()?.to_vec()));
             Ok(())
