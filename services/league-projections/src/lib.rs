@@ -63,9 +63,6 @@ pub struct Projector {
     league_names: BTreeSet<String>,
     position: Option<u64>,
     events: u64,
-    /// The stream version at which each table's latest hand started, by (stream, table):
-    /// an auditor's log withholds the hole cards of a hand still running.
-    hand_starts: BTreeMap<(String, u32), u64>,
     /// Streams whose documents changed since the last [`Projector::take_changed`], each
     /// once (their `dirty` flag is set).
     dirty: Vec<String>,
@@ -81,6 +78,9 @@ struct Folded {
     /// Listed in [`Projector::dirty`].
     dirty: bool,
     state: Aggregate,
+    /// The stream version at which each table's latest hand started, by table: an
+    /// auditor's log withholds the hole cards of a hand still running.
+    hand_starts: BTreeMap<u32, u64>,
 }
 
 enum Aggregate {
@@ -119,7 +119,7 @@ impl Projector {
 
     /// The stream version of the `TableHandStarted` of the latest hand at `table`.
     pub fn hand_started_at(&self, stream: &str, table: u32) -> Option<u64> {
-        self.hand_starts.get(&(stream.to_owned(), table)).copied()
+        self.streams.get(stream)?.hand_starts.get(&table).copied()
     }
 
     pub fn tournament(&self, stream: &str) -> Option<&Tournament> {
@@ -223,6 +223,7 @@ impl Projector {
                     version: 0,
                     dirty: false,
                     state,
+                    hand_starts: BTreeMap::new(),
                 })
             }
         };
@@ -230,8 +231,7 @@ impl Projector {
             (Aggregate::Tournament(state), Decoded::Tournament(e)) => {
                 play::apply(state, e);
                 if let play::TournamentEvent::TableHandStarted { table, .. } = e {
-                    self.hand_starts
-                        .insert((stream.to_owned(), *table), version);
+                    folded.hand_starts.insert(*table, version);
                 }
                 true
             }

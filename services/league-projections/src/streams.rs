@@ -66,13 +66,16 @@ pub fn parse_tournament(payload: &[u8]) -> Result<TournamentEvent, serde_json::E
         event: HandEvent,
     }
     const PREFIX: &str = r#"{"type":"HandEvent","data":"#;
-    if let Ok(text) = std::str::from_utf8(payload)
-        && let Some(inside) = text.strip_prefix(PREFIX).and_then(|t| t.strip_suffix('}'))
+    let Ok(text) = std::str::from_utf8(payload) else {
+        // serde_json says where the bytes go wrong.
+        return parse(payload);
+    };
+    if let Some(inside) = text.strip_prefix(PREFIX).and_then(|t| t.strip_suffix('}'))
         && let Ok(HandEventData { table, event }) = serde_json::from_str(inside)
     {
         return Ok(TournamentEvent::HandEvent { table, event });
     }
-    parse(payload)
+    serde_json::from_str(text)
 }
 
 /// An event ready to append: its `type` tag as the event type, its JSON as the payload.

@@ -99,11 +99,10 @@ pub(crate) async fn read_log(
 }
 
 /// Runs `sql` for consecutive packs of at most [`PACK_EVENTS`] events and splits each
-/// pack's records with `unpack` into `out`, checking that positions increase. `unpack`
-/// splits the first record off the records left, which are part of the whole pack it is
-/// also given (to share, rather than copy, what it hands out). SQLite
+/// pack's records with `unpack` into `out`, checking that positions increase. SQLite
 /// computes the next packs on the connections' worker threads while this task splits the
-/// last ones.
+/// last ones. `unpack` splits the first record off the records left, and is also given the
+/// whole pack they are part of, to share rather than copy what it hands out.
 ///
 /// With a second idle connection, two packs are computed at once, each for a range of
 /// [`PACK_EVENTS`] positions (SQLite assigns positions densely under its single writer, so
@@ -390,19 +389,13 @@ impl<'a> Header<'a> {
         let mut value: i64 = 0;
         let mut used = 0;
         for &b in digits {
-            let digit = b.wrapping_sub(b'0');
-            if digit > 9 {
+            if !b.is_ascii_digit() {
                 break;
             }
-            // Up to 18 digits cannot overflow; SQLite writes no more than 19 for an i64.
-            value = if used < 18 {
-                value * 10 + i64::from(digit)
-            } else {
-                value
-                    .checked_mul(10)
-                    .and_then(|v| v.checked_add(i64::from(digit)))
-                    .ok_or_else(|| corrupt("integer out of range"))?
-            };
+            value = value
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(i64::from(b - b'0')))
+                .ok_or_else(|| corrupt("integer out of range"))?;
             used += 1;
         }
         let Some((&sep, rest)) = digits.get(used..).and_then(<[u8]>::split_first) else {
