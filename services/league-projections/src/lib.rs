@@ -21,6 +21,7 @@
 //!   was shown. [`views::table_view`] adds a viewer's own cards, or an auditor's view of a
 //!   completed hand, on request.
 
+mod hand_json;
 pub mod streams;
 pub mod views;
 

@@ -65,6 +65,9 @@ pub fn parse_tournament(payload: &[u8]) -> Result<TournamentEvent, serde_json::E
         table: u32,
         event: HandEvent,
     }
+    if let Some((table, event)) = crate::hand_json::hand_event(payload) {
+        return Ok(TournamentEvent::HandEvent { table, event });
+    }
     const PREFIX: &str = r#"{"type":"HandEvent","data":"#;
     let Ok(text) = std::str::from_utf8(payload) else {
         // serde_json says where the bytes go wrong.
@@ -116,7 +119,7 @@ mod tests {
         use league_engine::tournament::play::Tracking;
         use league_engine::tournament::sim::{SimOptions, TournamentSim};
 
-        let mut hand_events = 0;
+        let (mut hand_events, mut short_path) = (0, 0);
         for (seed, tracking) in [(7, Tracking::Dealt), (8, Tracking::Recorded)] {
             let mut sim = TournamentSim::new(
                 seed,
@@ -137,10 +140,29 @@ mod tests {
                 let payload = encode(event).unwrap().payload;
                 assert_eq!(&parse_tournament(&payload).unwrap(), event);
                 same_as_parse(&payload);
-                hand_events += usize::from(matches!(event, TournamentEvent::HandEvent { .. }));
+                if let TournamentEvent::HandEvent { table, event } = event {
+                    hand_events += 1;
+                    // Every hand event but the rare ones and the setup takes the short path.
+                    let short = crate::hand_json::hand_event(&payload);
+                    match event {
+                        HandEvent::HandStarted { .. }
+                        | HandEvent::RaiseTreatedAsCall { .. }
+                        | HandEvent::ActedOutOfTurn { .. }
+                        | HandEvent::OutOfTurnRuled { .. }
+                        | HandEvent::HandVoided { .. } => assert_eq!(short, None),
+                        _ => {
+                            assert_eq!(short, Some((*table, event.clone())));
+                            short_path += 1;
+                        }
+                    }
+                }
             }
         }
         assert!(hand_events > 1_000, "{hand_events}");
+        assert!(
+            short_path * 10 > hand_events * 9,
+            "{short_path} of {hand_events}"
+        );
         // Shapes the short path must hand to serde, or read exactly as serde does.
         let inside = r#"{"table":3,"event":{"type":"PlayerChecked","data":{"seat":4}}}"#;
         for payload in [

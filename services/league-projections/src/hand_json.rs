@@ -1,0 +1,665 @@
+//! Hand events read straight from the bytes serde writes.
+//!
+//! Hand events are most of a log (84% of a simulated season), and serde_json spends some
+//! 4,000 instructions on each: a tag and a content per enum level, a string scan and a
+//! match per key. serde writes them in one shape only, for example
+//!
+//! ```text
+//! {"type":"HandEvent","data":{"table":3,"event":{"type":"PlayerCalled","data":{"seat":1,"amount":200,"all_in":false}}}}
+//! ```
+//!
+//! and [`hand_event`] reads exactly that shape: the keys in the order serde writes them, no
+//! whitespace, integers in their shortest form, strings without escapes and only ASCII. It
+//! consumes every byte it accepts, so what it accepts is valid JSON that serde reads to the
+//! same value. Anything else (another event, another order, an escape, a byte it does not
+//! expect) gives `None`, and the caller reads the payload through serde, which also gives
+//! serde's own errors. `HandStarted`, whose setup holds the house rules, and the rare
+//! rulings and voids, always go through serde.
+
+use std::str::FromStr;
+
+use league_engine::card::Card;
+use league_engine::deck::Seed;
+use league_engine::eval::HandValue;
+use league_engine::hand::{BlindKind, Event, FoldReason, Seat, Share, Street};
+
+/// The table and the event of a hand event in serde's shape, or `None` (see the module).
+pub(crate) fn hand_event(payload: &[u8]) -> Option<(u32, Event)> {
+    let mut c = Cursor { rest: payload };
+    c.lit(br#"{"type":"HandEvent","data":{"table":"#)?;
+    let table = u32::try_from(c.uint()?).ok()?;
+    c.lit(br#","event":{"type":"#)?;
+    let name = c.string()?;
+    let event = if name == b"PreflopStarted" {
+        Event::PreflopStarted
+    } else {
+        c.lit(br#","data":{"#)?;
+        let event = event_data(&mut c, name)?;
+        c.lit(b"}")?;
+        event
+    };
+    c.lit(b"}}}")?;
+    c.rest.is_empty().then_some((table, event))
+}
+
+/// The fields of the event named `name`, up to the data's closing brace.
+fn event_data(c: &mut Cursor<'_>, name: &[u8]) -> Option<Event> {
+    Some(match name {
+        b"PlayerCalled" => {
+            let seat = c.seat_key()?;
+            let amount = c.key_uint(b",\"amount\":")?;
+            let all_in = c.key_bool(b",\"all_in\":")?;
+            Event::PlayerCalled {
+                seat,
+                amount,
+                all_in,
+            }
+        }
+        b"HoleCardsDealt" => {
+            let seat = c.seat_key()?;
+            c.lit(b",\"cards\":")?;
+            let cards = c.two_cards()?;
+            Event::HoleCardsDealt { seat, cards }
+        }
+        b"PlayerFolded" => {
+            let seat = c.seat_key()?;
+            c.lit(b",\"reason\":")?;
+            let reason = match c.string()? {
+                b"Folded" => FoldReason::Folded,
+                b"Absent" => FoldReason::Absent,
+                b"ClockExpired" => FoldReason::ClockExpired,
+                _ => return None,
+            };
+            Event::PlayerFolded { seat, reason }
+        }
+        b"HandShown" => {
+            let seat = c.seat_key()?;
+            c.lit(b",\"cards\":")?;
+            let cards = c.two_cards()?;
+            Event::HandShown { seat, cards }
+        }
+        b"BoardDealt" => {
+            c.lit(b"\"street\":")?;
+            let street = match c.string()? {
+                b"Preflop" => Street::Preflop,
+                b"Flop" => Street::Flop,
+                b"Turn" => Street::Turn,
+                b"River" => Street::River,
+                _ => return None,
+            };
+            c.lit(b",\"cards\":")?;
+            let cards = c.list(Cursor::card)?;
+            Event::BoardDealt { street, cards }
+        }
+        b"PlayerRaised" => {
+            let seat = c.seat_key()?;
+            let to = c.key_uint(b",\"to\":")?;
+            let all_in = c.key_bool(b",\"all_in\":")?;
+            let full = c.key_bool(b",\"full\":")?;
+            c.lit(b",\"declared\":")?;
+            let declared = c.nullable(Cursor::uint)?;
+            Event::PlayerRaised {
+                seat,
+                to,
+                all_in,
+                full,
+                declared,
+            }
+        }
+        b"PotAwarded" => {
+            c.lit(b"\"pot\":")?;
+            let pot = u8::try_from(c.uint()?).ok()?;
+            let amount = c.key_uint(b",\"amount\":")?;
+            c.lit(b",\"eligible\":")?;
+            let eligible = c.list(Cursor::seat)?;
+            c.lit(b",\"shares\":")?;
+            let shares = c.list(Cursor::share)?;
+            c.lit(b",\"value\":")?;
+            let value = c.nullable(|c| HandValue::new(u16::try_from(c.uint()?).ok()?))?;
+            Event::PotAwarded {
+                pot,
+                amount,
+                eligible,
+                shares,
+                value,
+            }
+        }
+        b"BlindPosted" => {
+            let seat = c.seat_key()?;
+            c.lit(b",\"kind\":")?;
+            let kind = match c.string()? {
+                b"SmallBlind" => BlindKind::SmallBlind,
+                b"BigBlind" => BlindKind::BigBlind,
+                b"Straddle" => BlindKind::Straddle,
+                _ => return None,
+            };
+            let amount = c.key_uint(b",\"amount\":")?;
+            let all_in = c.key_bool(b",\"all_in\":")?;
+            Event::BlindPosted {
+                seat,
+                kind,
+                amount,
+                all_in,
+            }
+        }
+        b"PlayerChecked" => Event::PlayerChecked {
+            seat: c.seat_key()?,
+        },
+        b"HandEnded" => {
+            c.lit(b"\"stacks\":")?;
+            let stacks = c.list(Cursor::share)?;
+            c.lit(b",\"seed\":")?;
+            let seed = c.nullable(Cursor::seed)?;
+            Event::HandEnded { stacks, seed }
+        }
+        b"PlayerBet" => {
+            let seat = c.seat_key()?;
+            let to = c.key_uint(b",\"to\":")?;
+            let all_in = c.key_bool(b",\"all_in\":")?;
+            Event::PlayerBet { seat, to, all_in }
+        }
+        b"ShowdownStarted" => {
+            c.lit(b"\"order\":")?;
+            Event::ShowdownStarted {
+                order: c.list(Cursor::seat)?,
+            }
+        }
+        b"UncalledBetReturned" => {
+            let seat = c.seat_key()?;
+            let amount = c.key_uint(b",\"amount\":")?;
+            Event::UncalledBetReturned { seat, amount }
+        }
+        b"DeckSealed" => {
+            c.lit(b"\"seed\":")?;
+            Event::DeckSealed { seed: c.seed()? }
+        }
+        b"AntePosted" => {
+            let seat = c.seat_key()?;
+            let amount = c.key_uint(b",\"amount\":")?;
+            let all_in = c.key_bool(b",\"all_in\":")?;
+            Event::AntePosted {
+                seat,
+                amount,
+                all_in,
+            }
+        }
+        b"HandMucked" => Event::HandMucked {
+            seat: c.seat_key()?,
+        },
+        _ => return None,
+    })
+}
+
+/// The bytes not read yet.
+struct Cursor<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Cursor<'a> {
+    /// Exactly these bytes.
+    fn lit(&mut self, expected: &[u8]) -> Option<()> {
+        self.rest = self.rest.strip_prefix(expected)?;
+        Some(())
+    }
+
+    /// A JSON integer from 0 to `u64::MAX` in its only form: no sign, no leading zero, no
+    /// fraction or exponent (the byte after it must be one the caller expects, never `.`).
+    fn uint(&mut self) -> Option<u64> {
+        let digits = self.rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        let (number, rest) = self.rest.split_at(digits);
+        if number.is_empty() || (number.len() > 1 && number[0] == b'0') {
+            return None;
+        }
+        let mut value = 0u64;
+        for &digit in number {
+            value = value
+                .checked_mul(10)?
+                .checked_add(u64::from(digit - b'0'))?;
+        }
+        self.rest = rest;
+        Some(value)
+    }
+
+    fn seat(&mut self) -> Option<Seat> {
+        Seat::try_from(self.uint()?).ok()
+    }
+
+    /// `"seat":N`, the first field of most events.
+    fn seat_key(&mut self) -> Option<Seat> {
+        self.lit(b"\"seat\":")?;
+        self.seat()
+    }
+
+    fn key_uint(&mut self, key: &[u8]) -> Option<u64> {
+        self.lit(key)?;
+        self.uint()
+    }
+
+    fn key_bool(&mut self, key: &[u8]) -> Option<bool> {
+        self.lit(key)?;
+        if let Some(rest) = self.rest.strip_prefix(b"true") {
+            self.rest = rest;
+            Some(true)
+        } else {
+            self.lit(b"false")?;
+            Some(false)
+        }
+    }
+
+    /// A string's bytes, if they are printable ASCII without an escape (so also UTF-8,
+    /// and what serde reads them as).
+    fn string(&mut self) -> Option<&'a [u8]> {
+        let rest = self.rest.strip_prefix(b"\"")?;
+        let len = rest.iter().position(|&b| b == b'"')?;
+        let (text, rest) = rest.split_at(len);
+        if !text
+            .iter()
+            .all(|&b| (b' '..=b'~').contains(&b) && b != b'\\')
+        {
+            return None;
+        }
+        self.rest = rest.get(1..)?;
+        Some(text)
+    }
+
+    /// A string read through `T`'s `FromStr`, as serde reads it.
+    fn parsed<T: FromStr>(&mut self) -> Option<T> {
+        std::str::from_utf8(self.string()?).ok()?.parse().ok()
+    }
+
+    fn card(&mut self) -> Option<Card> {
+        self.parsed()
+    }
+
+    fn seed(&mut self) -> Option<Seed> {
+        self.parsed()
+    }
+
+    fn two_cards(&mut self) -> Option<[Card; 2]> {
+        self.lit(b"[")?;
+        let first = self.card()?;
+        self.lit(b",")?;
+        let second = self.card()?;
+        self.lit(b"]")?;
+        Some([first, second])
+    }
+
+    fn share(&mut self) -> Option<Share> {
+        let seat = self.lit(b"{").and_then(|()| self.seat_key())?;
+        let amount = self.key_uint(b",\"amount\":")?;
+        self.lit(b"}")?;
+        Some(Share { seat, amount })
+    }
+
+    /// `null`, or a value.
+    fn nullable<T>(&mut self, item: impl FnOnce(&mut Self) -> Option<T>) -> Option<Option<T>> {
+        if let Some(rest) = self.rest.strip_prefix(b"null") {
+            self.rest = rest;
+            Some(None)
+        } else {
+            item(self).map(Some)
+        }
+    }
+
+    /// `[a,b,...]`, possibly empty.
+    fn list<T>(&mut self, mut item: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        self.lit(b"[")?;
+        let mut items = Vec::new();
+        if let Some(rest) = self.rest.strip_prefix(b"]") {
+            self.rest = rest;
+            return Some(items);
+        }
+        loop {
+            items.push(item(self)?);
+            match self.rest.split_first()? {
+                (b',', rest) => self.rest = rest,
+                (b']', rest) => {
+                    self.rest = rest;
+                    return Some(items);
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use league_engine::tournament::play::TournamentEvent;
+    use proptest::prelude::*;
+
+    fn card() -> impl Strategy<Value = Card> {
+        (0u8..52).prop_map(|i| Card::from_index(i).unwrap())
+    }
+
+    fn seed() -> impl Strategy<Value = Seed> {
+        any::<[u8; 32]>().prop_map(|bytes| {
+            let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            hex.parse().unwrap()
+        })
+    }
+
+    fn chips() -> impl Strategy<Value = u64> {
+        prop_oneof![Just(0), Just(u64::MAX), 1u64..100_000, any::<u64>()]
+    }
+
+    fn seat() -> impl Strategy<Value = Seat> {
+        prop_oneof![0u8..10, any::<u8>()]
+    }
+
+    fn share() -> impl Strategy<Value = Share> {
+        (seat(), chips()).prop_map(|(seat, amount)| Share { seat, amount })
+    }
+
+    fn shares() -> impl Strategy<Value = Vec<Share>> {
+        prop::collection::vec(share(), 0..10)
+    }
+
+    /// Every event the short path reads, with any values its types allow.
+    fn event() -> impl Strategy<Value = Event> {
+        let bools = any::<bool>;
+        prop_oneof![
+            Just(Event::PreflopStarted),
+            (seat(), chips(), bools()).prop_map(|(seat, amount, all_in)| Event::PlayerCalled {
+                seat,
+                amount,
+                all_in
+            }),
+            (seat(), card(), card()).prop_map(|(seat, a, b)| Event::HoleCardsDealt {
+                seat,
+                cards: [a, b]
+            }),
+            (seat(), 0..3u8).prop_map(|(seat, r)| Event::PlayerFolded {
+                seat,
+                reason: [
+                    FoldReason::Folded,
+                    FoldReason::Absent,
+                    FoldReason::ClockExpired
+                ][usize::from(r)],
+            }),
+            (seat(), card(), card()).prop_map(|(seat, a, b)| Event::HandShown {
+                seat,
+                cards: [a, b]
+            }),
+            (0..4u8, prop::collection::vec(card(), 0..6)).prop_map(|(s, cards)| {
+                Event::BoardDealt {
+                    street: [Street::Preflop, Street::Flop, Street::Turn, Street::River]
+                        [usize::from(s)],
+                    cards,
+                }
+            }),
+            (seat(), chips(), bools(), bools(), prop::option::of(chips())).prop_map(
+                |(seat, to, all_in, full, declared)| Event::PlayerRaised {
+                    seat,
+                    to,
+                    all_in,
+                    full,
+                    declared
+                }
+            ),
+            (
+                any::<u8>(),
+                chips(),
+                prop::collection::vec(seat(), 0..10),
+                shares(),
+                prop::option::of(1u16..=7462)
+            )
+                .prop_map(|(pot, amount, eligible, shares, value)| Event::PotAwarded {
+                    pot,
+                    amount,
+                    eligible,
+                    shares,
+                    value: value.map(|v| HandValue::new(v).unwrap()),
+                }),
+            (seat(), 0..3u8, chips(), bools()).prop_map(|(seat, k, amount, all_in)| {
+                Event::BlindPosted {
+                    seat,
+                    kind: [
+                        BlindKind::SmallBlind,
+                        BlindKind::BigBlind,
+                        BlindKind::Straddle,
+                    ][usize::from(k)],
+                    amount,
+                    all_in,
+                }
+            }),
+            seat().prop_map(|seat| Event::PlayerChecked { seat }),
+            (shares(), prop::option::of(seed()))
+                .prop_map(|(stacks, seed)| Event::HandEnded { stacks, seed }),
+            (seat(), chips(), bools()).prop_map(|(seat, to, all_in)| Event::PlayerBet {
+                seat,
+                to,
+                all_in
+            }),
+            prop::collection::vec(seat(), 0..10).prop_map(|order| Event::ShowdownStarted { order }),
+            (seat(), chips())
+                .prop_map(|(seat, amount)| Event::UncalledBetReturned { seat, amount }),
+            seed().prop_map(|seed| Event::DeckSealed { seed }),
+            (seat(), chips(), bools()).prop_map(|(seat, amount, all_in)| Event::AntePosted {
+                seat,
+                amount,
+                all_in
+            }),
+            seat().prop_map(|seat| Event::HandMucked { seat }),
+        ]
+    }
+
+    fn payload(table: u32, event: Event) -> Vec<u8> {
+        serde_json::to_vec(&TournamentEvent::HandEvent { table, event }).unwrap()
+    }
+
+    /// What the short path accepts, serde reads to the same value.
+    fn accepted_only_as_serde_reads(bytes: &[u8]) -> bool {
+        let Some((table, event)) = hand_event(bytes) else {
+            return false;
+        };
+        match serde_json::from_slice::<TournamentEvent>(bytes) {
+            Ok(full) => assert_eq!(
+                full,
+                TournamentEvent::HandEvent { table, event },
+                "{}",
+                String::from_utf8_lossy(bytes)
+            ),
+            Err(error) => panic!(
+                "the short path read {}, serde refused it: {error}",
+                String::from_utf8_lossy(bytes)
+            ),
+        }
+        true
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3_000))]
+
+        #[test]
+        fn every_hand_event_it_covers_reads_back_as_written(
+            table in any::<u32>(),
+            event in event(),
+        ) {
+            let bytes = payload(table, event.clone());
+            prop_assert_eq!(hand_event(&bytes), Some((table, event)));
+        }
+
+        #[test]
+        fn edited_payloads_are_read_as_serde_reads_them_or_left_to_serde(
+            table in any::<u32>(),
+            event in event(),
+            edits in prop::collection::vec((any::<prop::sample::Index>(), 0..3u8, any::<u8>()), 1..4),
+        ) {
+            let mut bytes = payload(table, event);
+            for (at, kind, byte) in edits {
+                let at = at.index(bytes.len());
+                match kind {
+                    0 => {
+                        bytes.remove(at);
+                    }
+                    1 => bytes.insert(at, byte),
+                    _ => bytes[at] = byte,
+                }
+                if bytes.is_empty() {
+                    break;
+                }
+            }
+            accepted_only_as_serde_reads(&bytes);
+        }
+    }
+
+    /// Every one-byte deletion, insertion and replacement (with the bytes JSON gives a
+    /// meaning to, and some it does not) of one payload of each event.
+    #[test]
+    fn one_byte_edits_of_each_event_are_read_as_serde_reads_them_or_left_to_serde() {
+        let seed: Seed = "00ff".repeat(16).parse().unwrap();
+        let events = [
+            Event::PreflopStarted,
+            Event::PlayerCalled {
+                seat: 1,
+                amount: 200,
+                all_in: false,
+            },
+            Event::HoleCardsDealt {
+                seat: 5,
+                cards: ["Ad".parse().unwrap(), "6c".parse().unwrap()],
+            },
+            Event::PlayerFolded {
+                seat: 2,
+                reason: FoldReason::Absent,
+            },
+            Event::BoardDealt {
+                street: Street::Flop,
+                cards: vec!["Qs".parse().unwrap(), "Th".parse().unwrap()],
+            },
+            Event::PlayerRaised {
+                seat: 0,
+                to: 18_446_744_073_709_551_615,
+                all_in: true,
+                full: false,
+                declared: Some(90),
+            },
+            Event::PotAwarded {
+                pot: 1,
+                amount: 14_222,
+                eligible: vec![3, 8],
+                shares: vec![Share {
+                    seat: 3,
+                    amount: 14_222,
+                }],
+                value: HandValue::new(2146),
+            },
+            Event::BlindPosted {
+                seat: 7,
+                kind: BlindKind::SmallBlind,
+                amount: 50,
+                all_in: true,
+            },
+            Event::PlayerChecked { seat: 8 },
+            Event::HandEnded {
+                stacks: vec![Share { seat: 7, amount: 0 }],
+                seed: Some(seed),
+            },
+            Event::PlayerBet {
+                seat: 3,
+                to: 2373,
+                all_in: true,
+            },
+            Event::ShowdownStarted { order: vec![3, 8] },
+            Event::UncalledBetReturned {
+                seat: 3,
+                amount: 11_855,
+            },
+            Event::DeckSealed { seed },
+            Event::AntePosted {
+                seat: 8,
+                amount: 200,
+                all_in: false,
+            },
+            Event::HandMucked { seat: 3 },
+        ];
+        let bytes_to_try = b"0123456789-+.eE\"\\,: {}[]nulltruefalsAaDdsS\x00\x1f\x7f\xc3\xff";
+        let (mut edits, mut accepted) = (0, 0);
+        for event in events {
+            let original = payload(255, event.clone());
+            assert_eq!(hand_event(&original), Some((255, event)));
+            for at in 0..=original.len() {
+                let mut tries = Vec::new();
+                if at < original.len() {
+                    let mut deleted = original.clone();
+                    deleted.remove(at);
+                    tries.push(deleted);
+                }
+                for &byte in bytes_to_try {
+                    let mut inserted = original.clone();
+                    inserted.insert(at, byte);
+                    tries.push(inserted);
+                    if at < original.len() && original[at] != byte {
+                        let mut replaced = original.clone();
+                        replaced[at] = byte;
+                        tries.push(replaced);
+                    }
+                }
+                for bytes in tries {
+                    edits += 1;
+                    accepted += usize::from(accepted_only_as_serde_reads(&bytes));
+                }
+            }
+        }
+        // Some edits change only a value (a digit for a digit, a card for a card), and
+        // those are read; the rest go to serde.
+        assert!(edits > 50_000, "{edits}");
+        assert!(
+            accepted > 1_000 && accepted < edits / 10,
+            "{accepted} of {edits}"
+        );
+    }
+
+    #[test]
+    fn valid_json_in_another_shape_is_left_to_serde() {
+        for (text, short) in [
+            // Whitespace, another key order, an unknown key, escapes.
+            (
+                r#"{"type":"HandEvent","data":{"table":1,"event":{"type":"PlayerChecked","data":{"seat": 4}}}}"#,
+                false,
+            ),
+            (
+                r#"{"type":"HandEvent","data":{"event":{"type":"PlayerChecked","data":{"seat":4}},"table":1}}"#,
+                false,
+            ),
+            (
+                r#"{"type":"HandEvent","data":{"table":1,"event":{"type":"PlayerChecked","data":{"seat":4,"x":0}}}}"#,
+                false,
+            ),
+            (
+                r#"{"type":"HandEvent","data":{"table":1,"event":{"type":"Player\u0043hecked","data":{"seat":4}}}}"#,
+                false,
+            ),
+            (
+                r#"{"type":"HandEvent","data":{"table":1,"event":{"type":"PlayerFolded","data":{"seat":4,"reason":"Fold\u0065d"}}}}"#,
+                false,
+            ),
+            (
+                r#"{"type":"HandEvent","data":{"table":1,"event":{"type":"PreflopStarted","data":null}}}"#,
+                false,
+            ),
+            // A variant left to serde.
+            (
+                r#"{"type":"HandEvent","data":{"table":1,"event":{"type":"RaiseTreatedAsCall","data":{"seat":4,"declared":300,"rule":"HalfRule"}}}}"#,
+                false,
+            ),
+            // Rank and suit in either case, as the card's own parser reads them.
+            (
+                r#"{"type":"HandEvent","data":{"table":1,"event":{"type":"HandShown","data":{"seat":4,"cards":["aH","6c"]}}}}"#,
+                true,
+            ),
+        ] {
+            let full = serde_json::from_str::<TournamentEvent>(text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            match hand_event(text.as_bytes()) {
+                Some((table, event)) => {
+                    assert!(short, "{text}");
+                    assert_eq!(full, TournamentEvent::HandEvent { table, event }, "{text}");
+                }
+                None => assert!(!short, "{text}"),
+            }
+        }
+    }
+}
