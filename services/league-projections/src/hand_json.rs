@@ -13,15 +13,22 @@
 //! consumes every byte it accepts, so what it accepts is valid JSON that serde reads to the
 //! same value. Anything else (another event, another order, an escape, a byte it does not
 //! expect) gives `None`, and the caller reads the payload through serde, which also gives
-//! serde's own errors. `HandStarted`, whose setup holds the house rules, and the rare
-//! rulings and voids, always go through serde.
+//! serde's own errors. The rare rulings and voids always go through serde.
+//!
+//! `HandStarted` carries the house rules, the same in every hand of a tournament: they are
+//! read by serde, and the last rules read are kept with their bytes, so the same bytes are
+//! read once.
 
+use std::cell::RefCell;
 use std::str::FromStr;
 
 use league_engine::card::Card;
 use league_engine::deck::Seed;
 use league_engine::eval::HandValue;
-use league_engine::hand::{BlindKind, Event, FoldReason, Seat, Share, Street};
+use league_engine::hand::{
+    Ante, Blind, BlindKind, Dealing, Event, FoldReason, HandSetup, Seat, SeatSetup, Share, Street,
+};
+use league_engine::rules::HouseRules;
 
 /// The table and the event of a hand event in serde's shape, or `None` (see the module).
 pub(crate) fn hand_event(payload: &[u8]) -> Option<(u32, Event)> {
@@ -127,12 +134,7 @@ fn event_data(c: &mut Cursor<'_>, name: &[u8]) -> Option<Event> {
         b"BlindPosted" => {
             let seat = c.seat_key()?;
             c.lit(b",\"kind\":")?;
-            let kind = match c.string()? {
-                b"SmallBlind" => BlindKind::SmallBlind,
-                b"BigBlind" => BlindKind::BigBlind,
-                b"Straddle" => BlindKind::Straddle,
-                _ => return None,
-            };
+            let kind = c.blind_kind()?;
             let amount = c.key_uint(b",\"amount\":")?;
             let all_in = c.key_bool(b",\"all_in\":")?;
             Event::BlindPosted {
@@ -186,7 +188,90 @@ fn event_data(c: &mut Cursor<'_>, name: &[u8]) -> Option<Event> {
         b"HandMucked" => Event::HandMucked {
             seat: c.seat_key()?,
         },
+        b"HandStarted" => Event::HandStarted {
+            setup: Box::new(setup(c)?),
+        },
         _ => return None,
+    })
+}
+
+/// A hand's setup, to its closing brace.
+fn setup(c: &mut Cursor<'_>) -> Option<HandSetup> {
+    c.lit(b"\"setup\":{\"button\":")?;
+    let button = c.seat()?;
+    c.lit(b",\"seats\":")?;
+    let seats = c.list(|c| {
+        let seat = c.lit(b"{").and_then(|()| c.seat_key())?;
+        let stack = c.key_uint(b",\"stack\":")?;
+        let absent = c.key_bool(b",\"absent\":")?;
+        c.lit(b"}")?;
+        Some(SeatSetup {
+            seat,
+            stack,
+            absent,
+        })
+    })?;
+    let big_blind = c.key_uint(b",\"big_blind\":")?;
+    c.lit(b",\"blinds\":")?;
+    let blinds = c.list(|c| {
+        let seat = c.lit(b"{").and_then(|()| c.seat_key())?;
+        c.lit(b",\"kind\":")?;
+        let kind = c.blind_kind()?;
+        let amount = c.key_uint(b",\"amount\":")?;
+        c.lit(b"}")?;
+        Some(Blind { seat, kind, amount })
+    })?;
+    c.lit(b",\"antes\":")?;
+    let antes = c.list(|c| {
+        let seat = c.lit(b"{").and_then(|()| c.seat_key())?;
+        let amount = c.key_uint(b",\"amount\":")?;
+        c.lit(b"}")?;
+        Some(Ante { seat, amount })
+    })?;
+    c.lit(b",\"dealing\":")?;
+    let dealing = if c.rest.starts_with(b"\"") {
+        (c.string()? == b"Recorded").then_some(Dealing::Recorded)?
+    } else {
+        c.lit(b"{\"Seeded\":{\"commitment\":")?;
+        let commitment = c.parsed()?;
+        c.lit(b"}}")?;
+        Dealing::Seeded { commitment }
+    };
+    c.lit(b",\"rules\":")?;
+    // The rules are the setup's last field: all but the setup's, the event's and the
+    // payload's closing braces, which the caller reads.
+    let (rules, rest) = c.rest.split_at(c.rest.len().checked_sub(5)?);
+    let rules = house_rules(rules)?;
+    c.rest = rest;
+    c.lit(b"}")?;
+    Some(HandSetup {
+        button,
+        seats,
+        big_blind,
+        blinds,
+        antes,
+        dealing,
+        rules,
+    })
+}
+
+/// House rules read by serde from exactly these bytes (one JSON value), or `None`. The
+/// last bytes read and their rules are kept: a tournament's hands repeat them.
+fn house_rules(bytes: &[u8]) -> Option<HouseRules> {
+    thread_local! {
+        static LAST: RefCell<(Vec<u8>, Option<HouseRules>)> = const { RefCell::new((Vec::new(), None)) };
+    }
+    LAST.with_borrow_mut(|(last_bytes, last_rules)| {
+        if let Some(rules) = last_rules
+            && last_bytes.as_slice() == bytes
+        {
+            return Some(*rules);
+        }
+        let rules = serde_json::from_slice::<HouseRules>(bytes).ok()?;
+        last_bytes.clear();
+        last_bytes.extend_from_slice(bytes);
+        *last_rules = Some(rules);
+        Some(rules)
     })
 }
 
@@ -262,6 +347,15 @@ impl<'a> Cursor<'a> {
         Some(text)
     }
 
+    fn blind_kind(&mut self) -> Option<BlindKind> {
+        Some(match self.string()? {
+            b"SmallBlind" => BlindKind::SmallBlind,
+            b"BigBlind" => BlindKind::BigBlind,
+            b"Straddle" => BlindKind::Straddle,
+            _ => return None,
+        })
+    }
+
     /// A string read through `T`'s `FromStr`, as serde reads it.
     fn parsed<T: FromStr>(&mut self) -> Option<T> {
         std::str::from_utf8(self.string()?).ok()?.parse().ok()
@@ -326,6 +420,7 @@ impl<'a> Cursor<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use league_engine::rules::Preset;
     use league_engine::tournament::play::TournamentEvent;
     use proptest::prelude::*;
 
@@ -442,7 +537,55 @@ mod tests {
                 all_in
             }),
             seat().prop_map(|seat| Event::HandMucked { seat }),
+            setup().prop_map(|setup| Event::HandStarted {
+                setup: Box::new(setup)
+            }),
         ]
+    }
+
+    fn setup() -> impl Strategy<Value = HandSetup> {
+        let seats = prop::collection::vec(
+            (seat(), chips(), any::<bool>()).prop_map(|(seat, stack, absent)| SeatSetup {
+                seat,
+                stack,
+                absent,
+            }),
+            0..10,
+        );
+        let blinds = prop::collection::vec(
+            (seat(), 0..3u8, chips()).prop_map(|(seat, k, amount)| Blind {
+                seat,
+                kind: [
+                    BlindKind::SmallBlind,
+                    BlindKind::BigBlind,
+                    BlindKind::Straddle,
+                ][usize::from(k)],
+                amount,
+            }),
+            0..3,
+        );
+        let antes = prop::collection::vec(
+            (seat(), chips()).prop_map(|(seat, amount)| Ante { seat, amount }),
+            0..10,
+        );
+        let dealing = prop::option::of(seed()).prop_map(|seed| match seed {
+            Some(seed) => Dealing::Seeded {
+                commitment: seed.commitment(),
+            },
+            None => Dealing::Recorded,
+        });
+        let rules = prop::sample::select(Preset::ALL.to_vec()).prop_map(Preset::rules);
+        (seat(), seats, chips(), blinds, antes, dealing, rules).prop_map(
+            |(button, seats, big_blind, blinds, antes, dealing, rules)| HandSetup {
+                button,
+                seats,
+                big_blind,
+                blinds,
+                antes,
+                dealing,
+                rules,
+            },
+        )
     }
 
     fn payload(table: u32, event: Event) -> Vec<u8> {
@@ -574,6 +717,37 @@ mod tests {
                 all_in: false,
             },
             Event::HandMucked { seat: 3 },
+            Event::HandStarted {
+                setup: Box::new(HandSetup {
+                    button: 3,
+                    seats: vec![
+                        SeatSetup {
+                            seat: 3,
+                            stack: 5000,
+                            absent: false,
+                        },
+                        SeatSetup {
+                            seat: 7,
+                            stack: 50,
+                            absent: true,
+                        },
+                    ],
+                    big_blind: 100,
+                    blinds: vec![Blind {
+                        seat: 7,
+                        kind: BlindKind::BigBlind,
+                        amount: 100,
+                    }],
+                    antes: vec![Ante {
+                        seat: 3,
+                        amount: 25,
+                    }],
+                    dealing: Dealing::Seeded {
+                        commitment: seed.commitment(),
+                    },
+                    rules: Preset::Wsop.rules(),
+                }),
+            },
         ];
         let bytes_to_try = b"0123456789-+.eE\"\\,: {}[]nulltruefalsAaDdsS\x00\x1f\x7f\xc3\xff";
         let (mut edits, mut accepted) = (0, 0);

@@ -142,11 +142,10 @@ mod tests {
                 same_as_parse(&payload);
                 if let TournamentEvent::HandEvent { table, event } = event {
                     hand_events += 1;
-                    // Every hand event but the rare ones and the setup takes the short path.
+                    // Every hand event but the rare rulings and voids takes the short path.
                     let short = crate::hand_json::hand_event(&payload);
                     match event {
-                        HandEvent::HandStarted { .. }
-                        | HandEvent::RaiseTreatedAsCall { .. }
+                        HandEvent::RaiseTreatedAsCall { .. }
                         | HandEvent::ActedOutOfTurn { .. }
                         | HandEvent::OutOfTurnRuled { .. }
                         | HandEvent::HandVoided { .. } => assert_eq!(short, None),
