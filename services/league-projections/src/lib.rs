@@ -21,8 +21,8 @@
 //!   was shown. [`views::table_view`] adds a viewer's own cards, or an auditor's view of a
 //!   completed hand, on request.
 
-mod hand_json;
 pub mod streams;
+mod tournament_json;
 pub mod views;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -65,8 +65,11 @@ pub fn parse_tournament(payload: &[u8]) -> Result<TournamentEvent, serde_json::E
         table: u32,
         event: HandEvent,
     }
-    if let Some((table, event)) = crate::hand_json::hand_event(payload) {
+    if let Some((table, event)) = crate::tournament_json::hand_event(payload) {
         return Ok(TournamentEvent::HandEvent { table, event });
+    }
+    if let Some(event) = crate::tournament_json::tournament_event(payload) {
+        return Ok(event);
     }
     const PREFIX: &str = r#"{"type":"HandEvent","data":"#;
     let Ok(text) = std::str::from_utf8(payload) else {
@@ -119,7 +122,7 @@ mod tests {
         use league_engine::tournament::play::Tracking;
         use league_engine::tournament::sim::{SimOptions, TournamentSim};
 
-        let (mut hand_events, mut short_path) = (0, 0);
+        let (mut hand_events, mut short_path, mut other_short_path) = (0, 0, 0);
         for (seed, tracking) in [(7, Tracking::Dealt), (8, Tracking::Recorded)] {
             let mut sim = TournamentSim::new(
                 seed,
@@ -143,7 +146,7 @@ mod tests {
                 if let TournamentEvent::HandEvent { table, event } = event {
                     hand_events += 1;
                     // Every hand event but the rare rulings and voids takes the short path.
-                    let short = crate::hand_json::hand_event(&payload);
+                    let short = crate::tournament_json::hand_event(&payload);
                     match event {
                         HandEvent::RaiseTreatedAsCall { .. }
                         | HandEvent::ActedOutOfTurn { .. }
@@ -154,9 +157,25 @@ mod tests {
                             short_path += 1;
                         }
                     }
+                } else {
+                    // So do the frequent tournament events (the simulator's ids are plain).
+                    let short = crate::tournament_json::tournament_event(&payload);
+                    match event {
+                        TournamentEvent::TableHandStarted { .. }
+                        | TournamentEvent::PlayersEliminated { .. }
+                        | TournamentEvent::PlayerRegistered { .. }
+                        | TournamentEvent::PlayerEntered { .. }
+                        | TournamentEvent::PlayerBusted { .. }
+                        | TournamentEvent::RebuyMade { .. } => {
+                            assert_eq!(short.as_ref(), Some(event));
+                            other_short_path += 1;
+                        }
+                        _ => assert_eq!(short, None),
+                    }
                 }
             }
         }
+        assert!(other_short_path > 100, "{other_short_path}");
         assert!(hand_events > 1_000, "{hand_events}");
         assert!(
             short_path * 10 > hand_events * 9,
