@@ -208,6 +208,14 @@ impl Formula {
         } else {
             &[0]
         };
+        if self.surely_a_number(extras) {
+            return Ok(());
+        }
+        self.check_each(extras)
+    }
+
+    /// The check one input at a time, stopping at the first that fails.
+    fn check_each(&self, extras: &[u32]) -> Result<(), FormulaError> {
         for n in 2..=500u32 {
             for r in 1..=n {
                 for &extra in extras {
@@ -224,6 +232,171 @@ impl Formula {
             }
         }
         Ok(())
+    }
+}
+
+impl Formula {
+    /// Whether the formula is a number, in range, for every input of the check. A field
+    /// is evaluated at once, every place `r` of one `n`, both branches of every `if`: an
+    /// input the formula fails at fails a node of the tree, and that node is evaluated
+    /// here for every input, on the same values, so a failure is never missed. A `false`
+    /// may come from a branch never taken; [`Formula::check_each`] then finds the first
+    /// input that really fails, if any. This costs a few instructions per input where
+    /// evaluating one input at a time costs hundreds: a rebuild checks every formula it
+    /// reads back.
+    fn surely_a_number(&self, extras: &[u32]) -> bool {
+        let mut places = Vec::new();
+        for n in 2..=500u32 {
+            places.clear();
+            places.extend((1..=n).map(f64::from));
+            for &extra in extras {
+                let field = Field {
+                    n,
+                    places: &places,
+                    extra,
+                };
+                let Some(values) = field.eval(&self.expr) else {
+                    return false;
+                };
+                let in_range = |v: &f64| {
+                    let hundredths = (v * 100.0).round();
+                    hundredths.is_finite() && hundredths.abs() <= 9.0e15
+                };
+                if !values.iter().all(in_range) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// The inputs of the check for one field: every place of `n` players, with `extra`
+/// re-buys and knock-outs.
+struct Field<'a> {
+    n: u32,
+    places: &'a [f64],
+    extra: u32,
+}
+
+impl Field<'_> {
+    fn inputs(&self) -> Inputs {
+        Inputs {
+            n: self.n,
+            r: 1,
+            nr: self.extra,
+            nh: self.extra,
+            buyin: 20,
+            prizepool: u64::from(self.n) * 20,
+        }
+    }
+
+    /// The expression's value at every place, or `None` where [`eval`] would fail at
+    /// one of them (in any branch).
+    fn eval(&self, expr: &Expr) -> Option<Vec<f64>> {
+        let len = self.places.len();
+        let values = match expr {
+            Expr::Num(v) => vec![*v; len],
+            Expr::Var(Var::R) => self.places.to_vec(),
+            Expr::Var(var) => {
+                let inputs = self.inputs();
+                let value = match var {
+                    Var::N => f64::from(inputs.n),
+                    Var::Nr => f64::from(inputs.nr),
+                    Var::Nh => f64::from(inputs.nh),
+                    Var::Buyin => u64_to_f64(inputs.buyin),
+                    Var::Prizepool => u64_to_f64(inputs.prizepool),
+                    Var::R => f64::from(inputs.r),
+                };
+                vec![value; len]
+            }
+            Expr::Neg(inner) => {
+                let mut values = self.eval(inner)?;
+                values.iter_mut().for_each(|v| *v = -*v);
+                values
+            }
+            Expr::Bin(op, a, b) => {
+                let (mut a, b) = (self.eval(a)?, self.eval(b)?);
+                let truth = |t: bool| if t { 1.0 } else { 0.0 };
+                for (a, &b) in a.iter_mut().zip(&b) {
+                    *a = match op {
+                        Op::Add => *a + b,
+                        Op::Sub => *a - b,
+                        Op::Mul => *a * b,
+                        Op::Div if b == 0.0 => return None,
+                        Op::Div => *a / b,
+                        Op::Lt => truth(*a < b),
+                        Op::Le => truth(*a <= b),
+                        Op::Gt => truth(*a > b),
+                        Op::Ge => truth(*a >= b),
+                        Op::Eq => truth(*a == b),
+                        Op::Ne => truth(*a != b),
+                        Op::And => truth(*a != 0.0 && b != 0.0),
+                        Op::Or => truth(*a != 0.0 || b != 0.0),
+                    };
+                }
+                a
+            }
+            Expr::Call(func, args) => {
+                let arg = |i: usize| match args.get(i) {
+                    Some(arg) => self.eval(arg),
+                    None => Some(vec![0.0; len]),
+                };
+                match func {
+                    Func::If => {
+                        let (test, mut then, otherwise) = (arg(0)?, arg(1)?, arg(2)?);
+                        for ((v, t), o) in then.iter_mut().zip(&test).zip(&otherwise) {
+                            if *t == 0.0 {
+                                *v = *o;
+                            }
+                        }
+                        then
+                    }
+                    Func::Max | Func::Min => {
+                        let start = if *func == Func::Max {
+                            f64::NEG_INFINITY
+                        } else {
+                            f64::INFINITY
+                        };
+                        let mut values = vec![start; len];
+                        for arg in args {
+                            for (m, v) in values.iter_mut().zip(self.eval(arg)?) {
+                                *m = if *func == Func::Max {
+                                    m.max(v)
+                                } else {
+                                    m.min(v)
+                                };
+                            }
+                        }
+                        values
+                    }
+                    Func::Pow => {
+                        let (mut x, y) = (arg(0)?, arg(1)?);
+                        x.iter_mut().zip(&y).for_each(|(x, y)| *x = x.powf(*y));
+                        x
+                    }
+                    _ => {
+                        let mut x = arg(0)?;
+                        for x in &mut x {
+                            *x = match func {
+                                Func::Round => x.round(),
+                                Func::Floor => x.floor(),
+                                Func::Ceil => x.ceil(),
+                                Func::Abs => x.abs(),
+                                Func::Sqrt if *x < 0.0 => return None,
+                                Func::Sqrt => x.sqrt(),
+                                Func::Log | Func::Log10 if *x <= 0.0 => return None,
+                                Func::Log => x.ln(),
+                                Func::Log10 => x.log10(),
+                                Func::If | Func::Max | Func::Min | Func::Pow => *x,
+                            };
+                        }
+                        x
+                    }
+                }
+            }
+        };
+        values.iter().all(|v| v.is_finite()).then_some(values)
     }
 }
 
@@ -554,6 +727,85 @@ pub fn table_points(table: &[Centipoints], place: u32) -> Centipoints {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Formula texts over every operator, function and variable.
+    fn formula_text() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            prop::sample::select(vec!["0", "1", "2", "0.5", "10", "100", "1000000"])
+                .prop_map(String::from),
+            prop::sample::select(vec!["n", "r", "nr", "nh", "buyin", "prizepool"])
+                .prop_map(String::from),
+        ];
+        leaf.prop_recursive(4, 24, 3, |inner| {
+            let ops = prop::sample::select(vec![
+                "+", "-", "*", "/", "<", "<=", ">", ">=", "==", "!=", "&&", "||",
+            ]);
+            let unary = prop::sample::select(vec![
+                "round", "floor", "ceil", "abs", "sqrt", "log", "log10",
+            ]);
+            prop_oneof![
+                (inner.clone(), ops, inner.clone())
+                    .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
+                inner.clone().prop_map(|a| format!("-{a}")),
+                (unary, inner.clone()).prop_map(|(f, a)| format!("{f}({a})")),
+                (inner.clone(), inner.clone(), inner.clone())
+                    .prop_map(|(a, b, c)| format!("if({a}, {b}, {c})")),
+                (any::<bool>(), prop::collection::vec(inner.clone(), 1..4)).prop_map(
+                    |(max, args)| format!(
+                        "{}({})",
+                        if max { "max" } else { "min" },
+                        args.join(", ")
+                    )
+                ),
+                (inner.clone(), inner).prop_map(|(a, b)| format!("pow({a}, {b})")),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(150))]
+
+        /// The field-at-once check refuses exactly what the one-input-at-a-time check
+        /// refuses, with the same error, and never passes a formula that fails somewhere.
+        #[test]
+        fn the_check_by_fields_decides_as_the_check_by_inputs(text in formula_text()) {
+            let mut parser = Parser { text: &text, pos: 0 };
+            let expr = parser.expr().unwrap();
+            prop_assert_eq!(parser.pos, text.len());
+            let formula = Formula { text: text.clone(), expr };
+            for extras in [&[0u32][..], &[0, 1, 5]] {
+                let each = formula.check_each(extras);
+                if formula.surely_a_number(extras) {
+                    prop_assert_eq!(&each, &Ok(()), "{}", text);
+                }
+            }
+            let each = formula.check_each(if formula.expr.reads(&|v| matches!(v, Var::Nr | Var::Nh)) {
+                &[0, 1, 5]
+            } else {
+                &[0]
+            });
+            prop_assert_eq!(formula.check(), each, "{}", text);
+        }
+    }
+
+    #[test]
+    fn the_check_by_fields_passes_the_usual_formulas_and_leaves_branches_to_the_inputs() {
+        for text in [
+            "round(10 * sqrt(n) / sqrt(r)) - 9",
+            "n - r + 1",
+            "if(r <= 10, 11 - r, 0)",
+            "max(0, 50 - 5 * (r - 1)) + nh * 2 + log(prizepool)",
+        ] {
+            let formula = Formula::new(text).unwrap();
+            assert!(formula.surely_a_number(&[0, 1, 5]), "{text}");
+        }
+        // Divides by zero only in the branch not taken: the fields say "not sure", the
+        // inputs one at a time pass it.
+        let formula = Formula::new("if(r > 1, 10 / (r - 1), 50)").unwrap();
+        assert!(!formula.surely_a_number(&[0]));
+        assert_eq!(formula.check_each(&[0]), Ok(()));
+    }
 
     fn at(n: u32, r: u32) -> Inputs {
         Inputs {
