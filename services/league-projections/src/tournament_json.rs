@@ -506,8 +506,7 @@ impl<'a> Cursor<'a> {
 
     /// `"seat":N`, the first field of most events.
     fn seat_key(&mut self) -> Option<Seat> {
-        self.lit(b"\"seat\":")?;
-        self.seat()
+        self.key_seat(b"\"seat\":")
     }
 
     fn key_uint(&mut self, key: &[u8]) -> Option<u64> {
@@ -801,6 +800,23 @@ mod tests {
         true
     }
 
+    /// Deletes, inserts or replaces a byte at each place (`kind` 0, 1 or 2).
+    fn edit(bytes: &mut Vec<u8>, edits: Vec<(prop::sample::Index, u8, u8)>) {
+        for (at, kind, byte) in edits {
+            let at = at.index(bytes.len());
+            match kind {
+                0 => {
+                    bytes.remove(at);
+                }
+                1 => bytes.insert(at, byte),
+                _ => bytes[at] = byte,
+            }
+            if bytes.is_empty() {
+                break;
+            }
+        }
+    }
+
     /// What either short path reads.
     fn short_path(bytes: &[u8]) -> Option<TournamentEvent> {
         hand_event(bytes)
@@ -1008,19 +1024,7 @@ mod tests {
             edits in prop::collection::vec((any::<prop::sample::Index>(), 0..3u8, any::<u8>()), 1..4),
         ) {
             let mut bytes = serde_json::to_vec(&event).unwrap();
-            for (at, kind, byte) in edits {
-                let at = at.index(bytes.len());
-                match kind {
-                    0 => {
-                        bytes.remove(at);
-                    }
-                    1 => bytes.insert(at, byte),
-                    _ => bytes[at] = byte,
-                }
-                if bytes.is_empty() {
-                    break;
-                }
-            }
+            edit(&mut bytes, edits);
             accepted_only_as_serde_reads(&bytes);
         }
 
@@ -1031,19 +1035,7 @@ mod tests {
             edits in prop::collection::vec((any::<prop::sample::Index>(), 0..3u8, any::<u8>()), 1..4),
         ) {
             let mut bytes = payload(table, event);
-            for (at, kind, byte) in edits {
-                let at = at.index(bytes.len());
-                match kind {
-                    0 => {
-                        bytes.remove(at);
-                    }
-                    1 => bytes.insert(at, byte),
-                    _ => bytes[at] = byte,
-                }
-                if bytes.is_empty() {
-                    break;
-                }
-            }
+            edit(&mut bytes, edits);
             accepted_only_as_serde_reads(&bytes);
         }
     }
