@@ -298,18 +298,7 @@ impl Field<'_> {
         let values = match expr {
             Expr::Num(v) => vec![*v; len],
             Expr::Var(Var::R) => self.places.to_vec(),
-            Expr::Var(var) => {
-                let inputs = self.inputs();
-                let value = match var {
-                    Var::N => f64::from(inputs.n),
-                    Var::Nr => f64::from(inputs.nr),
-                    Var::Nh => f64::from(inputs.nh),
-                    Var::Buyin => u64_to_f64(inputs.buyin),
-                    Var::Prizepool => u64_to_f64(inputs.prizepool),
-                    Var::R => f64::from(inputs.r),
-                };
-                vec![value; len]
-            }
+            Expr::Var(var) => vec![var.value(&self.inputs()); len],
             Expr::Neg(inner) => {
                 let mut values = self.eval(inner)?;
                 values.iter_mut().for_each(|v| *v = -*v);
@@ -317,23 +306,8 @@ impl Field<'_> {
             }
             Expr::Bin(op, a, b) => {
                 let (mut a, b) = (self.eval(a)?, self.eval(b)?);
-                let truth = |t: bool| if t { 1.0 } else { 0.0 };
                 for (a, &b) in a.iter_mut().zip(&b) {
-                    *a = match op {
-                        Op::Add => *a + b,
-                        Op::Sub => *a - b,
-                        Op::Mul => *a * b,
-                        Op::Div if b == 0.0 => return None,
-                        Op::Div => *a / b,
-                        Op::Lt => truth(*a < b),
-                        Op::Le => truth(*a <= b),
-                        Op::Gt => truth(*a > b),
-                        Op::Ge => truth(*a >= b),
-                        Op::Eq => truth(*a == b),
-                        Op::Ne => truth(*a != b),
-                        Op::And => truth(*a != 0.0 && b != 0.0),
-                        Op::Or => truth(*a != 0.0 || b != 0.0),
-                    };
+                    *a = binary(*op, *a, b).ok()?;
                 }
                 a
             }
@@ -378,18 +352,7 @@ impl Field<'_> {
                     _ => {
                         let mut x = arg(0)?;
                         for x in &mut x {
-                            *x = match func {
-                                Func::Round => x.round(),
-                                Func::Floor => x.floor(),
-                                Func::Ceil => x.ceil(),
-                                Func::Abs => x.abs(),
-                                Func::Sqrt if *x < 0.0 => return None,
-                                Func::Sqrt => x.sqrt(),
-                                Func::Log | Func::Log10 if *x <= 0.0 => return None,
-                                Func::Log => x.ln(),
-                                Func::Log10 => x.log10(),
-                                Func::If | Func::Max | Func::Min | Func::Pow => *x,
-                            };
+                            *x = unary(*func, *x).ok()?;
                         }
                         x
                     }
@@ -431,34 +394,9 @@ impl fmt::Display for Undefined {
 fn eval(expr: &Expr, inputs: &Inputs) -> Result<f64, Undefined> {
     let value = match expr {
         Expr::Num(v) => *v,
-        Expr::Var(var) => match var {
-            Var::N => f64::from(inputs.n),
-            Var::R => f64::from(inputs.r),
-            Var::Nr => f64::from(inputs.nr),
-            Var::Nh => f64::from(inputs.nh),
-            Var::Buyin => u64_to_f64(inputs.buyin),
-            Var::Prizepool => u64_to_f64(inputs.prizepool),
-        },
+        Expr::Var(var) => var.value(inputs),
         Expr::Neg(inner) => -eval(inner, inputs)?,
-        Expr::Bin(op, a, b) => {
-            let (a, b) = (eval(a, inputs)?, eval(b, inputs)?);
-            let truth = |t: bool| if t { 1.0 } else { 0.0 };
-            match op {
-                Op::Add => a + b,
-                Op::Sub => a - b,
-                Op::Mul => a * b,
-                Op::Div if b == 0.0 => return Err(Undefined::DivisionByZero),
-                Op::Div => a / b,
-                Op::Lt => truth(a < b),
-                Op::Le => truth(a <= b),
-                Op::Gt => truth(a > b),
-                Op::Ge => truth(a >= b),
-                Op::Eq => truth(a == b),
-                Op::Ne => truth(a != b),
-                Op::And => truth(a != 0.0 && b != 0.0),
-                Op::Or => truth(a != 0.0 || b != 0.0),
-            }
-        }
+        Expr::Bin(op, a, b) => binary(*op, eval(a, inputs)?, eval(b, inputs)?)?,
         Expr::Call(func, args) => {
             // The parser checked each function's arity; the fallbacks below are never
             // taken.
@@ -474,20 +412,8 @@ fn eval(expr: &Expr, inputs: &Inputs) -> Result<f64, Undefined> {
                 Func::Min => args
                     .iter()
                     .try_fold(f64::INFINITY, |m, a| eval(a, inputs).map(|v| m.min(v)))?,
-                Func::Round => arg(0)?.round(),
-                Func::Floor => arg(0)?.floor(),
-                Func::Ceil => arg(0)?.ceil(),
-                Func::Abs => arg(0)?.abs(),
-                Func::Sqrt => match arg(0)? {
-                    x if x < 0.0 => return Err(Undefined::NegativeSqrt),
-                    x => x.sqrt(),
-                },
                 Func::Pow => arg(0)?.powf(arg(1)?),
-                Func::Log | Func::Log10 => match arg(0)? {
-                    x if x <= 0.0 => return Err(Undefined::BadLog),
-                    x if *func == Func::Log => x.ln(),
-                    x => x.log10(),
-                },
+                _ => unary(*func, arg(0)?)?,
             }
         }
     };
@@ -496,6 +422,55 @@ fn eval(expr: &Expr, inputs: &Inputs) -> Result<f64, Undefined> {
     } else {
         Err(Undefined::NotFinite(value))
     }
+}
+
+impl Var {
+    fn value(self, inputs: &Inputs) -> f64 {
+        match self {
+            Var::N => f64::from(inputs.n),
+            Var::R => f64::from(inputs.r),
+            Var::Nr => f64::from(inputs.nr),
+            Var::Nh => f64::from(inputs.nh),
+            Var::Buyin => u64_to_f64(inputs.buyin),
+            Var::Prizepool => u64_to_f64(inputs.prizepool),
+        }
+    }
+}
+
+/// An operator's value (comparisons and `&&`, `||` give 1 or 0).
+fn binary(op: Op, a: f64, b: f64) -> Result<f64, Undefined> {
+    let truth = |t: bool| if t { 1.0 } else { 0.0 };
+    Ok(match op {
+        Op::Add => a + b,
+        Op::Sub => a - b,
+        Op::Mul => a * b,
+        Op::Div if b == 0.0 => return Err(Undefined::DivisionByZero),
+        Op::Div => a / b,
+        Op::Lt => truth(a < b),
+        Op::Le => truth(a <= b),
+        Op::Gt => truth(a > b),
+        Op::Ge => truth(a >= b),
+        Op::Eq => truth(a == b),
+        Op::Ne => truth(a != b),
+        Op::And => truth(a != 0.0 && b != 0.0),
+        Op::Or => truth(a != 0.0 || b != 0.0),
+    })
+}
+
+/// A function of one argument; `if`, `max`, `min` and `pow` are evaluated by their callers.
+fn unary(func: Func, x: f64) -> Result<f64, Undefined> {
+    Ok(match func {
+        Func::Round => x.round(),
+        Func::Floor => x.floor(),
+        Func::Ceil => x.ceil(),
+        Func::Abs => x.abs(),
+        Func::Sqrt if x < 0.0 => return Err(Undefined::NegativeSqrt),
+        Func::Sqrt => x.sqrt(),
+        Func::Log | Func::Log10 if x <= 0.0 => return Err(Undefined::BadLog),
+        Func::Log => x.ln(),
+        Func::Log10 => x.log10(),
+        Func::If | Func::Max | Func::Min | Func::Pow => x,
+    })
 }
 
 fn u64_to_f64(v: u64) -> f64 {

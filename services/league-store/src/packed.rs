@@ -49,21 +49,32 @@ const EVENTS_SQL: &str = "SELECT CAST(group_concat(r, '') AS BLOB), count(*), ma
     FROM events WHERE position >= $1 AND ($3 IS NULL OR position < $3) \
     ORDER BY position LIMIT $2)";
 
-const LOG_SQL: &str = "SELECT CAST(group_concat(r, '') AS BLOB), count(*), max(p) FROM (\
-    SELECT position AS p, concat(\
-    position, ',', stream_version, ',', octet_length(stream_id), ',', octet_length(payload), \
-    ';', stream_id, payload) AS r \
-    FROM events WHERE position >= $1 AND ($3 IS NULL OR position < $3) \
-    ORDER BY position LIMIT $2)";
+/// One `read_log` record, as an SQL expression (see the module documentation).
+macro_rules! log_record {
+    () => {
+        "concat(position, ',', stream_version, ',', octet_length(stream_id), ',', \
+        octet_length(payload), ';', stream_id, payload)"
+    };
+}
+
+const LOG_SQL: &str = concat!(
+    "SELECT CAST(group_concat(r, '') AS BLOB), count(*), max(p) FROM (\
+    SELECT position AS p, ",
+    log_record!(),
+    " AS r FROM events WHERE position >= $1 AND ($3 IS NULL OR position < $3) \
+    ORDER BY position LIMIT $2)"
+);
 
 /// [`LOG_SQL`] for the events of the range `[$1, $1 + $2)`, without the sub-query and its
 /// limit: SQLite runs it as one scan of the table's rowid range, with less work per event.
 /// The scan visits rows in rowid order, `position`'s; [`read_packed`] checks that
 /// positions increase, so another order would fail the read rather than reorder it.
-const LOG_RANGE_SQL: &str = "SELECT CAST(group_concat(concat(\
-    position, ',', stream_version, ',', octet_length(stream_id), ',', octet_length(payload), \
-    ';', stream_id, payload), '') AS BLOB), count(*), max(position) \
-    FROM events WHERE position >= $1 AND position < $1 + $2";
+const LOG_RANGE_SQL: &str = concat!(
+    "SELECT CAST(group_concat(",
+    log_record!(),
+    ", '') AS BLOB), count(*), max(position) \
+    FROM events WHERE position >= $1 AND position < $1 + $2"
+);
 
 /// Up to `limit` events from `from` on, in global order, into `out`.
 pub(crate) async fn read_events(
