@@ -79,6 +79,9 @@ pub enum StoreError {
     /// The database failed.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// The database failed, in a bulk read of SQLite's log (see `direct`).
+    #[error("database error: {0}")]
+    DirectRead(#[from] rusqlite::Error),
     /// Applying the migrations failed.
     #[error("migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),

@@ -8,8 +8,9 @@
 //! - [`types`]: what is appended ([`NewEvent`], [`ExpectedVersion`]) and read
 //!   ([`RecordedEvent`]), limits, the injectable [`Clock`].
 //! - [`store`]: [`Store`]: open/migrate, `append`, `read_stream`, `read_all`, `read_log`;
-//!   bulk reads of the log in the private `packed` (SQLite: many events per value) and
-//!   `pg_copy` (PostgreSQL: binary `COPY`, for `read_log`).
+//!   bulk reads of the log in the private `direct` (SQLite in a file: rows read in place
+//!   through rusqlite, two ranges at once for large pages) and `pg_copy` (PostgreSQL:
+//!   binary `COPY`, for `read_log`).
 //! - [`subscribe`]: `subscribe_all`, catch-up then live.
 //! - [`hash`]: the byte encodings of event hashes and tree-head messages (`HASHING.md`).
 //! - [`merkle`]: RFC 6962 trees, proofs and their verification; pure.
@@ -61,10 +62,10 @@
 //! [`StoreOptions::sqlite_synchronous_full`] for that.
 
 pub mod bench;
+mod direct;
 pub mod error;
 pub mod hash;
 pub mod merkle;
-mod packed;
 mod pg_copy;
 pub mod sealer;
 pub mod store;

@@ -105,6 +105,8 @@ pub(crate) struct Inner {
     /// SQLite: appends and seals of this process queue here instead of spinning on the file
     /// lock (SQLite's busy handler backs off in sleeps of up to 100 ms).
     pub(crate) sqlite_writer: Mutex<()>,
+    /// SQLite in a file: bulk reads of the log by connections of our own (see `direct`).
+    direct: Option<Arc<crate::direct::DirectReader>>,
     /// PostgreSQL: the last version and hash this process wrote or read for recent streams,
     /// so that an append whose expectation matches skips the head read (one statement per
     /// append). A stale entry is harmless: the insert then violates `(stream, version)` and
@@ -472,6 +474,7 @@ impl Store {
     pub async fn open_with(url: &str, options: StoreOptions) -> Result<Self, StoreError> {
         let backend = backend_of(url)?;
         let (wake, _) = watch::channel(0u64);
+        let mut direct = None;
         let db = match backend {
             Backend::Sqlite => {
                 let connect = SqliteConnectOptions::from_str(url)?
@@ -486,6 +489,7 @@ impl Store {
                     // sqlx runs SQLite on a worker thread and hands rows over a channel; the
                     // default of 50 rows makes a page read ping-pong between threads.
                     .row_buffer_size(16_384);
+                direct = crate::direct::DirectReader::for_options(&connect);
                 let pool = SqlitePoolOptions::new()
                     .max_connections(options.max_connections.max(2))
                     .connect_with(connect)
@@ -529,6 +533,7 @@ impl Store {
                 wake,
                 poll_interval: options.poll_interval,
                 sqlite_writer: Mutex::new(()),
+                direct,
                 heads: std::sync::Mutex::new(HashMap::new()),
                 listener,
             }),
@@ -931,8 +936,9 @@ impl Store {
             recorded_at, prev_hash, hash FROM events WHERE position >= $1 \
             AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
             ORDER BY position LIMIT $2";
-        // SQLite reads in packs rather than row by row, sqlx's row objects being most of the
-        // cost of a read there (see `packed`). PostgreSQL reads rows: with 13 columns the
+        // SQLite in a file reads through `direct` (sqlx's row objects were most of the cost
+        // of a read there); an in-memory SQLite database, only reachable through sqlx's own
+        // connections, reads rows through sqlx. PostgreSQL reads rows: with 13 columns the
         // server is the limit of a page's rate, and reading them as a binary `COPY` (see
         // `pg_copy`, which `read_log` uses) measured no faster, so every live tail keeps the
         // plain query.
@@ -952,9 +958,22 @@ impl Store {
                     events.push(decode_event(&row)?);
                 }
             }
-            Db::Sqlite(pool) => {
-                crate::packed::read_events(pool, from_position, limit, &mut events).await?;
-            }
+            Db::Sqlite(pool) => match &self.inner.direct {
+                Some(direct) => events = direct.read_events(from_position, limit).await?,
+                None => {
+                    const SQL_SQLITE: &str = "SELECT position, stream_id, stream_version, \
+                        event_type, schema_version, payload, actor, correlation_id, \
+                        causation_id, idempotency_key, recorded_at, prev_hash, hash \
+                        FROM events WHERE position >= $1 ORDER BY position LIMIT $2";
+                    let mut rows = sqlx::query(SQL_SQLITE)
+                        .bind(to_i64(from_position))
+                        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+                        .fetch(pool);
+                    while let Some(row) = rows.try_next().await? {
+                        events.push(decode_event(&row)?);
+                    }
+                }
+            },
         }
         Ok(events)
     }
@@ -1337,9 +1356,27 @@ impl Store {
             Db::Postgres(pool) => {
                 crate::pg_copy::read_log(pool, from_position, limit, &mut entries).await?;
             }
-            Db::Sqlite(pool) => {
-                crate::packed::read_log(pool, from_position, limit, &mut entries).await?;
-            }
+            Db::Sqlite(pool) => match &self.inner.direct {
+                Some(direct) => entries = direct.read_log(from_position, limit).await?,
+                None => {
+                    let mut streams = StreamIds::default();
+                    let mut rows = sqlx::query_as::<_, (i64, String, i64, Vec<u8>)>(
+                        "SELECT position, stream_id, stream_version, payload FROM events \
+                         WHERE position >= $1 ORDER BY position LIMIT $2",
+                    )
+                    .bind(to_i64(from_position))
+                    .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+                    .fetch(pool);
+                    while let Some((position, stream, version, payload)) = rows.try_next().await? {
+                        entries.push(LogEntry {
+                            position: to_u64("position", position)?,
+                            stream_id: streams.get(&stream),
+                            stream_version: to_u64("stream version", version)?,
+                            payload: Bytes::from(payload),
+                        });
+                    }
+                }
+            },
         }
         Ok(entries)
     }

@@ -216,6 +216,7 @@ on_both_backends!(
     two_sealers_never_seal_the_same_leaves_and_a_forged_head_is_caught,
     the_benchmark_runs_end_to_end_on_a_scratch_database,
     bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams,
+    large_pages_read_while_appending_and_across_gaps_in_either_half,
 );
 
 fn json(v: &serde_json::Value) -> Vec<u8> {
@@ -476,6 +477,93 @@ async fn bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams(db: &TestDb
     ];
     check_bulk_reads(&store, &left, &cases).await;
     check_bulk_reads(&store, &left, &more).await;
+    assert_eq!(read_everything(&store).await, left);
+}
+
+/// Pages of 2,048 events or more (on SQLite, read as two ranges of positions at once, see
+/// `direct.rs`): a reader paging while a writer appends sees every event once, in order;
+/// after deletions, a page whose first or second half has a gap, or whose second half is
+/// all gap, is still the events that are there.
+async fn large_pages_read_while_appending_and_across_gaps_in_either_half(db: &TestDb) {
+    const TOTAL: usize = 6_000;
+    let store = db.open().await;
+    let writer_store = store.clone();
+    let writer = tokio::spawn(async move {
+        let mut written = 0;
+        let mut round = 0;
+        while written < TOTAL {
+            let size = (1 + round * 7 % 50).min(TOTAL - written);
+            let batch: Vec<NewEvent> = (written..written + size)
+                .map(|n| ev("E", &format!("{{\"n\":{n}}}")))
+                .collect();
+            writer_store
+                .append("s", ExpectedVersion::Any, &batch, None)
+                .await
+                .unwrap();
+            written += size;
+            round += 1;
+            if round % 10 == 0 {
+                tokio::task::yield_now().await;
+            }
+        }
+    });
+    let mut seen: Vec<RecordedEvent> = Vec::with_capacity(TOTAL);
+    let mut next = 0;
+    while seen.len() < TOTAL {
+        let page = store.read_all(next, 4_096).await.unwrap();
+        match page.last() {
+            Some(last) => next = last.position + 1,
+            None => tokio::task::yield_now().await,
+        }
+        seen.extend(page);
+    }
+    writer.await.unwrap();
+    settle(&store).await;
+    let oracle = store.read_stream("s", 1).await.unwrap();
+    assert_eq!(oracle.len(), TOTAL);
+    assert!(
+        seen == oracle,
+        "the paging reader's sequence differs from the stream"
+    );
+    assert!(seen.windows(2).all(|w| w[0].position < w[1].position));
+
+    let at = |i: usize| oracle[i].position;
+    let dense = oracle
+        .windows(2)
+        .all(|w| w[1].position == w[0].position + 1);
+    let cases = [
+        (at(0), 2_048),
+        (at(0), 4_096),
+        (at(10), 3_000),
+        (at(1_000), 2_048),
+        (at(1_076), 2_048),
+        (at(2_000), 2_048),
+        (at(TOTAL - 2_048), 2_048),
+        (at(TOTAL - 2_049), 2_048),
+        (at(3_400), 4_096),
+        (at(0), 10_000),
+    ];
+    check_bulk_reads(&store, &oracle, &cases).await;
+
+    // A small gap in the first half of a page from 0, a gap of 1,201 events that is the
+    // whole second half of a page from 1,076 (SQLite's positions are dense here: checked).
+    let gone: Vec<usize> = (500..511).chain(2_100..3_301).collect();
+    for i in &gone {
+        store
+            .execute_raw(&format!("DELETE FROM events WHERE position = {}", at(*i)))
+            .await
+            .unwrap();
+    }
+    let left: Vec<RecordedEvent> = oracle
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !gone.contains(i))
+        .map(|(_, e)| e.clone())
+        .collect();
+    if matches!(db.kind, Kind::Sqlite) {
+        assert!(dense, "SQLite assigns positions densely");
+    }
+    check_bulk_reads(&store, &left, &cases).await;
     assert_eq!(read_everything(&store).await, left);
 }
 
@@ -1603,4 +1691,45 @@ async fn the_benchmark_runs_end_to_end_on_a_scratch_database(db: &TestDb) {
     let text = report.to_string();
     let last = text.lines().last().unwrap();
     assert!(last.starts_with("worst ratio to plain insert: "), "{text}");
+}
+
+/// An in-memory SQLite database is only reachable through sqlx's own connections, so its
+/// bulk reads are sqlx's row-by-row reads: the same events as a file's.
+#[tokio::test]
+async fn an_in_memory_sqlite_store_reads_its_log_row_by_row() {
+    let store = Store::open("sqlite::memory:").await.unwrap();
+    for round in 0..60 {
+        let batch: Vec<NewEvent> = (0..50)
+            .map(|i| ev("E", &format!("{{\"round\":{round},\"i\":{i}}}")))
+            .collect();
+        store
+            .append(
+                &format!("s{}", round % 7),
+                ExpectedVersion::Any,
+                &batch,
+                None,
+            )
+            .await
+            .unwrap();
+    }
+    let mut oracle = Vec::new();
+    for s in 0..7 {
+        oracle.extend(store.read_stream(&format!("s{s}"), 1).await.unwrap());
+    }
+    oracle.sort_by_key(|e| e.position);
+    assert_eq!(oracle.len(), 3_000);
+    let at = |i: usize| oracle[i].position;
+    check_bulk_reads(
+        &store,
+        &oracle,
+        &[
+            (0, 1),
+            (0, 2_048),
+            (at(1_000), 2_048),
+            (at(2_999), 10),
+            (0, 10_000),
+        ],
+    )
+    .await;
+    assert_eq!(read_everything(&store).await, oracle);
 }
