@@ -21,6 +21,7 @@
 //! one `position >= from ORDER BY position LIMIT limit` would return.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
@@ -45,6 +46,8 @@ const COLUMNS: &str = "position, stream_id, stream_version, event_type, schema_v
 pub(crate) struct DirectReader {
     path: PathBuf,
     idle: Mutex<Vec<Connection>>,
+    /// Set by [`Store::close`](crate::Store::close), with sqlx's pool.
+    closed: AtomicBool,
 }
 
 impl DirectReader {
@@ -59,7 +62,16 @@ impl DirectReader {
         Some(Arc::new(Self {
             path: path.to_path_buf(),
             idle: Mutex::new(Vec::new()),
+            closed: AtomicBool::new(false),
         }))
+    }
+
+    /// Closes the idle connections; later reads fail as reads from sqlx's closed pool do.
+    pub(crate) fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        if let Ok(mut idle) = self.idle.lock() {
+            idle.clear();
+        }
     }
 
     /// Up to `limit` events with position `>= from`, in global order.
@@ -115,6 +127,9 @@ impl DirectReader {
         self: &Arc<Self>,
         read: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
+        if self.closed.load(Ordering::SeqCst) {
+            return Err(sqlx::Error::PoolClosed.into());
+        }
         let this = Arc::clone(self);
         tokio::task::spawn_blocking(move || {
             let conn = match this.idle.lock().ok().and_then(|mut idle| idle.pop()) {
@@ -122,8 +137,10 @@ impl DirectReader {
                 None => open(&this.path)?,
             };
             let result = read(&conn);
-            // A connection whose read failed is closed rather than reused.
+            // A connection whose read failed is closed rather than reused, and so is every
+            // connection once the store is closed.
             if result.is_ok()
+                && !this.closed.load(Ordering::SeqCst)
                 && let Ok(mut idle) = this.idle.lock()
                 && idle.len() < IDLE_MAX
             {

@@ -550,6 +550,9 @@ impl Store {
 
     /// Closes the pool, waiting for connections to finish.
     pub async fn close(&self) {
+        if let Some(direct) = &self.inner.direct {
+            direct.close();
+        }
         match &self.inner.db {
             Db::Sqlite(p) => p.close().await,
             Db::Postgres(p) => p.close().await,

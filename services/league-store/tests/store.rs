@@ -429,7 +429,8 @@ async fn bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams(db: &TestDb
     assert!(oracle.iter().any(|e| e.actor.as_deref() == Some("1,2;3")));
     assert!(oracle.iter().any(|e| e.actor.is_none()));
 
-    // Act and assert: pages that start and end on and around the pack boundaries.
+    // Act and assert: pages that start and end on and around 512 and 1,024 events (the
+    // packs of the reads before stop 16).
     let at = |i: usize| oracle[i].position;
     let cases = [
         (0, 1),
@@ -451,23 +452,12 @@ async fn bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams(db: &TestDb
     assert_eq!(read_everything(&store).await, oracle);
 
     // Gaps (events deleted with SQL, as a tamperer would): single events, two on either
-    // side of a pack boundary, and runs of 60 and 150. Bulk reads (on SQLite, two packs at a
-    // time by ranges of positions) still return exactly the events that are there.
+    // side of 1,024, and runs of 60 and 150. Bulk reads (on SQLite, pages of 2,048 or more
+    // by two ranges of positions at once) still return exactly the events that are there.
     let mut gone: Vec<usize> = vec![3, 900, 1_023, 1_024];
     gone.extend(40..100);
     gone.extend(1_100..1_250);
-    for i in &gone {
-        store
-            .execute_raw(&format!("DELETE FROM events WHERE position = {}", at(*i)))
-            .await
-            .unwrap();
-    }
-    let left: Vec<RecordedEvent> = oracle
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !gone.contains(i))
-        .map(|(_, e)| e.clone())
-        .collect();
+    let left = delete_events(&store, &oracle, &gone).await;
     let more = [
         (at(2), 1_030),
         (at(100), 2_048),
@@ -548,23 +538,43 @@ async fn large_pages_read_while_appending_and_across_gaps_in_either_half(db: &Te
     // A small gap in the first half of a page from 0, a gap of 1,201 events that is the
     // whole second half of a page from 1,076 (SQLite's positions are dense here: checked).
     let gone: Vec<usize> = (500..511).chain(2_100..3_301).collect();
-    for i in &gone {
-        store
-            .execute_raw(&format!("DELETE FROM events WHERE position = {}", at(*i)))
-            .await
-            .unwrap();
-    }
-    let left: Vec<RecordedEvent> = oracle
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !gone.contains(i))
-        .map(|(_, e)| e.clone())
-        .collect();
+    let left = delete_events(&store, &oracle, &gone).await;
     if matches!(db.kind, Kind::Sqlite) {
         assert!(dense, "SQLite assigns positions densely");
     }
     check_bulk_reads(&store, &left, &cases).await;
     assert_eq!(read_everything(&store).await, left);
+
+    // A closed store reads nothing, however it reads.
+    store.close().await;
+    for limit in [10, 4_096] {
+        assert!(store.read_all(0, limit).await.is_err(), "read_all, {limit}");
+        assert!(store.read_log(0, limit).await.is_err(), "read_log, {limit}");
+    }
+}
+
+/// Deletes the events at the indexes `gone` of `oracle` with SQL, as a tamperer would;
+/// returns the events left.
+async fn delete_events(
+    store: &Store,
+    oracle: &[RecordedEvent],
+    gone: &[usize],
+) -> Vec<RecordedEvent> {
+    for &i in gone {
+        store
+            .execute_raw(&format!(
+                "DELETE FROM events WHERE position = {}",
+                oracle[i].position
+            ))
+            .await
+            .unwrap();
+    }
+    oracle
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !gone.contains(i))
+        .map(|(_, e)| e.clone())
+        .collect()
 }
 
 /// `read_all` and `read_log` from each `(from, limit)` equal `oracle`'s events from there.
