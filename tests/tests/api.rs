@@ -1252,3 +1252,45 @@ async fn the_api_works_end_to_end_on_postgres() {
     }
     all(Backend::Postgres).await;
 }
+
+/// Stopping the server while a dashboard is still subscribed still stops the live
+/// projector with a last checkpoint (the subscription's session may outlive the workers).
+#[actix_web::test]
+async fn stopping_with_a_subscriber_connected_writes_the_last_checkpoint() {
+    let mut app = spawn_app(Backend::Sqlite).await;
+    app.admin(
+        SCHEDULE,
+        json!({"id": "t9", "s": schedule("crown", Tracking::Results, &seed(9))}),
+    )
+    .await;
+    let mut ws = app
+        .subscribe(
+            "graphql-transport-ws",
+            json!({}),
+            json!({
+                "id": "1",
+                "type": "subscribe",
+                "payload": {"query": "subscription { tournament(id: \"t9\") { entries } }"}
+            }),
+        )
+        .await;
+    app.admin(REGISTER, json!({"t": "t9", "p": "ann"})).await;
+    let mut entries = None;
+    while entries != Some(1) {
+        let message = next_message(&mut ws, "a subscription message").await;
+        if message["type"] == "next" {
+            entries = message["payload"]["data"]["tournament"]["entries"].as_u64();
+        }
+    }
+    let last = app.last_position().await;
+    assert!(last.is_some());
+    // Stop with the WebSocket still open.
+    let _ = app.stop.take().unwrap().send(());
+    app.server.take().unwrap().await.unwrap().unwrap();
+    let (checkpoint, docs) = app.store.read_models(league_app::PROJECTION).await.unwrap();
+    assert_eq!(checkpoint, last, "the last checkpoint is at the last event");
+    assert!(!docs.is_empty());
+    drop(ws);
+    app.store.close().await;
+    app.scratch.drop_it().await;
+}

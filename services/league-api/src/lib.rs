@@ -113,14 +113,10 @@ where
         handle.stop(true).await;
     });
     let served = server.await;
-    // The workers (and their clones of the state) are gone; stop the projector cleanly.
-    match Arc::try_unwrap(live) {
-        Ok(live) => {
-            if let Err(e) = live.stop().await {
-                eprintln!("stopping the live projector: {e}");
-            }
-        }
-        Err(_) => eprintln!("the live projector is still shared; not checkpointed"),
+    // Stop the projector with a last checkpoint, whoever still holds the state (a
+    // WebSocket session the workers have not dropped yet).
+    if let Err(e) = live.finish().await {
+        eprintln!("stopping the live projector: {e}");
     }
     served
 }

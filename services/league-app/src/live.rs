@@ -42,7 +42,8 @@ pub struct Live {
     /// Subscribe with [`Live::changes_of`].
     watchers: Arc<Watchers>,
     stop: watch::Sender<bool>,
-    task: tokio::task::JoinHandle<Result<(), AppError>>,
+    /// Taken by the first [`Live::finish`].
+    task: std::sync::Mutex<Option<tokio::task::JoinHandle<Result<(), AppError>>>>,
 }
 
 impl Live {
@@ -99,7 +100,7 @@ impl Live {
             position,
             watchers,
             stop,
-            task,
+            task: std::sync::Mutex::new(Some(task)),
         }
     }
 
@@ -143,12 +144,28 @@ impl Live {
         }
     }
 
-    /// Stops following, writes a last checkpoint, and returns the projector.
-    pub async fn stop(self) -> Result<Projector, AppError> {
+    /// Stops following and writes a last checkpoint, even while others still share this
+    /// projector (a server's lingering WebSocket sessions): they keep reading what was
+    /// folded. Only the first call waits for the projector's task; later calls return at
+    /// once.
+    pub async fn finish(&self) -> Result<(), AppError> {
         let _ = self.stop.send(true);
-        self.task
-            .await
-            .map_err(|e| AppError::Other(format!("the live projector panicked: {e}")))??;
+        let task = self
+            .task
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        match task {
+            Some(task) => task
+                .await
+                .map_err(|e| AppError::Other(format!("the live projector panicked: {e}")))?,
+            None => Ok(()),
+        }
+    }
+
+    /// [`Live::finish`], then returns the projector.
+    pub async fn stop(self) -> Result<Projector, AppError> {
+        self.finish().await?;
         let projector = Arc::try_unwrap(self.projector)
             .map_err(|_| AppError::Other("the projector is still shared".into()))?;
         Ok(projector
