@@ -112,6 +112,27 @@ impl TestApp {
         ws
     }
 
+    /// Schedules the results-tracked tournament `id` at crown (first draw `seed(draw)`) and
+    /// subscribes to its entries, anonymously.
+    async fn scheduled_and_watched(
+        &self,
+        id: &str,
+        draw: u8,
+    ) -> actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec> {
+        self.admin(
+            SCHEDULE,
+            json!({"id": id, "s": schedule("crown", Tracking::Results, &seed(draw))}),
+        )
+        .await;
+        let query = format!("subscription {{ tournament(id: \"{id}\") {{ entries }} }}");
+        self.subscribe(
+            "graphql-transport-ws",
+            json!({}),
+            json!({"id": "1", "type": "subscribe", "payload": {"query": query}}),
+        )
+        .await
+    }
+
     async fn last_position(&self) -> Option<u64> {
         self.store.last_position().await.unwrap()
     }
@@ -500,22 +521,7 @@ async fn positions_are_64_bit_and_typed_as_such(app: &TestApp) {
 }
 
 async fn a_subscription_receives_the_changes_in_order(app: &TestApp) {
-    app.admin(
-        SCHEDULE,
-        json!({"id": "t5", "s": schedule("crown", Tracking::Results, &seed(1))}),
-    )
-    .await;
-    let mut ws = app
-        .subscribe(
-            "graphql-transport-ws",
-            json!({}),
-            json!({
-                "id": "1",
-                "type": "subscribe",
-                "payload": {"query": "subscription { tournament(id: \"t5\") { entries } }"}
-            }),
-        )
-        .await;
+    let mut ws = app.scheduled_and_watched("t5", 1).await;
     let mut seen = Vec::new();
     let mut registered = false;
     while seen.len() < 4 {
@@ -1258,22 +1264,7 @@ async fn the_api_works_end_to_end_on_postgres() {
 #[actix_web::test]
 async fn stopping_with_a_subscriber_connected_writes_the_last_checkpoint() {
     let mut app = spawn_app(Backend::Sqlite).await;
-    app.admin(
-        SCHEDULE,
-        json!({"id": "t9", "s": schedule("crown", Tracking::Results, &seed(9))}),
-    )
-    .await;
-    let mut ws = app
-        .subscribe(
-            "graphql-transport-ws",
-            json!({}),
-            json!({
-                "id": "1",
-                "type": "subscribe",
-                "payload": {"query": "subscription { tournament(id: \"t9\") { entries } }"}
-            }),
-        )
-        .await;
+    let mut ws = app.scheduled_and_watched("t9", 9).await;
     app.admin(REGISTER, json!({"t": "t9", "p": "ann"})).await;
     let mut entries = None;
     while entries != Some(1) {
