@@ -397,27 +397,11 @@ async fn run_in(
             + size.hundreds * 100
             + size.thousands * 1000
             + writers * size.concurrent_each);
-    let mut fill = size.read_events.saturating_sub(written);
-    let big = events(1000);
-    let mut version = 0;
-    while fill > 0 {
-        let n = fill.min(1000);
-        let slice = big.get(..usize::try_from(n).unwrap_or(0)).unwrap_or(&big);
-        let expected = if version == 0 {
-            ExpectedVersion::NoStream
-        } else {
-            ExpectedVersion::Exact(version)
-        };
-        version = store
-            .append("fill", expected, slice, None)
-            .await?
-            .last_version;
-        fill -= n;
-    }
+    fill(&store, size.read_events.saturating_sub(written)).await?;
     // Warm the cache once, then measure.
-    read_log(&store).await?;
+    read_whole_log(&store).await?;
     let started = Instant::now();
-    let read = read_log(&store).await?;
+    let read = read_whole_log(&store).await?;
     let read_per_sec = per_sec(read, started.elapsed());
     let started = Instant::now();
     let sealed = store
@@ -522,8 +506,30 @@ async fn run_store(
     Ok(per_sec(writers * appends * batch, started.elapsed()))
 }
 
-/// Reads the whole log in pages; returns the number of events.
-async fn read_log(store: &Store) -> Result<u32, StoreError> {
+/// Appends `count` of the benchmark's events to the new stream `fill`, in batches of 1,000.
+pub async fn fill(store: &Store, count: u32) -> Result<(), StoreError> {
+    let big = events(1000);
+    let mut left = count;
+    let mut version = 0;
+    while left > 0 {
+        let n = left.min(1000);
+        let slice = big.get(..usize::try_from(n).unwrap_or(0)).unwrap_or(&big);
+        let expected = if version == 0 {
+            ExpectedVersion::NoStream
+        } else {
+            ExpectedVersion::Exact(version)
+        };
+        version = store
+            .append("fill", expected, slice, None)
+            .await?
+            .last_version;
+        left -= n;
+    }
+    Ok(())
+}
+
+/// Reads the whole log with `read_all` in pages of 10,000; returns the number of events.
+pub async fn read_whole_log(store: &Store) -> Result<u32, StoreError> {
     let mut next = 0;
     let mut count = 0u32;
     loop {

@@ -30,17 +30,14 @@ use rusqlite::{Connection, OpenFlags, Row};
 use sqlx::sqlite::SqliteConnectOptions;
 
 use crate::error::StoreError;
-use crate::store::{LogEntry, StreamIds, to_hash, to_i64, to_u64};
+use crate::store::{EVENT_COLUMNS, LogEntry, StreamIds, to_hash, to_i64, to_u64};
 use crate::types::{RecordedEvent, Timestamp};
 
 /// Pages this large are read as two ranges at once.
-pub(crate) const PARALLEL_MIN: usize = 2_048;
+const PARALLEL_MIN: usize = 2_048;
 
 /// Idle connections kept for the next read.
 const IDLE_MAX: usize = 4;
-
-const COLUMNS: &str = "position, stream_id, stream_version, event_type, schema_version, \
-    payload, actor, correlation_id, causation_id, idempotency_key, recorded_at, prev_hash, hash";
 
 /// Reads of one SQLite file's log; cheap to share.
 pub(crate) struct DirectReader {
@@ -168,7 +165,7 @@ fn open(path: &std::path::Path) -> Result<Connection, StoreError> {
 /// The first `limit` events from `from` on.
 fn first(conn: &Connection, from: u64, limit: usize) -> Result<Vec<RecordedEvent>, StoreError> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM events WHERE position >= ?1 ORDER BY position LIMIT ?2"
+        "SELECT {EVENT_COLUMNS} FROM events WHERE position >= ?1 ORDER BY position LIMIT ?2"
     ))?;
     collect(
         stmt.query((to_i64(from), i64::try_from(limit).unwrap_or(i64::MAX)))?,
@@ -184,7 +181,7 @@ fn range(
     limit: usize,
 ) -> Result<Vec<RecordedEvent>, StoreError> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM events WHERE position >= ?1 AND position < ?2 \
+        "SELECT {EVENT_COLUMNS} FROM events WHERE position >= ?1 AND position < ?2 \
          ORDER BY position LIMIT ?3"
     ))?;
     collect(
@@ -239,7 +236,7 @@ fn collect(mut rows: rusqlite::Rows<'_>, limit: usize) -> Result<Vec<RecordedEve
     Ok(events)
 }
 
-/// One row of [`COLUMNS`], checked as sqlx's row decoding checks it.
+/// One row of [`EVENT_COLUMNS`], checked as sqlx's row decoding checks it.
 fn event(row: &Row<'_>) -> Result<RecordedEvent, StoreError> {
     let schema_version = int(row, 4, "schema_version")?;
     Ok(RecordedEvent {

@@ -964,11 +964,11 @@ impl Store {
             Db::Sqlite(pool) => match &self.inner.direct {
                 Some(direct) => events = direct.read_events(from_position, limit).await?,
                 None => {
-                    const SQL_SQLITE: &str = "SELECT position, stream_id, stream_version, \
-                        event_type, schema_version, payload, actor, correlation_id, \
-                        causation_id, idempotency_key, recorded_at, prev_hash, hash \
-                        FROM events WHERE position >= $1 ORDER BY position LIMIT $2";
-                    let mut rows = sqlx::query(SQL_SQLITE)
+                    let sql = format!(
+                        "SELECT {EVENT_COLUMNS} FROM events WHERE position >= $1 \
+                         ORDER BY position LIMIT $2"
+                    );
+                    let mut rows = sqlx::query(AssertSqlSafe(sql))
                         .bind(to_i64(from_position))
                         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
                         .fetch(pool);

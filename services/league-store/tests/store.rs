@@ -359,9 +359,9 @@ async fn appending_then_reading_returns_the_exact_bytes_and_a_chain(db: &TestDb)
     assert_eq!(report.events_checked, 6);
 }
 
-/// `read_all` and `read_log` read in bulk (SQLite: packed values of up to 512 events;
-/// PostgreSQL: binary `COPY`), `read_stream` row by row through sqlx: the two must agree on
-/// every field of every event, across pack boundaries, with awkward names and metadata.
+/// `read_all` and `read_log` read in bulk (SQLite: rows read in place through rusqlite;
+/// PostgreSQL: binary `COPY` for `read_log`), `read_stream` row by row through sqlx: the two
+/// must agree on every field of every event, with awkward names and metadata.
 async fn bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams(db: &TestDb) {
     // Arrange: 1,300 events in 7 streams, in appends of 1 to 9 events.
     let store = db.open().await;
