@@ -4,6 +4,8 @@
 use league_store::Store;
 use std::time::Instant;
 
+const PAYLOAD: &[u8] = br#"{"table":7,"seat":3,"action":"raise","amount":1200,"street":"turn","note":"a typical table action payload"}"#;
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
@@ -12,15 +14,42 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok_or("usage: read_all URL [fill N] [rounds R]")?;
     let mut fill = 0u32;
     let mut rounds = 5u32;
+    let mut spread = 0u32;
     for pair in args.get(2..).unwrap_or_default().chunks(2) {
         match pair {
             [k, v] if k == "fill" => fill = v.parse()?,
             [k, v] if k == "rounds" => rounds = v.parse()?,
+            [k, v] if k == "spread" => spread = v.parse()?,
             _ => return Err("bad arguments".into()),
         }
     }
     let store = Store::open(url).await?;
     league_store::bench::fill(&store, fill).await?;
+    let writers: Vec<_> = (0..16u32)
+        .map(|w| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let event = league_store::NewEvent::new("PlayerRaised", PAYLOAD.to_vec());
+                let stream = format!("spread-{w}");
+                let mut version = store.stream_head(&stream).await?.map_or(0, |h| h.0);
+                for _ in 0..spread / 16 {
+                    let expected = if version == 0 {
+                        league_store::ExpectedVersion::NoStream
+                    } else {
+                        league_store::ExpectedVersion::Exact(version)
+                    };
+                    version = store
+                        .append(&stream, expected, std::slice::from_ref(&event), None)
+                        .await?
+                        .last_version;
+                }
+                Ok::<(), league_store::StoreError>(())
+            })
+        })
+        .collect();
+    for w in writers {
+        w.await??;
+    }
     for _ in 0..rounds {
         let started = Instant::now();
         let count = league_store::bench::read_whole_log(&store).await?;

@@ -23,6 +23,9 @@ use crate::store::{
 };
 use crate::types::{ExpectedVersion, NewEvent, SystemClock};
 
+/// Passes of the whole-log read; the best counts.
+const READ_PASSES: u32 = 3;
+
 /// Each append case runs this many times, alternating plain and store; the best counts.
 const ROUNDS: u32 = 5;
 
@@ -398,11 +401,16 @@ async fn run_in(
             + size.thousands * 1000
             + writers * size.concurrent_each);
     fill(&store, size.read_events.saturating_sub(written)).await?;
-    // Warm the cache once, then measure.
-    read_whole_log(&store).await?;
-    let started = Instant::now();
+    // Warm the cache once, then measure three passes and keep the best, as the append cases
+    // do: right after a bulk load the server's own background work (autovacuum of the new
+    // rows, the checkpointer) shares these two cores with the first passes.
     let read = read_whole_log(&store).await?;
-    let read_per_sec = per_sec(read, started.elapsed());
+    let mut read_per_sec = 0.0f64;
+    for _ in 0..READ_PASSES {
+        let started = Instant::now();
+        let passed = read_whole_log(&store).await?;
+        read_per_sec = read_per_sec.max(per_sec(passed, started.elapsed()));
+    }
     let started = Instant::now();
     let sealed = store
         .seal_all(&SealerConfig {

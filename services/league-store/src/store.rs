@@ -492,6 +492,8 @@ impl Store {
                 direct = crate::direct::DirectReader::for_options(&connect);
                 let pool = SqlitePoolOptions::new()
                     .max_connections(options.max_connections.max(2))
+                    .test_before_acquire(false)
+                    .before_acquire(|conn, meta| Box::pin(ping_if_idle(conn, meta)))
                     .connect_with(connect)
                     .await?;
                 Db::Sqlite(pool)
@@ -510,6 +512,8 @@ impl Store {
                 }
                 let pool = PgPoolOptions::new()
                     .max_connections(options.max_connections.max(2))
+                    .test_before_acquire(false)
+                    .before_acquire(|conn, meta| Box::pin(ping_if_idle(conn, meta)))
                     .connect_with(connect)
                     .await?;
                 Db::Postgres(pool)
@@ -934,32 +938,15 @@ impl Store {
         from_position: u64,
         limit: usize,
     ) -> Result<Vec<RecordedEvent>, StoreError> {
-        const SQL_PG: &str = "SELECT position, stream_id, stream_version, event_type, \
-            schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
-            recorded_at, prev_hash, hash FROM events WHERE position >= $1 \
-            AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
-            ORDER BY position LIMIT $2";
         // SQLite in a file reads through `direct` (sqlx's row objects were most of the cost
         // of a read there); an in-memory SQLite database, only reachable through sqlx's own
-        // connections, reads rows through sqlx. PostgreSQL reads rows: with 13 columns the
-        // server is the limit of a page's rate, and reading them as a binary `COPY` (see
-        // `pg_copy`, which `read_log` uses) measured no faster, so every live tail keeps the
-        // plain query.
+        // connections, reads rows through sqlx. PostgreSQL reads the page as a binary `COPY`
+        // (`pg_copy`): sqlx's per-row stream and per-column decoding cost the client more
+        // than the server spends sending the rows, whenever the server has a core of its own.
         let mut events = Vec::with_capacity(limit.min(10_000));
         match &self.inner.db {
             Db::Postgres(pool) => {
-                // Not a prepared statement: a generic plan for `position >= $1 ... LIMIT $2`
-                // may choose to sort the whole table for every page (seen right after a bulk
-                // load, before autovacuum has analysed it). Planning with the real bounds is
-                // a fraction of a millisecond per page. Rows are decoded as they arrive.
-                let mut rows = sqlx::query(SQL_PG)
-                    .bind(to_i64(from_position))
-                    .bind(i64::try_from(limit).unwrap_or(i64::MAX))
-                    .persistent(false)
-                    .fetch(pool);
-                while let Some(row) = rows.try_next().await? {
-                    events.push(decode_event(&row)?);
-                }
+                crate::pg_copy::read_events(pool, from_position, limit, &mut events).await?;
             }
             Db::Sqlite(pool) => match &self.inner.direct {
                 Some(direct) => events = direct.read_events(from_position, limit).await?,
@@ -1072,6 +1059,24 @@ fn sqlite_idempotent(row: &SqliteRow, at: usize) -> Result<Option<IdempotentReco
 }
 
 /// Sleeps a random 0..2^attempt ms (at most 16 ms) after the first few lost races.
+/// A pooled connection idle for longer than this is pinged before it is handed out.
+const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
+
+/// sqlx's pool pings every idle connection before handing it out (a round trip to the server,
+/// or to SQLite's worker thread, before every query). A connection used within the last
+/// second is handed out without one: a broken connection then fails its query, as it would
+/// had it broken just after a ping. One idle for longer (the server may have restarted
+/// meanwhile) is pinged, and replaced if the ping fails.
+async fn ping_if_idle<C: sqlx::Connection>(
+    conn: &mut C,
+    meta: sqlx::pool::PoolConnectionMetadata,
+) -> Result<bool, sqlx::Error> {
+    if meta.idle_for >= PING_AFTER_IDLE {
+        conn.ping().await?;
+    }
+    Ok(true)
+}
+
 async fn back_off(attempt: u32) {
     if attempt < 2 {
         return;
