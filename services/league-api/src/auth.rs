@@ -55,7 +55,7 @@ impl FromStr for Role {
 }
 
 /// Who is calling, once the token is checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Principal {
     Anonymous,
     Admin { token: String },

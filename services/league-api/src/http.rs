@@ -5,9 +5,7 @@ use std::panic::AssertUnwindSafe;
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, guard, web};
-use async_graphql::Data;
 use async_graphql::http::GraphiQLSource;
-use async_graphql_actix_web::GraphQLSubscription;
 use futures_util::FutureExt as _;
 
 use crate::auth::Principal;
@@ -136,13 +134,26 @@ async fn graphiql() -> HttpResponse {
         )
 }
 
-fn error_response(status: StatusCode, e: ApiError) -> HttpResponse {
+/// A response carrying only `e`.
+pub(crate) fn error_body(e: ApiError) -> async_graphql::Response {
     let error = async_graphql::Error::from(e);
     let mut error = error.into_server_error(async_graphql::Pos::default());
     // Not about a place in the query.
     error.locations.clear();
-    let response = async_graphql::Response::from_errors(vec![error]);
-    HttpResponse::build(status).json(response)
+    async_graphql::Response::from_errors(vec![error])
+}
+
+fn error_response(status: StatusCode, e: ApiError) -> HttpResponse {
+    HttpResponse::build(status).json(error_body(e))
+}
+
+/// What a caught panic said.
+pub(crate) fn panic_cause(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_owned())
 }
 
 fn authorization(req: &HttpRequest) -> Option<String> {
@@ -199,26 +210,13 @@ async fn graphql(
         }
         Err(panic) => {
             state.metrics.request(kind, false, started.elapsed());
-            let cause = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic".to_owned());
+            let cause = panic_cause(&panic);
             error_response(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 ApiError::internal(format!("panic: {cause}")),
             )
         }
     }
-}
-
-/// The token of a `connection_init` payload: `{"Authorization": "Bearer ..."}`,
-/// `{"authorization": ...}` or `{"token": ...}`.
-fn init_token(payload: &serde_json::Value) -> Option<String> {
-    ["Authorization", "authorization", "token"]
-        .iter()
-        .find_map(|k| payload.get(k).and_then(serde_json::Value::as_str))
-        .map(str::to_owned)
 }
 
 async fn subscriptions(
@@ -248,19 +246,11 @@ async fn subscriptions(
     state
         .metrics
         .request(Kind::Subscription, true, started.elapsed());
-    let store = state.store.clone();
-    let tokens = std::sync::Arc::clone(&state.tokens);
-    GraphQLSubscription::new(ApiSchema::clone(&schema))
-        .on_connection_init(move |init| async move {
-            let mut data = Data::default();
-            let principal = match init_token(&init) {
-                Some(token) => tokens.authenticate(&store, Some(&token)).await?,
-                None => principal,
-            };
-            if principal != Principal::Anonymous {
-                data.insert(principal);
-            }
-            Ok(data)
-        })
-        .start(&req, payload)
+    crate::ws::start(
+        &req,
+        payload,
+        ApiSchema::clone(&schema),
+        ApiState::clone(&state),
+        principal,
+    )
 }

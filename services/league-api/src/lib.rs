@@ -7,6 +7,8 @@
 //!   port 0). It starts the live projector and serves `/healthz`, `/readyz`, GraphiQL at
 //!   `GET /graphql`, queries and mutations at `POST /graphql`, subscriptions over WebSocket
 //!   at `/graphql/ws` (or `/graphql` with an upgrade).
+//! - [`ws`]: the WebSocket transport (`graphql-transport-ws`, `graphql-ws`), which runs
+//!   each distinct live view once for all its subscribers.
 //! - [`schema`]: the schema by domain (tournaments, leagues, audit), merged.
 //! - [`auth`]: bearer tokens (stored as SHA-256) and roles.
 //! - [`metrics`]: `/metrics` (Prometheus text) and the per-token rate limit.
@@ -27,6 +29,7 @@ pub mod error;
 mod http;
 pub mod metrics;
 pub mod schema;
+mod ws;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -91,6 +94,7 @@ where
         metrics: Arc::default(),
         limiter: Arc::new(metrics::RateLimiter::new(options.rate_limit, options.burst)),
         tokens: Arc::default(),
+        hub: Arc::default(),
     };
     let schema = schema::build(Some(state.clone()));
     let workers = std::thread::available_parallelism()

@@ -209,15 +209,7 @@ impl AuditSubscription {
         let state = state(ctx)?.clone();
         principal(ctx).require_auditor()?;
         let subscription = state.store.subscribe_all(from_position.map_or(0, |p| p.0));
-        let open = state.metrics.subscriber();
-        Ok(
-            futures_util::stream::unfold(Some((state, subscription)), move |next| {
-                // The guard lives as long as the stream: it counts the subscriber.
-                let _open = &open;
-                next_event(next)
-            })
-            .boxed(),
-        )
+        Ok(futures_util::stream::unfold(Some((state, subscription)), next_event).boxed())
     }
 }
 

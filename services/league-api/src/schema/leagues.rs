@@ -484,7 +484,6 @@ impl LeagueSubscription {
         let stream = stream_of(&league_id);
         // Subscribe before the first rendering, so no change can fall between the two.
         let changes = state.live.changes_of(&stream);
-        let open = state.metrics.subscriber();
         let render = move |p: &league_projections::Projector| -> Option<Vec<Standing>> {
             let scope = venue.as_deref().map_or(Scope::Season, Scope::Venue);
             p.league(&stream)?.standings(&season, None, scope).ok()
@@ -493,8 +492,8 @@ impl LeagueSubscription {
         let first = true;
         let last: Option<Vec<Standing>> = None;
         Ok(futures_util::stream::unfold(
-            (state, changes, render, key, first, last, open),
-            |(state, mut changes, render, key, mut first, mut last, open)| async move {
+            (state, changes, render, key, first, last),
+            |(state, mut changes, render, key, mut first, mut last)| async move {
                 loop {
                     if first {
                         first = false;
@@ -514,7 +513,7 @@ impl LeagueSubscription {
                     {
                         last = Some(now.clone());
                         let out = now.into_iter().map(StandingOut).collect();
-                        return Some((out, (state, changes, render, key, first, last, open)));
+                        return Some((out, (state, changes, render, key, first, last)));
                     }
                 }
             },

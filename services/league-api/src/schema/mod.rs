@@ -38,6 +38,8 @@ pub struct ApiState {
     pub metrics: Arc<crate::metrics::Metrics>,
     pub limiter: Arc<crate::metrics::RateLimiter>,
     pub tokens: Arc<crate::auth::TokenCache>,
+    /// Live queries shared by their subscribers.
+    pub hub: Arc<crate::ws::Hub>,
 }
 
 #[derive(MergedObject, Default)]
@@ -266,8 +268,6 @@ where
     F: Fn(&Tournament) -> Option<T> + Send + Sync + 'static,
 {
     struct Watch<T, F> {
-        /// Counts the subscription while it is open.
-        _open: crate::metrics::SubscriberGuard,
         state: ApiState,
         changes: tokio::sync::broadcast::Receiver<Arc<league_app::live::Folded>>,
         stream: String,
@@ -281,7 +281,6 @@ where
     // rounds that changed this stream wake the watcher.
     let changes = state.live.changes_of(&stream);
     let watch = Watch {
-        _open: state.metrics.subscriber(),
         state,
         changes,
         stream,

@@ -1,0 +1,833 @@
+//! Subscriptions over WebSocket: `graphql-transport-ws` and the older `graphql-ws`
+//! (subscriptions-transport-ws), one task per connection, without actors.
+//!
+//! # Shared live queries
+//!
+//! A venue's dashboards, the screens in its bar and the phones of the people watching all
+//! ask the same question of the same table. A subscription whose root fields are all views
+//! of current state (`table`, `tournament`, `standings`: "the view now, then again on every
+//! change") is therefore executed once per distinct (caller, query, operation, variables)
+//! by a [`Hub`]: one driver task runs async-graphql's stream and serialises each response
+//! once; every subscriber of that key receives those bytes, framed with its own id. A
+//! subscriber joining a running query first receives the latest response (the view as of
+//! the last change), then every later one, in order; a subscriber too slow to keep up with
+//! the broadcast skips to the latest response, as a lagging watcher of the live projector
+//! does. The driver stops when its last subscriber leaves. Anything else (the auditors'
+//! `eventLog`, which yields every event from a position on) runs per subscriber.
+//!
+//! The caller is part of the key, so a table rendered for one player is never sent to
+//! another: responses are shared only between connections authenticated as the same token
+//! (or both anonymous).
+//!
+//! # Protocol
+//!
+//! As async-graphql's own WebSocket handling did before, with the close codes of the
+//! `graphql-transport-ws` specification: a subscription before `connection_init` is
+//! answered with close code 4401, a second `connection_init` with 4429, a message that is
+//! not valid JSON of the protocol with 4400, a refused token with 4403, a subscription id
+//! already running with 4409, and a connection with no `connection_init` after 10 seconds
+//! with 4408. `complete` (or `stop`) ends a subscription and is acknowledged with
+//! `complete`; a subscription's stream ending sends `complete`. Every 5 seconds the server
+//! pings; a client silent for 10 seconds is disconnected.
+
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use actix_web::web::Bytes;
+use actix_web::{HttpRequest, HttpResponse};
+use actix_ws::{AggregatedMessage, AggregatedMessageStream, CloseCode, CloseReason, Session};
+use async_graphql::parser::types::{DocumentOperations, OperationType, Selection};
+use futures_util::stream::BoxStream;
+use futures_util::{FutureExt as _, StreamExt as _};
+use serde::Deserialize;
+use tokio::sync::broadcast;
+
+use crate::auth::Principal;
+use crate::error::ApiError;
+use crate::metrics::SubscriberGuard;
+use crate::schema::{ApiSchema, ApiState};
+
+/// The protocols spoken, in the order they are preferred when a client offers both.
+pub const PROTOCOLS: [&str; 2] = ["graphql-transport-ws", "graphql-ws"];
+
+/// Root subscription fields that render current state and may be shared.
+const SHARED_FIELDS: [&str; 3] = ["table", "tournament", "standings"];
+
+/// How often the server pings.
+const HEARTBEAT: Duration = Duration::from_secs(5);
+/// A client that sent nothing for this long (not even a pong) is disconnected; also the
+/// time allowed for `connection_init`.
+const CLIENT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Responses a shared query keeps for its slowest subscriber before that one skips ahead.
+const SHARED_CAPACITY: usize = 256;
+/// Largest message accepted from a client (a subscription's query and variables).
+const MAX_MESSAGE: usize = crate::http::MAX_BODY;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Protocol {
+    /// `graphql-transport-ws` (the `graphql-ws` library's protocol).
+    TransportWs,
+    /// `graphql-ws` (Apollo's older subscriptions-transport-ws).
+    Legacy,
+}
+
+impl Protocol {
+    fn of(name: &str) -> Option<Protocol> {
+        match name {
+            "graphql-transport-ws" => Some(Protocol::TransportWs),
+            "graphql-ws" => Some(Protocol::Legacy),
+            _ => None,
+        }
+    }
+
+    /// The first protocol the client offers that the server speaks.
+    fn offered(req: &HttpRequest) -> Option<Protocol> {
+        req.headers()
+            .get_all(actix_web::http::header::SEC_WEBSOCKET_PROTOCOL)
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .find_map(|p| Protocol::of(p.trim()))
+    }
+
+    /// The type of a message carrying a result.
+    fn next(self) -> &'static str {
+        match self {
+            Protocol::TransportWs => "next",
+            Protocol::Legacy => "data",
+        }
+    }
+}
+
+/// A message from the client: the fields both protocols use.
+#[derive(Deserialize)]
+struct ClientMessage {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    payload: Option<serde_json::Value>,
+}
+
+/// Upgrades the request and serves the connection on this worker until it closes. `principal`
+/// is who the `Authorization` header named (`connection_init` may name another).
+pub(crate) fn start(
+    req: &HttpRequest,
+    payload: actix_web::web::Payload,
+    schema: ApiSchema,
+    state: ApiState,
+    principal: Principal,
+) -> actix_web::Result<HttpResponse> {
+    let Some(protocol) = Protocol::offered(req) else {
+        return Err(actix_web::error::ErrorBadRequest(
+            "no supported Sec-WebSocket-Protocol: offer graphql-transport-ws or graphql-ws",
+        ));
+    };
+    let (response, session, messages) = actix_ws::handle_with_protocols(req, payload, &PROTOCOLS)?;
+    let messages = messages
+        .max_frame_size(MAX_MESSAGE)
+        .aggregate_continuations()
+        .max_continuation_size(MAX_MESSAGE);
+    let connection = Connection {
+        protocol,
+        schema,
+        state,
+        principal,
+        initialised: false,
+        subscriptions: HashMap::new(),
+    };
+    actix_web::rt::spawn(connection.serve(session, messages));
+    Ok(response)
+}
+
+/// One running subscription of a connection.
+struct Running {
+    /// `"id":"..."` as JSON, ready to frame each response.
+    id_json: String,
+    /// Each response, serialised.
+    responses: BoxStream<'static, Bytes>,
+    /// Counts the subscription while it runs.
+    _open: SubscriberGuard,
+}
+
+/// What woke the connection.
+enum Woken {
+    Client(Option<Result<AggregatedMessage, actix_ws::ProtocolError>>),
+    /// A subscription's next response, or `None` when it ended.
+    Response(String, Option<Bytes>),
+    Tick,
+}
+
+/// How a connection ends.
+struct Close(CloseCode, String);
+
+impl Close {
+    fn code(code: u16, why: impl Into<String>) -> Close {
+        Close(CloseCode::Other(code), why.into())
+    }
+}
+
+struct Connection {
+    protocol: Protocol,
+    schema: ApiSchema,
+    state: ApiState,
+    principal: Principal,
+    initialised: bool,
+    subscriptions: HashMap<String, Running>,
+}
+
+impl Connection {
+    async fn serve(mut self, mut session: Session, mut messages: AggregatedMessageStream) {
+        let opened = Instant::now();
+        let mut heard = Instant::now();
+        let mut heartbeat =
+            tokio::time::interval_at(tokio::time::Instant::now() + HEARTBEAT, HEARTBEAT);
+        let close = loop {
+            let woken = {
+                let subscriptions = &mut self.subscriptions;
+                let next = futures_util::future::poll_fn(|cx| next_response(subscriptions, cx));
+                tokio::select! {
+                    message = messages.next() => Woken::Client(message),
+                    (id, response) = next => Woken::Response(id, response),
+                    _ = heartbeat.tick() => Woken::Tick,
+                }
+            };
+            let sent = match woken {
+                Woken::Client(None) => break None,
+                Woken::Client(Some(Err(e))) => {
+                    break Some(Close(CloseCode::Protocol, e.to_string()));
+                }
+                Woken::Client(Some(Ok(message))) => {
+                    heard = Instant::now();
+                    match message {
+                        AggregatedMessage::Text(text) => {
+                            match self.on_message(text.as_bytes()).await {
+                                Ok(replies) => send_all(&mut session, replies).await,
+                                Err(close) => break Some(close),
+                            }
+                        }
+                        AggregatedMessage::Binary(_) => {
+                            break Some(Close::code(4400, "binary messages are not GraphQL"));
+                        }
+                        AggregatedMessage::Ping(bytes) => session.pong(&bytes).await.is_ok(),
+                        AggregatedMessage::Pong(_) => true,
+                        AggregatedMessage::Close(_) => break None,
+                    }
+                }
+                Woken::Response(id, Some(bytes)) => match self.subscriptions.get(&id) {
+                    Some(running) => {
+                        let frame = frame(&running.id_json, self.protocol.next(), &bytes);
+                        session.text(frame).await.is_ok()
+                    }
+                    None => true,
+                },
+                Woken::Response(id, None) => match self.subscriptions.remove(&id) {
+                    Some(running) => session.text(complete(&running.id_json)).await.is_ok(),
+                    None => true,
+                },
+                Woken::Tick => {
+                    if !self.initialised && opened.elapsed() >= CLIENT_TIMEOUT {
+                        break Some(Close::code(4408, "Connection initialisation timeout"));
+                    }
+                    if heard.elapsed() > CLIENT_TIMEOUT {
+                        break None;
+                    }
+                    session.ping(b"").await.is_ok()
+                }
+            };
+            if !sent {
+                // The client went away.
+                return;
+            }
+        };
+        self.subscriptions.clear();
+        let reason = close.map(|Close(code, description)| CloseReason {
+            code,
+            description: Some(description),
+        });
+        let _ = session.close(reason).await;
+    }
+
+    /// Handles one text message: the replies to send, or why the connection closes.
+    async fn on_message(&mut self, text: &[u8]) -> Result<Vec<String>, Close> {
+        let message: ClientMessage = serde_json::from_slice(text)
+            .map_err(|e| Close::code(4400, format!("invalid message: {e}")))?;
+        match message.kind.as_str() {
+            "connection_init" => {
+                if self.initialised {
+                    return match self.protocol {
+                        Protocol::TransportWs => {
+                            Err(Close::code(4429, "Too many initialisation requests"))
+                        }
+                        Protocol::Legacy => {
+                            Ok(vec![connection_error("Too many initialisation requests")])
+                        }
+                    };
+                }
+                let token = message.payload.as_ref().and_then(init_token);
+                if let Some(token) = token {
+                    match self
+                        .state
+                        .tokens
+                        .authenticate(&self.state.store, Some(&token))
+                        .await
+                    {
+                        Ok(principal) => self.principal = principal,
+                        Err(e) => {
+                            return Err(Close::code(4403, format!("Forbidden: {}", message_of(e))));
+                        }
+                    }
+                }
+                self.initialised = true;
+                Ok(vec![r#"{"type":"connection_ack"}"#.to_owned()])
+            }
+            "subscribe" | "start" => {
+                if !self.initialised {
+                    return Err(Close::code(4401, "Unauthorized"));
+                }
+                let id = message
+                    .id
+                    .ok_or_else(|| Close::code(4400, "a subscription needs an id"))?;
+                if self.subscriptions.contains_key(&id) {
+                    return Err(Close::code(
+                        4409,
+                        format!("Subscriber for {id} already exists"),
+                    ));
+                }
+                let request: async_graphql::Request =
+                    serde_json::from_value(message.payload.unwrap_or_default())
+                        .map_err(|e| Close::code(4400, format!("invalid subscription: {e}")))?;
+                let responses = self.responses(request);
+                let id_json = serde_json::to_string(&id).unwrap_or_default();
+                self.subscriptions.insert(
+                    id,
+                    Running {
+                        id_json,
+                        responses,
+                        _open: self.state.metrics.subscriber(),
+                    },
+                );
+                Ok(Vec::new())
+            }
+            "complete" | "stop" => {
+                let replies = message
+                    .id
+                    .and_then(|id| self.subscriptions.remove(&id))
+                    .map(|running| complete(&running.id_json));
+                Ok(replies.into_iter().collect())
+            }
+            "ping" => Ok(vec![r#"{"type":"pong"}"#.to_owned()]),
+            "pong" => Ok(Vec::new()),
+            "connection_terminate" => Err(Close(CloseCode::Normal, "terminated".to_owned())),
+            other => Err(Close::code(4400, format!("unknown message type {other:?}"))),
+        }
+    }
+
+    /// The serialised responses of a subscription: shared through the hub when it may be.
+    fn responses(&self, request: async_graphql::Request) -> BoxStream<'static, Bytes> {
+        match share_key(&self.principal, &request) {
+            Some(key) => self.state.hub.join(key, || {
+                execute(&self.schema, request.data(self.principal.clone()))
+            }),
+            None => execute(&self.schema, request.data(self.principal.clone())),
+        }
+    }
+}
+
+async fn send_all(session: &mut Session, replies: Vec<String>) -> bool {
+    for reply in replies {
+        if session.text(reply).await.is_err() {
+            return false;
+        }
+    }
+    true
+}
+
+/// The next response of any running subscription, with its id.
+fn next_response(
+    subscriptions: &mut HashMap<String, Running>,
+    cx: &mut Context<'_>,
+) -> Poll<(String, Option<Bytes>)> {
+    for (id, running) in subscriptions.iter_mut() {
+        if let Poll::Ready(response) = running.responses.poll_next_unpin(cx) {
+            return Poll::Ready((id.clone(), response));
+        }
+    }
+    Poll::Pending
+}
+
+/// `{"type":<kind>,"id":<id>,"payload":<payload>}` (the id already JSON).
+fn frame(id_json: &str, kind: &str, payload: &[u8]) -> String {
+    let payload = std::str::from_utf8(payload).unwrap_or("null");
+    let mut out = String::with_capacity(payload.len() + id_json.len() + 32);
+    out.push_str(r#"{"type":""#);
+    out.push_str(kind);
+    out.push_str(r#"","id":"#);
+    out.push_str(id_json);
+    out.push_str(r#","payload":"#);
+    out.push_str(payload);
+    out.push('}');
+    out
+}
+
+fn complete(id_json: &str) -> String {
+    format!(r#"{{"type":"complete","id":{id_json}}}"#)
+}
+
+fn connection_error(message: &str) -> String {
+    serde_json::json!({"type": "connection_error", "payload": {"message": message}}).to_string()
+}
+
+/// What a refused token's error says, without internal detail.
+fn message_of(e: ApiError) -> String {
+    match e {
+        ApiError::Client { message, .. } => message,
+        ApiError::Internal(_) => "the token could not be checked".to_owned(),
+    }
+}
+
+/// The token of a `connection_init` payload: `{"Authorization": "Bearer ..."}`,
+/// `{"authorization": ...}` or `{"token": ...}`.
+fn init_token(payload: &serde_json::Value) -> Option<String> {
+    ["Authorization", "authorization", "token"]
+        .iter()
+        .find_map(|k| payload.get(k).and_then(serde_json::Value::as_str))
+        .map(str::to_owned)
+}
+
+/// Runs a subscription, serialising each response. A panic in a resolver ends the stream
+/// with an internal error (a generic message with a correlation id; the cause is logged).
+fn execute(schema: &ApiSchema, request: async_graphql::Request) -> BoxStream<'static, Bytes> {
+    let responses = schema.execute_stream(request);
+    futures_util::stream::unfold(Some(responses), |responses| async move {
+        let mut responses = responses?;
+        match AssertUnwindSafe(responses.next()).catch_unwind().await {
+            Ok(Some(response)) => Some((serialise(&response), Some(responses))),
+            Ok(None) => None,
+            Err(panic) => {
+                let error =
+                    ApiError::internal(format!("panic: {}", crate::http::panic_cause(&panic)));
+                Some((serialise(&crate::http::error_body(error)), None))
+            }
+        }
+    })
+    .boxed()
+}
+
+fn serialise(response: &async_graphql::Response) -> Bytes {
+    match serde_json::to_vec(response) {
+        Ok(bytes) => Bytes::from(bytes),
+        Err(e) => {
+            let body = crate::http::error_body(ApiError::internal(format!("serialising: {e}")));
+            Bytes::from(serde_json::to_vec(&body).unwrap_or_default())
+        }
+    }
+}
+
+/// What makes two subscriptions the same question: who asks, and exactly what.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    principal: Principal,
+    query: String,
+    operation_name: Option<String>,
+    variables: String,
+}
+
+/// The sharing key of a subscription whose root fields all render current state; `None`
+/// for anything else (or a query that does not parse, which then fails on its own).
+fn share_key(principal: &Principal, request: &async_graphql::Request) -> Option<Key> {
+    if !request.extensions.is_empty() {
+        return None;
+    }
+    let document = async_graphql::parser::parse_query(&request.query).ok()?;
+    let operation = match &document.operations {
+        DocumentOperations::Single(op) => op,
+        DocumentOperations::Multiple(ops) => ops.get(request.operation_name.as_deref()?)?,
+    };
+    if operation.node.ty != OperationType::Subscription {
+        return None;
+    }
+    let shareable = operation.node.selection_set.node.items.iter().all(|s| {
+        matches!(&s.node, Selection::Field(f) if SHARED_FIELDS.contains(&f.node.name.node.as_str()))
+    });
+    shareable.then(|| Key {
+        principal: principal.clone(),
+        query: request.query.clone(),
+        operation_name: request.operation_name.clone(),
+        variables: serde_json::to_string(&request.variables).unwrap_or_default(),
+    })
+}
+
+/// The live queries running for more than one subscriber at a time.
+#[derive(Default)]
+pub struct Hub {
+    running: Mutex<HashMap<Key, Weak<Shared>>>,
+}
+
+impl std::fmt::Debug for Hub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hub")
+            .field("running", &self.running())
+            .finish()
+    }
+}
+
+/// One live query and its subscribers' shared view of it.
+struct Shared {
+    key: Key,
+    hub: Weak<Hub>,
+    tail: Arc<Mutex<Tail>>,
+    driver: tokio::task::JoinHandle<()>,
+}
+
+/// The latest response, numbered, and the channel of the ones after it (`None` once the
+/// query ended).
+struct Tail {
+    last: Option<(u64, Bytes)>,
+    sender: Option<broadcast::Sender<(u64, Bytes)>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Hub {
+    /// Live queries running now.
+    pub fn running(&self) -> usize {
+        lock(&self.running)
+            .values()
+            .filter(|w| w.strong_count() > 0)
+            .count()
+    }
+
+    /// The responses of the live query `key`, from its latest on; `execute` starts it if it
+    /// is not running.
+    fn join(
+        self: &Arc<Self>,
+        key: Key,
+        execute: impl FnOnce() -> BoxStream<'static, Bytes>,
+    ) -> BoxStream<'static, Bytes> {
+        let (shared, ended) = {
+            let mut running = lock(&self.running);
+            match running.get(&key).and_then(Weak::upgrade) {
+                Some(shared) if lock(&shared.tail).sender.is_some() => (shared, None),
+                ended => {
+                    let shared =
+                        Arc::new(Shared::start(key.clone(), Arc::downgrade(self), execute()));
+                    running.insert(key, Arc::downgrade(&shared));
+                    (shared, ended)
+                }
+            }
+        };
+        // Dropped outside the lock: it may be the last reference, and `Shared::drop` locks.
+        drop(ended);
+        follow(shared)
+    }
+}
+
+impl Shared {
+    fn start(key: Key, hub: Weak<Hub>, mut responses: BoxStream<'static, Bytes>) -> Shared {
+        let (sender, _) = broadcast::channel(SHARED_CAPACITY);
+        let tail = Arc::new(Mutex::new(Tail {
+            last: None,
+            sender: Some(sender),
+        }));
+        let driven = Arc::clone(&tail);
+        let driver = tokio::spawn(async move {
+            let mut seq = 0u64;
+            while let Some(bytes) = responses.next().await {
+                seq += 1;
+                let mut tail = lock(&driven);
+                tail.last = Some((seq, bytes.clone()));
+                if let Some(sender) = &tail.sender {
+                    // No receiver right now is fine: a joiner starts from `last`.
+                    let _ = sender.send((seq, bytes));
+                }
+            }
+            // The receivers see the end once they have read everything sent.
+            lock(&driven).sender = None;
+        });
+        Shared {
+            key,
+            hub,
+            tail,
+            driver,
+        }
+    }
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        self.driver.abort();
+        if let Some(hub) = self.hub.upgrade() {
+            let mut running = lock(&hub.running);
+            if running
+                .get(&self.key)
+                .is_some_and(|w| w.strong_count() == 0)
+            {
+                running.remove(&self.key);
+            }
+        }
+    }
+}
+
+/// A subscriber's view of a shared query: the latest response, then each later one.
+fn follow(shared: Arc<Shared>) -> BoxStream<'static, Bytes> {
+    let (receiver, first) = {
+        let tail = lock(&shared.tail);
+        let receiver = tail.sender.as_ref().map(broadcast::Sender::subscribe);
+        (receiver, tail.last.clone())
+    };
+    let Some(receiver) = receiver else {
+        // Ended between the lookup and now: its last response, then the end.
+        return futures_util::stream::iter(first.map(|(_, b)| b)).boxed();
+    };
+    Follower {
+        shared,
+        receiver,
+        first,
+        seen: 0,
+    }
+    .into_stream()
+}
+
+struct Follower {
+    /// Keeps the query running while this subscriber is.
+    shared: Arc<Shared>,
+    receiver: broadcast::Receiver<(u64, Bytes)>,
+    first: Option<(u64, Bytes)>,
+    /// The number of the last response yielded.
+    seen: u64,
+}
+
+impl Follower {
+    fn into_stream(self) -> BoxStream<'static, Bytes> {
+        futures_util::stream::unfold(self, |mut f| async move {
+            if let Some((seq, bytes)) = f.first.take() {
+                f.seen = seq;
+                return Some((bytes, f));
+            }
+            loop {
+                match f.receiver.recv().await {
+                    Ok((seq, bytes)) if seq > f.seen => {
+                        f.seen = seq;
+                        return Some((bytes, f));
+                    }
+                    Ok(_) => {}
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        // Too slow for the broadcast: skip to the latest response.
+                        let last = lock(&f.shared.tail).last.clone();
+                        if let Some((seq, bytes)) = last
+                            && seq > f.seen
+                        {
+                            f.seen = seq;
+                            return Some((bytes, f));
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                }
+            }
+        })
+        .boxed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(query: &str) -> async_graphql::Request {
+        async_graphql::Request::new(query)
+    }
+
+    #[test]
+    fn only_views_of_current_state_are_shared() {
+        let anyone = Principal::Anonymous;
+        let table = "subscription { table(tournamentId: \"t\", table: 1) { version } }";
+        assert!(share_key(&anyone, &request(table)).is_some());
+        let both = "subscription { table(tournamentId: \"t\", table: 1) { version } tournament(id: \"t\") { entries } }";
+        assert!(share_key(&anyone, &request(both)).is_some());
+        let log = "subscription { eventLog(fromPosition: 0) { position } }";
+        assert!(
+            share_key(&anyone, &request(log)).is_none(),
+            "every event, not a state"
+        );
+        let mixed = "subscription { table(tournamentId: \"t\", table: 1) { version } eventLog { position } }";
+        assert!(share_key(&anyone, &request(mixed)).is_none());
+        let fragment = "subscription { ...F } fragment F on Subscription { table(tournamentId: \"t\", table: 1) { version } }";
+        assert!(share_key(&anyone, &request(fragment)).is_none());
+        assert!(share_key(&anyone, &request("query { me { role } }")).is_none());
+        assert!(share_key(&anyone, &request("subscription {")).is_none());
+        let named = "subscription A { table(tournamentId: \"t\", table: 1) { version } } subscription B { eventLog { position } }";
+        assert!(share_key(&anyone, &request(named).operation_name("A")).is_some());
+        assert!(share_key(&anyone, &request(named).operation_name("B")).is_none());
+        assert!(
+            share_key(&anyone, &request(named)).is_none(),
+            "no operation chosen"
+        );
+    }
+
+    #[test]
+    fn the_caller_and_the_variables_are_part_of_the_question() {
+        let query = "subscription($t: String!) { table(tournamentId: $t, table: 1) { version } }";
+        let vars = |t: &str| async_graphql::Variables::from_json(serde_json::json!({ "t": t }));
+        let ann = Principal::Player {
+            token: "tok_a".into(),
+            player: "ann".into(),
+        };
+        let bob = Principal::Player {
+            token: "tok_b".into(),
+            player: "bob".into(),
+        };
+        let key =
+            |p: &Principal, t: &str| share_key(p, &request(query).variables(vars(t))).unwrap();
+        assert_eq!(key(&ann, "t1"), key(&ann, "t1"));
+        assert_ne!(key(&ann, "t1"), key(&bob, "t1"));
+        assert_ne!(key(&ann, "t1"), key(&ann, "t2"));
+        assert_ne!(key(&ann, "t1"), key(&Principal::Anonymous, "t1"));
+    }
+
+    #[test]
+    fn frames_carry_the_id_and_the_payload_as_they_are() {
+        let id = serde_json::to_string("a\"b").unwrap();
+        let framed = frame(&id, "next", br#"{"data":{"x":1}}"#);
+        let parsed: serde_json::Value = serde_json::from_str(&framed).unwrap();
+        assert_eq!(
+            parsed,
+            serde_json::json!({"type": "next", "id": "a\"b", "payload": {"data": {"x": 1}}})
+        );
+        let done: serde_json::Value = serde_json::from_str(&complete(&id)).unwrap();
+        assert_eq!(done, serde_json::json!({"type": "complete", "id": "a\"b"}));
+    }
+
+    /// A query's responses as a channel the test feeds.
+    fn fed() -> (
+        tokio::sync::mpsc::UnboundedSender<&'static str>,
+        BoxStream<'static, Bytes>,
+    ) {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<&'static str>();
+        let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+            rx.recv()
+                .await
+                .map(|s| (Bytes::from_static(s.as_bytes()), rx))
+        })
+        .boxed();
+        (tx, stream)
+    }
+
+    fn key(n: u8) -> Key {
+        Key {
+            principal: Principal::Anonymous,
+            query: format!("q{n}"),
+            operation_name: None,
+            variables: String::new(),
+        }
+    }
+
+    async fn next(s: &mut BoxStream<'static, Bytes>) -> Option<String> {
+        tokio::time::timeout(Duration::from_secs(5), s.next())
+            .await
+            .expect("a response in time")
+            .map(|b| String::from_utf8(b.to_vec()).unwrap())
+    }
+
+    #[tokio::test]
+    async fn subscribers_share_one_execution_and_joiners_start_from_the_latest() {
+        let hub = Arc::new(Hub::default());
+        let (feed, stream) = fed();
+        let mut started = Some(stream);
+        let mut a = hub.join(key(1), || started.take().unwrap());
+        feed.send("v1").unwrap();
+        assert_eq!(next(&mut a).await.as_deref(), Some("v1"));
+        // A second subscriber of the same question runs nothing new.
+        let mut b = hub.join(key(1), || panic!("executed twice"));
+        assert_eq!(hub.running(), 1);
+        assert_eq!(
+            next(&mut b).await.as_deref(),
+            Some("v1"),
+            "the latest first"
+        );
+        feed.send("v2").unwrap();
+        feed.send("v3").unwrap();
+        for s in [&mut a, &mut b] {
+            assert_eq!(next(s).await.as_deref(), Some("v2"));
+            assert_eq!(next(s).await.as_deref(), Some("v3"));
+        }
+        // Another question is another execution.
+        let (_other_feed, other) = fed();
+        let mut other = Some(other);
+        let _c = hub.join(key(2), || other.take().unwrap());
+        assert_eq!(hub.running(), 2);
+        // The query ends: every subscriber sees the end after what was sent.
+        feed.send("v4").unwrap();
+        drop(feed);
+        for s in [&mut a, &mut b] {
+            assert_eq!(next(s).await.as_deref(), Some("v4"));
+            assert_eq!(next(s).await, None);
+        }
+        // An ended query is not joined: the next subscriber starts a new one.
+        let (feed, stream) = fed();
+        let mut fresh = Some(stream);
+        let mut d = hub.join(key(1), || fresh.take().unwrap());
+        feed.send("w1").unwrap();
+        assert_eq!(next(&mut d).await.as_deref(), Some("w1"));
+    }
+
+    #[tokio::test]
+    async fn the_last_subscriber_leaving_stops_the_query() {
+        let hub = Arc::new(Hub::default());
+        let (feed, stream) = fed();
+        let mut started = Some(stream);
+        let a = hub.join(key(1), || started.take().unwrap());
+        let b = hub.join(key(1), || panic!("executed twice"));
+        drop(a);
+        assert_eq!(hub.running(), 1);
+        drop(b);
+        assert_eq!(hub.running(), 0);
+        // The driver was aborted: its receiver is gone.
+        for _ in 0..100 {
+            if feed.is_closed() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(feed.is_closed(), "the execution was dropped");
+        assert!(lock(&hub.running).is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_subscriber_that_falls_behind_skips_to_the_latest_in_order() {
+        let hub = Arc::new(Hub::default());
+        let (feed, stream) = fed();
+        let mut started = Some(stream);
+        let mut slow = hub.join(key(1), || started.take().unwrap());
+        let mut fast = hub.join(key(1), || panic!("executed twice"));
+        let names: Vec<&'static str> = (0..SHARED_CAPACITY * 2 + 7)
+            .map(|i| &*Box::leak(format!("v{i}").into_boxed_str()))
+            .collect();
+        for n in &names {
+            feed.send(n).unwrap();
+            // The fast one keeps up.
+            assert_eq!(next(&mut fast).await.as_deref(), Some(*n));
+        }
+        // The slow one read nothing meanwhile: it gets strictly later responses, ending
+        // with the latest, and never one twice or out of order.
+        let mut seen = Vec::new();
+        while seen.last().map(String::as_str) != names.last().copied() {
+            seen.push(next(&mut slow).await.unwrap());
+        }
+        let index = |s: &str| names.iter().position(|n| *n == s).unwrap();
+        assert!(
+            seen.windows(2).all(|w| index(&w[0]) < index(&w[1])),
+            "{seen:?}"
+        );
+        assert!(
+            seen.len() <= SHARED_CAPACITY + 1,
+            "skipped ahead: {}",
+            seen.len()
+        );
+    }
+}
