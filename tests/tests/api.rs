@@ -98,18 +98,27 @@ impl TestApp {
         init: Value,
         start: Value,
     ) -> actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec> {
-        let ws_url = format!("{}/graphql/ws", self.base.replacen("http", "ws", 1));
-        let (_, mut ws) = awc::Client::new()
-            .ws(ws_url)
-            .protocols([protocol])
-            .connect()
-            .await
-            .unwrap();
+        let mut ws = self.connect(protocol).await;
         ws.send(text(json!({"type": "connection_init", "payload": init})))
             .await
             .unwrap();
         ws.send(text(start)).await.unwrap();
         ws
+    }
+
+    /// A WebSocket to `/graphql/ws` speaking `protocol`, nothing sent yet.
+    async fn connect(
+        &self,
+        protocol: &str,
+    ) -> actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec> {
+        let ws_url = format!("{}/graphql/ws", self.base.replacen("http", "ws", 1));
+        awc::Client::new()
+            .ws(ws_url)
+            .protocols([protocol])
+            .connect()
+            .await
+            .unwrap()
+            .1
     }
 
     /// Schedules the results-tracked tournament `id` at crown (first draw `seed(draw)`) and
@@ -163,6 +172,32 @@ async fn next_message(
             .unwrap();
         if let awc::ws::Frame::Text(text) = frame {
             return serde_json::from_slice(&text).unwrap();
+        }
+    }
+}
+
+/// The code of the close frame that ends `ws` (text frames before it are skipped).
+async fn closed_with(ws: &mut actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec>) -> u16 {
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("a close frame within 20 s")
+            .expect("a close frame before the end")
+            .unwrap();
+        if let awc::ws::Frame::Close(reason) = frame {
+            return reason.map_or(1005, |r| u16::from(r.code));
+        }
+    }
+}
+
+/// The next table view a subscription delivers (acknowledgements skipped).
+async fn next_view(ws: &mut actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec>) -> Value {
+    loop {
+        let message = next_message(ws, "a table view").await;
+        match message["type"].as_str() {
+            Some("connection_ack") => {}
+            Some("next") => return message["payload"]["data"]["table"].clone(),
+            other => panic!("unexpected {other:?}: {message:#}"),
         }
     }
 }
@@ -932,6 +967,201 @@ async fn a_player_subscribed_over_the_older_protocol_sees_only_their_own_cards(a
     }
 }
 
+/// The players whose hole cards a table view shows.
+fn cards_shown(view: &Value) -> Vec<String> {
+    view["seats"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no seats in {view:#}"))
+        .iter()
+        .filter(|s| !s["cards"].is_null())
+        .map(|s| s["player"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Waits until `/metrics` shows `value` for `name`.
+async fn metric_reaches(app: &TestApp, name: &str, value: u64) {
+    let mut last = 0;
+    for _ in 0..200 {
+        last = series(&metrics_page(app).await, name);
+        if last == value {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("{name} is {last}, not {value}");
+}
+
+/// Identical live views run once for all their subscribers, but only between callers who
+/// may see the same thing: two anonymous dashboards share one, and each player's view of
+/// the same table (same query, same variables) stays their own, before and after a change.
+async fn shared_live_views_never_cross_callers(app: &TestApp) {
+    started(app, "t11", "crown", Tracking::Dealt, &["cy", "di"]).await;
+    app.admin(
+        "mutation { startHand(tournamentId: \"t11\", table: 1) { events } }",
+        json!({}),
+    )
+    .await;
+    let cy = app.token(Role::Player, None, Some("cy")).await;
+    let di = app.token(Role::Player, None, Some("di")).await;
+    // Earlier tests' connections have closed: nothing else is subscribed.
+    metric_reaches(app, "league_subscribers", 0).await;
+    metric_reaches(app, "league_live_queries", 0).await;
+    let query = "subscription { table(tournamentId: \"t11\", table: 1) { version toAct seats { seat player cards } } }";
+    let start = json!({"id": "v", "type": "subscribe", "payload": {"query": query}});
+    let as_player = |token: &str| json!({"Authorization": format!("Bearer {token}")});
+    let mut public_a = app
+        .subscribe("graphql-transport-ws", json!({}), start.clone())
+        .await;
+    let first = next_view(&mut public_a).await;
+    let mut public_b = app
+        .subscribe("graphql-transport-ws", json!({}), start.clone())
+        .await;
+    let mut as_cy = app
+        .subscribe("graphql-transport-ws", as_player(&cy), start.clone())
+        .await;
+    let mut as_di = app
+        .subscribe(
+            "graphql-ws",
+            as_player(&di),
+            json!({"id": "v", "type": "start", "payload": {"query": query}}),
+        )
+        .await;
+    // A dashboard joining a running view starts from its current state.
+    assert_eq!(next_view(&mut public_b).await, first);
+    assert_eq!(cards_shown(&first), Vec::<String>::new(), "{first:#}");
+    let cy_first = next_view(&mut as_cy).await;
+    assert_eq!(cards_shown(&cy_first), ["cy"], "{cy_first:#}");
+    let di_first = loop {
+        let message = next_message(&mut as_di, "di's view").await;
+        if message["type"] == "data" {
+            break message["payload"]["data"]["table"].clone();
+        }
+    };
+    assert_eq!(cards_shown(&di_first), ["di"], "{di_first:#}");
+    // Four subscribers, three executions: the two anonymous ones share.
+    metric_reaches(app, "league_subscribers", 4).await;
+    metric_reaches(app, "league_live_queries", 3).await;
+
+    // A change reaches each of them, each as they may see it.
+    let seat = first["toAct"].as_u64().unwrap();
+    let done = app
+        .admin(
+            "mutation($s: Int!) { act(tournamentId: \"t11\", table: 1, seat: $s, action: CALL) { version } }",
+            json!({"s": seat}),
+        )
+        .await;
+    let version = done["act"]["version"].as_u64().unwrap();
+    let mut views = Vec::new();
+    for ws in [&mut public_a, &mut public_b, &mut as_cy] {
+        let view = loop {
+            let view = next_view(ws).await;
+            if view["version"].as_u64().unwrap() >= version {
+                break view;
+            }
+        };
+        views.push(view);
+    }
+    assert_eq!(views[0], views[1], "the two dashboards see one view");
+    assert_eq!(
+        cards_shown(&views[0]),
+        Vec::<String>::new(),
+        "{:#}",
+        views[0]
+    );
+    assert_eq!(cards_shown(&views[2]), ["cy"], "{:#}", views[2]);
+    let di_view = loop {
+        let message = next_message(&mut as_di, "di's view").await;
+        let view = &message["payload"]["data"]["table"];
+        if message["type"] == "data" && view["version"].as_u64().unwrap() >= version {
+            break view.clone();
+        }
+    };
+    assert_eq!(cards_shown(&di_view), ["di"], "{di_view:#}");
+
+    // The last subscriber of a view leaving stops it.
+    drop((public_a, public_b));
+    metric_reaches(app, "league_live_queries", 2).await;
+    drop((as_cy, as_di));
+    metric_reaches(app, "league_live_queries", 0).await;
+    metric_reaches(app, "league_subscribers", 0).await;
+}
+
+/// What the WebSocket protocol refuses, with the `graphql-transport-ws` specification's
+/// close codes, and what it answers.
+async fn the_websocket_protocol_refuses_what_it_must(app: &TestApp) {
+    let query = "subscription { tournament(id: \"t5\") { entries } }";
+    let subscribe = |id: &str| json!({"id": id, "type": "subscribe", "payload": {"query": query}});
+    // No protocol the server speaks: the upgrade is refused.
+    let ws_url = format!("{}/graphql/ws", app.base.replacen("http", "ws", 1));
+    assert!(
+        awc::Client::new()
+            .ws(ws_url)
+            .protocols(["mqtt"])
+            .connect()
+            .await
+            .is_err()
+    );
+    // A subscription before connection_init: 4401.
+    let mut ws = app.connect("graphql-transport-ws").await;
+    ws.send(text(subscribe("1"))).await.unwrap();
+    assert_eq!(closed_with(&mut ws).await, 4401);
+    // A token that is not one: 4403.
+    let mut ws = app.connect("graphql-transport-ws").await;
+    ws.send(text(
+        json!({"type": "connection_init", "payload": {"Authorization": "Bearer tok_forged"}}),
+    ))
+    .await
+    .unwrap();
+    assert_eq!(closed_with(&mut ws).await, 4403);
+    // Not a message of the protocol: 4400.
+    let mut ws = app.connect("graphql-transport-ws").await;
+    ws.send(awc::ws::Message::Text("{not json".into()))
+        .await
+        .unwrap();
+    assert_eq!(closed_with(&mut ws).await, 4400);
+    // connection_init twice: 4429.
+    let mut ws = app
+        .subscribe(
+            "graphql-transport-ws",
+            json!({}),
+            json!({"type": "connection_init"}),
+        )
+        .await;
+    assert_eq!(closed_with(&mut ws).await, 4429);
+    // A ping is answered; the same id twice is 4409.
+    let mut ws = app
+        .subscribe("graphql-transport-ws", json!({}), subscribe("1"))
+        .await;
+    ws.send(text(json!({"type": "ping"}))).await.unwrap();
+    let mut types = Vec::new();
+    while !types.contains(&"pong".to_owned()) {
+        let message = next_message(&mut ws, "a pong").await;
+        types.push(message["type"].as_str().unwrap().to_owned());
+    }
+    assert!(types.contains(&"connection_ack".to_owned()), "{types:?}");
+    ws.send(text(subscribe("1"))).await.unwrap();
+    assert_eq!(closed_with(&mut ws).await, 4409);
+    // `complete` ends a subscription and is acknowledged; the connection stays open.
+    let mut ws = app
+        .subscribe("graphql-transport-ws", json!({}), subscribe("1"))
+        .await;
+    assert_eq!(
+        next_message(&mut ws, "an ack").await["type"],
+        "connection_ack"
+    );
+    assert_eq!(next_message(&mut ws, "a view").await["type"], "next");
+    ws.send(text(json!({"id": "1", "type": "complete"})))
+        .await
+        .unwrap();
+    let done = next_message(&mut ws, "the acknowledgement").await;
+    assert_eq!(done, json!({"type": "complete", "id": "1"}));
+    ws.send(text(subscribe("1"))).await.unwrap();
+    assert_eq!(
+        next_message(&mut ws, "the same id again").await["type"],
+        "next"
+    );
+}
+
 /// The auditor's log withholds a hand's hole cards and deck seal while it runs, and shows
 /// them once a later hand has started at the table.
 async fn the_auditor_sees_a_hands_cards_once_it_is_over(app: &TestApp) {
@@ -1240,6 +1470,8 @@ async fn all(backend: Backend) {
     tournaments_page_by_cursor(&app).await;
     the_auditor_sees_a_hands_cards_once_it_is_over(&app).await;
     a_player_subscribed_over_the_older_protocol_sees_only_their_own_cards(&app).await;
+    shared_live_views_never_cross_callers(&app).await;
+    the_websocket_protocol_refuses_what_it_must(&app).await;
     every_mutation_against_every_role(&app).await;
     metrics_count_requests_commands_events_and_subscribers(&app).await;
     app.stop().await;

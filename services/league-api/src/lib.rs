@@ -88,13 +88,14 @@ where
     F: Future<Output = ()> + Send + 'static,
 {
     let live = Arc::new(Live::spawn(store.clone()));
+    let metrics: Arc<metrics::Metrics> = Arc::default();
     let state = ApiState {
         store,
         live: Arc::clone(&live),
-        metrics: Arc::default(),
+        hub: Arc::new(ws::Hub::new(Arc::clone(&metrics))),
+        metrics,
         limiter: Arc::new(metrics::RateLimiter::new(options.rate_limit, options.burst)),
         tokens: Arc::default(),
-        hub: Arc::default(),
     };
     let schema = schema::build(Some(state.clone()));
     let workers = std::thread::available_parallelism()

@@ -61,6 +61,7 @@ pub struct Metrics {
     commands_error: AtomicU64,
     events_appended: AtomicU64,
     subscribers: AtomicI64,
+    live_queries: AtomicI64,
     rate_limited: AtomicU64,
 }
 
@@ -106,13 +107,22 @@ impl Metrics {
     }
 
     /// Counts an open subscription until the guard is dropped.
-    pub fn subscriber(self: &std::sync::Arc<Self>) -> SubscriberGuard {
-        self.subscribers.fetch_add(1, Ordering::Relaxed);
-        SubscriberGuard(std::sync::Arc::clone(self))
+    pub fn subscriber(self: &std::sync::Arc<Self>) -> GaugeGuard {
+        GaugeGuard::new(self, |m| &m.subscribers)
     }
 
     pub fn subscribers(&self) -> i64 {
         self.subscribers.load(Ordering::Relaxed)
+    }
+
+    /// Counts a live query (one execution shared by its subscribers) until the guard is
+    /// dropped.
+    pub fn live_query(self: &std::sync::Arc<Self>) -> GaugeGuard {
+        GaugeGuard::new(self, |m| &m.live_queries)
+    }
+
+    pub fn live_queries(&self) -> i64 {
+        self.live_queries.load(Ordering::Relaxed)
     }
 
     /// The Prometheus text exposition; `lag` is the projection lag in events, when known.
@@ -207,6 +217,14 @@ impl Metrics {
         let _ = writeln!(out, "league_subscribers {}", self.subscribers());
         family(
             &mut out,
+            "league_live_queries",
+            "gauge",
+            "Subscriptions executed on this instance: identical views of current state are \
+             executed once for all their subscribers.",
+        );
+        let _ = writeln!(out, "league_live_queries {}", self.live_queries());
+        family(
+            &mut out,
             "league_rate_limited_total",
             "counter",
             "Requests refused by the per-token rate limit.",
@@ -265,13 +283,31 @@ fn seconds(us: u64) -> String {
     }
 }
 
-/// Keeps a subscription counted while it is open.
-#[derive(Debug)]
-pub struct SubscriberGuard(std::sync::Arc<Metrics>);
+/// Keeps something counted in a gauge while it lasts.
+pub struct GaugeGuard {
+    metrics: std::sync::Arc<Metrics>,
+    gauge: fn(&Metrics) -> &AtomicI64,
+}
 
-impl Drop for SubscriberGuard {
+impl GaugeGuard {
+    fn new(metrics: &std::sync::Arc<Metrics>, gauge: fn(&Metrics) -> &AtomicI64) -> GaugeGuard {
+        gauge(metrics).fetch_add(1, Ordering::Relaxed);
+        GaugeGuard {
+            metrics: std::sync::Arc::clone(metrics),
+            gauge,
+        }
+    }
+}
+
+impl std::fmt::Debug for GaugeGuard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GaugeGuard").finish_non_exhaustive()
+    }
+}
+
+impl Drop for GaugeGuard {
     fn drop(&mut self) {
-        self.0.subscribers.fetch_sub(1, Ordering::Relaxed);
+        (self.gauge)(&self.metrics).fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -400,8 +436,10 @@ mod tests {
         m.command(Some(4));
         m.command(None);
         let guard = m.subscriber();
+        let (a, b) = (m.live_query(), m.live_query());
+        drop(a);
         let text = m.render(Some(10), Some(7));
-        drop(guard);
+        drop((guard, b));
         for line in [
             "league_requests_total{kind=\"mutation\",outcome=\"ok\"} 1",
             "league_requests_total{kind=\"query\",outcome=\"error\"} 1",
@@ -413,10 +451,12 @@ mod tests {
             "league_commands_total{outcome=\"refused\"} 1",
             "league_events_appended_total 4",
             "league_subscribers 1",
+            "league_live_queries 1",
             "league_projection_lag_events 3",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} missing:\n{text}");
         }
         assert_eq!(m.subscribers(), 0);
+        assert_eq!(m.live_queries(), 0);
     }
 }

@@ -47,7 +47,7 @@ use tokio::sync::broadcast;
 
 use crate::auth::Principal;
 use crate::error::ApiError;
-use crate::metrics::SubscriberGuard;
+use crate::metrics::{GaugeGuard, Metrics};
 use crate::schema::{ApiSchema, ApiState};
 
 /// The protocols spoken, in the order they are preferred when a client offers both.
@@ -150,7 +150,7 @@ struct Running {
     /// Each response, serialised.
     responses: BoxStream<'static, Bytes>,
     /// Counts the subscription while it runs.
-    _open: SubscriberGuard,
+    _open: GaugeGuard,
 }
 
 /// What woke the connection.
@@ -462,9 +462,9 @@ fn share_key(principal: &Principal, request: &async_graphql::Request) -> Option<
 }
 
 /// The live queries running for more than one subscriber at a time.
-#[derive(Default)]
 pub struct Hub {
     running: Mutex<HashMap<Key, Weak<Shared>>>,
+    metrics: Arc<Metrics>,
 }
 
 impl std::fmt::Debug for Hub {
@@ -481,6 +481,8 @@ struct Shared {
     hub: Weak<Hub>,
     tail: Arc<Mutex<Tail>>,
     driver: tokio::task::JoinHandle<()>,
+    /// Counts the query while it runs.
+    _counted: GaugeGuard,
 }
 
 /// The latest response, numbered, and the channel of the ones after it (`None` once the
@@ -495,6 +497,14 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Hub {
+    /// A hub that counts its live queries in `metrics`.
+    pub fn new(metrics: Arc<Metrics>) -> Hub {
+        Hub {
+            running: Mutex::new(HashMap::new()),
+            metrics,
+        }
+    }
+
     /// Live queries running now.
     pub fn running(&self) -> usize {
         lock(&self.running)
@@ -515,8 +525,12 @@ impl Hub {
             match running.get(&key).and_then(Weak::upgrade) {
                 Some(shared) if lock(&shared.tail).sender.is_some() => (shared, None),
                 ended => {
-                    let shared =
-                        Arc::new(Shared::start(key.clone(), Arc::downgrade(self), execute()));
+                    let shared = Arc::new(Shared::start(
+                        key.clone(),
+                        Arc::downgrade(self),
+                        execute(),
+                        self.metrics.live_query(),
+                    ));
                     running.insert(key, Arc::downgrade(&shared));
                     (shared, ended)
                 }
@@ -529,7 +543,12 @@ impl Hub {
 }
 
 impl Shared {
-    fn start(key: Key, hub: Weak<Hub>, mut responses: BoxStream<'static, Bytes>) -> Shared {
+    fn start(
+        key: Key,
+        hub: Weak<Hub>,
+        mut responses: BoxStream<'static, Bytes>,
+        counted: GaugeGuard,
+    ) -> Shared {
         let (sender, _) = broadcast::channel(SHARED_CAPACITY);
         let tail = Arc::new(Mutex::new(Tail {
             last: None,
@@ -555,6 +574,7 @@ impl Shared {
             hub,
             tail,
             driver,
+            _counted: counted,
         }
     }
 }
@@ -736,7 +756,7 @@ mod tests {
 
     #[tokio::test]
     async fn subscribers_share_one_execution_and_joiners_start_from_the_latest() {
-        let hub = Arc::new(Hub::default());
+        let hub = Arc::new(Hub::new(Arc::default()));
         let (feed, stream) = fed();
         let mut started = Some(stream);
         let mut a = hub.join(key(1), || started.take().unwrap());
@@ -778,7 +798,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_last_subscriber_leaving_stops_the_query() {
-        let hub = Arc::new(Hub::default());
+        let hub = Arc::new(Hub::new(Arc::default()));
         let (feed, stream) = fed();
         let mut started = Some(stream);
         let a = hub.join(key(1), || started.take().unwrap());
@@ -800,7 +820,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_subscriber_that_falls_behind_skips_to_the_latest_in_order() {
-        let hub = Arc::new(Hub::default());
+        let hub = Arc::new(Hub::new(Arc::default()));
         let (feed, stream) = fed();
         let mut started = Some(stream);
         let mut slow = hub.join(key(1), || started.take().unwrap());
