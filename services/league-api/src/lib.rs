@@ -38,7 +38,7 @@ use actix_web::{App, HttpServer, web};
 use league_app::live::Live;
 use league_store::Store;
 
-pub use http::MAX_BODY;
+pub use http::{MAX_BODY, QueryCache};
 pub use schema::{ApiSchema, ApiState, sdl};
 
 /// Seconds the server waits for requests in flight when it is told to stop.
@@ -96,6 +96,7 @@ where
         metrics,
         limiter: Arc::new(metrics::RateLimiter::new(options.rate_limit, options.burst)),
         tokens: Arc::default(),
+        queries: Arc::default(),
     };
     let schema = schema::build(Some(state.clone()));
     let workers = std::thread::available_parallelism()

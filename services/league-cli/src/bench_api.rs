@@ -15,6 +15,7 @@
 //! never saw (every command changes the table, so every command's version must arrive).
 
 use std::collections::{BTreeMap, HashMap};
+use std::pin::Pin;
 use std::process::ExitCode;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
@@ -70,6 +71,39 @@ const SUBSCRIBE: &str =
     "subscription($t: String!) { table(tournamentId: $t, table: 1) { version hand toAct } }";
 const FOLLOW: &str =
     "subscription($t: String!) { table(tournamentId: $t, table: 1) { version inHand toAct } }";
+
+/// What a venue app and a dashboard read of a table view.
+#[derive(Clone, Copy, Debug, serde::Deserialize)]
+struct View {
+    version: u64,
+    #[serde(rename = "inHand", default)]
+    in_hand: Option<bool>,
+    #[serde(rename = "toAct", default)]
+    to_act: Option<u64>,
+}
+
+/// A `graphql-transport-ws` message from the server, read only as far as the generator
+/// needs: its type and, for `next`, the table view (or the errors) it carries.
+#[derive(serde::Deserialize)]
+struct Incoming<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: std::borrow::Cow<'a, str>,
+    #[serde(default)]
+    payload: Option<IncomingPayload>,
+}
+
+#[derive(serde::Deserialize)]
+struct IncomingPayload {
+    #[serde(default)]
+    data: Option<IncomingData>,
+    #[serde(default)]
+    errors: Option<Value>,
+}
+
+#[derive(serde::Deserialize)]
+struct IncomingData {
+    table: Option<View>,
+}
 
 /// What one load-generator thread measured.
 #[derive(Default)]
@@ -401,9 +435,11 @@ async fn drive(
     let id = format!("bench-{table}");
     while Instant::now() < deadline {
         let asked = Instant::now();
-        let view = graphql(http, base, token, TABLE, json!({"t": id})).await?;
+        let data = graphql(http, base, token, TABLE, json!({"t": id})).await?;
         measured.borrow_mut().queries.push(asked.elapsed());
-        act(http, base, token, table, &view["table"], measured).await?;
+        let view: View = serde_json::from_value(data["table"].clone())
+            .map_err(|e| format!("not a table view: {e}: {data}"))?;
+        act(http, base, token, table, &view, measured).await?;
     }
     Ok(())
 }
@@ -423,10 +459,11 @@ async fn follow_and_drive(
     while Instant::now() < deadline {
         // The view of the version the last command produced, or a later one.
         let view = loop {
-            let Some((view, _)) = feed.next_view(Duration::from_secs(30)).await? else {
+            let until = Instant::now() + Duration::from_secs(30);
+            let Some((view, _)) = feed.next_view(until).await? else {
                 return Err(format!("no view of version {reached} in 30 s"));
             };
-            if view["version"].as_u64().unwrap_or(0) >= reached {
+            if view.version >= reached {
                 break view;
             }
         };
@@ -443,7 +480,7 @@ async fn act(
     base: &str,
     token: &str,
     table: u32,
-    view: &Value,
+    view: &View,
     measured: &std::cell::RefCell<Measured>,
 ) -> Result<u64, String> {
     let id = format!("bench-{table}");
@@ -466,17 +503,20 @@ async fn act(
 }
 
 /// The next command for a table as it is now.
-fn next_command(id: &str, view: &Value) -> Result<(&'static str, Value), String> {
-    match (view["inHand"].as_bool(), view["toAct"].as_u64()) {
+fn next_command(id: &str, view: &View) -> Result<(&'static str, Value), String> {
+    match (view.in_hand, view.to_act) {
         (Some(true), Some(seat)) => Ok((FOLD, json!({"t": id, "seat": seat}))),
         (Some(false), _) => Ok((START_HAND, json!({"t": id}))),
-        _ => Err(format!("the table waits for nothing: {view}")),
+        _ => Err(format!("the table waits for nothing: {view:?}")),
     }
 }
 
 /// One `graphql-transport-ws` subscription to a table's view.
 struct TableFeed {
     ws: actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec>,
+    /// The current wait's end: one timer per feed, moved only when the wait changes.
+    until: Pin<Box<actix_web::rt::time::Sleep>>,
+    until_at: Instant,
 }
 
 impl TableFeed {
@@ -498,7 +538,12 @@ impl TableFeed {
             .connect()
             .await
             .map_err(|e| e.to_string())?;
-        let mut feed = TableFeed { ws };
+        let until_at = Instant::now();
+        let mut feed = TableFeed {
+            ws,
+            until: Box::pin(actix_web::rt::time::sleep_until(until_at.into())),
+            until_at,
+        };
         let init = match token {
             Some(token) => json!({"Authorization": format!("Bearer {token}")}),
             None => json!({}),
@@ -521,17 +566,22 @@ impl TableFeed {
             .map_err(|e| e.to_string())
     }
 
-    /// The next view of the table and when it arrived; `None` once `wait` has passed
+    /// The next view of the table and when it arrived; `None` once `until` has passed
     /// without one. Answers the server's heartbeat (an unanswered ping closes the
     /// connection).
-    async fn next_view(&mut self, wait: Duration) -> Result<Option<(Value, Instant)>, String> {
-        let until = Instant::now() + wait;
+    async fn next_view(&mut self, until: Instant) -> Result<Option<(View, Instant)>, String> {
+        if until != self.until_at {
+            self.until_at = until;
+            self.until.as_mut().reset(until.into());
+        }
         loop {
-            let left = until.saturating_duration_since(Instant::now());
-            let frame = match actix_web::rt::time::timeout(left, self.ws.next()).await {
-                Err(_) => return Ok(None),
-                Ok(None) => return Err("the server closed the connection".into()),
-                Ok(Some(frame)) => frame.map_err(|e| e.to_string())?,
+            let frame = tokio::select! {
+                frame = self.ws.next() => frame,
+                () = &mut self.until => return Ok(None),
+            };
+            let frame = match frame {
+                None => return Err("the server closed the connection".into()),
+                Some(frame) => frame.map_err(|e| e.to_string())?,
             };
             let now = Instant::now();
             let bytes = match frame {
@@ -545,13 +595,22 @@ impl TableFeed {
                 }
                 _ => continue,
             };
-            let message: Value = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
-            match message["type"].as_str() {
-                Some("next") => {
-                    return Ok(Some((message["payload"]["data"]["table"].clone(), now)));
+            let message: Incoming<'_> = serde_json::from_slice(&bytes)
+                .map_err(|e| format!("{e}: {}", String::from_utf8_lossy(&bytes)))?;
+            match message.kind.as_ref() {
+                "next" => {
+                    let payload = message.payload.ok_or("a next message without payload")?;
+                    if let Some(errors) = payload.errors {
+                        return Err(format!("the subscription failed: {errors}"));
+                    }
+                    let view = payload
+                        .data
+                        .and_then(|d| d.table)
+                        .ok_or("a next message without a table")?;
+                    return Ok(Some((view, now)));
                 }
-                Some("connection_ack" | "ping" | "pong") => {}
-                _ => return Err(format!("unexpected {message}")),
+                "connection_ack" | "ping" | "pong" => {}
+                _ => return Err(format!("unexpected {}", String::from_utf8_lossy(&bytes))),
             }
         }
     }
@@ -573,17 +632,15 @@ async fn subscribe(
     let mut feed = TableFeed::open(base, None, &n.to_string(), SUBSCRIBE, table).await?;
     let mut seen = Vec::new();
     let mut first_seen = false;
+    let waiting_from = Instant::now();
     loop {
-        let wait = match deadline.get() {
-            Some(d) => d.saturating_duration_since(Instant::now()),
-            None => Duration::from_secs(120),
-        };
-        let Some((view, at)) = feed.next_view(wait).await? else {
+        let until = deadline
+            .get()
+            .unwrap_or(waiting_from + Duration::from_secs(120));
+        let Some((view, at)) = feed.next_view(until).await? else {
             break;
         };
-        let version = view["version"]
-            .as_u64()
-            .ok_or_else(|| format!("no version in {view}"))?;
+        let version = view.version;
         if first_seen {
             seen.push((version, at));
         } else {

@@ -40,6 +40,8 @@ pub struct ApiState {
     pub tokens: Arc<crate::auth::TokenCache>,
     /// Live queries shared by their subscribers.
     pub hub: Arc<crate::ws::Hub>,
+    /// Parsed documents of the queries and mutations sent over HTTP.
+    pub queries: Arc<crate::http::QueryCache>,
 }
 
 #[derive(MergedObject, Default)]
