@@ -27,7 +27,8 @@
 //! not valid JSON of the protocol with 4400, a refused token with 4403, a subscription id
 //! already running with 4409, and a connection with no `connection_init` after 10 seconds
 //! with 4408. `complete` (or `stop`) ends a subscription and is acknowledged with
-//! `complete`; a subscription's stream ending sends `complete`. Every 5 seconds the server
+//! `complete`; a subscription's stream ending sends `complete`. A connection runs at most
+//! 100 subscriptions at once: one more is answered with an `error` message for its id. Every 5 seconds the server
 //! pings; a client silent for 10 seconds is disconnected.
 
 use std::collections::HashMap;
@@ -63,6 +64,9 @@ const HEARTBEAT: Duration = Duration::from_secs(5);
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Responses a shared query keeps for its slowest subscriber before that one skips ahead.
 const SHARED_CAPACITY: usize = 256;
+/// Subscriptions one connection may run at once; one more is refused with an `error`
+/// message for its id.
+const MAX_SUBSCRIPTIONS: usize = 100;
 /// Largest message accepted from a client (a subscription's query and variables).
 const MAX_MESSAGE: usize = crate::http::MAX_BODY;
 
@@ -296,6 +300,14 @@ impl Connection {
                         4409,
                         format!("Subscriber for {id} already exists"),
                     ));
+                }
+                if self.subscriptions.len() >= MAX_SUBSCRIPTIONS {
+                    let id_json = serde_json::to_string(&id).unwrap_or_default();
+                    let error = crate::http::error_body(ApiError::bad_input(format!(
+                        "at most {MAX_SUBSCRIPTIONS} subscriptions at once on one connection"
+                    )));
+                    let errors = serde_json::to_string(&error.errors).unwrap_or_default();
+                    return Ok(vec![frame(&id_json, "error", errors.as_bytes())]);
                 }
                 let request: async_graphql::Request =
                     serde_json::from_value(message.payload.unwrap_or_default())
