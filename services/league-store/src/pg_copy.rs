@@ -1,11 +1,10 @@
 //! PostgreSQL reads of the global log through `COPY (SELECT ...) TO STDOUT (FORMAT binary)`.
 //!
-//! Used by `read_log`, the four-column read that rebuilds fold, and by `read_all`, the whole
-//! event. The same query as a row-by-row `SELECT`, but the rows arrive as PostgreSQL's
-//! binary copy format and are split here directly into events, without building a row
-//! object and decoding each column through it (sqlx's per-row and per-column work was the
-//! limit of a bulk read whenever the server had a core to spare). `COPY` takes no bind
-//! parameters: the only values in the statement are two integers formatted by us.
+//! Used by `read_log`, the four-column read that rebuilds fold. The same query as a
+//! row-by-row `SELECT`, but the rows arrive as PostgreSQL's binary copy format and are split
+//! here directly into log entries, without building a row object and decoding each column
+//! through it (most of the client's cost of such a narrow read). `COPY` takes no
+//! bind parameters: the only values in the statement are two integers formatted by us.
 //!
 //! The format (PostgreSQL's documentation, "COPY", "Binary Format"): an 11-byte signature,
 //! a 32-bit flags field and a 32-bit header-extension length followed by that many bytes;
@@ -18,8 +17,7 @@ use sqlx::PgPool;
 use sqlx::postgres::PgPoolCopyExt as _;
 
 use crate::error::StoreError;
-use crate::store::{EVENT_COLUMNS, LogEntry, StreamIds, to_hash, to_u64};
-use crate::types::{RecordedEvent, Timestamp};
+use crate::store::{LogEntry, StreamIds, to_u64};
 
 const SIGNATURE: &[u8; 11] = b"PGCOPY\n\xff\r\n\0";
 
@@ -35,55 +33,6 @@ fn log_statement(from: u64, limit: usize) -> String {
          AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
          ORDER BY position LIMIT {limit}) TO STDOUT (FORMAT binary)"
     )
-}
-
-/// The rows of `read_all`: every column of `EVENT_COLUMNS`, with the bounds of
-/// [`log_statement`].
-fn events_statement(from: u64, limit: usize) -> String {
-    let from = i64::try_from(from).unwrap_or(i64::MAX);
-    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    format!(
-        "COPY (SELECT {EVENT_COLUMNS} FROM events \
-         WHERE position >= {from} \
-         AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
-         ORDER BY position LIMIT {limit}) TO STDOUT (FORMAT binary)"
-    )
-}
-
-/// Up to `limit` events from `from` on, below the commit horizon, in global order, appended
-/// to `out`. Checked as sqlx's row decoding checks them: types by their binary lengths,
-/// text as UTF-8, NULL only where the column allows it.
-pub(crate) async fn read_events(
-    pool: &PgPool,
-    from: u64,
-    limit: usize,
-    out: &mut Vec<RecordedEvent>,
-) -> Result<(), StoreError> {
-    read_rows(pool, &events_statement(from, limit), 13, |row| {
-        let position = to_u64("position", row.int8()?)?;
-        let stream_id = row.text()?.to_owned();
-        let stream_version = to_u64("stream version", row.int8()?)?;
-        let event_type = row.text()?.to_owned();
-        let schema_version = row.int4()?;
-        out.push(RecordedEvent {
-            position,
-            stream_id,
-            stream_version,
-            event_type,
-            schema_version: u32::try_from(schema_version)
-                .map_err(|_| StoreError::Corrupt(format!("schema version {schema_version}")))?,
-            payload: row.bytes()?.to_vec(),
-            actor: row.opt_text()?,
-            correlation_id: row.opt_text()?,
-            causation_id: row.opt_text()?,
-            idempotency_key: row.opt_text()?,
-            recorded_at: Timestamp::from_micros(row.int8()?),
-            prev_hash: to_hash("prev_hash", row.bytes()?)?,
-            hash: to_hash("hash", row.bytes()?)?,
-        });
-        Ok(())
-    })
-    .await
 }
 
 /// Up to `limit` log entries (what a projection folds) from `from` on, in global order, into
@@ -268,25 +217,8 @@ impl<'a> Fields<'a> {
             .map_err(|_| corrupt("bigint is not 8 bytes"))
     }
 
-    fn int4(&mut self) -> Result<i32, StoreError> {
-        let field = self.bytes()?;
-        <[u8; 4]>::try_from(field)
-            .map(i32::from_be_bytes)
-            .map_err(|_| corrupt("integer is not 4 bytes"))
-    }
-
     fn text(&mut self) -> Result<&'a str, StoreError> {
         std::str::from_utf8(self.bytes()?).map_err(|_| corrupt("text is not UTF-8"))
-    }
-
-    fn opt_text(&mut self) -> Result<Option<String>, StoreError> {
-        self.next()?
-            .map(|b| {
-                std::str::from_utf8(b)
-                    .map(str::to_owned)
-                    .map_err(|_| corrupt("text is not UTF-8"))
-            })
-            .transpose()
     }
 }
 
