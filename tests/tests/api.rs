@@ -402,14 +402,20 @@ async fn a_dealt_hand_keeps_cards_private_and_reports_rule_errors_with_codes(app
     assert_eq!(app.last_position().await, before);
 
     // Heads-up: the button calls, the big blind checks; on the flop a bet of 1 is too small.
+    // The call's answer carries the table as the caller may see it, at the version it
+    // produced: their own cards, nobody else's.
     let body = app
         .graphql(
             Some(mine),
-            ACT,
-            json!({"t": "t2", "table": 1, "seat": to_act, "a": "CALL"}),
+            "mutation($t: String!, $seat: Int!) { act(tournamentId: $t, table: 1, seat: $seat, action: CALL) { version table(table: 1) { version seats { player cards } } } }",
+            json!({"t": "t2", "seat": to_act}),
         )
         .await;
     assert!(body.get("errors").is_none(), "{body:#}");
+    let answer = &body["data"]["act"];
+    assert_eq!(answer["table"]["version"], answer["version"], "{body:#}");
+    let me = if to_act == ann_seat { "ann" } else { "bob" };
+    assert_eq!(cards_shown(&answer["table"]), [me], "{body:#}");
     app.admin(
         ACT,
         json!({"t": "t2", "table": 1, "seat": other, "a": "CHECK"}),

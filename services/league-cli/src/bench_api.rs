@@ -49,10 +49,19 @@ pub struct ApiArgs {
     /// subscribers).
     #[arg(long, default_value_t = 2)]
     clients: u32,
-    /// Each venue app learns its table from its own subscription (waiting for the version
-    /// its last command produced) instead of reading it over HTTP before each command.
-    #[arg(long)]
-    follow: bool,
+    /// How each venue app learns its table's state before its next command: from the
+    /// answer to its last command (`answer`: the command asks for the table it changed),
+    /// by reading it over HTTP before each command (`read`), or from its own subscription,
+    /// waiting for the version its last command produced (`follow`).
+    #[arg(long, value_enum, default_value_t = Mode::Answer)]
+    mode: Mode,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Mode {
+    Answer,
+    Read,
+    Follow,
 }
 
 const PLAYERS: u32 = 9;
@@ -62,9 +71,8 @@ const SCHEDULE: &str =
 const REGISTER: &str =
     "mutation($t: String!, $p: String!) { register(tournamentId: $t, player: $p) { events } }";
 const START: &str = "mutation($t: String!, $s: String!, $n: String!) { start(tournamentId: $t, seed: $s, nextCommitment: $n) { events } }";
-const START_HAND: &str =
-    "mutation($t: String!) { startHand(tournamentId: $t, table: 1) { version } }";
-const FOLD: &str = "mutation($t: String!, $seat: Int!) { act(tournamentId: $t, table: 1, seat: $seat, action: FOLD) { version } }";
+const START_HAND: &str = "mutation($t: String!) { startHand(tournamentId: $t, table: 1) { version table(table: 1) { version inHand toAct } } }";
+const FOLD: &str = "mutation($t: String!, $seat: Int!) { act(tournamentId: $t, table: 1, seat: $seat, action: FOLD) { version table(table: 1) { version inHand toAct } } }";
 const TABLE: &str =
     "query($t: String!) { table(tournamentId: $t, table: 1) { version inHand toAct } }";
 const SUBSCRIBE: &str =
@@ -205,7 +213,7 @@ fn run(args: &ApiArgs) -> Result<(), String> {
         let started = Arc::clone(&started);
         let measure_from = Arc::clone(&measure_from);
         let seconds = args.seconds;
-        let follow = args.follow;
+        let mode = args.mode;
         threads.push(std::thread::spawn(move || {
             actix_web::rt::System::new().block_on(client(
                 base,
@@ -213,7 +221,7 @@ fn run(args: &ApiArgs) -> Result<(), String> {
                 tables,
                 subscribers,
                 seconds,
-                follow,
+                mode,
                 started,
                 measure_from,
             ))
@@ -261,7 +269,7 @@ async fn client(
     tables: Vec<u32>,
     subscribers: Vec<u32>,
     seconds: u64,
-    follow: bool,
+    mode: Mode,
     started: Arc<std::sync::Barrier>,
     measure_from: Arc<Mutex<Option<Instant>>>,
 ) -> Measured {
@@ -332,10 +340,14 @@ async fn client(
         let token = tokens[usize::try_from(t).unwrap_or(0)].clone();
         let measured = Rc::clone(&measured);
         async move {
-            let driven = if follow {
-                follow_and_drive(&http, &base, &token, t, deadline, &measured).await
-            } else {
-                drive(&http, &base, &token, t, deadline, &measured).await
+            let driven = match mode {
+                Mode::Answer => {
+                    drive_by_answers(&http, &base, &token, t, deadline, &measured).await
+                }
+                Mode::Read => drive(&http, &base, &token, t, deadline, &measured).await,
+                Mode::Follow => {
+                    follow_and_drive(&http, &base, &token, t, deadline, &measured).await
+                }
             };
             if let Err(e) = driven {
                 measured.borrow_mut().errors.push(format!("table {t}: {e}"));
@@ -437,11 +449,41 @@ async fn drive(
         let asked = Instant::now();
         let data = graphql(http, base, token, TABLE, json!({"t": id})).await?;
         measured.borrow_mut().queries.push(asked.elapsed());
-        let view: View = serde_json::from_value(data["table"].clone())
-            .map_err(|e| format!("not a table view: {e}: {data}"))?;
-        act(http, base, token, table, &view, measured).await?;
+        act(
+            http,
+            base,
+            token,
+            table,
+            &table_of(&data["table"])?,
+            measured,
+        )
+        .await?;
     }
     Ok(())
+}
+
+/// One table's venue app that learns the table from the answer to each command: one
+/// request per command (the table is read once, before the first).
+async fn drive_by_answers(
+    http: &awc::Client,
+    base: &str,
+    token: &str,
+    table: u32,
+    deadline: Instant,
+    measured: &std::cell::RefCell<Measured>,
+) -> Result<(), String> {
+    let id = format!("bench-{table}");
+    let data = graphql(http, base, token, TABLE, json!({"t": id})).await?;
+    let mut view = table_of(&data["table"])?;
+    while Instant::now() < deadline {
+        let (_, answer) = act(http, base, token, table, &view, measured).await?;
+        view = table_of(&answer["table"])?;
+    }
+    Ok(())
+}
+
+fn table_of(data: &Value) -> Result<View, String> {
+    serde_json::from_value(data.clone()).map_err(|e| format!("not a table view: {e}: {data}"))
 }
 
 /// One table's venue app that follows its table over its own subscription: it acts on the
@@ -467,14 +509,14 @@ async fn follow_and_drive(
                 break view;
             }
         };
-        reached = act(http, base, token, table, &view, measured).await?;
+        reached = act(http, base, token, table, &view, measured).await?.0;
     }
     feed.close().await;
     Ok(())
 }
 
 /// Sends the next command for the table as `view` shows it, records its latency and the
-/// version it produced, and returns that version.
+/// version it produced, and returns that version and the command's answer.
 async fn act(
     http: &awc::Client,
     base: &str,
@@ -482,16 +524,19 @@ async fn act(
     table: u32,
     view: &View,
     measured: &std::cell::RefCell<Measured>,
-) -> Result<u64, String> {
+) -> Result<(u64, Value), String> {
     let id = format!("bench-{table}");
     let (query, variables) = next_command(&id, view)?;
     let sent = Instant::now();
     let data = graphql(http, base, token, query, variables).await?;
     let took = sent.elapsed();
-    let version = data
+    let answer = data
         .as_object()
         .and_then(|o| o.values().next())
-        .and_then(|r| r["version"].as_u64())
+        .cloned()
+        .ok_or_else(|| format!("no answer in {data}"))?;
+    let version = answer["version"]
+        .as_u64()
         .ok_or_else(|| format!("no version in {data}"))?;
     measured
         .borrow_mut()
@@ -499,7 +544,7 @@ async fn act(
         .entry(table)
         .or_default()
         .push((version, sent, took));
-    Ok(version)
+    Ok((version, answer))
 }
 
 /// The next command for a table as it is now.
@@ -716,10 +761,10 @@ fn report(args: &ApiArgs, backend: Backend, all: &Measured) {
         args.tables,
         args.subscribers,
         args.clients,
-        if args.follow {
-            "follow their table's subscription"
-        } else {
-            "read the table before each command"
+        match args.mode {
+            Mode::Answer => "learn the table from each command's answer",
+            Mode::Read => "read the table before each command",
+            Mode::Follow => "follow their table's subscription",
         }
     );
     println!(

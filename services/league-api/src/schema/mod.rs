@@ -130,6 +130,7 @@ impl ScalarType for Position {
 
 /// What a command did.
 #[derive(SimpleObject, Clone, Debug)]
+#[graphql(complex)]
 pub struct CommandResult {
     /// The stream the command went to (`tournament:<id>` or `league:<id>`).
     pub stream: String,

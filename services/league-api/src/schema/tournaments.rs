@@ -1,7 +1,9 @@
 //! Tournaments and their tables: the dashboard views, the commands that run a tournament
 //! (from the schedule to the payouts), and live views over WebSocket.
 
-use async_graphql::{Context, Enum, InputObject, Json, Object, SimpleObject, Subscription};
+use async_graphql::{
+    ComplexObject, Context, Enum, InputObject, Json, Object, SimpleObject, Subscription,
+};
 use futures_util::StreamExt as _;
 use futures_util::stream::BoxStream;
 use league_app::commands::Command;
@@ -383,17 +385,38 @@ impl TournamentQuery {
         tournament_id: String,
         table: u32,
     ) -> ApiResult<Option<TableOut>> {
-        let state = state(ctx)?;
-        let viewer = principal(ctx).viewer();
-        let p = state.live.read();
-        let stream = stream_of(&tournament_id);
-        Ok(p.tournament(&stream)
-            .and_then(|t| table_view(t, table, &viewer))
-            .map(|view| TableOut {
-                view,
-                version: p.version(&stream),
-            }))
+        Ok(table_now(
+            state(ctx)?,
+            &stream_of(&tournament_id),
+            table,
+            &principal(ctx),
+        ))
     }
+}
+
+#[ComplexObject]
+impl CommandResult {
+    /// For a command to a tournament: its table `table` as the caller may see it now (the
+    /// version the command produced, or a later one), so a venue app learns who acts next
+    /// without another request. Null for a league command or a table the tournament does
+    /// not have.
+    async fn table(&self, ctx: &Context<'_>, table: u32) -> ApiResult<Option<TableOut>> {
+        if !self.stream.starts_with("tournament:") {
+            return Ok(None);
+        }
+        Ok(table_now(state(ctx)?, &self.stream, table, &principal(ctx)))
+    }
+}
+
+/// Table `table` of the tournament `stream` as `caller` may see it now.
+fn table_now(state: &ApiState, stream: &str, table: u32, caller: &Principal) -> Option<TableOut> {
+    let p = state.live.read();
+    p.tournament(stream)
+        .and_then(|t| table_view(t, table, &caller.viewer()))
+        .map(|view| TableOut {
+            view,
+            version: p.version(stream),
+        })
 }
 
 /// A player's action.
