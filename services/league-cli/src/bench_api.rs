@@ -341,10 +341,9 @@ async fn client(
         let measured = Rc::clone(&measured);
         async move {
             let driven = match mode {
-                Mode::Answer => {
-                    drive_by_answers(&http, &base, &token, t, deadline, &measured).await
+                Mode::Answer | Mode::Read => {
+                    drive(&http, &base, &token, t, mode, deadline, &measured).await
                 }
-                Mode::Read => drive(&http, &base, &token, t, deadline, &measured).await,
                 Mode::Follow => {
                     follow_and_drive(&http, &base, &token, t, deadline, &measured).await
                 }
@@ -435,49 +434,42 @@ async fn setup(http: &awc::Client, base: &str, token: &str, table: u32) -> Resul
     Ok(())
 }
 
-/// One table's venue app: read the table, send the next command, until the deadline.
+/// One table's venue app, until the deadline: sends the next command for the table as it
+/// last saw it, learning the table from each command's answer (`Mode::Answer`: one request
+/// per command) or by reading it before each command (`Mode::Read`). The table is read
+/// once before the first command either way.
 async fn drive(
     http: &awc::Client,
     base: &str,
     token: &str,
     table: u32,
+    mode: Mode,
     deadline: Instant,
     measured: &std::cell::RefCell<Measured>,
 ) -> Result<(), String> {
-    let id = format!("bench-{table}");
-    while Instant::now() < deadline {
+    let read = || async {
         let asked = Instant::now();
-        let data = graphql(http, base, token, TABLE, json!({"t": id})).await?;
-        measured.borrow_mut().queries.push(asked.elapsed());
-        act(
+        let data = graphql(
             http,
             base,
             token,
-            table,
-            &table_of(&data["table"])?,
-            measured,
+            TABLE,
+            json!({"t": format!("bench-{table}")}),
         )
         .await?;
-    }
-    Ok(())
-}
-
-/// One table's venue app that learns the table from the answer to each command: one
-/// request per command (the table is read once, before the first).
-async fn drive_by_answers(
-    http: &awc::Client,
-    base: &str,
-    token: &str,
-    table: u32,
-    deadline: Instant,
-    measured: &std::cell::RefCell<Measured>,
-) -> Result<(), String> {
-    let id = format!("bench-{table}");
-    let data = graphql(http, base, token, TABLE, json!({"t": id})).await?;
-    let mut view = table_of(&data["table"])?;
+        Ok::<_, String>((table_of(&data["table"])?, asked.elapsed()))
+    };
+    let mut view = read().await?.0;
     while Instant::now() < deadline {
         let (_, answer) = act(http, base, token, table, &view, measured).await?;
-        view = table_of(&answer["table"])?;
+        view = match mode {
+            Mode::Answer => table_of(&answer["table"])?,
+            Mode::Read | Mode::Follow => {
+                let (view, took) = read().await?;
+                measured.borrow_mut().queries.push(took);
+                view
+            }
+        };
     }
     Ok(())
 }
