@@ -66,6 +66,7 @@ mod direct;
 pub mod error;
 pub mod hash;
 pub mod merkle;
+mod pg_batch;
 mod pg_copy;
 pub mod sealer;
 pub mod store;

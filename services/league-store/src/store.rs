@@ -112,6 +112,8 @@ pub(crate) struct Inner {
     /// append). A stale entry is harmless: the insert then violates `(stream, version)` and
     /// the append falls back to reading the head.
     heads: std::sync::Mutex<HashMap<String, (u64, Hash)>>,
+    /// PostgreSQL: appends on known heads waiting to be written together (`pg_batch`).
+    groups: Arc<crate::pg_batch::Groups>,
     listener: Option<JoinHandle<()>>,
 }
 
@@ -284,6 +286,16 @@ fn decode_pg_event(row: &PgRow) -> Result<RecordedEvent, StoreError> {
         recorded_at: Timestamp::from_micros(int8(10, "recorded_at")?),
         prev_hash: to_hash("prev_hash", bytes(11, "prev_hash")?)?,
         hash: to_hash("hash", bytes(12, "hash")?)?,
+    })
+}
+
+/// The version and hash the last of `rows` leaves its stream at.
+fn head_of_rows(rows: &[RowData]) -> Option<(u64, Hash)> {
+    rows.last().and_then(|r| {
+        Some((
+            to_u64("version", r.stream_version).ok()?,
+            to_hash("hash", &r.hash).ok()?,
+        ))
     })
 }
 
@@ -592,6 +604,7 @@ impl Store {
                 sqlite_writer: Mutex::new(()),
                 direct,
                 heads: std::sync::Mutex::new(HashMap::new()),
+                groups: Arc::default(),
                 listener,
             }),
         })
@@ -684,7 +697,9 @@ impl Store {
             ExpectedVersion::Any => self.cached_head(stream_id).map(Some),
         };
         for attempt in 0..ANY_RETRIES {
-            let head = if let Some(head) = known.take() {
+            let known_head = known.take();
+            let from_cache = known_head.is_some();
+            let head = if let Some(head) = known_head {
                 head
             } else {
                 let row: PgRow = sqlx::query(PG_HEAD)
@@ -701,14 +716,29 @@ impl Store {
                 check_expected(expected, head.map(|h| h.0))?;
                 head
             };
-            let rows = build_rows(stream_id, head, events, key, self.inner.clock.as_ref());
+            let mut rows = build_rows(stream_id, head, events, key, self.inner.clock.as_ref());
             let first_version = head.map_or(1, |h| h.0 + 1);
-            let new_head = rows.last().and_then(|r| {
-                Some((
-                    to_u64("version", r.stream_version).ok()?,
-                    to_hash("hash", &r.hash).ok()?,
-                ))
-            });
+            let n = u64::try_from(count).unwrap_or(u64::MAX);
+            // A known head and no key: written with whatever else is appending now, in one
+            // transaction (`pg_batch`); if that group fails, alone below.
+            if from_cache && key.is_none() {
+                let new_head = head_of_rows(&rows);
+                let grouped = self.inner.groups.append(pool, stream_id, rows).await;
+                if let crate::pg_batch::Grouped::Appended(first_position) = grouped {
+                    if let Some(h) = new_head {
+                        self.remember_head(stream_id, h);
+                    }
+                    return Ok(Appended {
+                        first_position,
+                        last_position: first_position + n - 1,
+                        first_version,
+                        last_version: first_version + n - 1,
+                        deduplicated: false,
+                    });
+                }
+                rows = build_rows(stream_id, head, events, key, self.inner.clock.as_ref());
+            }
+            let new_head = head_of_rows(&rows);
             let idx: Vec<i32> = (0..count)
                 .map(|i| i32::try_from(i).unwrap_or(i32::MAX))
                 .collect();
@@ -762,7 +792,6 @@ impl Store {
                         .ok_or_else(|| {
                             StoreError::Corrupt(format!("transaction id {xid} out of range"))
                         })?;
-                    let n = u64::try_from(count).unwrap_or(u64::MAX);
                     if let Some(h) = new_head {
                         self.remember_head(stream_id, h);
                     }
