@@ -59,13 +59,28 @@ impl Live {
         let task = tokio::spawn(async move {
             let mut subscription = store.subscribe_all(0);
             let mut since_checkpoint = 0u64;
+            let mut failures = 0u32;
+            // Documents of a checkpoint whose write failed, for the next one.
+            let mut unwritten = Vec::new();
             loop {
                 // Read before locking: decisions and queries wait on the projector's lock,
                 // never on the database.
                 let room = usize::try_from(CHECKPOINT_EVERY - since_checkpoint).unwrap_or(1);
                 let batch = tokio::select! {
-                    batch = subscription.next_batch(room) => batch?,
+                    batch = subscription.next_batch(room) => batch,
                     _ = stopped.changed() => break,
+                };
+                let batch = match batch {
+                    Ok(batch) => {
+                        failures = 0;
+                        batch
+                    }
+                    // The read is tried again from where it stopped (see `connection_failed`).
+                    Err(e) if e.is_connection_io() => {
+                        connection_failed(&mut failures).await;
+                        continue;
+                    }
+                    Err(e) => return Err(e.into()),
                 };
                 since_checkpoint += u64::try_from(batch.len()).unwrap_or(u64::MAX);
                 let checkpoint_due = since_checkpoint >= CHECKPOINT_EVERY;
@@ -90,10 +105,18 @@ impl Live {
                 }
                 // The checkpoint is written after the lock is released and the round is
                 // published: commands waiting for their position do not wait for it.
-                write_checkpoint(&store, checkpoint).await?;
+                let checkpoint = with_unwritten(&mut unwritten, checkpoint);
+                match write_checkpoint(&store, &checkpoint).await {
+                    // Kept while the database cannot be reached: the next checkpoint (or the
+                    // last, written as the projector stops) writes its documents too.
+                    Err(AppError::Store(e)) if e.is_connection_io() => {
+                        unwritten = checkpoint.map(|(_, docs)| docs).unwrap_or_default();
+                    }
+                    written => written?,
+                }
             }
             let last = render_checkpoint(&mut write(&shared))?;
-            write_checkpoint(&store, last).await
+            write_checkpoint(&store, &with_unwritten(&mut unwritten, last)).await
         });
         Live {
             projector,
@@ -236,11 +259,59 @@ fn render_checkpoint(p: &mut Projector) -> Result<Checkpoint, AppError> {
 }
 
 /// Writes a checkpoint rendered by [`render_checkpoint`] (after the lock is released).
-async fn write_checkpoint(store: &Store, checkpoint: Checkpoint) -> Result<(), AppError> {
-    if let Some((position, docs)) = checkpoint {
-        store.put_read_models(PROJECTION, position, &docs).await?;
+async fn write_checkpoint(store: &Store, checkpoint: &Checkpoint) -> Result<(), AppError> {
+    let Some((position, docs)) = checkpoint else {
+        return Ok(());
+    };
+    let mut failures = 0;
+    loop {
+        match store.put_read_models(PROJECTION, *position, docs).await {
+            Err(e) if e.is_connection_io() && failures < CONNECTION_TRIES => {
+                connection_failed(&mut failures).await;
+            }
+            done => return Ok(done?),
+        }
     }
-    Ok(())
+}
+
+/// `checkpoint` with the documents of an earlier one that could not be written (`unwritten`,
+/// emptied) that it does not write itself: documents are written only when they change, so
+/// a failed write's must go with a later one.
+fn with_unwritten(
+    unwritten: &mut Vec<league_store::ReadModelDoc>,
+    checkpoint: Checkpoint,
+) -> Checkpoint {
+    let (position, docs) = checkpoint?;
+    let newer: std::collections::HashSet<(&str, &str)> = docs
+        .iter()
+        .map(|d| (d.kind.as_str(), d.key.as_str()))
+        .collect();
+    let mut all: Vec<_> = std::mem::take(unwritten)
+        .into_iter()
+        .filter(|d| !newer.contains(&(d.kind.as_str(), d.key.as_str())))
+        .collect();
+    all.extend(docs);
+    Some((position, all))
+}
+
+/// Tries of a checkpoint's write on connections that fail (see `connection_failed`).
+const CONNECTION_TRIES: u32 = 64;
+
+/// Before the projector tries a read or a write again on another connection, after the
+/// `failures`-th in a row failed in its I/O. A pooled PostgreSQL connection belongs to the
+/// runtime that opened it, and a server's HTTP workers each run their own: when the server
+/// stops, their runtimes stop first, and every connection one of them opened then fails at
+/// once (and is retired as it goes back to the pool, which opens new ones here). The first
+/// tries only let that retirement run; after as many as a pool holds, the database itself
+/// is failing (restarting, unreachable), and the projector waits a little between tries
+/// instead of stopping for good.
+async fn connection_failed(failures: &mut u32) {
+    *failures = failures.saturating_add(1);
+    if *failures < CONNECTION_TRIES {
+        tokio::task::yield_now().await;
+    } else {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }
 
 /// Per-stream change channels, created on the first watcher and dropped with the last.
@@ -283,5 +354,31 @@ impl Watchers {
                 channels.remove(stream);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_unwritten;
+    use league_store::ReadModelDoc;
+
+    fn doc(key: &str, v: u8) -> ReadModelDoc {
+        ReadModelDoc {
+            kind: "table".into(),
+            key: key.into(),
+            doc: vec![v],
+        }
+    }
+
+    #[test]
+    fn a_failed_checkpoints_documents_go_with_the_next_unless_it_has_newer() {
+        let mut unwritten = vec![doc("a", 1), doc("b", 1)];
+        let next = with_unwritten(&mut unwritten, Some((9, vec![doc("b", 2), doc("c", 2)])));
+        assert!(unwritten.is_empty());
+        let (position, docs) = next.unwrap();
+        assert_eq!(position, 9);
+        let mut docs: Vec<(String, u8)> = docs.into_iter().map(|d| (d.key, d.doc[0])).collect();
+        docs.sort();
+        assert_eq!(docs, [("a".into(), 1), ("b".into(), 2), ("c".into(), 2)]);
     }
 }

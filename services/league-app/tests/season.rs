@@ -156,3 +156,71 @@ async fn a_simulated_season_on_postgres_rebuilds_to_the_live_read_models() {
     };
     season(Backend::Postgres, Some(&url)).await;
 }
+
+/// A server's HTTP workers each run their own runtime, and a pooled PostgreSQL connection
+/// belongs to the runtime that opened it: when the server stops, its workers' runtimes stop
+/// first, and then the live projector writes its last checkpoint. Here every connection of
+/// the pool is opened on such a runtime, which stops before the projector finishes: the
+/// last checkpoint must still be written, at the last position folded.
+#[test]
+fn the_last_checkpoint_is_written_after_the_runtime_that_opened_the_connections_stops() {
+    let Ok(url) = std::env::var("LEAGUE_TEST_POSTGRES_URL") else {
+        assert!(
+            std::env::var("LEAGUE_REQUIRE_POSTGRES").is_err(),
+            "LEAGUE_REQUIRE_POSTGRES is set but LEAGUE_TEST_POSTGRES_URL is not"
+        );
+        eprintln!("skipped: LEAGUE_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    let runtime = || {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap()
+    };
+    let (main, worker) = (runtime(), runtime());
+    // The pool's 16 connections, all opened on the worker's runtime.
+    let (scratch, store) = worker.block_on(async {
+        let scratch = Scratch::new(Backend::Postgres, Some(&url)).await.unwrap();
+        let store = scratch.open().await.unwrap();
+        let mut sleeps = tokio::task::JoinSet::new();
+        for _ in 0..16 {
+            let store = store.clone();
+            sleeps.spawn(async move { store.execute_raw("SELECT pg_sleep(0.2)").await });
+        }
+        while let Some(done) = sleeps.join_next().await {
+            done.unwrap().unwrap();
+        }
+        (scratch, store)
+    });
+    let live = main.block_on(async {
+        let mut live = Live::spawn(store.clone());
+        let options = simulate::Options {
+            venues: 1,
+            weeks: 1,
+            seed: 3,
+        };
+        simulate::run(&store, &options, Some(&mut live))
+            .await
+            .unwrap();
+        live
+    });
+    let folded = main.block_on(async { store.last_position().await.unwrap().unwrap() });
+    main.block_on(async {
+        live.reach_shared(folded, std::time::Duration::from_secs(30))
+            .await
+            .unwrap();
+    });
+    drop(worker);
+    main.block_on(async {
+        live.finish().await.unwrap();
+        let check = scratch.open().await.unwrap();
+        let (checkpoint, docs) = check.read_models(league_app::PROJECTION).await.unwrap();
+        assert_eq!(checkpoint, Some(folded));
+        assert!(!docs.is_empty());
+        check.close().await;
+        store.close().await;
+        scratch.drop_it().await;
+    });
+}

@@ -88,6 +88,12 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// True if talking to the database failed (its connection's I/O), as opposed to the
+    /// database refusing the statement: another connection may succeed.
+    pub fn is_connection_io(&self) -> bool {
+        matches!(self, StoreError::Database(sqlx::Error::Io(_)))
+    }
+
     /// True for a unique-constraint violation, however the backend spells it.
     pub(crate) fn is_unique_violation(err: &sqlx::Error) -> bool {
         err.as_database_error()
