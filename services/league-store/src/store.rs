@@ -721,6 +721,13 @@ impl Store {
             let n = u64::try_from(count).unwrap_or(u64::MAX);
             // A known head and no key: written with whatever else is appending now, in one
             // transaction (`pg_batch`); if that group fails, alone below.
+            let appended = |first_position: u64| Appended {
+                first_position,
+                last_position: first_position + n - 1,
+                first_version,
+                last_version: first_version + n - 1,
+                deduplicated: false,
+            };
             if from_cache && key.is_none() {
                 let new_head = head_of_rows(&rows);
                 let grouped = self.inner.groups.append(pool, stream_id, rows).await;
@@ -728,13 +735,7 @@ impl Store {
                     if let Some(h) = new_head {
                         self.remember_head(stream_id, h);
                     }
-                    return Ok(Appended {
-                        first_position,
-                        last_position: first_position + n - 1,
-                        first_version,
-                        last_version: first_version + n - 1,
-                        deduplicated: false,
-                    });
+                    return Ok(appended(first_position));
                 }
                 rows = build_rows(stream_id, head, events, key, self.inner.clock.as_ref());
             }
@@ -795,13 +796,7 @@ impl Store {
                     if let Some(h) = new_head {
                         self.remember_head(stream_id, h);
                     }
-                    return Ok(Appended {
-                        first_position,
-                        last_position: first_position + n - 1,
-                        first_version,
-                        last_version: first_version + n - 1,
-                        deduplicated: false,
-                    });
+                    return Ok(appended(first_position));
                 }
                 Err(err) if StoreError::is_unique_violation(&err) => {
                     self.forget_head(stream_id);
@@ -1035,7 +1030,8 @@ impl Store {
                 {
                     return read_all_pg_split(pool, second, from_position, limit).await;
                 }
-                read_pg_rows(pool, SQL_PG, from_position, limit, &mut events).await?;
+                let params = [to_i64(from_position), count_param(limit)];
+                read_pg_rows(pool, SQL_PG, &params, &mut events).await?;
             }
             Db::Sqlite(pool) => match &self.inner.direct {
                 Some(direct) => events = direct.read_events(from_position, limit).await?,
@@ -1082,7 +1078,7 @@ const SQL_PG_SECOND_HALF: &str = "SELECT position, stream_id, stream_version, ev
 /// second one is at hand.
 const PG_SPLIT_MIN: usize = 2_048;
 
-/// Runs `sql` with `$1 = from`, `$2 = limit` and decodes its rows onto `events`.
+/// Runs `sql` with `params` bound as `$1, $2, ...` and decodes its rows onto `events`.
 ///
 /// Not a prepared statement: a generic plan for `position >= $1 ... LIMIT $2` may choose to
 /// sort the whole table for every page (seen right after a bulk load, before autovacuum has
@@ -1091,22 +1087,26 @@ const PG_SPLIT_MIN: usize = 2_048;
 async fn read_pg_rows<'c, E>(
     executor: E,
     sql: &'static str,
-    from: u64,
-    limit: usize,
+    params: &[i64],
     events: &mut Vec<RecordedEvent>,
 ) -> Result<(), StoreError>
 where
     E: sqlx::Executor<'c, Database = sqlx::Postgres>,
 {
-    let mut rows = sqlx::query(sql)
-        .bind(to_i64(from))
-        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
-        .persistent(false)
-        .fetch(executor);
+    let mut query = sqlx::query(sql);
+    for param in params {
+        query = query.bind(*param);
+    }
+    let mut rows = query.persistent(false).fetch(executor);
     while let Some(row) = rows.try_next().await? {
         events.push(decode_pg_event(&row)?);
     }
     Ok(())
+}
+
+/// A count as a `bigint` parameter (`LIMIT`, `OFFSET`), saturating.
+fn count_param(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 /// A connection for the second half of a bulk read: an idle one, or a new one if the pool
@@ -1150,26 +1150,25 @@ async fn read_all_pg_split(
     let rest = limit - half + 1;
     let second_half = tokio::spawn(async move {
         let mut events = Vec::with_capacity(rest.min(10_000));
-        let mut rows = sqlx::query(SQL_PG_SECOND_HALF)
-            .bind(to_i64(from))
-            .bind(i64::try_from(half - 1).unwrap_or(i64::MAX))
-            .bind(i64::try_from(rest).unwrap_or(i64::MAX))
-            .persistent(false)
-            .fetch(&mut *second);
-        while let Some(row) = rows.try_next().await? {
-            events.push(decode_pg_event(&row)?);
-        }
+        let params = [to_i64(from), count_param(half - 1), count_param(rest)];
+        read_pg_rows(&mut *second, SQL_PG_SECOND_HALF, &params, &mut events).await?;
         Ok::<_, StoreError>(events)
     });
     let mut events = Vec::with_capacity(limit.min(20_000));
-    let first = read_pg_rows(pool, SQL_PG, from, half, &mut events).await;
+    let first = read_pg_rows(
+        pool,
+        SQL_PG,
+        &[to_i64(from), count_param(half)],
+        &mut events,
+    )
+    .await;
     let second = second_half
         .await
         .map_err(|e| StoreError::Corrupt(format!("second half of a read: {e}")))?;
     first?;
     if let Join::ReadOn { from } = join_halves(&mut events, second?, half, |e| e.position) {
-        let more = limit - events.len();
-        read_pg_rows(pool, SQL_PG, from, more, &mut events).await?;
+        let more = count_param(limit - events.len());
+        read_pg_rows(pool, SQL_PG, &[to_i64(from), more], &mut events).await?;
     }
     Ok(events)
 }
