@@ -1,9 +1,10 @@
 //! PostgreSQL reads of the global log through `COPY (SELECT ...) TO STDOUT (FORMAT binary)`.
 //!
-//! Used by `read_log`, the four-column read that rebuilds fold. The same query as a
-//! row-by-row `SELECT`, but the rows arrive as PostgreSQL's binary copy format and are split
-//! here directly into log entries, without building a row object and decoding each column
-//! through it (most of the client's cost of such a narrow read). `COPY` takes no
+//! Used by `read_log`, the four-column read that rebuilds fold, and by `read_all`'s large
+//! pages (whole events). The same query as a row-by-row `SELECT`, but the rows arrive as
+//! PostgreSQL's binary copy format and are split here directly into log entries or events,
+//! without building a row object and decoding each column through it (most of the client's
+//! cost of such a read). `COPY` takes no
 //! bind parameters: the only values in the statement are two integers formatted by us.
 //!
 //! The format (PostgreSQL's documentation, "COPY", "Binary Format"): an 11-byte signature,
@@ -12,12 +13,15 @@
 //! value in its type's binary form (`bigint`: 8 bytes; `text`: its UTF-8 bytes; `bytea`:
 //! its bytes); a field count of -1 ends the data. All integers are big-endian.
 
+use bytes::Bytes;
 use futures_util::TryStreamExt as _;
+use futures_util::stream::BoxStream;
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolCopyExt as _;
 
 use crate::error::StoreError;
-use crate::store::{LogEntry, StreamIds, to_u64};
+use crate::store::{EVENT_COLUMNS, LogEntry, StreamIds, to_hash, to_u64};
+use crate::types::{RecordedEvent, Timestamp};
 
 const SIGNATURE: &[u8; 11] = b"PGCOPY\n\xff\r\n\0";
 
@@ -33,6 +37,65 @@ fn log_statement(from: u64, limit: usize) -> String {
          AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
          ORDER BY position LIMIT {limit}) TO STDOUT (FORMAT binary)"
     )
+}
+
+/// `read_all`'s rows: every column of an event (`EVENT_COLUMNS`), up to `limit` from the
+/// event `skip` events after the first at or after `from`, below the commit horizon.
+pub(crate) fn events_statement(from: u64, skip: usize, limit: usize) -> String {
+    const HORIZON: &str =
+        "position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16)";
+    let from = i64::try_from(from).unwrap_or(i64::MAX);
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let start = if skip == 0 {
+        format!("position >= {from}")
+    } else {
+        format!(
+            "position >= (SELECT position FROM events WHERE position >= {from} AND {HORIZON} \
+             ORDER BY position OFFSET {skip} LIMIT 1)"
+        )
+    };
+    format!(
+        "COPY (SELECT {EVENT_COLUMNS} FROM events WHERE {start} AND {HORIZON} \
+         ORDER BY position LIMIT {limit}) TO STDOUT (FORMAT binary)"
+    )
+}
+
+/// Splits a binary copy of [`events_statement`] into events appended to `out`, checked as
+/// sqlx's row decoding checks them: types by their binary lengths, text as UTF-8, NULL only
+/// where the column allows it.
+pub(crate) async fn read_events(
+    mut chunks: BoxStream<'_, sqlx::Result<Bytes>>,
+    out: &mut Vec<RecordedEvent>,
+) -> Result<(), StoreError> {
+    let mut rows = CopyRows::new(13);
+    let mut row = |row: &mut Fields<'_>| {
+        let position = to_u64("position", row.int8()?)?;
+        let stream_id = row.text()?.to_owned();
+        let stream_version = to_u64("stream version", row.int8()?)?;
+        let event_type = row.text()?.to_owned();
+        let schema_version = row.int4()?;
+        out.push(RecordedEvent {
+            position,
+            stream_id,
+            stream_version,
+            event_type,
+            schema_version: u32::try_from(schema_version)
+                .map_err(|_| StoreError::Corrupt(format!("schema version {schema_version}")))?,
+            payload: row.bytes()?.to_vec(),
+            actor: row.opt_text()?,
+            correlation_id: row.opt_text()?,
+            causation_id: row.opt_text()?,
+            idempotency_key: row.opt_text()?,
+            recorded_at: Timestamp::from_micros(row.int8()?),
+            prev_hash: to_hash("prev_hash", row.bytes()?)?,
+            hash: to_hash("hash", row.bytes()?)?,
+        });
+        Ok(())
+    };
+    while let Some(chunk) = chunks.try_next().await? {
+        rows.push(&chunk, &mut row)?;
+    }
+    rows.finish()
 }
 
 /// Up to `limit` log entries (what a projection folds) from `from` on, in global order, into
@@ -92,7 +155,9 @@ impl CopyRows {
         }
     }
 
-    /// Adds a chunk and hands every row it completes to `row`.
+    /// Adds a chunk and hands every row it completes to `row`. Rows that lie whole in the
+    /// chunk (almost all: the server sends a row a message) are read where they lie; only a
+    /// row cut between chunks is gathered in `pending`.
     fn push(
         &mut self,
         chunk: &[u8],
@@ -101,16 +166,38 @@ impl CopyRows {
         if self.ended && !chunk.is_empty() {
             return Err(corrupt("data after the end marker"));
         }
-        self.pending.extend_from_slice(chunk);
+        if self.pending.is_empty() {
+            let used = self.split(chunk, row)?;
+            self.pending.extend_from_slice(&chunk[used..]);
+        } else {
+            let mut pending = std::mem::take(&mut self.pending);
+            pending.extend_from_slice(chunk);
+            let used = self.split(&pending, row)?;
+            pending.drain(..used);
+            self.pending = pending;
+        }
+        if self.ended && !self.pending.is_empty() {
+            return Err(corrupt("data after the end marker"));
+        }
+        Ok(())
+    }
+
+    /// Hands every whole row at the start of `data` to `row` (the header first, once);
+    /// returns the bytes used.
+    fn split(
+        &mut self,
+        data: &[u8],
+        row: &mut impl FnMut(&mut Fields<'_>) -> Result<(), StoreError>,
+    ) -> Result<usize, StoreError> {
         let mut at = 0;
         if !self.header_read {
-            let Some(len) = header_len(&self.pending)? else {
-                return Ok(());
+            let Some(len) = header_len(data)? else {
+                return Ok(0);
             };
             at = len;
             self.header_read = true;
         }
-        while let Some(&[a, b]) = self.pending.get(at..at + 2) {
+        while let Some(&[a, b]) = data.get(at..at + 2) {
             let count = i16::from_be_bytes([a, b]);
             if count == -1 {
                 self.ended = true;
@@ -120,11 +207,11 @@ impl CopyRows {
             if count != self.fields {
                 return Err(corrupt(&format!("{count} fields, not {}", self.fields)));
             }
-            let Some(len) = row_len(&self.pending[at + 2..], count) else {
+            let Some(len) = row_len(&data[at + 2..], count) else {
                 break;
             };
             let mut fields = Fields {
-                rest: &self.pending[at + 2..at + 2 + len],
+                rest: &data[at + 2..at + 2 + len],
             };
             row(&mut fields)?;
             if !fields.rest.is_empty() {
@@ -132,11 +219,7 @@ impl CopyRows {
             }
             at += 2 + len;
         }
-        self.pending.drain(..at);
-        if self.ended && !self.pending.is_empty() {
-            return Err(corrupt("data after the end marker"));
-        }
-        Ok(())
+        Ok(at)
     }
 
     /// Fails unless the data ended with its end marker.
@@ -217,8 +300,25 @@ impl<'a> Fields<'a> {
             .map_err(|_| corrupt("bigint is not 8 bytes"))
     }
 
+    fn int4(&mut self) -> Result<i32, StoreError> {
+        let field = self.bytes()?;
+        <[u8; 4]>::try_from(field)
+            .map(i32::from_be_bytes)
+            .map_err(|_| corrupt("integer is not 4 bytes"))
+    }
+
     fn text(&mut self) -> Result<&'a str, StoreError> {
         std::str::from_utf8(self.bytes()?).map_err(|_| corrupt("text is not UTF-8"))
+    }
+
+    fn opt_text(&mut self) -> Result<Option<String>, StoreError> {
+        self.next()?
+            .map(|b| {
+                std::str::from_utf8(b)
+                    .map(str::to_owned)
+                    .map_err(|_| corrupt("text is not UTF-8"))
+            })
+            .transpose()
     }
 }
 

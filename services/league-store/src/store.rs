@@ -9,7 +9,9 @@ use std::time::Duration;
 use bytes::Bytes;
 use futures_util::TryStreamExt as _;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions, PgRow};
+use sqlx::postgres::{
+    PgConnectOptions, PgListener, PgPool, PgPoolCopyExt as _, PgPoolOptions, PgRow,
+};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
     SqliteSynchronous,
@@ -20,6 +22,7 @@ use tokio::task::JoinHandle;
 
 use crate::error::StoreError;
 use crate::hash::{EventFields, ZERO_HASH, append_fingerprint, event_hash};
+use crate::pg_copy;
 use crate::subscribe::Subscription;
 use crate::types::{
     Appended, Clock, ExpectedVersion, Hash, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, NewEvent,
@@ -1017,11 +1020,12 @@ impl Store {
     ) -> Result<Vec<RecordedEvent>, StoreError> {
         // SQLite in a file reads through `direct` (sqlx's row objects were most of the cost
         // of a read there); an in-memory SQLite database, only reachable through sqlx's own
-        // connections, reads rows through sqlx. PostgreSQL reads rows, each column taken as
-        // its raw binary value (`decode_pg_event`), a large page as two halves at once on two
-        // connections (`read_all_pg_split`). Reading the page as a binary `COPY`
-        // instead (as `read_log` does) was measured at stop 17: it costs the server more per
-        // row, and was faster only where the server had a core to spare.
+        // connections, reads rows through sqlx. PostgreSQL reads a large page as two halves at
+        // once on two connections, each a binary `COPY` (`read_all_pg_split`), and a small
+        // page (a live tail's) as rows, each column taken as its raw binary value
+        // (`decode_pg_event`). On one connection a `COPY` was no faster than rows (stop 17:
+        // it costs the server more per row, and one server process was the limit); on two it
+        // is (stop 19), since the client's cost is what the two server processes wait for.
         let mut events = Vec::with_capacity(limit.min(10_000));
         match &self.inner.db {
             Db::Postgres(pool) => {
@@ -1061,18 +1065,6 @@ const SQL_PG: &str = "SELECT position, stream_id, stream_version, event_type, \
     recorded_at, prev_hash, hash FROM events WHERE position >= $1 \
     AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
     ORDER BY position LIMIT $2";
-
-/// The second half of a page read on two connections: up to `$3` events from the one that
-/// is `$2` events after position `$1` (`OFFSET $2`) on, below the commit horizon. Its first
-/// event is the first half's last, which joins the two.
-const SQL_PG_SECOND_HALF: &str = "SELECT position, stream_id, stream_version, event_type, \
-    schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
-    recorded_at, prev_hash, hash FROM events WHERE position >= (SELECT position FROM events \
-    WHERE position >= $1 \
-    AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
-    ORDER BY position OFFSET $2 LIMIT 1) \
-    AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
-    ORDER BY position LIMIT $3";
 
 /// Pages of at least this many events are read from PostgreSQL on two connections when a
 /// second one is at hand.
@@ -1126,7 +1118,9 @@ async fn second_pg_connection(pool: &PgPool) -> Option<sqlx::pool::PoolConnectio
 
 /// A page of `read_all` read as two halves at once, on two connections, so that two server
 /// processes (one per core) produce its rows: a single server process producing rows is the
-/// limit of a bulk read on PostgreSQL (about a microsecond a row).
+/// limit of a bulk read on PostgreSQL (about a microsecond a row). Each half is a binary
+/// `COPY` split by `pg_copy` (sqlx's row objects were half of the client's cost, and the
+/// client shares the machine's cores with the server).
 ///
 /// The first half is the first `half` events of the page. The second starts at the event
 /// `half - 1` events after the page's first, skipped by an index scan in its own server
@@ -1145,32 +1139,38 @@ async fn read_all_pg_split(
     limit: usize,
 ) -> Result<Vec<RecordedEvent>, StoreError> {
     // The second half's server process also skips the first half's rows (an index scan),
-    // but giving the first half more of the page (5/9, 2/3) measured no faster.
+    // but giving the first half more of the page (5/9, 2/3) measured no faster, nor did
+    // three or four parts on three or four connections.
     let half = limit / 2;
     let rest = limit - half + 1;
     let second_half = tokio::spawn(async move {
         let mut events = Vec::with_capacity(rest.min(10_000));
-        let params = [to_i64(from), count_param(half - 1), count_param(rest)];
-        read_pg_rows(&mut *second, SQL_PG_SECOND_HALF, &params, &mut events).await?;
+        let statement = pg_copy::events_statement(from, half - 1, rest);
+        pg_copy::read_events(second.copy_out_raw(&statement).await?, &mut events).await?;
         Ok::<_, StoreError>(events)
     });
     let mut events = Vec::with_capacity(limit.min(20_000));
-    let first = read_pg_rows(
-        pool,
-        SQL_PG,
-        &[to_i64(from), count_param(half)],
-        &mut events,
-    )
-    .await;
+    let first = copy_events(pool, from, half, &mut events).await;
     let second = second_half
         .await
         .map_err(|e| StoreError::Corrupt(format!("second half of a read: {e}")))?;
     first?;
     if let Join::ReadOn { from } = join_halves(&mut events, second?, half, |e| e.position) {
-        let more = count_param(limit - events.len());
-        read_pg_rows(pool, SQL_PG, &[to_i64(from), more], &mut events).await?;
+        let more = limit - events.len();
+        copy_events(pool, from, more, &mut events).await?;
     }
     Ok(events)
+}
+
+/// Up to `limit` events from `from` on, below the commit horizon, as one binary `COPY`.
+async fn copy_events(
+    pool: &PgPool,
+    from: u64,
+    limit: usize,
+    events: &mut Vec<RecordedEvent>,
+) -> Result<(), StoreError> {
+    let statement = pg_copy::events_statement(from, 0, limit);
+    pg_copy::read_events(pool.copy_out_raw(&statement).await?, events).await
 }
 
 /// What is left to read after `join_halves`.
@@ -1598,7 +1598,7 @@ impl Store {
         let mut entries = Vec::with_capacity(limit.min(10_000));
         match &self.inner.db {
             Db::Postgres(pool) => {
-                crate::pg_copy::read_log(pool, from_position, limit, &mut entries).await?;
+                pg_copy::read_log(pool, from_position, limit, &mut entries).await?;
             }
             Db::Sqlite(pool) => match &self.inner.direct {
                 Some(direct) => entries = direct.read_log(from_position, limit).await?,
