@@ -43,8 +43,15 @@ pub use schema::{ApiSchema, ApiState, sdl};
 
 /// Seconds the server waits for requests in flight when it is told to stop.
 const SHUTDOWN_GRACE_SECS: u64 = 5;
+/// HTTP worker threads per core. Each worker is a single-threaded event loop: on a busy
+/// server a command whose append or projection has just come back waits there behind every
+/// WebSocket frame and request queued on its worker. With two per core the kernel
+/// interleaves the workers' queues; on `league bench api` (2 cores) this halved the wait
+/// after an append and for the projection at the 99th percentile, and the command p99 went
+/// from 50-58 ms to 33-40 ms (stop 19; 3 to 8 workers measured, 4 to 6 best).
+const WORKERS_PER_CORE: usize = 2;
 /// Most HTTP worker threads.
-const MAX_WORKERS: usize = 4;
+const MAX_WORKERS: usize = 8;
 
 /// How the server limits its callers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +108,7 @@ where
     let schema = schema::build(Some(state.clone()));
     let workers = std::thread::available_parallelism()
         .map_or(1, usize::from)
+        .saturating_mul(WORKERS_PER_CORE)
         .min(MAX_WORKERS);
     let server = HttpServer::new(move || {
         App::new()

@@ -6,7 +6,7 @@ use std::time::Duration;
 use league_engine::tournament::play::Tournament;
 use league_projections::Projector;
 use league_store::Store;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{broadcast, mpsc, watch};
 
 use crate::{AppError, PROJECTION};
 
@@ -60,8 +60,10 @@ impl Live {
             let mut subscription = store.subscribe_all(0);
             let mut since_checkpoint = 0u64;
             let mut failures = 0u32;
-            // Documents of a checkpoint whose write failed, for the next one.
-            let mut unwritten = Vec::new();
+            // Checkpoints are written by a task of their own, in order: a write takes tens of
+            // milliseconds, and the projector folding on meanwhile is what commands wait for.
+            let (checkpoints, queued) = mpsc::unbounded_channel();
+            let writer = tokio::spawn(write_checkpoints(store.clone(), queued));
             loop {
                 // Read before locking: decisions and queries wait on the projector's lock,
                 // never on the database.
@@ -103,20 +105,20 @@ impl Live {
                     });
                     watchers_tx.publish(&folded);
                 }
-                // The checkpoint is written after the lock is released and the round is
-                // published: commands waiting for their position do not wait for it.
-                let checkpoint = with_unwritten(&mut unwritten, checkpoint);
-                match write_checkpoint(&store, &checkpoint).await {
-                    // Kept while the database cannot be reached: the next checkpoint (or the
-                    // last, written as the projector stops) writes its documents too.
-                    Err(AppError::Store(e)) if e.is_connection_io() => {
-                        unwritten = checkpoint.map(|(_, docs)| docs).unwrap_or_default();
-                    }
-                    written => written?,
+                if let Some(checkpoint) = checkpoint
+                    && checkpoints.send(checkpoint).is_err()
+                {
+                    // The writer stopped: on an error, which is the projector's.
+                    break;
                 }
             }
-            let last = render_checkpoint(&mut write(&shared))?;
-            write_checkpoint(&store, &with_unwritten(&mut unwritten, last)).await
+            if let Some(last) = render_checkpoint(&mut write(&shared))? {
+                let _ = checkpoints.send(last);
+            }
+            drop(checkpoints);
+            writer
+                .await
+                .map_err(|e| AppError::Other(format!("the checkpoint writer panicked: {e}")))?
         });
         Live {
             projector,
@@ -256,6 +258,42 @@ fn render_checkpoint(p: &mut Projector) -> Result<Checkpoint, AppError> {
         return Ok(None);
     };
     Ok(Some((position, p.take_changed()?)))
+}
+
+/// Writes the checkpoints the projector renders, in order, until it stops sending them.
+/// Checkpoints queued behind a write are written as one (the latest position, each document
+/// as it was last rendered). A checkpoint that cannot be written while the database cannot
+/// be reached hands its documents to the next; if the last one fails, so does the writer.
+async fn write_checkpoints(
+    store: Store,
+    mut queued: mpsc::UnboundedReceiver<(u64, Vec<league_store::ReadModelDoc>)>,
+) -> Result<(), AppError> {
+    // Documents of a checkpoint whose write failed, for the next one, and why it failed.
+    let mut unwritten = Vec::new();
+    let mut failed = None;
+    while let Some(first) = queued.recv().await {
+        let mut checkpoint = with_unwritten(&mut unwritten, Some(first));
+        while let Ok(next) = queued.try_recv() {
+            let mut older = checkpoint.map(|(_, docs)| docs).unwrap_or_default();
+            checkpoint = with_unwritten(&mut older, Some(next));
+        }
+        match write_checkpoint(&store, &checkpoint).await {
+            // Kept while the database cannot be reached: the next checkpoint (or the last,
+            // written as the projector stops) writes its documents too.
+            Err(AppError::Store(e)) if e.is_connection_io() => {
+                unwritten = checkpoint.map(|(_, docs)| docs).unwrap_or_default();
+                failed = Some(e);
+            }
+            written => {
+                written?;
+                failed = None;
+            }
+        }
+    }
+    match failed {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
 }
 
 /// Writes a checkpoint rendered by [`render_checkpoint`] (after the lock is released).

@@ -13,6 +13,9 @@ mod phh;
 mod serve_cmd;
 mod store_cmd;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "league",
