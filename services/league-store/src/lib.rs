@@ -10,8 +10,8 @@
 //! - [`store`]: [`Store`]: open/migrate, `append`, `read_stream`, `read_all`, `read_log`;
 //!   bulk reads of the log in the private `direct` (SQLite in a file: rows read in place
 //!   through rusqlite, two ranges at once for large pages) and `pg_copy` (PostgreSQL:
-//!   binary `COPY`, for `read_log`); PostgreSQL's large `read_all` pages are read as two
-//!   halves on two connections; `pg_batch`: PostgreSQL appends on known heads written in
+//!   binary `COPY`, for `read_log` and for large `read_all` pages, read as two halves on two
+//!   connections); `pg_batch`: PostgreSQL appends on known heads written in
 //!   groups, one transaction for many streams.
 //! - [`subscribe`]: `subscribe_all`, catch-up then live.
 //! - [`hash`]: the byte encodings of event hashes and tree-head messages (`HASHING.md`).
