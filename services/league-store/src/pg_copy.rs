@@ -4,8 +4,8 @@
 //! pages (whole events). The same query as a row-by-row `SELECT`, but the rows arrive as
 //! PostgreSQL's binary copy format and are split here directly into log entries or events,
 //! without building a row object and decoding each column through it (most of the client's
-//! cost of such a read). `COPY` takes no
-//! bind parameters: the only values in the statement are two integers formatted by us.
+//! cost of such a read). `COPY` takes no bind parameters: the only values in its statements
+//! are integers formatted by us.
 //!
 //! The format (PostgreSQL's documentation, "COPY", "Binary Format"): an 11-byte signature,
 //! a 32-bit flags field and a 32-bit header-extension length followed by that many bytes;
@@ -25,6 +25,9 @@ use crate::types::{RecordedEvent, Timestamp};
 
 const SIGNATURE: &[u8; 11] = b"PGCOPY\n\xff\r\n\0";
 
+/// Below the commit horizon: only events no reader can later see appear before them.
+const HORIZON: &str = "position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16)";
+
 /// The rows of `read_log`: `position >= from`, below the commit horizon, in order.
 /// A `COPY` is planned with its real bounds each time: a generic plan for `position >= $1
 /// ... LIMIT $2` may sort the whole table for every page (seen right after a bulk load).
@@ -33,8 +36,7 @@ fn log_statement(from: u64, limit: usize) -> String {
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     format!(
         "COPY (SELECT position, stream_id, stream_version, payload FROM events \
-         WHERE position >= {from} \
-         AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
+         WHERE position >= {from} AND {HORIZON} \
          ORDER BY position LIMIT {limit}) TO STDOUT (FORMAT binary)"
     )
 }
@@ -42,8 +44,6 @@ fn log_statement(from: u64, limit: usize) -> String {
 /// `read_all`'s rows: every column of an event (`EVENT_COLUMNS`), up to `limit` from the
 /// event `skip` events after the first at or after `from`, below the commit horizon.
 pub(crate) fn events_statement(from: u64, skip: usize, limit: usize) -> String {
-    const HORIZON: &str =
-        "position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16)";
     let from = i64::try_from(from).unwrap_or(i64::MAX);
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     let start = if skip == 0 {
@@ -259,6 +259,10 @@ fn row_len(data: &[u8], fields: i16) -> Option<usize> {
     (at <= data.len()).then_some(at)
 }
 
+fn utf8(field: &[u8]) -> Result<&str, StoreError> {
+    std::str::from_utf8(field).map_err(|_| corrupt("text is not UTF-8"))
+}
+
 fn corrupt(what: &str) -> StoreError {
     StoreError::Corrupt(format!("copy read: {what}"))
 }
@@ -308,17 +312,12 @@ impl<'a> Fields<'a> {
     }
 
     fn text(&mut self) -> Result<&'a str, StoreError> {
-        std::str::from_utf8(self.bytes()?).map_err(|_| corrupt("text is not UTF-8"))
+        utf8(self.bytes()?)
     }
 
+    /// A nullable text column, owned.
     fn opt_text(&mut self) -> Result<Option<String>, StoreError> {
-        self.next()?
-            .map(|b| {
-                std::str::from_utf8(b)
-                    .map(str::to_owned)
-                    .map_err(|_| corrupt("text is not UTF-8"))
-            })
-            .transpose()
+        self.next()?.map(|b| utf8(b).map(str::to_owned)).transpose()
     }
 }
 
