@@ -1,7 +1,7 @@
 //! PostgreSQL reads of the global log through `COPY (SELECT ...) TO STDOUT (FORMAT binary)`.
 //!
 //! Used by `read_log`, the four-column read that rebuilds fold, and by `read_all`'s large
-//! pages (whole events). The same query as a row-by-row `SELECT`, but the rows arrive as
+//! pages (whole events, `pg_ahead`). The same query as a row-by-row `SELECT`, but the rows arrive as
 //! PostgreSQL's binary copy format and are split here directly into log entries or events,
 //! without building a row object and decoding each column through it (most of the client's
 //! cost of such a read). `COPY` takes no bind parameters: the only values in its statements
@@ -13,11 +13,9 @@
 //! value in its type's binary form (`bigint`: 8 bytes; `text`: its UTF-8 bytes; `bytea`:
 //! its bytes); a field count of -1 ends the data. All integers are big-endian.
 
-use bytes::Bytes;
 use futures_util::TryStreamExt as _;
-use futures_util::stream::BoxStream;
-use sqlx::PgPool;
-use sqlx::postgres::PgPoolCopyExt as _;
+use sqlx::pool::PoolConnection;
+use sqlx::{PgPool, Postgres};
 
 use crate::error::StoreError;
 use crate::store::{EVENT_COLUMNS, LogEntry, StreamIds, to_hash, to_u64};
@@ -41,34 +39,31 @@ fn log_statement(from: u64, limit: usize) -> String {
     )
 }
 
-/// `read_all`'s rows: every column of an event (`EVENT_COLUMNS`), up to `limit` from the
-/// event `skip` events after the first at or after `from`, below the commit horizon.
-pub(crate) fn events_statement(from: u64, skip: usize, limit: usize) -> String {
+/// `read_all`'s rows: every column of an event (`EVENT_COLUMNS`), up to `limit` from
+/// position `from` on, in order: below the commit horizon, or, given `below`, every event
+/// below that position (for a range known to be final: see `pg_ahead`).
+pub(crate) fn events_statement(from: u64, below: Option<u64>, limit: usize) -> String {
     let from = i64::try_from(from).unwrap_or(i64::MAX);
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    let start = if skip == 0 {
-        format!("position >= {from}")
-    } else {
-        format!(
-            "position >= (SELECT position FROM events WHERE position >= {from} AND {HORIZON} \
-             ORDER BY position OFFSET {skip} LIMIT 1)"
-        )
+    let end = match below {
+        Some(below) => format!("position < {}", i64::try_from(below).unwrap_or(i64::MAX)),
+        None => HORIZON.to_owned(),
     };
     format!(
-        "COPY (SELECT {EVENT_COLUMNS} FROM events WHERE {start} AND {HORIZON} \
+        "COPY (SELECT {EVENT_COLUMNS} FROM events WHERE position >= {from} AND {end} \
          ORDER BY position LIMIT {limit}) TO STDOUT (FORMAT binary)"
     )
 }
 
-/// Splits a binary copy of [`events_statement`] into events appended to `out`, checked as
-/// sqlx's row decoding checks them: types by their binary lengths, text as UTF-8, NULL only
-/// where the column allows it.
+/// Runs `statement` (of [`events_statement`]) on `conn` and splits its binary copy into
+/// events appended to `out`, checked as sqlx's row decoding checks them: types by their
+/// binary lengths, text as UTF-8, NULL only where the column allows it.
 pub(crate) async fn read_events(
-    mut chunks: BoxStream<'_, sqlx::Result<Bytes>>,
+    conn: PoolConnection<Postgres>,
+    statement: &str,
     out: &mut Vec<RecordedEvent>,
 ) -> Result<(), StoreError> {
-    let mut rows = CopyRows::new(13);
-    let mut row = |row: &mut Fields<'_>| {
+    copy_rows(conn, statement, 13, |row| {
         let position = to_u64("position", row.int8()?)?;
         let stream_id = row.text()?.to_owned();
         let stream_version = to_u64("stream version", row.int8()?)?;
@@ -91,11 +86,8 @@ pub(crate) async fn read_events(
             hash: to_hash("hash", row.bytes()?)?,
         });
         Ok(())
-    };
-    while let Some(chunk) = chunks.try_next().await? {
-        rows.push(&chunk, &mut row)?;
-    }
-    rows.finish()
+    })
+    .await
 }
 
 /// Up to `limit` log entries (what a projection folds) from `from` on, in global order, into
@@ -107,32 +99,59 @@ pub(crate) async fn read_log(
     out: &mut Vec<LogEntry>,
 ) -> Result<(), StoreError> {
     let mut streams = StreamIds::default();
-    read_rows(pool, &log_statement(from, limit), 4, |row| {
-        out.push(LogEntry {
-            position: to_u64("position", row.int8()?)?,
-            stream_id: streams.get(row.text()?),
-            stream_version: to_u64("stream version", row.int8()?)?,
-            payload: bytes::Bytes::copy_from_slice(row.bytes()?),
-        });
-        Ok(())
-    })
+    copy_rows(
+        pool.acquire().await?,
+        &log_statement(from, limit),
+        4,
+        |row| {
+            out.push(LogEntry {
+                position: to_u64("position", row.int8()?)?,
+                stream_id: streams.get(row.text()?),
+                stream_version: to_u64("stream version", row.int8()?)?,
+                payload: bytes::Bytes::copy_from_slice(row.bytes()?),
+            });
+            Ok(())
+        },
+    )
     .await
 }
 
-/// Runs a `COPY ... TO STDOUT (FORMAT binary)` and hands each row of `fields` fields to `row`
-/// as it arrives.
-async fn read_rows(
-    pool: &PgPool,
+/// Runs a `COPY ... TO STDOUT (FORMAT binary)` on `conn` and hands each row of `fields`
+/// fields to `row` as it arrives.
+///
+/// The connection goes back to its pool only if the copy was read to its end. sqlx hands a
+/// connection whose copy was cut short (an error, a bad row, or this future dropped by a
+/// caller that gave up) back to the pool with the rest of the copy unread, and the next
+/// query on it fails ("expected ..., got CopyData"); such a connection is closed instead.
+async fn copy_rows(
+    conn: PoolConnection<Postgres>,
     statement: &str,
     fields: i16,
     mut row: impl FnMut(&mut Fields<'_>) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
-    let mut chunks = pool.copy_out_raw(statement).await?;
-    let mut rows = CopyRows::new(fields);
-    while let Some(chunk) = chunks.try_next().await? {
-        rows.push(&chunk, &mut row)?;
+    let mut conn = CopyConnection(Some(conn));
+    if let Some(c) = conn.0.as_mut() {
+        let mut chunks = c.copy_out_raw(statement).await?;
+        let mut rows = CopyRows::new(fields);
+        while let Some(chunk) = chunks.try_next().await? {
+            rows.push(&chunk, &mut row)?;
+        }
+        rows.finish()?;
     }
-    rows.finish()
+    // Read to its end: the connection is fit for the next query.
+    drop(conn.0.take());
+    Ok(())
+}
+
+/// A connection running a copy: closed when dropped, unless taken out after the copy ended.
+struct CopyConnection(Option<PoolConnection<Postgres>>);
+
+impl Drop for CopyConnection {
+    fn drop(&mut self) {
+        if let Some(conn) = &mut self.0 {
+            conn.close_on_drop();
+        }
+    }
 }
 
 /// Splits binary copy data into rows, whatever chunks it arrives in.

@@ -217,6 +217,8 @@ on_both_backends!(
     the_benchmark_runs_end_to_end_on_a_scratch_database,
     bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams,
     large_pages_read_while_appending_and_across_gaps_in_either_half,
+    a_reader_paging_through_the_log_gets_what_small_pages_get,
+    bulk_reads_cut_short_leave_every_pooled_connection_usable,
     many_writers_at_once_are_written_together_and_every_append_stays_exact,
 );
 
@@ -552,6 +554,164 @@ async fn large_pages_read_while_appending_and_across_gaps_in_either_half(db: &Te
         assert!(store.read_all(0, limit).await.is_err(), "read_all, {limit}");
         assert!(store.read_log(0, limit).await.is_err(), "read_log, {limit}");
     }
+}
+
+/// A reader paging through the log with large pages (read ahead on PostgreSQL: `pg_ahead`)
+/// gets exactly what pages too small to be read ahead get, on a log whose positions per
+/// page change sharply (batches from one writer, then single events from eight at once,
+/// then batches again), at several page sizes; and raw SQL that deletes events the
+/// read-ahead had already read is seen by the reader's next page.
+async fn a_reader_paging_through_the_log_gets_what_small_pages_get(db: &TestDb) {
+    let store = db.open().await;
+    let batches = |stream: &'static str, rounds: usize| {
+        let store = store.clone();
+        async move {
+            for round in 0..rounds {
+                let batch: Vec<NewEvent> = (0..1 + round * 37 % 400)
+                    .map(|n| ev("E", &format!("{{\"r\":{round},\"n\":{n}}}")))
+                    .collect();
+                store
+                    .append(stream, ExpectedVersion::Any, &batch, None)
+                    .await
+                    .unwrap();
+            }
+        }
+    };
+    batches("dense-1", 30).await;
+    let writers: Vec<_> = (0..8)
+        .map(|w| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                for n in 0..200 {
+                    store
+                        .append(
+                            &format!("single-{w}"),
+                            ExpectedVersion::Any,
+                            &[ev("S", &n.to_string())],
+                            None,
+                        )
+                        .await
+                        .unwrap();
+                }
+            })
+        })
+        .collect();
+    for w in writers {
+        w.await.unwrap();
+    }
+    batches("dense-2", 30).await;
+    settle(&store).await;
+
+    let page_through = |limit: usize| {
+        let store = store.clone();
+        async move {
+            let mut all: Vec<RecordedEvent> = Vec::new();
+            let mut next = 0;
+            loop {
+                let page = store.read_all(next, limit).await.unwrap();
+                let Some(last) = page.last() else { break };
+                next = last.position + 1;
+                all.extend(page);
+            }
+            all
+        }
+    };
+    let oracle = page_through(500).await;
+    assert!(oracle.len() > 12_000, "{} events", oracle.len());
+    for limit in [2_048, 2_500, 3_001, 4_096] {
+        let seen = page_through(limit).await;
+        assert_eq!(seen.len(), oracle.len(), "pages of {limit}");
+        assert!(seen == oracle, "pages of {limit} differ from pages of 500");
+    }
+    let (served, _extra) = store.read_ahead_counts();
+    if matches!(db.kind, Kind::Postgres) {
+        assert!(served >= 10, "pages read ahead: {served}");
+    } else {
+        assert_eq!(served, 0, "SQLite reads no page ahead");
+    }
+
+    // Two pages in, the reader's next pages are being read ahead; events of the third page
+    // are then deleted with SQL: the third page must not have them.
+    let first = store.read_all(0, 2_048).await.unwrap();
+    let second = store
+        .read_all(first[2_047].position + 1, 2_048)
+        .await
+        .unwrap();
+    let from = second[2_047].position + 1;
+    let third_before: Vec<RecordedEvent> = oracle
+        .iter()
+        .filter(|e| e.position >= from)
+        .take(2_048)
+        .cloned()
+        .collect();
+    // Every tenth event of it, so that a stale read-ahead would hold some wherever it began.
+    let gone: Vec<usize> = (0..oracle.len())
+        .filter(|&i| {
+            oracle[i].position >= from && oracle[i].position <= third_before[2_047].position
+        })
+        .step_by(10)
+        .collect();
+    let left = delete_events(&store, &oracle, &gone).await;
+    let third = store.read_all(from, 2_048).await.unwrap();
+    let expected: Vec<RecordedEvent> = left
+        .iter()
+        .filter(|e| e.position >= from)
+        .take(2_048)
+        .cloned()
+        .collect();
+    assert!(
+        third == expected,
+        "the third page still holds deleted events"
+    );
+}
+
+/// A bulk read whose future is dropped half-way (a caller that gave up: a timeout, a client
+/// that went away) leaves no pooled connection with the rest of its `COPY` unread: every
+/// query after it works.
+async fn bulk_reads_cut_short_leave_every_pooled_connection_usable(db: &TestDb) {
+    let store = db.open().await;
+    league_store::bench::fill(&store, 30_000).await.unwrap();
+    settle(&store).await;
+    let whole = store.read_all(0, 10_000).await.unwrap();
+    assert_eq!(whole.len(), 10_000);
+    let mut cut = 0;
+    for i in 0..40u64 {
+        let wait = Duration::from_micros(300 + i * 150);
+        let read = if i % 2 == 0 {
+            tokio::time::timeout(wait, async { store.read_all(0, 10_000).await.map(|_| ()) }).await
+        } else {
+            tokio::time::timeout(wait, async { store.read_log(0, 10_000).await.map(|_| ()) }).await
+        };
+        match read {
+            Err(_) => cut += 1,
+            Ok(result) => result.unwrap(),
+        }
+        // Sequential pages too, whose reads ahead are cancelled when the store lets them go.
+        let from = whole[4_999].position + 1;
+        let _ = tokio::time::timeout(wait, store.read_all(from, 2_048)).await;
+    }
+    assert!(cut > 0, "no read was cut short");
+    store.execute_raw("SELECT 1").await.unwrap();
+    let queries: Vec<_> = (0..40)
+        .map(|i| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let page = store.read_all(0, 5).await?;
+                let log = store.read_log(0, 5).await?;
+                let big = store.read_all(0, 2_048 + i).await?;
+                store.stream_head("fill").await?;
+                Ok::<_, StoreError>((page.len(), log.len(), big.len()))
+            })
+        })
+        .collect();
+    for (i, q) in queries.into_iter().enumerate() {
+        assert_eq!(q.await.unwrap().unwrap(), (5, 5, 2_048 + i));
+    }
+    let appended = store
+        .append("after", ExpectedVersion::NoStream, &[ev("A", "{}")], None)
+        .await
+        .unwrap();
+    assert_eq!(appended.first_version, 1);
 }
 
 /// Deletes the events at the indexes `gone` of `oracle` with SQL, as a tamperer would;
