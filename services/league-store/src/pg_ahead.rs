@@ -180,17 +180,25 @@ pub(crate) async fn read_page(
     };
     let current = queue.pop_front();
     if let Some(pace) = pace {
-        // Two reads running at all times: this page's, while it runs, and the next ones.
-        let want = if current.as_ref().is_some_and(|p| !p.is_finished()) {
-            1
-        } else {
-            2
+        // Two reads running at all times: this page's, while it runs, and the next ones,
+        // from where they likely begin. Where the pace has just changed (a log written one
+        // way, then another) a guess may miss by pages: then only the next page is read
+        // ahead, from the page's last event on, found by skipping the page's rows.
+        let running = current.as_ref().is_some_and(|p| !p.is_finished());
+        let want = match (pace.steady, running) {
+            (true, true) | (false, _) => 1,
+            (true, false) => 2,
         };
         while queue.len() < want {
-            let pages_on = u64::try_from(queue.len())
-                .unwrap_or(u64::MAX)
-                .saturating_add(1);
-            match start(pool, pace.start_of(pages_on), asked(limit)).await {
+            let statement = if pace.steady {
+                let pages_on = u64::try_from(queue.len())
+                    .unwrap_or(u64::MAX)
+                    .saturating_add(1);
+                pg_copy::events_statement(pace.start_of(pages_on), None, asked(limit))
+            } else {
+                pg_copy::events_after_statement(from, limit - 1, asked(limit))
+            };
+            match start(pool, statement, asked(limit)).await {
                 Some(prefetch) => queue.push_back(prefetch),
                 None => break,
             }
@@ -226,6 +234,8 @@ pub(crate) async fn read_page(
 struct Pace {
     first: u64,
     period: u64,
+    /// The period is within an eighth of the one before it.
+    steady: bool,
 }
 
 impl Pace {
@@ -233,15 +243,21 @@ impl Pace {
     /// it (none for a reader's first page: the page's own span then stands for the period,
     /// counting one event's share past its last).
     fn after(before: Option<Pace>, first: u64, last: u64, len: usize) -> Pace {
-        let period = match before {
-            Some(before) if first > before.first => first - before.first,
-            _ => {
-                let between = last - first;
-                let gaps = u64::try_from(len.saturating_sub(1)).unwrap_or(u64::MAX);
-                between.saturating_add(between / gaps.max(1))
+        let between = last - first;
+        let gaps = u64::try_from(len.saturating_sub(1)).unwrap_or(u64::MAX);
+        let span = between.saturating_add(between / gaps.max(1));
+        let (period, steady) = match before {
+            Some(before) if first > before.first => {
+                let period = first - before.first;
+                (period, period.abs_diff(before.period) <= period / 8)
             }
+            _ => (span, false),
         };
-        Pace { first, period }
+        Pace {
+            first,
+            period,
+            steady,
+        }
     }
 
     /// Where the page `pages_on` pages after the one being asked for likely starts (that
@@ -261,9 +277,9 @@ fn asked(limit: usize) -> usize {
     limit + limit / 32
 }
 
-/// Starts reading `asked` events from position `at` on a second connection: an idle one,
-/// or a new one if the pool may open it. A busy pool is not waited for: no read-ahead then.
-async fn start(pool: &PgPool, at: u64, asked: usize) -> Option<Prefetch> {
+/// Starts reading `statement`, for `asked` events, on a second connection: an idle one, or
+/// a new one if the pool may open it. A busy pool is not waited for: no read-ahead then.
+async fn start(pool: &PgPool, statement: String, asked: usize) -> Option<Prefetch> {
     let conn = match pool.try_acquire() {
         Some(conn) => conn,
         None if pool.size() < pool.options().get_max_connections() => {
@@ -276,7 +292,6 @@ async fn start(pool: &PgPool, at: u64, asked: usize) -> Option<Prefetch> {
     };
     let task = tokio::spawn(async move {
         let mut events = Vec::with_capacity(asked.min(20_000));
-        let statement = pg_copy::events_statement(at, None, asked);
         pg_copy::read_events(conn, &statement, &mut events).await?;
         Ok(events)
     });

@@ -55,7 +55,20 @@ pub(crate) fn events_statement(from: u64, below: Option<u64>, limit: usize) -> S
     )
 }
 
-/// Runs `statement` (of [`events_statement`]) on `conn` and splits its binary copy into
+/// `read_all`'s rows as [`events_statement`] without `below`, starting `skip` events after
+/// the first event at or after `from`, found by an index scan.
+pub(crate) fn events_after_statement(from: u64, skip: usize, limit: usize) -> String {
+    let from = i64::try_from(from).unwrap_or(i64::MAX);
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    format!(
+        "COPY (SELECT {EVENT_COLUMNS} FROM events WHERE position >= \
+         (SELECT position FROM events WHERE position >= {from} AND {HORIZON} \
+         ORDER BY position OFFSET {skip} LIMIT 1) AND {HORIZON} \
+         ORDER BY position LIMIT {limit}) TO STDOUT (FORMAT binary)"
+    )
+}
+
+/// Runs `statement` (of [`events_statement`] or [`events_after_statement`]) on `conn` and splits its binary copy into
 /// events appended to `out`, checked as sqlx's row decoding checks them: types by their
 /// binary lengths, text as UTF-8, NULL only where the column allows it.
 pub(crate) async fn read_events(
