@@ -59,8 +59,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             f64::from(count) / secs
         );
     }
-    let (served, extra) = store.read_ahead_counts();
-    println!("pages read ahead: {served}, with {extra} extra queries");
     store.close().await;
     Ok(())
 }

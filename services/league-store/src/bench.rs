@@ -88,9 +88,6 @@ pub struct BenchReport {
     pub read_events: u64,
     /// `read_all` events per second.
     pub read_per_sec: f64,
-    /// PostgreSQL: pages of the whole-log reads assembled from a read-ahead, and the extra
-    /// queries that took (`Store::read_ahead_counts`).
-    pub read_ahead: (u64, u64),
     /// Sealing (Merkle tree) leaves per second, for information.
     pub seal_per_sec: f64,
 }
@@ -128,14 +125,6 @@ impl fmt::Display for BenchReport {
             "{:<34} {:>14.0}   ({} events, pages of 10000)",
             "read_all", self.read_per_sec, self.read_events
         )?;
-        if self.backend == Backend::Postgres {
-            let (served, extra) = self.read_ahead;
-            writeln!(
-                f,
-                "{:<34} {served:>14}   (with {extra} extra queries)",
-                "pages read ahead"
-            )?;
-        }
         writeln!(
             f,
             "{:<34} {:>14.0}   (Merkle leaves, for information)",
@@ -422,7 +411,6 @@ async fn run_in(
         let passed = read_whole_log(&store).await?;
         read_per_sec = read_per_sec.max(per_sec(passed, started.elapsed()));
     }
-    let read_ahead = store.read_ahead_counts();
     let started = Instant::now();
     let sealed = store
         .seal_all(&SealerConfig {
@@ -440,7 +428,6 @@ async fn run_in(
         rows,
         read_events: u64::from(read),
         read_per_sec,
-        read_ahead,
         seal_per_sec,
     })
 }

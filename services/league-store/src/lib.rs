@@ -10,8 +10,8 @@
 //! - [`store`]: [`Store`]: open/migrate, `append`, `read_stream`, `read_all`, `read_log`;
 //!   bulk reads of the log in the private `direct` (SQLite in a file: rows read in place
 //!   through rusqlite, two ranges at once for large pages) and `pg_copy` (PostgreSQL:
-//!   binary `COPY`, for `read_log` and for large `read_all` pages, with `pg_ahead` reading
-//!   the next page of a reader paging through the log on a second connection); `pg_batch`: PostgreSQL appends on known heads written in
+//!   binary `COPY`, for `read_log` and for large `read_all` pages, read as two halves on two
+//!   connections); `pg_batch`: PostgreSQL appends on known heads written in
 //!   groups, one transaction for many streams.
 //! - [`subscribe`]: `subscribe_all`, catch-up then live.
 //! - [`hash`]: the byte encodings of event hashes and tree-head messages (`HASHING.md`).
@@ -68,7 +68,6 @@ mod direct;
 pub mod error;
 pub mod hash;
 pub mod merkle;
-mod pg_ahead;
 mod pg_batch;
 mod pg_copy;
 pub mod sealer;

@@ -1,7 +1,7 @@
 //! PostgreSQL reads of the global log through `COPY (SELECT ...) TO STDOUT (FORMAT binary)`.
 //!
 //! Used by `read_log`, the four-column read that rebuilds fold, and by `read_all`'s large
-//! pages (whole events, `pg_ahead`). The same query as a row-by-row `SELECT`, but the rows arrive as
+//! pages (whole events). The same query as a row-by-row `SELECT`, but the rows arrive as
 //! PostgreSQL's binary copy format and are split here directly into log entries or events,
 //! without building a row object and decoding each column through it (most of the client's
 //! cost of such a read). `COPY` takes no bind parameters: the only values in its statements
@@ -39,36 +39,26 @@ fn log_statement(from: u64, limit: usize) -> String {
     )
 }
 
-/// `read_all`'s rows: every column of an event (`EVENT_COLUMNS`), up to `limit` from
-/// position `from` on, in order: below the commit horizon, or, given `below`, every event
-/// below that position (for a range known to be final: see `pg_ahead`).
-pub(crate) fn events_statement(from: u64, below: Option<u64>, limit: usize) -> String {
+/// `read_all`'s rows: every column of an event (`EVENT_COLUMNS`), up to `limit` from the
+/// event `skip` events after the first at or after `from`, below the commit horizon.
+pub(crate) fn events_statement(from: u64, skip: usize, limit: usize) -> String {
     let from = i64::try_from(from).unwrap_or(i64::MAX);
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    let end = match below {
-        Some(below) => format!("position < {}", i64::try_from(below).unwrap_or(i64::MAX)),
-        None => HORIZON.to_owned(),
+    let start = if skip == 0 {
+        format!("position >= {from}")
+    } else {
+        format!(
+            "position >= (SELECT position FROM events WHERE position >= {from} AND {HORIZON} \
+             ORDER BY position OFFSET {skip} LIMIT 1)"
+        )
     };
     format!(
-        "COPY (SELECT {EVENT_COLUMNS} FROM events WHERE position >= {from} AND {end} \
+        "COPY (SELECT {EVENT_COLUMNS} FROM events WHERE {start} AND {HORIZON} \
          ORDER BY position LIMIT {limit}) TO STDOUT (FORMAT binary)"
     )
 }
 
-/// `read_all`'s rows as [`events_statement`] without `below`, starting `skip` events after
-/// the first event at or after `from`, found by an index scan.
-pub(crate) fn events_after_statement(from: u64, skip: usize, limit: usize) -> String {
-    let from = i64::try_from(from).unwrap_or(i64::MAX);
-    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    format!(
-        "COPY (SELECT {EVENT_COLUMNS} FROM events WHERE position >= \
-         (SELECT position FROM events WHERE position >= {from} AND {HORIZON} \
-         ORDER BY position OFFSET {skip} LIMIT 1) AND {HORIZON} \
-         ORDER BY position LIMIT {limit}) TO STDOUT (FORMAT binary)"
-    )
-}
-
-/// Runs `statement` (of [`events_statement`] or [`events_after_statement`]) on `conn` and splits its binary copy into
+/// Runs `statement` (of [`events_statement`]) on `conn` and splits its binary copy into
 /// events appended to `out`, checked as sqlx's row decoding checks them: types by their
 /// binary lengths, text as UTF-8, NULL only where the column allows it.
 pub(crate) async fn read_events(

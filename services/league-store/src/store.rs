@@ -20,12 +20,12 @@ use tokio::task::JoinHandle;
 
 use crate::error::StoreError;
 use crate::hash::{EventFields, ZERO_HASH, append_fingerprint, event_hash};
+use crate::pg_copy;
 use crate::subscribe::Subscription;
 use crate::types::{
     Appended, Clock, ExpectedVersion, Hash, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, NewEvent,
     RecordedEvent, SystemClock, Timestamp, check_name,
 };
-use crate::{pg_ahead, pg_copy};
 
 /// The channel on which the sealer announces a new sealed head to other processes.
 pub const NOTIFY_CHANNEL: &str = "league_log";
@@ -116,8 +116,6 @@ pub(crate) struct Inner {
     /// PostgreSQL: appends on known heads waiting to be written together (`pg_batch`).
     groups: Arc<crate::pg_batch::Groups>,
     listener: Option<JoinHandle<()>>,
-    /// PostgreSQL: the next page of readers paging through the log (`pg_ahead`).
-    ahead: crate::pg_ahead::ReadAhead,
 }
 
 impl Drop for Inner {
@@ -607,7 +605,6 @@ impl Store {
                 sqlite_writer: Mutex::new(()),
                 direct,
                 heads: std::sync::Mutex::new(HashMap::new()),
-                ahead: crate::pg_ahead::ReadAhead::default(),
                 groups: Arc::default(),
                 listener,
             }),
@@ -624,7 +621,6 @@ impl Store {
 
     /// Closes the pool, waiting for connections to finish.
     pub async fn close(&self) {
-        self.inner.ahead.clear();
         if let Some(direct) = &self.inner.direct {
             direct.close();
         }
@@ -1022,19 +1018,19 @@ impl Store {
     ) -> Result<Vec<RecordedEvent>, StoreError> {
         // SQLite in a file reads through `direct` (sqlx's row objects were most of the cost
         // of a read there); an in-memory SQLite database, only reachable through sqlx's own
-        // connections, reads rows through sqlx. PostgreSQL reads a large page as a binary
-        // `COPY`, and the next page of a reader paging through the log ahead of its call on a
-        // second connection (`pg_ahead`), and a small page (a live tail's) as rows, each
-        // column taken as its raw binary value (`decode_pg_event`). On one connection a
-        // `COPY` was no faster than rows (stop 17: it costs the server more per row, and one
-        // server process was the limit); on two it is (stop 19), since the client's cost is
-        // what the two server processes wait for.
+        // connections, reads rows through sqlx. PostgreSQL reads a large page as two halves at
+        // once on two connections, each a binary `COPY` (`read_all_pg_split`), and a small
+        // page (a live tail's) as rows, each column taken as its raw binary value
+        // (`decode_pg_event`). On one connection a `COPY` was no faster than rows (stop 17:
+        // it costs the server more per row, and one server process was the limit); on two it
+        // is (stop 19), since the client's cost is what the two server processes wait for.
         let mut events = Vec::with_capacity(limit.min(10_000));
         match &self.inner.db {
             Db::Postgres(pool) => {
-                if limit >= pg_ahead::READ_AHEAD_MIN {
-                    return pg_ahead::read_page(pool, &self.inner.ahead, from_position, limit)
-                        .await;
+                if limit >= PG_SPLIT_MIN
+                    && let Some(second) = second_pg_connection(pool).await
+                {
+                    return read_all_pg_split(pool, second, from_position, limit).await;
                 }
                 let params = [to_i64(from_position), count_param(limit)];
                 read_pg_rows(pool, SQL_PG, &params, &mut events).await?;
@@ -1068,6 +1064,10 @@ const SQL_PG: &str = "SELECT position, stream_id, stream_version, event_type, \
     AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
     ORDER BY position LIMIT $2";
 
+/// Pages of at least this many events are read from PostgreSQL on two connections when a
+/// second one is at hand.
+const PG_SPLIT_MIN: usize = 2_048;
+
 /// Runs `sql` with `params` bound as `$1, $2, ...` and decodes its rows onto `events`.
 ///
 /// Not a prepared statement: a generic plan for `position >= $1 ... LIMIT $2` may choose to
@@ -1097,6 +1097,108 @@ where
 /// A count as a `bigint` parameter (`LIMIT`, `OFFSET`), saturating.
 fn count_param(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// A connection for the second half of a bulk read: an idle one, or a new one if the pool
+/// may open it. A busy pool is not waited for: the page is then read on one connection.
+async fn second_pg_connection(pool: &PgPool) -> Option<sqlx::pool::PoolConnection<sqlx::Postgres>> {
+    if let Some(conn) = pool.try_acquire() {
+        return Some(conn);
+    }
+    if pool.size() >= pool.options().get_max_connections() {
+        return None;
+    }
+    tokio::time::timeout(Duration::from_millis(100), pool.acquire())
+        .await
+        .ok()?
+        .ok()
+}
+
+/// A page of `read_all` read as two halves at once, on two connections, so that two server
+/// processes (one per core) produce its rows: a single server process producing rows is the
+/// limit of a bulk read on PostgreSQL (about a microsecond a row). Each half is a binary
+/// `COPY` split by `pg_copy` (sqlx's row objects were half of the client's cost, and the
+/// client shares the machine's cores with the server).
+///
+/// The first half is the first `half` events of the page. The second starts at the event
+/// `half - 1` events after the page's first, skipped by an index scan in its own server
+/// process while the first half streams, and must start with the first half's last event:
+/// from there it is every event that follows, by its own query. The two statements may see
+/// different commit horizons; every event below a horizon is final, so one that holds an
+/// event the other does not can only reach further. If the two do not join (the first half
+/// is short: the end of the readable log; or its last event is not the second's first: the
+/// log changed between the two, which only tampering can do below the horizon) the rest of
+/// the page is read from the first half's last event on, by one query: either way the page
+/// is what one query would return.
+async fn read_all_pg_split(
+    pool: &PgPool,
+    second: sqlx::pool::PoolConnection<sqlx::Postgres>,
+    from: u64,
+    limit: usize,
+) -> Result<Vec<RecordedEvent>, StoreError> {
+    // The second half's server process also skips the first half's rows (an index scan),
+    // but giving the first half more of the page (5/9, 2/3) measured no faster, nor did
+    // three or four parts on three or four connections.
+    let half = limit / 2;
+    let rest = limit - half + 1;
+    let second_half = tokio::spawn(async move {
+        let mut events = Vec::with_capacity(rest.min(10_000));
+        let statement = pg_copy::events_statement(from, half - 1, rest);
+        pg_copy::read_events(second, &statement, &mut events).await?;
+        Ok::<_, StoreError>(events)
+    });
+    let mut events = Vec::with_capacity(limit.min(20_000));
+    let first = copy_events(pool, from, half, &mut events).await;
+    let second = second_half
+        .await
+        .map_err(|e| StoreError::Corrupt(format!("second half of a read: {e}")))?;
+    first?;
+    if let Join::ReadOn { from } = join_halves(&mut events, second?, half, |e| e.position) {
+        let more = limit - events.len();
+        copy_events(pool, from, more, &mut events).await?;
+    }
+    Ok(events)
+}
+
+/// Up to `limit` events from `from` on, below the commit horizon, as one binary `COPY`.
+async fn copy_events(
+    pool: &PgPool,
+    from: u64,
+    limit: usize,
+    events: &mut Vec<RecordedEvent>,
+) -> Result<(), StoreError> {
+    let statement = pg_copy::events_statement(from, 0, limit);
+    pg_copy::read_events(pool.acquire().await?, &statement, events).await
+}
+
+/// What is left to read after `join_halves`.
+#[derive(Debug, PartialEq, Eq)]
+enum Join {
+    /// The page is whole (or the readable log ends in it).
+    Done,
+    /// The halves did not join: the rest of the page is read by one query from here.
+    ReadOn { from: u64 },
+}
+
+/// Joins a page's second half onto its first (see `read_all_pg_split`): the first asked for
+/// `half` events; the second, if it joins, starts with the first's last event.
+fn join_halves<T>(
+    first: &mut Vec<T>,
+    second: Vec<T>,
+    half: usize,
+    position: impl Fn(&T) -> u64,
+) -> Join {
+    let Some(last) = first.last().map(&position) else {
+        return Join::Done;
+    };
+    if first.len() < half {
+        Join::Done
+    } else if second.first().map(&position) == Some(last) {
+        first.extend(second.into_iter().skip(1));
+        Join::Done
+    } else {
+        Join::ReadOn { from: last + 1 }
+    }
 }
 
 impl Store {
@@ -1144,18 +1246,9 @@ impl Store {
         Subscription::new(self.clone(), from_position)
     }
 
-    /// PostgreSQL: pages of `read_all` assembled from a read-ahead so far, and the extra
-    /// queries they took (see `pg_ahead`). For tests and benchmarks.
-    #[doc(hidden)]
-    pub fn read_ahead_counts(&self) -> (u64, u64) {
-        self.inner.ahead.counts()
-    }
-
     /// Raw access for tests and tools that must reach around the store (tamper tests).
     #[doc(hidden)]
     pub async fn execute_raw(&self, sql: &str) -> Result<u64, StoreError> {
-        // Raw SQL may change what was read ahead.
-        self.inner.ahead.clear();
         let sql = AssertSqlSafe(sql.to_owned());
         Ok(match &self.inner.db {
             Db::Postgres(pool) => sqlx::raw_sql(sql).execute(pool).await?.rows_affected(),
@@ -1528,5 +1621,38 @@ impl Store {
             },
         }
         Ok(entries)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Join, join_halves};
+
+    fn join(first: &[u64], second: &[u64], half: usize) -> (Vec<u64>, Join) {
+        let mut page = first.to_vec();
+        let join = join_halves(&mut page, second.to_vec(), half, |p| *p);
+        (page, join)
+    }
+
+    #[test]
+    fn halves_join_only_on_the_first_halfs_last_event() {
+        // Joined: the shared event appears once.
+        assert_eq!(
+            join(&[1, 4, 9], &[9, 12, 13], 3),
+            (vec![1, 4, 9, 12, 13], Join::Done)
+        );
+        // The second half saw nothing past the first (its horizon was earlier).
+        assert_eq!(join(&[1, 4, 9], &[9], 3), (vec![1, 4, 9], Join::Done));
+        // The second half starts elsewhere (the log changed between the two statements):
+        // nothing of it is taken, the rest is read from after the first half's last event.
+        for second in [&[12, 13][..], &[4, 9, 12], &[10, 12], &[]] {
+            assert_eq!(
+                join(&[1, 4, 9], second, 3),
+                (vec![1, 4, 9], Join::ReadOn { from: 10 })
+            );
+        }
+        // A short first half is the end of the readable log: the second is not taken.
+        assert_eq!(join(&[1, 4], &[4, 9], 3), (vec![1, 4], Join::Done));
+        assert_eq!(join(&[], &[4, 9], 3), (vec![], Join::Done));
     }
 }
