@@ -630,12 +630,7 @@ async fn a_reader_paging_through_the_log_gets_what_small_pages_get(db: &TestDb) 
         .await
         .unwrap();
     let from = second[2_047].position + 1;
-    let third_before: Vec<RecordedEvent> = oracle
-        .iter()
-        .filter(|e| e.position >= from)
-        .take(2_048)
-        .cloned()
-        .collect();
+    let third_before = page_of(&oracle, from, 2_048);
     // Every tenth event of it.
     let gone: Vec<usize> = (0..oracle.len())
         .filter(|&i| {
@@ -645,14 +640,8 @@ async fn a_reader_paging_through_the_log_gets_what_small_pages_get(db: &TestDb) 
         .collect();
     let left = delete_events(&store, &oracle, &gone).await;
     let third = store.read_all(from, 2_048).await.unwrap();
-    let expected: Vec<RecordedEvent> = left
-        .iter()
-        .filter(|e| e.position >= from)
-        .take(2_048)
-        .cloned()
-        .collect();
     assert!(
-        third == expected,
+        third == page_of(&left, from, 2_048),
         "the third page still holds deleted events"
     );
 }
@@ -730,15 +719,20 @@ async fn delete_events(
         .collect()
 }
 
+/// The first `limit` of `events` (in global order) at or after position `from`.
+fn page_of(events: &[RecordedEvent], from: u64, limit: usize) -> Vec<RecordedEvent> {
+    events
+        .iter()
+        .filter(|e| e.position >= from)
+        .take(limit)
+        .cloned()
+        .collect()
+}
+
 /// `read_all` and `read_log` from each `(from, limit)` equal `oracle`'s events from there.
 async fn check_bulk_reads(store: &Store, oracle: &[RecordedEvent], cases: &[(u64, usize)]) {
     for &(from, limit) in cases {
-        let expected: Vec<RecordedEvent> = oracle
-            .iter()
-            .filter(|e| e.position >= from)
-            .take(limit)
-            .cloned()
-            .collect();
+        let expected = page_of(oracle, from, limit);
         let page = store.read_all(from, limit).await.unwrap();
         assert_eq!(page.len(), expected.len(), "read_all({from}, {limit})");
         assert!(page == expected, "read_all({from}, {limit}) differs");
