@@ -102,20 +102,16 @@ pub(crate) async fn read_log(
     out: &mut Vec<LogEntry>,
 ) -> Result<(), StoreError> {
     let mut streams = StreamIds::default();
-    copy_rows(
-        pool.acquire().await?,
-        &log_statement(from, limit),
-        4,
-        |row| {
-            out.push(LogEntry {
-                position: to_u64("position", row.int8()?)?,
-                stream_id: streams.get(row.text()?),
-                stream_version: to_u64("stream version", row.int8()?)?,
-                payload: bytes::Bytes::copy_from_slice(row.bytes()?),
-            });
-            Ok(())
-        },
-    )
+    let conn = pool.acquire().await?;
+    copy_rows(conn, &log_statement(from, limit), 4, |row| {
+        out.push(LogEntry {
+            position: to_u64("position", row.int8()?)?,
+            stream_id: streams.get(row.text()?),
+            stream_version: to_u64("stream version", row.int8()?)?,
+            payload: bytes::Bytes::copy_from_slice(row.bytes()?),
+        });
+        Ok(())
+    })
     .await
 }
 
@@ -132,27 +128,31 @@ async fn copy_rows(
     fields: i16,
     mut row: impl FnMut(&mut Fields<'_>) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
-    let mut conn = CopyConnection(Some(conn));
-    if let Some(c) = conn.0.as_mut() {
-        let mut chunks = c.copy_out_raw(statement).await?;
-        let mut rows = CopyRows::new(fields);
-        while let Some(chunk) = chunks.try_next().await? {
-            rows.push(&chunk, &mut row)?;
-        }
-        rows.finish()?;
+    let mut copy = CopyConnection {
+        conn,
+        read_to_end: false,
+    };
+    let mut chunks = copy.conn.copy_out_raw(statement).await?;
+    let mut rows = CopyRows::new(fields);
+    while let Some(chunk) = chunks.try_next().await? {
+        rows.push(&chunk, &mut row)?;
     }
-    // Read to its end: the connection is fit for the next query.
-    drop(conn.0.take());
+    rows.finish()?;
+    drop(chunks);
+    copy.read_to_end = true;
     Ok(())
 }
 
-/// A connection running a copy: closed when dropped, unless taken out after the copy ended.
-struct CopyConnection(Option<PoolConnection<Postgres>>);
+/// A connection running a copy: closed when dropped, unless the copy was read to its end.
+struct CopyConnection {
+    conn: PoolConnection<Postgres>,
+    read_to_end: bool,
+}
 
 impl Drop for CopyConnection {
     fn drop(&mut self) {
-        if let Some(conn) = &mut self.0 {
-            conn.close_on_drop();
+        if !self.read_to_end {
+            self.conn.close_on_drop();
         }
     }
 }

@@ -231,10 +231,15 @@ fn ev(t: &str, payload: &str) -> NewEvent {
 }
 
 async fn read_everything(store: &Store) -> Vec<RecordedEvent> {
+    read_in_pages(store, 2_000).await
+}
+
+/// The whole readable log, read with `read_all` in pages of `limit`.
+async fn read_in_pages(store: &Store, limit: usize) -> Vec<RecordedEvent> {
     let mut all = Vec::new();
     let mut next = 0;
     loop {
-        let page = store.read_all(next, 2_000).await.unwrap();
+        let page = store.read_all(next, limit).await.unwrap();
         let Some(last) = page.last() else { break };
         next = last.position + 1;
         all.extend(page);
@@ -602,24 +607,10 @@ async fn a_reader_paging_through_the_log_gets_what_small_pages_get(db: &TestDb) 
     batches("dense-2", 30).await;
     settle(&store).await;
 
-    let page_through = |limit: usize| {
-        let store = store.clone();
-        async move {
-            let mut all: Vec<RecordedEvent> = Vec::new();
-            let mut next = 0;
-            loop {
-                let page = store.read_all(next, limit).await.unwrap();
-                let Some(last) = page.last() else { break };
-                next = last.position + 1;
-                all.extend(page);
-            }
-            all
-        }
-    };
-    let oracle = page_through(500).await;
+    let oracle = read_in_pages(&store, 500).await;
     assert!(oracle.len() > 12_000, "{} events", oracle.len());
     for limit in [2_048, 2_500, 3_001, 4_096] {
-        let seen = page_through(limit).await;
+        let seen = read_in_pages(&store, limit).await;
         assert_eq!(seen.len(), oracle.len(), "pages of {limit}");
         assert!(seen == oracle, "pages of {limit} differ from pages of 500");
     }
