@@ -1,6 +1,9 @@
-//! Times `Store::read_all` over a whole log: `read_all URL [fill N] [rounds R]`.
+//! Times `Store::read_all` over a whole log:
+//! `read_all URL [schema S] [fill N] [spread N] [rounds R]`.
 //! With `fill N`, first appends N ~100-byte events to the stream `fill` (as `league bench
-//! store` does, with its `bench::fill`). Prints each round's rate.
+//! store` does, with its `bench::fill`); with `spread N`, N single events from 16 writers at
+//! once. `schema S` reads a PostgreSQL schema's log, e.g. one that `league bench store` left
+//! behind with `LEAGUE_BENCH_KEEP=1`. Prints each round's rate.
 use league_store::Store;
 use std::time::Instant;
 
@@ -11,19 +14,31 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let url = args
         .get(1)
-        .ok_or("usage: read_all URL [fill N] [rounds R]")?;
+        .ok_or("usage: read_all URL [schema S] [fill N] [spread N] [rounds R]")?;
     let mut fill = 0u32;
     let mut rounds = 5u32;
     let mut spread = 0u32;
+    let mut schema = None;
+    let mut connections = None;
     for pair in args.get(2..).unwrap_or_default().chunks(2) {
         match pair {
             [k, v] if k == "fill" => fill = v.parse()?,
             [k, v] if k == "rounds" => rounds = v.parse()?,
             [k, v] if k == "spread" => spread = v.parse()?,
+            [k, v] if k == "schema" => schema = Some(v.clone()),
+            [k, v] if k == "connections" => connections = Some(v.parse()?),
             _ => return Err("bad arguments".into()),
         }
     }
-    let store = Store::open(url).await?;
+    let options = league_store::StoreOptions {
+        pg_schema: schema,
+        ..league_store::StoreOptions::default()
+    };
+    let options = league_store::StoreOptions {
+        max_connections: connections.unwrap_or(options.max_connections),
+        ..options
+    };
+    let store = Store::open_with(url, options).await?;
     league_store::bench::fill(&store, fill).await?;
     let writers: Vec<_> = (0..16u32)
         .map(|w| {

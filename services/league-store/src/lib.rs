@@ -70,6 +70,7 @@ pub mod hash;
 pub mod merkle;
 mod pg_batch;
 mod pg_copy;
+mod pg_warm;
 pub mod sealer;
 pub mod store;
 pub mod subscribe;
@@ -79,7 +80,9 @@ pub mod verify;
 
 pub use error::StoreError;
 pub use sealer::{SealOutcome, SealerConfig, SealerHandle, TreeHead};
-pub use store::{Backend, LogEntry, ReadModelDoc, Store, StoreOptions, backend_of, migrator};
+pub use store::{
+    Backend, LogEntry, PgConnections, ReadModelDoc, Store, StoreOptions, backend_of, migrator,
+};
 pub use subscribe::Subscription;
 pub use tokens::TokenRecord;
 pub use types::{

@@ -13,11 +13,14 @@
 //! value in its type's binary form (`bigint`: 8 bytes; `text`: its UTF-8 bytes; `bytea`:
 //! its bytes); a field count of -1 ends the data. All integers are big-endian.
 
+use std::sync::Arc;
+
 use futures_util::TryStreamExt as _;
 use sqlx::pool::PoolConnection;
 use sqlx::{PgPool, Postgres};
 
 use crate::error::StoreError;
+use crate::pg_warm::WarmConnections;
 use crate::store::{EVENT_COLUMNS, LogEntry, StreamIds, to_hash, to_u64};
 use crate::types::{RecordedEvent, Timestamp};
 
@@ -60,12 +63,13 @@ pub(crate) fn events_statement(from: u64, skip: usize, limit: usize) -> String {
 
 /// Runs `statement` (of [`events_statement`]) on `conn` and splits its binary copy into
 /// events appended to `out`, checked as sqlx's row decoding checks them: types by their
-/// binary lengths, text as UTF-8, NULL only where the column allows it.
+/// binary lengths, text as UTF-8, NULL only where the column allows it. Returns the
+/// connection once the copy is read to its end.
 pub(crate) async fn read_events(
     conn: PoolConnection<Postgres>,
     statement: &str,
     out: &mut Vec<RecordedEvent>,
-) -> Result<(), StoreError> {
+) -> Result<PoolConnection<Postgres>, StoreError> {
     copy_rows(conn, statement, 13, |row| {
         let position = to_u64("position", row.int8()?)?;
         let stream_id = row.text()?.to_owned();
@@ -94,16 +98,17 @@ pub(crate) async fn read_events(
 }
 
 /// Up to `limit` log entries (what a projection folds) from `from` on, in global order, into
-/// `out`.
+/// `out`, on a warm connection if one is kept (`pg_warm`).
 pub(crate) async fn read_log(
     pool: &PgPool,
+    warm: &Arc<WarmConnections>,
     from: u64,
     limit: usize,
     out: &mut Vec<LogEntry>,
 ) -> Result<(), StoreError> {
     let mut streams = StreamIds::default();
-    let conn = pool.acquire().await?;
-    copy_rows(conn, &log_statement(from, limit), 4, |row| {
+    let conn = warm.acquire(pool).await?;
+    let conn = copy_rows(conn, &log_statement(from, limit), 4, |row| {
         out.push(LogEntry {
             position: to_u64("position", row.int8()?)?,
             stream_id: streams.get(row.text()?),
@@ -112,47 +117,45 @@ pub(crate) async fn read_log(
         });
         Ok(())
     })
-    .await
+    .await?;
+    warm.give_back(pool, conn);
+    Ok(())
 }
 
 /// Runs a `COPY ... TO STDOUT (FORMAT binary)` on `conn` and hands each row of `fields`
-/// fields to `row` as it arrives.
+/// fields to `row` as it arrives; returns the connection once the copy is read to its end.
 ///
-/// The connection goes back to its pool only if the copy was read to its end. sqlx hands a
-/// connection whose copy was cut short (an error, a bad row, or this future dropped by a
-/// caller that gave up) back to the pool with the rest of the copy unread, and the next
-/// query on it fails ("expected ..., got CopyData"); such a connection is closed instead.
+/// A connection whose copy was cut short (an error, a bad row, or this future dropped by a
+/// caller that gave up) is closed: sqlx would hand it back to the pool with the rest of the
+/// copy unread, and the next query on it would fail ("expected ..., got CopyData").
 async fn copy_rows(
     conn: PoolConnection<Postgres>,
     statement: &str,
     fields: i16,
     mut row: impl FnMut(&mut Fields<'_>) -> Result<(), StoreError>,
-) -> Result<(), StoreError> {
-    let mut copy = CopyConnection {
-        conn,
-        read_to_end: false,
-    };
-    let mut chunks = copy.conn.copy_out_raw(statement).await?;
+) -> Result<PoolConnection<Postgres>, StoreError> {
+    let mut copy = CopyConnection { conn: Some(conn) };
+    let conn = copy.conn.as_mut().ok_or_else(|| corrupt("no connection"))?;
+    let mut chunks = conn.copy_out_raw(statement).await?;
     let mut rows = CopyRows::new(fields);
     while let Some(chunk) = chunks.try_next().await? {
         rows.push(&chunk, &mut row)?;
     }
     rows.finish()?;
     drop(chunks);
-    copy.read_to_end = true;
-    Ok(())
+    copy.conn.take().ok_or_else(|| corrupt("no connection"))
 }
 
-/// A connection running a copy: closed when dropped, unless the copy was read to its end.
+/// A connection running a copy: closed if dropped before the copy was read to its end (it is
+/// taken out once it was).
 struct CopyConnection {
-    conn: PoolConnection<Postgres>,
-    read_to_end: bool,
+    conn: Option<PoolConnection<Postgres>>,
 }
 
 impl Drop for CopyConnection {
     fn drop(&mut self) {
-        if !self.read_to_end {
-            self.conn.close_on_drop();
+        if let Some(conn) = &mut self.conn {
+            conn.close_on_drop();
         }
     }
 }

@@ -115,7 +115,22 @@ pub(crate) struct Inner {
     heads: std::sync::Mutex<HashMap<String, (u64, Hash)>>,
     /// PostgreSQL: appends on known heads waiting to be written together (`pg_batch`).
     groups: Arc<crate::pg_batch::Groups>,
+    /// PostgreSQL: the connections of the last bulk reads, kept briefly for the next
+    /// (`pg_warm`).
+    warm: Arc<crate::pg_warm::WarmConnections>,
     listener: Option<JoinHandle<()>>,
+}
+
+/// See [`Store::pg_connections`].
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PgConnections {
+    /// Open, whether in use, idle or kept.
+    pub open: u32,
+    /// Idle in the pool.
+    pub idle: usize,
+    /// Kept for the next bulk read.
+    pub kept: usize,
 }
 
 impl Drop for Inner {
@@ -606,6 +621,7 @@ impl Store {
                 direct,
                 heads: std::sync::Mutex::new(HashMap::new()),
                 groups: Arc::default(),
+                warm: Arc::default(),
                 listener,
             }),
         })
@@ -624,6 +640,7 @@ impl Store {
         if let Some(direct) = &self.inner.direct {
             direct.close();
         }
+        self.inner.warm.release_all();
         match &self.inner.db {
             Db::Sqlite(p) => p.close().await,
             Db::Postgres(p) => p.close().await,
@@ -1028,9 +1045,10 @@ impl Store {
         match &self.inner.db {
             Db::Postgres(pool) => {
                 if limit >= PG_SPLIT_MIN
-                    && let Some(second) = second_pg_connection(pool).await
+                    && let Some(second) = second_pg_connection(pool, &self.inner.warm).await
                 {
-                    return read_all_pg_split(pool, second, from_position, limit).await;
+                    return read_all_pg_split(pool, &self.inner.warm, second, from_position, limit)
+                        .await;
                 }
                 let params = [to_i64(from_position), count_param(limit)];
                 read_pg_rows(pool, SQL_PG, &params, &mut events).await?;
@@ -1099,10 +1117,14 @@ fn count_param(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-/// A connection for the second half of a bulk read: an idle one, or a new one if the pool
-/// may open it. A busy pool is not waited for: the page is then read on one connection.
-async fn second_pg_connection(pool: &PgPool) -> Option<sqlx::pool::PoolConnection<sqlx::Postgres>> {
-    if let Some(conn) = pool.try_acquire() {
+/// A connection for the second half of a bulk read: a warm one (`pg_warm`), an idle one, or
+/// a new one if the pool may open it. A busy pool is not waited for: the page is then read
+/// on one connection.
+async fn second_pg_connection(
+    pool: &PgPool,
+    warm: &crate::pg_warm::WarmConnections,
+) -> Option<sqlx::pool::PoolConnection<sqlx::Postgres>> {
+    if let Some(conn) = warm.take().or_else(|| pool.try_acquire()) {
         return Some(conn);
     }
     if pool.size() >= pool.options().get_max_connections() {
@@ -1132,6 +1154,7 @@ async fn second_pg_connection(pool: &PgPool) -> Option<sqlx::pool::PoolConnectio
 /// is what one query would return.
 async fn read_all_pg_split(
     pool: &PgPool,
+    warm: &Arc<crate::pg_warm::WarmConnections>,
     second: sqlx::pool::PoolConnection<sqlx::Postgres>,
     from: u64,
     limit: usize,
@@ -1141,34 +1164,41 @@ async fn read_all_pg_split(
     // three or four parts on three or four connections.
     let half = limit / 2;
     let rest = limit - half + 1;
+    let (pool_for_second, warm_for_second) = (pool.clone(), Arc::clone(warm));
     let second_half = tokio::spawn(async move {
         let mut events = Vec::with_capacity(rest.min(10_000));
         let statement = pg_copy::events_statement(from, half - 1, rest);
-        pg_copy::read_events(second, &statement, &mut events).await?;
+        let conn = pg_copy::read_events(second, &statement, &mut events).await?;
+        // At once: the first half may be waiting for a connection.
+        warm_for_second.give_back(&pool_for_second, conn);
         Ok::<_, StoreError>(events)
     });
     let mut events = Vec::with_capacity(limit.min(20_000));
-    let first = copy_events(pool, from, half, &mut events).await;
+    let first = copy_events(pool, warm, from, half, &mut events).await;
     let second = second_half
         .await
         .map_err(|e| StoreError::Corrupt(format!("second half of a read: {e}")))?;
     first?;
     if let Join::ReadOn { from } = join_halves(&mut events, second?, half, |e| e.position) {
         let more = limit - events.len();
-        copy_events(pool, from, more, &mut events).await?;
+        copy_events(pool, warm, from, more, &mut events).await?;
     }
     Ok(events)
 }
 
-/// Up to `limit` events from `from` on, below the commit horizon, as one binary `COPY`.
+/// Up to `limit` events from `from` on, below the commit horizon, as one binary `COPY`, on a
+/// warm connection if one is kept.
 async fn copy_events(
     pool: &PgPool,
+    warm: &Arc<crate::pg_warm::WarmConnections>,
     from: u64,
     limit: usize,
     events: &mut Vec<RecordedEvent>,
 ) -> Result<(), StoreError> {
     let statement = pg_copy::events_statement(from, 0, limit);
-    pg_copy::read_events(pool.acquire().await?, &statement, events).await
+    let conn = pg_copy::read_events(warm.acquire(pool).await?, &statement, events).await?;
+    warm.give_back(pool, conn);
+    Ok(())
 }
 
 /// What is left to read after `join_halves`.
@@ -1244,6 +1274,20 @@ impl Store {
     /// then live, as one sequence with no gap and no duplicate.
     pub fn subscribe_all(&self, from_position: u64) -> Subscription {
         Subscription::new(self.clone(), from_position)
+    }
+
+    /// A PostgreSQL store's connections: open in its pool, idle there, and kept by the last
+    /// bulk reads for the next (`pg_warm`); `None` on SQLite. For tests.
+    #[doc(hidden)]
+    pub fn pg_connections(&self) -> Option<PgConnections> {
+        match &self.inner.db {
+            Db::Postgres(pool) => Some(PgConnections {
+                open: pool.size(),
+                idle: pool.num_idle(),
+                kept: self.inner.warm.len(),
+            }),
+            Db::Sqlite(_) => None,
+        }
     }
 
     /// Raw access for tests and tools that must reach around the store (tamper tests).
@@ -1596,7 +1640,8 @@ impl Store {
         let mut entries = Vec::with_capacity(limit.min(10_000));
         match &self.inner.db {
             Db::Postgres(pool) => {
-                pg_copy::read_log(pool, from_position, limit, &mut entries).await?;
+                pg_copy::read_log(pool, &self.inner.warm, from_position, limit, &mut entries)
+                    .await?;
             }
             Db::Sqlite(pool) => match &self.inner.direct {
                 Some(direct) => entries = direct.read_log(from_position, limit).await?,

@@ -219,6 +219,7 @@ on_both_backends!(
     large_pages_read_while_appending_and_across_gaps_in_either_half,
     a_reader_paging_through_the_log_gets_what_small_pages_get,
     bulk_reads_cut_short_leave_every_pooled_connection_usable,
+    connections_kept_for_the_next_bulk_read_never_starve_the_pool,
     many_writers_at_once_are_written_together_and_every_append_stays_exact,
 );
 
@@ -684,6 +685,77 @@ async fn bulk_reads_cut_short_leave_every_pooled_connection_usable(db: &TestDb) 
         .await
         .unwrap();
     assert_eq!(appended.first_version, 1);
+}
+
+/// On PostgreSQL, a bulk read keeps its connections for the next one (`pg_warm`), but never
+/// so that the pool runs short: a pool of two serves writers while a reader pages through
+/// the log, kept connections go back to the pool by themselves, and closing the store does
+/// not wait for them.
+async fn connections_kept_for_the_next_bulk_read_never_starve_the_pool(db: &TestDb) {
+    let store = db.open().await;
+    league_store::bench::fill(&store, 12_000).await.unwrap();
+    settle(&store).await;
+    let oracle = read_in_pages(&store, 500).await;
+    assert_eq!(read_in_pages(&store, 4_000).await, oracle);
+    if let Some(after_read) = store.pg_connections() {
+        assert_eq!(after_read.kept, 2, "{after_read:?}");
+    }
+    // Closing with connections kept.
+    tokio::time::timeout(Duration::from_secs(20), store.close())
+        .await
+        .expect("close waited for the kept connections");
+
+    // The smallest pool the store opens: two connections.
+    let small = Store::open_with(
+        &db.url,
+        StoreOptions {
+            max_connections: 2,
+            ..db.options()
+        },
+    )
+    .await
+    .unwrap();
+    let writers: Vec<_> = (0..4)
+        .map(|w| {
+            let store = small.clone();
+            tokio::spawn(async move {
+                let stream = format!("writer-{w}");
+                for n in 0..25 {
+                    let event = [ev("W", &n.to_string())];
+                    let append = store.append(&stream, ExpectedVersion::Any, &event, None);
+                    tokio::time::timeout(Duration::from_secs(20), append)
+                        .await
+                        .expect("an append waited 20 s for a connection")
+                        .unwrap();
+                }
+            })
+        })
+        .collect();
+    for _ in 0..3 {
+        let seen = read_in_pages(&small, 4_000).await;
+        assert_eq!(seen[..oracle.len()], oracle[..]);
+        if let Some(now) = small.pg_connections() {
+            assert!(now.open <= 2 && now.kept <= 2, "{now:?}");
+        }
+    }
+    for w in writers {
+        w.await.unwrap();
+    }
+    // Kept connections go back to the pool by themselves (one of the two is the listener's
+    // for wake-ups, never idle).
+    if small.pg_connections().is_some() {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while small
+            .pg_connections()
+            .is_some_and(|c| c.kept > 0 || c.idle == 0)
+        {
+            assert!(Instant::now() < deadline, "{:?}", small.pg_connections());
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    tokio::time::timeout(Duration::from_secs(20), small.close())
+        .await
+        .expect("close of the small pool");
 }
 
 /// Deletes the events at the indexes `gone` of `oracle` with SQL, as a tamperer would;

@@ -1,0 +1,120 @@
+//! The connections that just read a page of the PostgreSQL log, kept for the next page.
+//!
+//! A bulk read (`read_all`'s large pages, `read_log`) touches thousands of buffers of the
+//! server's shared memory, and the first time a server process touches a buffer it takes a
+//! page fault to map it. sqlx's pool hands out its idle connections first-in first-out, and
+//! a reader paging through the log returns each page's connections as the next page asks for
+//! new ones; so its pages went round every connection the pool had opened (16-20 after
+//! the benchmark's writers) and each server process kept mapping buffers it had never
+//! touched. Measured with the `read_all` example on the benchmark's log, alternately:
+//! 145,395 page faults in eight passes without, 41,964 with; `read_all` 0.92-1.01M events/s
+//! against 0.78-0.94M.
+//!
+//! So a bulk read gives its connections back here, and the next bulk read takes the last one
+//! given back first. They are not the pool's while kept, so they are kept only briefly and
+//! never when the pool is short of connections:
+//!
+//! - at most [`KEPT`] connections (one page's two halves);
+//! - only if, with them kept, another caller can still get a connection at once (the pool
+//!   has an idle one, or may open one);
+//! - for at most [`KEEP_FOR`]: a task gives older ones back to the pool;
+//! - all given back when the store closes ([`WarmConnections::release_all`]).
+//!
+//! A connection is given back here only after its read completed: one whose `COPY` was cut
+//! short is closed (`pg_copy::copy_rows`).
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use sqlx::pool::PoolConnection;
+use sqlx::{PgPool, Postgres};
+
+/// Connections kept at most.
+pub(crate) const KEPT: usize = 2;
+/// How long a connection is kept without being taken.
+pub(crate) const KEEP_FOR: Duration = Duration::from_millis(200);
+
+/// Connections of finished bulk reads, most recently given back last.
+#[derive(Default)]
+pub(crate) struct WarmConnections {
+    kept: Mutex<Vec<(PoolConnection<Postgres>, Instant)>>,
+    /// A task is waiting to give back connections kept too long.
+    reaper: AtomicBool,
+}
+
+impl WarmConnections {
+    /// The connection given back last, if one is kept.
+    pub(crate) fn take(&self) -> Option<PoolConnection<Postgres>> {
+        self.lock().pop().map(|(conn, _)| conn)
+    }
+
+    /// A connection for a bulk read: a kept one, or one from the pool.
+    pub(crate) async fn acquire(
+        &self,
+        pool: &PgPool,
+    ) -> Result<PoolConnection<Postgres>, sqlx::Error> {
+        match self.take() {
+            Some(conn) => Ok(conn),
+            None => pool.acquire().await,
+        }
+    }
+
+    /// Keeps `conn`, whose read completed, for the next bulk read, or gives it back to the
+    /// pool (see the module's rules).
+    pub(crate) fn give_back(
+        self: &std::sync::Arc<Self>,
+        pool: &PgPool,
+        conn: PoolConnection<Postgres>,
+    ) {
+        let others_served =
+            pool.num_idle() > 0 || pool.size() < pool.options().get_max_connections();
+        if pool.is_closed() || !others_served {
+            return;
+        }
+        {
+            let mut kept = self.lock();
+            if kept.len() >= KEPT {
+                return;
+            }
+            kept.push((conn, Instant::now()));
+        }
+        if !self.reaper.swap(true, Ordering::AcqRel) {
+            let warm = std::sync::Arc::clone(self);
+            tokio::spawn(async move { warm.reap().await });
+        }
+    }
+
+    /// Gives back to the pool every connection kept longer than [`KEEP_FOR`], until none is
+    /// kept.
+    async fn reap(&self) {
+        loop {
+            tokio::time::sleep(KEEP_FOR / 2).await;
+            let mut kept = self.lock();
+            kept.retain(|(_, since)| since.elapsed() < KEEP_FOR);
+            if kept.is_empty() {
+                // Under the lock: a connection given back after this sees the flag down and
+                // starts a new task.
+                self.reaper.store(false, Ordering::Release);
+                return;
+            }
+        }
+    }
+
+    /// Gives every kept connection back to the pool (before it closes: a pool waits for
+    /// every connection to come back).
+    pub(crate) fn release_all(&self) {
+        self.lock().clear();
+    }
+
+    /// Connections kept now.
+    pub(crate) fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(PoolConnection<Postgres>, Instant)>> {
+        self.kept
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
