@@ -1,9 +1,10 @@
 //! Times `Store::read_all` over a whole log:
-//! `read_all URL [schema S] [fill N] [spread N] [rounds R]`.
+//! `read_all URL [schema S] [connections N] [fill N] [spread N] [rounds R]`.
 //! With `fill N`, first appends N ~100-byte events to the stream `fill` (as `league bench
 //! store` does, with its `bench::fill`); with `spread N`, N single events from 16 writers at
 //! once. `schema S` reads a PostgreSQL schema's log, e.g. one that `league bench store` left
-//! behind with `LEAGUE_BENCH_KEEP=1`. Prints each round's rate.
+//! behind with `LEAGUE_BENCH_KEEP=1`; `connections N` caps the store's pool. Prints each
+//! round's rate.
 use league_store::Store;
 use std::time::Instant;
 
@@ -14,7 +15,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let url = args
         .get(1)
-        .ok_or("usage: read_all URL [schema S] [fill N] [spread N] [rounds R]")?;
+        .ok_or("usage: read_all URL [schema S] [connections N] [fill N] [spread N] [rounds R]")?;
     let mut fill = 0u32;
     let mut rounds = 5u32;
     let mut spread = 0u32;
@@ -30,13 +31,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             _ => return Err("bad arguments".into()),
         }
     }
+    let defaults = league_store::StoreOptions::default();
     let options = league_store::StoreOptions {
         pg_schema: schema,
-        ..league_store::StoreOptions::default()
-    };
-    let options = league_store::StoreOptions {
-        max_connections: connections.unwrap_or(options.max_connections),
-        ..options
+        max_connections: connections.unwrap_or(defaults.max_connections),
+        ..defaults
     };
     let store = Store::open_with(url, options).await?;
     league_store::bench::fill(&store, fill).await?;

@@ -11,8 +11,9 @@
 //!   bulk reads of the log in the private `direct` (SQLite in a file: rows read in place
 //!   through rusqlite, two ranges at once for large pages) and `pg_copy` (PostgreSQL:
 //!   binary `COPY`, for `read_log` and for large `read_all` pages, read as two halves on two
-//!   connections); `pg_batch`: PostgreSQL appends on known heads written in
-//!   groups, one transaction for many streams.
+//!   connections; `pg_warm` keeps those connections briefly for the next bulk read);
+//!   `pg_batch`: PostgreSQL appends on known heads written in groups, one transaction for
+//!   many streams.
 //! - [`subscribe`]: `subscribe_all`, catch-up then live.
 //! - [`hash`]: the byte encodings of event hashes and tree-head messages (`HASHING.md`).
 //! - [`merkle`]: RFC 6962 trees, proofs and their verification; pure.

@@ -23,8 +23,8 @@
 //! A connection is given back here only after its read completed: one whose `COPY` was cut
 //! short is closed (`pg_copy::copy_rows`).
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use sqlx::pool::PoolConnection;
@@ -62,11 +62,7 @@ impl WarmConnections {
 
     /// Keeps `conn`, whose read completed, for the next bulk read, or gives it back to the
     /// pool (see the module's rules).
-    pub(crate) fn give_back(
-        self: &std::sync::Arc<Self>,
-        pool: &PgPool,
-        conn: PoolConnection<Postgres>,
-    ) {
+    pub(crate) fn give_back(self: &Arc<Self>, pool: &PgPool, conn: PoolConnection<Postgres>) {
         let others_served =
             pool.num_idle() > 0 || pool.size() < pool.options().get_max_connections();
         if pool.is_closed() || !others_served {
@@ -80,7 +76,7 @@ impl WarmConnections {
             kept.push((conn, Instant::now()));
         }
         if !self.reaper.swap(true, Ordering::AcqRel) {
-            let warm = std::sync::Arc::clone(self);
+            let warm = Arc::clone(self);
             tokio::spawn(async move { warm.reap().await });
         }
     }
@@ -112,9 +108,7 @@ impl WarmConnections {
         self.lock().len()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(PoolConnection<Postgres>, Instant)>> {
-        self.kept
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    fn lock(&self) -> MutexGuard<'_, Vec<(PoolConnection<Postgres>, Instant)>> {
+        self.kept.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
