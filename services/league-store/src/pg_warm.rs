@@ -31,9 +31,9 @@ use sqlx::pool::PoolConnection;
 use sqlx::{PgPool, Postgres};
 
 /// Connections kept at most.
-pub(crate) const KEPT: usize = 2;
+const KEPT: usize = 2;
 /// How long a connection is kept without being taken.
-pub(crate) const KEEP_FOR: Duration = Duration::from_millis(200);
+const KEEP_FOR: Duration = Duration::from_millis(200);
 
 /// Connections of finished bulk reads, most recently given back last.
 #[derive(Default)]
@@ -45,7 +45,7 @@ pub(crate) struct WarmConnections {
 
 impl WarmConnections {
     /// The connection given back last, if one is kept.
-    pub(crate) fn take(&self) -> Option<PoolConnection<Postgres>> {
+    fn take(&self) -> Option<PoolConnection<Postgres>> {
         self.lock().pop().map(|(conn, _)| conn)
     }
 
@@ -58,6 +58,22 @@ impl WarmConnections {
             Some(conn) => Ok(conn),
             None => pool.acquire().await,
         }
+    }
+
+    /// A connection for the second half of a bulk read: a kept one, an idle one of the pool,
+    /// or a new one if the pool may open it. A busy pool is not waited for: the page is then
+    /// read on one connection.
+    pub(crate) async fn second(&self, pool: &PgPool) -> Option<PoolConnection<Postgres>> {
+        if let Some(conn) = self.take().or_else(|| pool.try_acquire()) {
+            return Some(conn);
+        }
+        if pool.size() >= pool.options().get_max_connections() {
+            return None;
+        }
+        tokio::time::timeout(Duration::from_millis(100), pool.acquire())
+            .await
+            .ok()?
+            .ok()
     }
 
     /// Keeps `conn`, whose read completed, for the next bulk read, or gives it back to the

@@ -1045,7 +1045,7 @@ impl Store {
         match &self.inner.db {
             Db::Postgres(pool) => {
                 if limit >= PG_SPLIT_MIN
-                    && let Some(second) = second_pg_connection(pool, &self.inner.warm).await
+                    && let Some(second) = self.inner.warm.second(pool).await
                 {
                     return read_all_pg_split(pool, &self.inner.warm, second, from_position, limit)
                         .await;
@@ -1115,25 +1115,6 @@ where
 /// A count as a `bigint` parameter (`LIMIT`, `OFFSET`), saturating.
 fn count_param(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
-}
-
-/// A connection for the second half of a bulk read: a warm one (`pg_warm`), an idle one, or
-/// a new one if the pool may open it. A busy pool is not waited for: the page is then read
-/// on one connection.
-async fn second_pg_connection(
-    pool: &PgPool,
-    warm: &crate::pg_warm::WarmConnections,
-) -> Option<sqlx::pool::PoolConnection<sqlx::Postgres>> {
-    if let Some(conn) = warm.take().or_else(|| pool.try_acquire()) {
-        return Some(conn);
-    }
-    if pool.size() >= pool.options().get_max_connections() {
-        return None;
-    }
-    tokio::time::timeout(Duration::from_millis(100), pool.acquire())
-        .await
-        .ok()?
-        .ok()
 }
 
 /// A page of `read_all` read as two halves at once, on two connections, so that two server
