@@ -1,30 +1,37 @@
 //! Times `Store::read_all` over a whole log:
-//! `read_all URL [schema S] [connections N] [fill N] [spread N] [rounds R]`.
+//! `read_all URL [schema S] [connections N] [fill N] [spread N] [rounds R] [page P]`.
 //! With `fill N`, first appends N ~100-byte events to the stream `fill` (as `league bench
 //! store` does, with its `bench::fill`); with `spread N`, N single events from 16 writers at
 //! once. `schema S` reads a PostgreSQL schema's log, e.g. one that `league bench store` left
-//! behind with `LEAGUE_BENCH_KEEP=1`; `connections N` caps the store's pool. Prints each
+//! behind with `LEAGUE_BENCH_KEEP=1`; `connections N` caps the store's pool; `page P` reads
+//! in pages of P events instead of 10,000 (`league bench store`'s pages). Prints each
 //! round's rate.
 use league_store::Store;
 use std::time::Instant;
+
+/// As in the `league` binary: allocation-heavy reads measure the same here as there.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const PAYLOAD: &[u8] = br#"{"table":7,"seat":3,"action":"raise","amount":1200,"street":"turn","note":"a typical table action payload"}"#;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let url = args
-        .get(1)
-        .ok_or("usage: read_all URL [schema S] [connections N] [fill N] [spread N] [rounds R]")?;
+    let url = args.get(1).ok_or(
+        "usage: read_all URL [schema S] [connections N] [fill N] [spread N] [rounds R] [page P]",
+    )?;
     let mut fill = 0u32;
     let mut rounds = 5u32;
     let mut spread = 0u32;
     let mut schema = None;
+    let mut page = 10_000usize;
     let mut connections = None;
     for pair in args.get(2..).unwrap_or_default().chunks(2) {
         match pair {
             [k, v] if k == "fill" => fill = v.parse()?,
             [k, v] if k == "rounds" => rounds = v.parse()?,
+            [k, v] if k == "page" => page = v.parse()?,
             [k, v] if k == "spread" => spread = v.parse()?,
             [k, v] if k == "schema" => schema = Some(v.clone()),
             [k, v] if k == "connections" => connections = Some(v.parse()?),
@@ -66,7 +73,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     for _ in 0..rounds {
         let started = Instant::now();
-        let count = league_store::bench::read_whole_log(&store).await?;
+        let count = read_pages(&store, page).await?;
         let secs = started.elapsed().as_secs_f64();
         println!(
             "{count} events in {secs:.3} s: {:.0}/s",
@@ -75,4 +82,18 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     store.close().await;
     Ok(())
+}
+
+/// Reads the whole log with `read_all` in pages of `page`; returns the number of events.
+async fn read_pages(store: &Store, page: usize) -> Result<u32, league_store::StoreError> {
+    let mut next = 0;
+    let mut count = 0u32;
+    loop {
+        let events = store.read_all(next, page).await?;
+        let Some(last) = events.last() else {
+            return Ok(count);
+        };
+        next = last.position + 1;
+        count += u32::try_from(events.len()).unwrap_or(0);
+    }
 }
