@@ -73,7 +73,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     for _ in 0..rounds {
         let started = Instant::now();
-        let count = read_pages(&store, page).await?;
+        let count = league_store::bench::read_whole_log_in_pages(&store, page).await?;
         let secs = started.elapsed().as_secs_f64();
         println!(
             "{count} events in {secs:.3} s: {:.0}/s",
@@ -82,18 +82,4 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     store.close().await;
     Ok(())
-}
-
-/// Reads the whole log with `read_all` in pages of `page`; returns the number of events.
-async fn read_pages(store: &Store, page: usize) -> Result<u32, league_store::StoreError> {
-    let mut next = 0;
-    let mut count = 0u32;
-    loop {
-        let events = store.read_all(next, page).await?;
-        let Some(last) = events.last() else {
-            return Ok(count);
-        };
-        next = last.position + 1;
-        count += u32::try_from(events.len()).unwrap_or(0);
-    }
 }

@@ -538,14 +538,19 @@ pub async fn fill(store: &Store, count: u32) -> Result<(), StoreError> {
 
 /// Reads the whole log with `read_all` in pages of 10,000; returns the number of events.
 pub async fn read_whole_log(store: &Store) -> Result<u32, StoreError> {
+    read_whole_log_in_pages(store, 10_000).await
+}
+
+/// Reads the whole log with `read_all` in pages of `page`; returns the number of events.
+pub async fn read_whole_log_in_pages(store: &Store, page: usize) -> Result<u32, StoreError> {
     let mut next = 0;
     let mut count = 0u32;
     loop {
-        let page = store.read_all(next, 10_000).await?;
-        let Some(last) = page.last() else {
+        let events = store.read_all(next, page).await?;
+        let Some(last) = events.last() else {
             return Ok(count);
         };
         next = last.position + 1;
-        count += u32::try_from(page.len()).unwrap_or(0);
+        count += u32::try_from(events.len()).unwrap_or(0);
     }
 }

@@ -1163,14 +1163,12 @@ async fn read_all_pg_split(
     let mut events = first?;
     if let Join::ReadOn { from } = join_halves(&mut events, second?, half, |e| e.position) {
         let more = limit - events.len();
-        copy_events(pool, warm, from, more, &mut events).await?;
+        copy_events(pool, warm, None, from, 0, more, &mut events).await?;
     }
     Ok(events)
 }
 
-/// Reads up to `limit` events from the event `skip` events after the first at or after
-/// `from` (`pg_copy::events_statement`) in a task of its own, on `conn` or else a warm
-/// connection, into a vector with room for `capacity`.
+/// [`copy_events`] in a task of its own, into a vector with room for `capacity`.
 fn spawn_half(
     pool: &PgPool,
     warm: &Arc<crate::pg_warm::WarmConnections>,
@@ -1182,30 +1180,32 @@ fn spawn_half(
 ) -> tokio::task::JoinHandle<Result<Vec<RecordedEvent>, StoreError>> {
     let (pool, warm) = (pool.clone(), Arc::clone(warm));
     tokio::spawn(async move {
-        let conn = match conn {
-            Some(conn) => conn,
-            None => warm.acquire(&pool).await?,
-        };
         let mut events = Vec::with_capacity(capacity.min(20_000));
-        let statement = pg_copy::events_statement(from, skip, limit);
-        let conn = pg_copy::read_events(conn, &statement, &mut events).await?;
-        // At once: the other half may be waiting for a connection.
-        warm.give_back(&pool, conn);
+        copy_events(&pool, &warm, conn, from, skip, limit, &mut events).await?;
         Ok(events)
     })
 }
 
-/// Up to `limit` events from `from` on, below the commit horizon, as one binary `COPY`, on a
-/// warm connection if one is kept.
+/// Up to `limit` events from the event `skip` events after the first at or after `from`
+/// (`pg_copy::events_statement`), below the commit horizon, as one binary `COPY` onto
+/// `events`, on `conn` or else a warm connection if one is kept; the connection is given
+/// back as soon as the copy is read.
 async fn copy_events(
     pool: &PgPool,
     warm: &Arc<crate::pg_warm::WarmConnections>,
+    conn: Option<sqlx::pool::PoolConnection<sqlx::Postgres>>,
     from: u64,
+    skip: usize,
     limit: usize,
     events: &mut Vec<RecordedEvent>,
 ) -> Result<(), StoreError> {
-    let statement = pg_copy::events_statement(from, 0, limit);
-    let conn = pg_copy::read_events(warm.acquire(pool).await?, &statement, events).await?;
+    let conn = match conn {
+        Some(conn) => conn,
+        None => warm.acquire(pool).await?,
+    };
+    let statement = pg_copy::events_statement(from, skip, limit);
+    let conn = pg_copy::read_events(conn, &statement, events).await?;
+    // At once: the other half of a page may be waiting for a connection.
     warm.give_back(pool, conn);
     Ok(())
 }
