@@ -88,6 +88,9 @@ pub struct BenchReport {
     pub read_events: u64,
     /// `read_all` events per second.
     pub read_per_sec: f64,
+    /// Events per second a subscription from position 0 yields while catching up on the same
+    /// log, for information.
+    pub catch_up_per_sec: f64,
     /// Sealing (Merkle tree) leaves per second, for information.
     pub seal_per_sec: f64,
 }
@@ -124,6 +127,11 @@ impl fmt::Display for BenchReport {
             f,
             "{:<34} {:>14.0}   ({} events, pages of 10000)",
             "read_all", self.read_per_sec, self.read_events
+        )?;
+        writeln!(
+            f,
+            "{:<34} {:>14.0}   (the same log from position 0, for information)",
+            "subscribe_all catch-up", self.catch_up_per_sec
         )?;
         writeln!(
             f,
@@ -411,6 +419,12 @@ async fn run_in(
         let passed = read_whole_log(&store).await?;
         read_per_sec = read_per_sec.max(per_sec(passed, started.elapsed()));
     }
+    let mut catch_up_per_sec = 0.0f64;
+    for _ in 0..READ_PASSES {
+        let started = Instant::now();
+        let caught_up = catch_up(&store, read).await?;
+        catch_up_per_sec = catch_up_per_sec.max(per_sec(caught_up, started.elapsed()));
+    }
     let started = Instant::now();
     let sealed = store
         .seal_all(&SealerConfig {
@@ -428,8 +442,21 @@ async fn run_in(
         rows,
         read_events: u64::from(read),
         read_per_sec,
+        catch_up_per_sec,
         seal_per_sec,
     })
+}
+
+/// Follows the log from position 0 with `subscribe_all` until `count` events came, in
+/// batches as a live projector takes them; returns the number of events.
+async fn catch_up(store: &Store, count: u32) -> Result<u32, StoreError> {
+    let mut subscription = store.subscribe_all(0);
+    let mut seen = 0u32;
+    while seen < count {
+        let batch = subscription.next_batch(10_000).await?;
+        seen += u32::try_from(batch.len()).unwrap_or(u32::MAX);
+    }
+    Ok(seen)
 }
 
 /// `writers` tasks each append `appends` batches of `batch` events to a stream of their own

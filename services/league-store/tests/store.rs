@@ -220,6 +220,7 @@ on_both_backends!(
     a_reader_paging_through_the_log_gets_what_small_pages_get,
     bulk_reads_cut_short_leave_every_pooled_connection_usable,
     connections_kept_for_the_next_bulk_read_never_starve_the_pool,
+    a_subscriber_far_behind_catches_up_with_what_small_pages_get,
     many_writers_at_once_are_written_together_and_every_append_stays_exact,
 );
 
@@ -685,6 +686,77 @@ async fn bulk_reads_cut_short_leave_every_pooled_connection_usable(db: &TestDb) 
         .await
         .unwrap();
     assert_eq!(appended.first_version, 1);
+}
+
+/// A subscriber far behind the head reads the log in large pages (`subscribe`'s catch-up
+/// pages, on PostgreSQL two halves at once) and yields what small pages of `read_all` give,
+/// from the start or from the middle, through `next`, `next_batch` or `try_next`, and then
+/// follows the log live.
+async fn a_subscriber_far_behind_catches_up_with_what_small_pages_get(db: &TestDb) {
+    let store = db.open().await;
+    league_store::bench::fill(&store, 23_000).await.unwrap();
+    for i in 0..1_500u32 {
+        let stream = format!("s{}", i % 7);
+        store
+            .append(
+                &stream,
+                ExpectedVersion::Any,
+                &[ev("E", &format!("{{\"i\":{i}}}"))],
+                None,
+            )
+            .await
+            .unwrap();
+    }
+    settle(&store).await;
+    let oracle = read_in_pages(&store, 500).await;
+    assert_eq!(oracle.len(), 24_500);
+    let positions =
+        |events: &[RecordedEvent]| events.iter().map(|e| e.position).collect::<Vec<_>>();
+
+    let mut sub = store.subscribe_all(0);
+    let mut seen = Vec::new();
+    while seen.len() < oracle.len() {
+        seen.push(sub.next().await.unwrap());
+    }
+    assert!(seen == oracle, "next() from 0");
+    if let Some(after_catch_up) = store.pg_connections() {
+        // Kept by large pages' halves only: small pages are read as rows on one connection.
+        assert_eq!(after_catch_up.kept, 2, "{after_catch_up:?}");
+    }
+
+    let middle = oracle[12_345].position;
+    let mut sub = store.subscribe_all(middle);
+    let mut batched: Vec<RecordedEvent> = Vec::new();
+    while batched.len() < oracle.len() - 12_345 {
+        let batch = sub.next_batch(7_000).await.unwrap();
+        assert!(!batch.is_empty() && batch.len() <= 7_000);
+        batched.extend(batch);
+    }
+    assert_eq!(
+        positions(&batched),
+        positions(&oracle[12_345..]),
+        "next_batch from the middle"
+    );
+
+    let mut sub = store.subscribe_all(0);
+    let mut tried = Vec::new();
+    while let Some(event) = sub.try_next().await.unwrap() {
+        tried.push(event);
+    }
+    assert_eq!(positions(&tried), positions(&oracle), "try_next from 0");
+
+    // Caught up: the next append arrives live.
+    let live = tokio::spawn(async move { sub.next().await });
+    let appended = store
+        .append("late", ExpectedVersion::NoStream, &[ev("L", "{}")], None)
+        .await
+        .unwrap();
+    let event = tokio::time::timeout(Duration::from_secs(30), live)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(event.position, appended.first_position);
 }
 
 /// On PostgreSQL, a bulk read keeps its connections for the next one (`pg_warm`), but never
@@ -2032,6 +2104,7 @@ async fn the_benchmark_runs_end_to_end_on_a_scratch_database(db: &TestDb) {
             .all(|r| r.store_per_sec > 0.0 && r.plain_per_sec > 0.0)
     );
     assert!(report.read_events >= 5_000);
+    assert!(report.catch_up_per_sec > 0.0);
     let text = report.to_string();
     let last = text.lines().last().unwrap();
     assert!(last.starts_with("worst ratio to plain insert: "), "{text}");
