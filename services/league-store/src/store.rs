@@ -1041,7 +1041,9 @@ impl Store {
         // (`decode_pg_event`). On one connection a `COPY` was no faster than rows (stop 17:
         // it costs the server more per row, and one server process was the limit); on two it
         // is (stop 19), since the client's cost is what the two server processes wait for.
-        let mut events = Vec::with_capacity(limit.min(10_000));
+        // The bulk paths (two halves, `direct`) fill vectors of their own; only the row reads
+        // below fill this one.
+        let mut events = Vec::new();
         match &self.inner.db {
             Db::Postgres(pool) => {
                 if limit >= PG_SPLIT_MIN
@@ -1050,12 +1052,14 @@ impl Store {
                     return read_all_pg_split(pool, &self.inner.warm, second, from_position, limit)
                         .await;
                 }
+                events.reserve(limit.min(10_000));
                 let params = [to_i64(from_position), count_param(limit)];
                 read_pg_rows(pool, SQL_PG, &params, &mut events).await?;
             }
             Db::Sqlite(pool) => match &self.inner.direct {
                 Some(direct) => events = direct.read_events(from_position, limit).await?,
                 None => {
+                    events.reserve(limit.min(10_000));
                     let sql = format!(
                         "SELECT {EVENT_COLUMNS} FROM events WHERE position >= $1 \
                          ORDER BY position LIMIT $2"
