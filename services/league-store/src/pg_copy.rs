@@ -44,6 +44,13 @@ fn log_statement(from: u64, limit: usize) -> String {
 
 /// `read_all`'s rows: every column of an event (`EVENT_COLUMNS`), up to `limit` from the
 /// event `skip` events after the first at or after `from`, below the commit horizon.
+///
+/// With a `skip` (the second half of a large page), the start is found where the log is
+/// sealed by the Merkle tree's leaves, which number the sealed log densely (the function
+/// `sealed_position_after`, in `migrations/postgres/0004_seals_by_position.sql`), and
+/// otherwise by an index scan that skips `skip` rows, reading each skipped row's heap tuple
+/// wherever the visibility map is not set (on a server without autovacuum, everywhere).
+/// The skip, an init plan, runs only if the sealed start is NULL.
 pub(crate) fn events_statement(from: u64, skip: usize, limit: usize) -> String {
     let from = i64::try_from(from).unwrap_or(i64::MAX);
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
@@ -51,8 +58,9 @@ pub(crate) fn events_statement(from: u64, skip: usize, limit: usize) -> String {
         format!("position >= {from}")
     } else {
         format!(
-            "position >= (SELECT position FROM events WHERE position >= {from} AND {HORIZON} \
-             ORDER BY position OFFSET {skip} LIMIT 1)"
+            "position >= COALESCE(sealed_position_after({from}, {skip}), \
+             (SELECT position FROM events WHERE position >= {from} AND {HORIZON} \
+              ORDER BY position OFFSET {skip} LIMIT 1))"
         )
     };
     format!(

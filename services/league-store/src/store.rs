@@ -166,14 +166,16 @@ pub fn migrator(backend: Backend) -> Migrator {
             include_str!("../../../migrations/sqlite/0001_event_store.sql"),
             include_str!("../../../migrations/sqlite/0002_read_models.sql"),
             include_str!("../../../migrations/sqlite/0003_tokens.sql"),
+            include_str!("../../../migrations/sqlite/0004_seals_by_position.sql"),
         ],
         Backend::Postgres => [
             include_str!("../../../migrations/postgres/0001_event_store.sql"),
             include_str!("../../../migrations/postgres/0002_read_models.sql"),
             include_str!("../../../migrations/postgres/0003_tokens.sql"),
+            include_str!("../../../migrations/postgres/0004_seals_by_position.sql"),
         ],
     };
-    let descriptions = ["event store", "read models", "tokens"];
+    let descriptions = ["event store", "read models", "tokens", "seals by position"];
     Migrator::with_migrations(
         files
             .into_iter()

@@ -218,6 +218,7 @@ on_both_backends!(
     bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams,
     large_pages_read_while_appending_and_across_gaps_in_either_half,
     a_reader_paging_through_the_log_gets_what_small_pages_get,
+    a_sealed_log_is_read_from_its_leaves_as_small_pages_read_it,
     bulk_reads_cut_short_leave_every_pooled_connection_usable,
     connections_kept_for_the_next_bulk_read_never_starve_the_pool,
     a_subscriber_far_behind_catches_up_with_what_small_pages_get,
@@ -568,8 +569,10 @@ async fn large_pages_read_while_appending_and_across_gaps_in_either_half(db: &Te
 /// log whose positions per page change sharply (batches from one writer, then single
 /// events from eight at once, then batches again), at several page sizes; and events
 /// deleted with raw SQL between two of its pages are gone from the next.
-async fn a_reader_paging_through_the_log_gets_what_small_pages_get(db: &TestDb) {
-    let store = db.open().await;
+/// Appends a log whose positions per page change sharply: batches of 1 to 400 events from
+/// one writer, single events from eight writers at once, batches again (more than 12,000
+/// events in 1,660 appends); waits until it is readable.
+async fn mixed_log(store: &Store) {
     let batches = |stream: &'static str, rounds: usize| {
         let store = store.clone();
         async move {
@@ -607,7 +610,12 @@ async fn a_reader_paging_through_the_log_gets_what_small_pages_get(db: &TestDb) 
         w.await.unwrap();
     }
     batches("dense-2", 30).await;
-    settle(&store).await;
+    settle(store).await;
+}
+
+async fn a_reader_paging_through_the_log_gets_what_small_pages_get(db: &TestDb) {
+    let store = db.open().await;
+    mixed_log(&store).await;
 
     let oracle = read_in_pages(&store, 500).await;
     assert!(oracle.len() > 12_000, "{} events", oracle.len());
@@ -637,6 +645,138 @@ async fn a_reader_paging_through_the_log_gets_what_small_pages_get(db: &TestDb) 
         third == page_of(&left, from, 2_048),
         "the third page still holds deleted events"
     );
+}
+
+/// On PostgreSQL the second half of a large page starts where the Merkle tree's leaves put
+/// it (`sealed_position_after`, migration 0004) once the log is sealed that far, and by a
+/// skip before. Checked: the function's answers against the log itself, from events and from
+/// between them, inside one seal and across seals, at and past the sealed head; pages of
+/// every size over a log sealed part-way (pages straddle the sealed head) and wholly equal
+/// small pages; with `seals` tampered with (positions rotated, a blob cut short), pages stay
+/// exact; and a large page over the sealed log really calls the function.
+async fn a_sealed_log_is_read_from_its_leaves_as_small_pages_read_it(db: &TestDb) {
+    let store = db.open().await;
+    mixed_log(&store).await;
+    let oracle = read_in_pages(&store, 500).await;
+    let limits = [2_048, 3_001, 4_096, 10_000];
+    let check_pages = |when: &'static str| {
+        let (store, oracle) = (store.clone(), oracle.clone());
+        async move {
+            for limit in limits {
+                let seen = read_in_pages(&store, limit).await;
+                assert_eq!(seen.len(), oracle.len(), "{when}: pages of {limit}");
+                assert!(
+                    seen == oracle,
+                    "{when}: pages of {limit} differ from pages of 500"
+                );
+            }
+        }
+    };
+    // Seal about 60% of it in rounds of uneven size (one `seals` row each).
+    let mut sealed = 0usize;
+    for per_round in [1, 700, 13, 2_500, 333, 1_999].into_iter().cycle() {
+        if sealed >= oracle.len() * 6 / 10 {
+            break;
+        }
+        let outcome = store
+            .seal_once(&sealer(1_000_000, per_round))
+            .await
+            .unwrap();
+        sealed = usize::try_from(outcome.tree_size).unwrap();
+    }
+    assert!(sealed < oracle.len(), "sealed all {sealed}");
+    check_pages("sealed part-way").await;
+
+    let mut conn = None;
+    if let Some(schema) = &db.schema {
+        let mut c = sqlx::PgConnection::connect(&db.url).await.unwrap();
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("SET search_path TO {schema}")))
+            .execute(&mut c)
+            .await
+            .unwrap();
+        conn = Some(c);
+    }
+    if let Some(conn) = &mut conn {
+        let mut checked = 0;
+        for i in (0..oracle.len())
+            .step_by(97)
+            .chain([0, sealed - 1, sealed, oracle.len() - 1])
+        {
+            for skip in [1usize, 12, 499, 2_047, 5_000] {
+                let target = i + skip;
+                // At the event itself, and from just before it (not an event's position
+                // unless it is the previous one).
+                let starts = [oracle[i].position, oracle[i].position - 1];
+                for (n, from) in starts.into_iter().enumerate() {
+                    let first = if n == 1 && i > 0 && oracle[i - 1].position == from {
+                        i - 1
+                    } else {
+                        i
+                    };
+                    let expected = (first + skip < sealed).then(|| oracle[first + skip].position);
+                    let got: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+                        "SELECT sealed_position_after({from}, {skip})"
+                    )))
+                    .fetch_one(&mut *conn)
+                    .await
+                    .unwrap();
+                    let got = got.map(|p| u64::try_from(p).unwrap());
+                    assert_eq!(
+                        got, expected,
+                        "from {from} (event {first}), skip {skip}, target {target}"
+                    );
+                    checked += usize::from(expected.is_some());
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} sealed answers checked");
+    }
+
+    store.seal_all(&sealer(1_000_000, 1_234)).await.unwrap();
+    check_pages("sealed").await;
+
+    // Tampering with `seals` makes wrong or no answers, never wrong pages.
+    let (rotate, cut) = match db.kind {
+        Kind::Postgres => (
+            "substring(positions FROM 9) || substring(positions FROM 1 FOR 8)",
+            "substring(positions FROM 1 FOR length(positions) - 3)",
+        ),
+        Kind::Sqlite => (
+            "substr(positions, 9) || substr(positions, 1, 8)",
+            "substr(positions, 1, length(positions) - 3)",
+        ),
+    };
+    store
+        .execute_raw(&format!(
+            "UPDATE seals SET positions = {rotate} WHERE seal_id % 3 = 0"
+        ))
+        .await
+        .unwrap();
+    store
+        .execute_raw(&format!(
+            "UPDATE seals SET positions = {cut} WHERE seal_id % 3 = 1"
+        ))
+        .await
+        .unwrap();
+    check_pages("seals tampered with").await;
+
+    // The sealed path is the one taken: a function that fails fails a large page.
+    if let Some(conn) = &mut conn {
+        sqlx::raw_sql(
+            "CREATE OR REPLACE FUNCTION sealed_position_after(from_position BIGINT, skip BIGINT) \
+             RETURNS BIGINT \
+             LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'sealed start asked'; END $$",
+        )
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+        let err = store.read_all(0, 4_096).await.unwrap_err();
+        assert!(err.to_string().contains("sealed start asked"), "{err}");
+        assert_eq!(
+            store.read_all(0, 100).await.unwrap(),
+            page_of(&oracle, 0, 100)
+        );
+    }
 }
 
 /// A bulk read whose future is dropped half-way (a caller that gave up: a timeout, a client
@@ -2105,6 +2245,7 @@ async fn the_benchmark_runs_end_to_end_on_a_scratch_database(db: &TestDb) {
     );
     assert!(report.read_events >= 5_000);
     assert!(report.catch_up_per_sec > 0.0);
+    assert!(report.read_per_sec > 0.0 && report.read_unsealed_per_sec > 0.0);
     let text = report.to_string();
     let last = text.lines().last().unwrap();
     assert!(last.starts_with("worst ratio to plain insert: "), "{text}");
