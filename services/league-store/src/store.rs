@@ -1130,8 +1130,10 @@ fn count_param(n: usize) -> i64 {
 /// client shares the machine's cores with the server).
 ///
 /// The first half is the first `half` events of the page. The second starts at the event
-/// `half - 1` events after the page's first, skipped by an index scan in its own server
-/// process while the first half streams, and must start with the first half's last event:
+/// `half - 1` events after the page's first, found in its own server process while the
+/// first half streams (where the log is sealed, from the Merkle tree's leaves; elsewhere by
+/// an index scan that skips the rows: `pg_copy::events_statement`), and must start with the
+/// first half's last event:
 /// from there it is every event that follows, by its own query. The two statements may see
 /// different commit horizons; every event below a horizon is final, so one that holds an
 /// event the other does not can only reach further. If the two do not join (the first half
@@ -1146,9 +1148,9 @@ async fn read_all_pg_split(
     from: u64,
     limit: usize,
 ) -> Result<Vec<RecordedEvent>, StoreError> {
-    // The second half's server process also skips the first half's rows (an index scan),
-    // but giving the first half more of the page (5/9, 2/3) measured no faster, nor did
-    // three or four parts on three or four connections.
+    // Where the log is not sealed, the second half's server process also skips the first
+    // half's rows (an index scan), but giving the first half more of the page (5/9, 2/3)
+    // measured no faster, nor did three or four parts on three or four connections.
     let half = limit / 2;
     let rest = limit - half + 1;
     // Each half in a task of its own, the second (which has the skip to do) started first.
