@@ -3,8 +3,9 @@
 -- (services/league-store/src/pg_copy.rs, `events_statement`).
 
 -- The seals in log order by their last position: the seal that holds a position. Seals
--- cover the log in order, so their last positions strictly increase.
-CREATE UNIQUE INDEX seals_last_position ON seals (last_position);
+-- cover the log in order, so their last positions strictly increase; not a unique index
+-- all the same, so that a log whose seals were tampered with still opens and verifies.
+CREATE INDEX seals_last_position ON seals (last_position);
 
 -- The position of the event `skip` events after the first at or after `from_position`, as
 -- the sealed leaves record it (`seals.positions`: each seal's leaves' positions, 8 bytes
