@@ -11,7 +11,8 @@
 //!   bulk reads of the log in the private `direct` (SQLite in a file: rows read in place
 //!   through rusqlite, two ranges at once for large pages) and `pg_copy` (PostgreSQL:
 //!   binary `COPY`, for `read_log` and for large `read_all` pages, read as two halves on two
-//!   connections; `pg_warm` keeps those connections briefly for the next bulk read);
+//!   connections, the second starting where the sealed leaves put it once the log is sealed
+//!   that far; `pg_warm` keeps those connections briefly for the next bulk read);
 //!   `pg_batch`: PostgreSQL appends on known heads written in groups, one transaction for
 //!   many streams.
 //! - [`subscribe`]: `subscribe_all`, catch-up then live.

@@ -564,11 +564,6 @@ async fn large_pages_read_while_appending_and_across_gaps_in_either_half(db: &Te
     }
 }
 
-/// A reader paging through the log with large pages (read as two halves at once on
-/// PostgreSQL, as two ranges on SQLite) gets exactly what small pages (one query) get, on a
-/// log whose positions per page change sharply (batches from one writer, then single
-/// events from eight at once, then batches again), at several page sizes; and events
-/// deleted with raw SQL between two of its pages are gone from the next.
 /// Appends a log whose positions per page change sharply: batches of 1 to 400 events from
 /// one writer, single events from eight writers at once, batches again (more than 12,000
 /// events in 1,660 appends); waits until it is readable.
@@ -613,6 +608,11 @@ async fn mixed_log(store: &Store) {
     settle(store).await;
 }
 
+/// A reader paging through the log with large pages (read as two halves at once on
+/// PostgreSQL, as two ranges on SQLite) gets exactly what small pages (one query) get, on a
+/// log whose positions per page change sharply (batches from one writer, then single
+/// events from eight at once, then batches again), at several page sizes; and events
+/// deleted with raw SQL between two of its pages are gone from the next.
 async fn a_reader_paging_through_the_log_gets_what_small_pages_get(db: &TestDb) {
     let store = db.open().await;
     mixed_log(&store).await;
