@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use league_api::auth::{Role, create_token};
-use league_store::Store;
+use league_store::hash::{from_hex, to_hex};
+use league_store::{SealerConfig, SigningKey, Store};
 
 use crate::store_cmd::{DatabaseArgs, fail, runtime};
 
@@ -27,6 +28,20 @@ pub struct ServeArgs {
     /// Requests a caller may send at once before the rate applies.
     #[arg(long, default_value_t = 400)]
     burst: u32,
+    /// The league's Ed25519 signing key (its 32-byte seed in hex, e.g. from `openssl rand
+    /// -hex 32`): the sealer signs tree heads with it. Without one the log is still sealed
+    /// into the Merkle tree, but no tree heads are signed.
+    #[arg(long, env = "LEAGUE_SIGNING_KEY", hide_env_values = true)]
+    signing_key: Option<String>,
+}
+
+/// The signing key from its hex seed.
+fn parse_signing_key(hex: &str) -> Result<SigningKey, String> {
+    let bytes = from_hex(hex.trim()).ok_or("the signing key is not hex")?;
+    let seed: [u8; 32] = bytes
+        .try_into()
+        .map_err(|_| "the signing key must be 32 bytes (64 hex digits)")?;
+    Ok(SigningKey::from_bytes(&seed))
 }
 
 /// `league token ...`.
@@ -76,11 +91,37 @@ pub fn serve(args: ServeArgs) -> ExitCode {
         Ok(rt) => rt,
         Err(code) => return code,
     };
+    let signing_key = match args
+        .signing_key
+        .as_deref()
+        .map(parse_signing_key)
+        .transpose()
+    {
+        Ok(k) => k,
+        Err(e) => return fail(e),
+    };
     rt.block_on(async {
         let store = match Store::open(&args.db.url).await {
             Ok(s) => s,
             Err(e) => return fail(e),
         };
+        // Every instance runs a sealer; one at a time leads (on PostgreSQL an advisory lock,
+        // across instances). It seals the log behind the commit horizon into the Merkle
+        // tree, signs tree heads, and on PostgreSQL sends the NOTIFY that wakes the other
+        // instances' subscribers.
+        match &signing_key {
+            Some(key) => eprintln!(
+                "league: sealing the log; tree heads signed with public key {}",
+                to_hex(key.verifying_key().as_bytes())
+            ),
+            None => {
+                eprintln!("league: sealing the log; no --signing-key, so no tree heads are signed")
+            }
+        }
+        let sealer = store.spawn_sealer(SealerConfig {
+            signing_key,
+            ..SealerConfig::default()
+        });
         let listener = match std::net::TcpListener::bind((args.host.as_str(), args.port)) {
             Ok(l) => l,
             Err(e) => return fail(format!("cannot listen on {}:{}: {e}", args.host, args.port)),
@@ -101,6 +142,7 @@ pub fn serve(args: ServeArgs) -> ExitCode {
             burst: args.burst,
         };
         let served = league_api::run_with(listener, store.clone(), options, shutdown).await;
+        sealer.stop();
         store.close().await;
         match served {
             Ok(()) => ExitCode::SUCCESS,

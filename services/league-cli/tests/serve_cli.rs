@@ -1,0 +1,139 @@
+//! `league serve` runs the sealer: what a running service appends is sealed into the Merkle
+//! tree and its tree heads are signed with the league's key, so `league audit verify`
+//! checks them against the public key the service printed.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "integration tests: a panic is the failure report"
+)]
+use std::io::{BufRead as _, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use league_store::hash::to_hex;
+use league_store::{ExpectedVersion, NewEvent, SigningKey, Store};
+
+fn league() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_league"))
+}
+
+/// Kills the server when the test ends, however it ends.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn the_service_seals_what_is_appended_and_signs_tree_heads_with_the_league_key() {
+    let dir = std::env::temp_dir().join(format!("league-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite:{}", dir.join("league.db").display());
+    let seed = [7u8; 32];
+    let public = to_hex(SigningKey::from_bytes(&seed).verifying_key().as_bytes());
+
+    // A key that is not 32 bytes of hex is refused before anything starts.
+    let refused = league()
+        .args([
+            "serve",
+            "--database",
+            &db,
+            "--port",
+            "0",
+            "--signing-key",
+            "abc",
+        ])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("signing key"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+
+    let mut child = league()
+        .args([
+            "serve",
+            "--database",
+            &db,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+        ])
+        .env("LEAGUE_SIGNING_KEY", to_hex(&seed))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let server = Server(child);
+    let mut lines = BufReader::new(stderr).lines();
+    let mut announced = String::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        announced.push_str(&line);
+        announced.push('\n');
+        if line.contains("serving http://") {
+            break;
+        }
+    }
+    assert!(
+        announced.contains(&format!("tree heads signed with public key {public}")),
+        "{announced}"
+    );
+    // Keep draining the server's output so it never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        // Another process appends to the same database, as a second instance would.
+        let store = Store::open(&db).await.unwrap();
+        for n in 0..5 {
+            let event = NewEvent::new("Noted", format!("{{\"n\":{n}}}").into_bytes());
+            store
+                .append("notes", ExpectedVersion::Any, &[event], None)
+                .await
+                .unwrap();
+        }
+        let started = Instant::now();
+        let head = loop {
+            let heads = store.tree_heads().await.unwrap();
+            if let Some(head) = heads.last().filter(|h| h.tree_size == 5) {
+                break head.clone();
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "no signed head of the 5 events: {heads:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        assert_eq!(to_hex(&head.public_key), public);
+        assert!(head.verify(&SigningKey::from_bytes(&seed).verifying_key()));
+        store.close().await;
+    });
+    drop(server);
+
+    let audit = league()
+        .args([
+            "audit",
+            "verify",
+            "--database",
+            &db,
+            "--public-key",
+            &public,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        audit.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&audit.stdout),
+        String::from_utf8_lossy(&audit.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
