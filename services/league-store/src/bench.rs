@@ -424,7 +424,7 @@ async fn run_in(
     // the appends left it, then sealed, as a running service's sealer keeps everything
     // behind the commit horizon (`league serve` runs one; it seals within its poll interval).
     let read = read_whole_log(&store).await?;
-    let read_unsealed_per_sec = best_read(&store).await?;
+    let read_unsealed_per_sec = best_rate(|| read_whole_log(&store)).await?;
     let started = Instant::now();
     let sealed = store
         .seal_all(&SealerConfig {
@@ -436,13 +436,8 @@ async fn run_in(
         u32::try_from(sealed.tree_size).unwrap_or(0),
         started.elapsed(),
     );
-    let read_per_sec = best_read(&store).await?;
-    let mut catch_up_per_sec = 0.0f64;
-    for _ in 0..READ_PASSES {
-        let started = Instant::now();
-        let caught_up = catch_up(&store, read).await?;
-        catch_up_per_sec = catch_up_per_sec.max(per_sec(caught_up, started.elapsed()));
-    }
+    let read_per_sec = best_rate(|| read_whole_log(&store)).await?;
+    let catch_up_per_sec = best_rate(|| catch_up(&store, read)).await?;
     store.close().await;
     Ok(BenchReport {
         backend,
@@ -455,13 +450,16 @@ async fn run_in(
     })
 }
 
-/// The best rate of `READ_PASSES` reads of the whole log in pages of 10,000.
-async fn best_read(store: &Store) -> Result<f64, StoreError> {
+/// The best rate, in events per second, of `READ_PASSES` runs of `pass` (which returns the
+/// number of events it read).
+async fn best_rate<F: Future<Output = Result<u32, StoreError>>>(
+    mut pass: impl FnMut() -> F,
+) -> Result<f64, StoreError> {
     let mut best = 0.0f64;
     for _ in 0..READ_PASSES {
         let started = Instant::now();
-        let passed = read_whole_log(store).await?;
-        best = best.max(per_sec(passed, started.elapsed()));
+        let events = pass().await?;
+        best = best.max(per_sec(events, started.elapsed()));
     }
     Ok(best)
 }

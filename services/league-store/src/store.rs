@@ -1153,7 +1153,7 @@ async fn read_all_pg_split(
     // measured no faster, nor did three or four parts on three or four connections.
     let half = limit / 2;
     let rest = limit - half + 1;
-    // Each half in a task of its own, the second (which has the skip to do) started first.
+    // Each half in a task of its own, the second (which has its start to find) started first.
     // Polled by the caller's task instead, the first half ran wherever the caller runs: in
     // `league bench store` and the `read_all` example, the main thread in `block_on`, which
     // a multi-threaded runtime wakes from a worker for every socket read (a futex wake and a
