@@ -12,8 +12,8 @@ use league_engine::deck::Seed;
 use league_engine::rules::Preset;
 use league_engine::tournament::play::Tracking;
 use league_engine::tournament::sim::weekly_schedule;
-use league_store::bench::Scratch;
 use league_store::{Backend, Store};
+use league_testkit::Scratch;
 use serde_json::{Value, json};
 
 struct TestApp {

@@ -16,7 +16,9 @@ use league_projections::Viewer;
 use league_store::{Hash, Store, TokenRecord};
 use sha2::{Digest as _, Sha256};
 
-use crate::error::{ApiError, ApiResult, code, hex};
+use league_store::hash::to_hex as hex;
+
+use crate::error::{ApiError, ApiResult, code};
 
 /// What a token may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -184,16 +184,7 @@ pub fn correlation_id() -> String {
     let mut bytes = [0u8; 8];
     // Without OS randomness the id is all zeros: still logged, just less unique.
     let _ = getrandom::fill(&mut bytes);
-    hex(&bytes)
-}
-
-/// Lowercase hex.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes.iter().fold(String::new(), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    league_store::hash::to_hex(&bytes)
 }
 
 impl From<ApiError> for async_graphql::Error {
@@ -213,7 +204,7 @@ impl From<ApiError> for async_graphql::Error {
             }),
             ApiError::Internal(cause) => {
                 let id = correlation_id();
-                eprintln!("internal error {id}: {cause}");
+                tracing::error!(correlation_id = %id, "internal error: {cause}");
                 async_graphql::Error::new(format!("internal error (correlation id {id})"))
                     .extend_with(|_, ext| {
                         ext.set("code", code::INTERNAL);

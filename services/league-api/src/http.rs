@@ -110,14 +110,14 @@ async fn readyz(state: web::Data<ApiState>) -> HttpResponse {
     };
     if let Err(e) = state.store.ping().await {
         let id = correlation_id();
-        eprintln!("readyz {id}: database: {e}");
+        tracing::warn!(correlation_id = %id, "readyz: database unreachable: {e}");
         return unready(format!("database unreachable (correlation id {id})"));
     }
     let last = match state.store.last_position().await {
         Ok(last) => last,
         Err(e) => {
             let id = correlation_id();
-            eprintln!("readyz {id}: {e}");
+            tracing::warn!(correlation_id = %id, "readyz: {e}");
             return unready(format!("database error (correlation id {id})"));
         }
     };
@@ -138,7 +138,7 @@ async fn metrics(state: web::Data<ApiState>) -> HttpResponse {
         Ok(last) => last,
         Err(e) => {
             let id = correlation_id();
-            eprintln!("metrics {id}: {e}");
+            tracing::warn!(correlation_id = %id, "metrics: reading the log's position: {e}");
             None
         }
     };

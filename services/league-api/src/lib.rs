@@ -130,7 +130,7 @@ where
     // Stop the projector with a last checkpoint, whoever still holds the state (a
     // WebSocket session the workers have not dropped yet).
     if let Err(e) = live.finish().await {
-        eprintln!("stopping the live projector: {e}");
+        tracing::error!("stopping the live projector: {e}");
     }
     served
 }

@@ -15,8 +15,8 @@ use crate::live::Live;
 /// Attempts before a conflict is reported.
 pub const MAX_ATTEMPTS: u32 = 5;
 
-/// How long a command waits for the projections to fold its own events.
-const READ_YOUR_WRITE: Duration = Duration::from_secs(10);
+/// How long a command waits for the projections to fold its own events (read your write).
+pub const READ_YOUR_WRITE: Duration = Duration::from_secs(10);
 
 /// Who sent a command, for the envelope.
 #[derive(Clone, Debug, Default)]
@@ -121,8 +121,7 @@ pub async fn execute(
             .await
         {
             Ok(appended) => {
-                live.reach_shared(appended.last_position, READ_YOUR_WRITE)
-                    .await?;
+                live.reach(appended.last_position, READ_YOUR_WRITE).await?;
                 return Ok(Executed {
                     stream,
                     appended: Some(appended),
@@ -132,9 +131,9 @@ pub async fn execute(
             Err(StoreError::Conflict { actual, .. }) if attempt < MAX_ATTEMPTS => {
                 // Someone else appended first: wait until their events are folded, decide
                 // again on the new state.
+                tracing::debug!(attempt, version, ?actual, "conflict: deciding again");
                 if let Some(position) = store.last_position().await? {
-                    let _ = actual;
-                    live.reach_shared(position, READ_YOUR_WRITE).await?;
+                    live.reach(position, READ_YOUR_WRITE).await?;
                 }
             }
             Err(e) => return Err(e.into()),

@@ -4,7 +4,7 @@
 //!
 //! - [`commands`]: running a command: decide on the projected state, append with the
 //!   version read, retry on a conflict, wait for the projections (read your write).
-//! - [`bench`]: `league bench projections`.
+//! - [`phh`]: hand-history files: finding them and the verdict on one.
 //! - [`live`]: the live projector: follows the global log with `subscribe_all`, folds it
 //!   into the read models and writes them with a checkpoint.
 //! - [`rebuild`]: rebuilds every read model from position 0 and compares it with the
@@ -19,9 +19,9 @@
 //! documents and its checkpoint in one transaction, so a restart resumes exactly where the
 //! stored documents stand.
 
-pub mod bench;
 pub mod commands;
 pub mod live;
+pub mod phh;
 pub mod rebuild;
 pub mod simulate;
 

@@ -144,20 +144,9 @@ impl Live {
         self.watchers.subscribe(stream)
     }
 
-    /// Waits until the projector has folded `position`.
-    pub async fn reach(&mut self, position: u64, timeout: Duration) -> Result<(), AppError> {
-        let wait = self.position.wait_for(|p| p.is_some_and(|p| p >= position));
-        match tokio::time::timeout(timeout, wait).await {
-            Ok(Ok(_)) => Ok(()),
-            Ok(Err(_)) => Err(AppError::Other("the live projector stopped".into())),
-            Err(_) => Err(AppError::Other(format!(
-                "the live projector did not reach position {position} in {timeout:?}"
-            ))),
-        }
-    }
-
-    /// [`Live::reach`] for a shared reference (each caller waits on its own receiver).
-    pub async fn reach_shared(&self, position: u64, timeout: Duration) -> Result<(), AppError> {
+    /// Waits until the projector has folded `position` (each caller waits on its own
+    /// receiver, so any number may wait at once).
+    pub async fn reach(&self, position: u64, timeout: Duration) -> Result<(), AppError> {
         let mut receiver = self.position.clone();
         let wait = receiver.wait_for(|p| p.is_some_and(|p| p >= position));
         match tokio::time::timeout(timeout, wait).await {

@@ -13,7 +13,7 @@ use league_engine::league::{LeagueState, Scope};
 use league_engine::points::{Formula, Inputs};
 use league_engine::tournament::play::Stage;
 use league_store::Backend;
-use league_store::bench::Scratch;
+use league_testkit::Scratch;
 
 const FORMULAS: [&str; 2] = ["round(10 * sqrt(n) / sqrt(r)) - 9", "n - r + 1"];
 
@@ -212,7 +212,7 @@ fn the_last_checkpoint_is_written_after_the_runtime_that_opened_the_connections_
     });
     let folded = main.block_on(async { store.last_position().await.unwrap().unwrap() });
     main.block_on(async {
-        live.reach_shared(folded, std::time::Duration::from_secs(30))
+        live.reach(folded, std::time::Duration::from_secs(30))
             .await
             .unwrap();
     });

@@ -8,7 +8,8 @@ use league_app::live::Live;
 use league_app::{rebuild, simulate};
 use league_store::Store;
 
-use crate::store_cmd::{DatabaseArgs, fail, runtime};
+use crate::config::DatabaseArgs;
+use crate::store_cmd::{fail, runtime};
 
 /// `league simulate`.
 #[derive(Args, Debug)]

@@ -1,13 +1,16 @@
 //! The `league` binary: a thin composition root over the library crates.
 //!
-//! Each area owns its subcommands in its own module; `main` only parses and dispatches.
+//! Each area owns its subcommands in its own module; `main` only parses the command line,
+//! sets up logging and dispatches. The service's configuration (flags and their environment
+//! variables) is one typed struct in [`config`]. Commands print their results on stdout and their errors through [`error`];
+//! the service logs through `tracing`.
 
+use std::fmt::Display;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod bench;
-mod bench_api;
+mod config;
 mod league_cmd;
 mod phh;
 mod serve_cmd;
@@ -23,8 +26,15 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
     about = "The league backend for live poker venues"
 )]
 struct Cli {
+    #[command(flatten)]
+    log: config::LogArgs,
     #[command(subcommand)]
     command: Command,
+}
+
+/// A command's error, on stderr; the exit code is the caller's.
+pub(crate) fn error(message: impl Display) {
+    eprintln!("error: {message}");
 }
 
 #[derive(Subcommand)]
@@ -37,16 +47,13 @@ enum Command {
     /// Audit the event log: verify its hash chains, Merkle tree and signed tree heads.
     #[command(subcommand)]
     Audit(store_cmd::AuditCommand),
-    /// Benchmarks.
-    #[command(subcommand)]
-    Bench(bench::BenchCommand),
     /// Simulate a league season through the engine's commands into the event store, with
     /// the read models projected live.
     Simulate(league_cmd::SimulateArgs),
     /// Rebuild every read model from position 0; `--check` compares with the live ones.
     Rebuild(league_cmd::RebuildArgs),
     /// Serve the GraphQL API (default: SQLite `league.db`, port 8080).
-    Serve(serve_cmd::ServeArgs),
+    Serve(config::ServeConfig),
     /// API bearer tokens: create (printed once), list, revoke.
     #[command(subcommand)]
     Token(serve_cmd::TokenCommand),
@@ -56,11 +63,14 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = config::init_logging(&cli.log) {
+        error(e);
+        return ExitCode::from(2);
+    }
     match cli.command {
         Command::Phh(command) => phh::run(command),
         Command::Migrate(args) => store_cmd::migrate(args),
         Command::Audit(command) => store_cmd::audit(command),
-        Command::Bench(command) => bench::run(command),
         Command::Simulate(args) => league_cmd::simulate(args),
         Command::Rebuild(args) => league_cmd::rebuild(args),
         Command::Serve(args) => serve_cmd::serve(args),

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Subcommand;
+use league_app::phh::{check_text, collect};
 use league_engine::phh;
 use league_engine::rules::HouseRules;
 use league_engine::sim::Simulator;
@@ -38,50 +39,11 @@ pub fn run(command: PhhCommand) -> ExitCode {
     }
 }
 
-/// Every `.phh` file below the paths, sorted.
-pub fn collect(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
-    let mut found = Vec::new();
-    for path in paths {
-        walk(path, &mut found)?;
-    }
-    found.sort();
-    Ok(found)
-}
-
-fn walk(path: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    if path.is_dir() {
-        for entry in std::fs::read_dir(path)? {
-            walk(&entry?.path(), found)?;
-        }
-    } else if path.extension().is_some_and(|e| e == "phh") {
-        found.push(path.to_path_buf());
-    }
-    Ok(())
-}
-
-/// The verdict on one file.
-pub fn check_text(text: &str) -> Result<(), String> {
-    let hand = phh::parse(text).map_err(|e| format!("refused: {e}"))?;
-    let replayed = phh::replay(&hand, HouseRules::wsop()).map_err(|e| format!("refused: {e}"))?;
-    let Some(recorded) = &hand.finishing_stacks else {
-        return Err("no finishing_stacks to compare".into());
-    };
-    let expected = phh::expected_stacks(recorded);
-    if replayed.stacks == expected {
-        Ok(())
-    } else {
-        Err(format!(
-            "differs: engine {:?}, recorded {:?}",
-            replayed.stacks, expected
-        ))
-    }
-}
-
 fn check(dirs: &[PathBuf], repeat: u32) -> ExitCode {
     let files = match collect(dirs) {
         Ok(files) => files,
         Err(error) => {
-            eprintln!("league phh check: {error}");
+            crate::error(format!("league phh check: {error}"));
             return ExitCode::from(2);
         }
     };
@@ -91,7 +53,7 @@ fn check(dirs: &[PathBuf], repeat: u32) -> ExitCode {
         match std::fs::read_to_string(file) {
             Ok(text) => texts.push(text),
             Err(error) => {
-                eprintln!("league phh check: {}: {error}", file.display());
+                crate::error(format!("league phh check: {}: {error}", file.display()));
                 return ExitCode::from(2);
             }
         }
@@ -147,7 +109,7 @@ fn display_path(file: &Path, roots: &[PathBuf]) -> String {
 
 fn simulate(hands: u64, seed: u64, out: &Path) -> ExitCode {
     if let Err(error) = std::fs::create_dir_all(out) {
-        eprintln!("league phh simulate: {}: {error}", out.display());
+        crate::error(format!("league phh simulate: {}: {error}", out.display()));
         return ExitCode::from(2);
     }
     let mut simulator = Simulator::new(seed, HouseRules::wsop());
@@ -160,13 +122,13 @@ fn simulate(hands: u64, seed: u64, out: &Path) -> ExitCode {
         let text = match text {
             Ok(text) => text,
             Err(error) => {
-                eprintln!("league phh simulate: hand {i}: {error}");
+                crate::error(format!("league phh simulate: hand {i}: {error}"));
                 return ExitCode::FAILURE;
             }
         };
         let path = out.join(format!("{i:0width$}.phh"));
         if let Err(error) = std::fs::write(&path, text) {
-            eprintln!("league phh simulate: {}: {error}", path.display());
+            crate::error(format!("league phh simulate: {}: {error}", path.display()));
             return ExitCode::from(2);
         }
     }

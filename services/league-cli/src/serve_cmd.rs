@@ -6,43 +6,11 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use league_api::auth::{Role, create_token};
-use league_store::hash::{from_hex, to_hex};
-use league_store::{SealerConfig, SigningKey, Store};
+use league_store::hash::to_hex;
+use league_store::{SealerConfig, Store};
 
-use crate::store_cmd::{DatabaseArgs, fail, runtime};
-
-/// `league serve`.
-#[derive(Args, Debug)]
-pub struct ServeArgs {
-    #[command(flatten)]
-    db: DatabaseArgs,
-    /// The port to listen on (all interfaces).
-    #[arg(long, env = "PORT", default_value_t = 8080)]
-    port: u16,
-    /// The address to bind.
-    #[arg(long, default_value = "0.0.0.0")]
-    host: String,
-    /// Requests a second per token (per address without a token); 0 for no limit.
-    #[arg(long, env = "LEAGUE_RATE_LIMIT", default_value_t = 200)]
-    rate_limit: u32,
-    /// Requests a caller may send at once before the rate applies.
-    #[arg(long, default_value_t = 400)]
-    burst: u32,
-    /// The league's Ed25519 signing key (its 32-byte seed in hex, e.g. from `openssl rand
-    /// -hex 32`): the sealer signs tree heads with it. Without one the log is still sealed
-    /// into the Merkle tree, but no tree heads are signed.
-    #[arg(long, env = "LEAGUE_SIGNING_KEY", hide_env_values = true)]
-    signing_key: Option<String>,
-}
-
-/// The signing key from its hex seed.
-fn parse_signing_key(hex: &str) -> Result<SigningKey, String> {
-    let bytes = from_hex(hex.trim()).ok_or("the signing key is not hex")?;
-    let seed: [u8; 32] = bytes
-        .try_into()
-        .map_err(|_| "the signing key must be 32 bytes (64 hex digits)")?;
-    Ok(SigningKey::from_bytes(&seed))
-}
+use crate::config::{DatabaseArgs, ServeConfig};
+use crate::store_cmd::{fail, runtime};
 
 /// `league token ...`.
 #[derive(Subcommand, Debug)]
@@ -86,7 +54,7 @@ pub struct SchemaArgs {
     check: bool,
 }
 
-pub fn serve(args: ServeArgs) -> ExitCode {
+pub fn serve(args: ServeConfig) -> ExitCode {
     let rt = match runtime() {
         Ok(rt) => rt,
         Err(code) => return code,
@@ -94,7 +62,7 @@ pub fn serve(args: ServeArgs) -> ExitCode {
     let signing_key = match args
         .signing_key
         .as_deref()
-        .map(parse_signing_key)
+        .map(crate::config::parse_signing_key)
         .transpose()
     {
         Ok(k) => k,
@@ -110,12 +78,12 @@ pub fn serve(args: ServeArgs) -> ExitCode {
         // tree, signs tree heads, and on PostgreSQL sends the NOTIFY that wakes the other
         // instances' subscribers.
         match &signing_key {
-            Some(key) => eprintln!(
-                "league: sealing the log; tree heads signed with public key {}",
+            Some(key) => tracing::info!(
+                "sealing the log; tree heads signed with public key {}",
                 to_hex(key.verifying_key().as_bytes())
             ),
             None => {
-                eprintln!("league: sealing the log; no --signing-key, so no tree heads are signed")
+                tracing::info!("sealing the log; no --signing-key, so no tree heads are signed")
             }
         }
         let sealer = store.spawn_sealer(SealerConfig {
@@ -127,15 +95,12 @@ pub fn serve(args: ServeArgs) -> ExitCode {
             Err(e) => return fail(format!("cannot listen on {}:{}: {e}", args.host, args.port)),
         };
         match listener.local_addr() {
-            Ok(addr) => eprintln!("league: serving http://{addr}/graphql"),
+            Ok(addr) => tracing::info!("serving http://{addr}/graphql"),
             Err(e) => return fail(e),
         }
         let shutdown = async {
-            // Without a signal handler the server runs until killed.
-            if tokio::signal::ctrl_c().await.is_err() {
-                std::future::pending::<()>().await;
-            }
-            eprintln!("league: shutting down");
+            stop_signal().await;
+            tracing::info!("shutting down");
         };
         let options = league_api::Options {
             rate_limit: args.rate_limit,
@@ -174,8 +139,8 @@ pub fn token(command: TokenCommand) -> ExitCode {
                 ..
             } => match create_token(&store, role, venue.as_deref(), player.as_deref()).await {
                 Ok((record, token)) => {
-                    eprintln!(
-                        "created {} ({role}); the token is shown only once:",
+                    tracing::info!(
+                        "created {} ({role}); the token is shown only once",
                         record.id
                     );
                     println!("{token}");
@@ -223,10 +188,10 @@ pub fn schema(args: SchemaArgs) -> ExitCode {
         return match std::fs::read_to_string(&args.out) {
             Ok(existing) if existing == sdl => ExitCode::SUCCESS,
             Ok(_) => {
-                eprintln!(
+                crate::error(format!(
                     "{} differs from the code: run `league schema`",
                     args.out.display()
-                );
+                ));
                 ExitCode::FAILURE
             }
             Err(e) => fail(format!("{}: {e}", args.out.display())),
@@ -239,9 +204,29 @@ pub fn schema(args: SchemaArgs) -> ExitCode {
     }
     match std::fs::write(&args.out, sdl) {
         Ok(()) => {
-            eprintln!("wrote {}", args.out.display());
+            tracing::info!("wrote {}", args.out.display());
             ExitCode::SUCCESS
         }
         Err(e) => fail(format!("{}: {e}", args.out.display())),
+    }
+}
+
+/// SIGINT (Ctrl-C) or SIGTERM (what `kill`, systemd and container runtimes send): either
+/// stops the service gracefully, with a last checkpoint of the read models. Without a
+/// signal handler the server runs until killed.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
     }
 }

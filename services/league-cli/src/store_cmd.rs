@@ -1,25 +1,13 @@
-//! The event store's subcommands: `league migrate`, `league audit verify`,
-//! `league bench store`. Each opens the log named by `--database` / `DATABASE_URL`
-//! (default: the SQLite file `league.db`).
+//! The event store's subcommands: `league migrate`, `league audit verify`. Each opens the
+//! log named by `--database` / `DATABASE_URL` (default: the SQLite file `league.db`).
 
 use std::process::ExitCode;
 
-use clap::{Args, Subcommand, ValueEnum};
-use league_store::bench::{self, BenchSize};
-use league_store::hash::from_hex;
-use league_store::{Backend, Store, StoreOptions, VerifyingKey, backend_of, migrator};
+use clap::{Args, Subcommand};
 
-/// Where the log lives.
-#[derive(Args, Debug, Clone)]
-pub struct DatabaseArgs {
-    /// `sqlite:PATH` or `postgres://...`.
-    #[arg(
-        long = "database",
-        env = "DATABASE_URL",
-        default_value = "sqlite:league.db"
-    )]
-    pub url: String,
-}
+use crate::config::DatabaseArgs;
+use league_store::hash::from_hex;
+use league_store::{Store, StoreOptions, VerifyingKey, backend_of, migrator};
 
 /// `league migrate`.
 #[derive(Args, Debug)]
@@ -48,42 +36,15 @@ pub enum AuditCommand {
     },
 }
 
-/// `league bench ...`.
-#[derive(Subcommand, Debug)]
-pub enum BenchCommand {
-    /// Append and read rates of the event store next to a plain INSERT of the same rows.
-    Store {
-        /// Which database to measure. SQLite uses a scratch file in the working directory;
-        /// PostgreSQL a scratch schema in `--database`; both are removed afterwards.
-        #[arg(long, value_enum)]
-        backend: BackendArg,
-        /// The PostgreSQL server (ignored for SQLite).
-        #[arg(long = "database", env = "DATABASE_URL")]
-        url: Option<String>,
-        /// Scale every case's work by this factor (1 = the documented run).
-        #[arg(long, default_value_t = 1)]
-        scale: u32,
-    },
-}
-
-/// `--backend`.
-#[derive(ValueEnum, Clone, Copy, Debug)]
-pub enum BackendArg {
-    /// SQLite.
-    Sqlite,
-    /// PostgreSQL.
-    Postgres,
-}
-
 pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
     tokio::runtime::Runtime::new().map_err(|e| {
-        eprintln!("error: cannot start the async runtime: {e}");
+        crate::error(format!("cannot start the async runtime: {e}"));
         ExitCode::from(2)
     })
 }
 
 pub(crate) fn fail(e: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {e}");
+    crate::error(e);
     ExitCode::from(2)
 }
 
@@ -166,37 +127,4 @@ fn parse_key(hex: &str) -> Result<VerifyingKey, String> {
         .try_into()
         .map_err(|_| "the public key must be 32 bytes")?;
     VerifyingKey::from_bytes(&bytes).map_err(|e| format!("invalid public key: {e}"))
-}
-
-/// `league bench ...`.
-pub fn bench(command: BenchCommand) -> ExitCode {
-    let BenchCommand::Store {
-        backend,
-        url,
-        scale,
-    } = command;
-    let backend = match backend {
-        BackendArg::Sqlite => Backend::Sqlite,
-        BackendArg::Postgres => Backend::Postgres,
-    };
-    let d = BenchSize::default();
-    let s = scale.max(1);
-    let size = BenchSize {
-        single: d.single * s,
-        hundreds: d.hundreds * s,
-        thousands: d.thousands * s,
-        concurrent_each: d.concurrent_each * s,
-        read_events: d.read_events * s,
-    };
-    let rt = match runtime() {
-        Ok(rt) => rt,
-        Err(code) => return code,
-    };
-    match rt.block_on(bench::run(backend, url.as_deref(), size)) {
-        Ok(report) => {
-            println!("{report}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => fail(e),
-    }
 }

@@ -21,7 +21,6 @@
 //! - [`sealer`]: folds the global order into the tree, signs heads, sends NOTIFY hints.
 //! - [`verify`]: the auditor's walk, inclusion and consistency proofs.
 //! - [`tokens`]: the API's bearer tokens (hashes only) and the idempotency-key lookup.
-//! - [`bench`]: `league bench store`.
 //!
 //! # Invariants
 //!
@@ -65,7 +64,6 @@
 //! in the WAL file) but may lose the last commits on power loss; set
 //! [`StoreOptions::sqlite_synchronous_full`] for that.
 
-pub mod bench;
 mod direct;
 pub mod error;
 pub mod hash;

@@ -214,7 +214,6 @@ on_both_backends!(
     a_subscriber_in_another_instance_is_woken_by_the_sealer,
     an_open_older_transaction_holds_readers_back_instead_of_letting_them_skip,
     two_sealers_never_seal_the_same_leaves_and_a_forged_head_is_caught,
-    the_benchmark_runs_end_to_end_on_a_scratch_database,
     bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams,
     large_pages_read_while_appending_and_across_gaps_in_either_half,
     a_reader_paging_through_the_log_gets_what_small_pages_get,
@@ -784,7 +783,7 @@ async fn a_sealed_log_is_read_from_its_leaves_as_small_pages_read_it(db: &TestDb
 /// query after it works.
 async fn bulk_reads_cut_short_leave_every_pooled_connection_usable(db: &TestDb) {
     let store = db.open().await;
-    league_store::bench::fill(&store, 30_000).await.unwrap();
+    league_testkit::fill(&store, 30_000).await.unwrap();
     settle(&store).await;
     let whole = store.read_all(0, 10_000).await.unwrap();
     assert_eq!(whole.len(), 10_000);
@@ -834,7 +833,7 @@ async fn bulk_reads_cut_short_leave_every_pooled_connection_usable(db: &TestDb) 
 /// follows the log live.
 async fn a_subscriber_far_behind_catches_up_with_what_small_pages_get(db: &TestDb) {
     let store = db.open().await;
-    league_store::bench::fill(&store, 23_000).await.unwrap();
+    league_testkit::fill(&store, 23_000).await.unwrap();
     for i in 0..1_500u32 {
         let stream = format!("s{}", i % 7);
         store
@@ -905,7 +904,7 @@ async fn a_subscriber_far_behind_catches_up_with_what_small_pages_get(db: &TestD
 /// not wait for them.
 async fn connections_kept_for_the_next_bulk_read_never_starve_the_pool(db: &TestDb) {
     let store = db.open().await;
-    league_store::bench::fill(&store, 12_000).await.unwrap();
+    league_testkit::fill(&store, 12_000).await.unwrap();
     settle(&store).await;
     let oracle = read_in_pages(&store, 500).await;
     assert_eq!(read_in_pages(&store, 4_000).await, oracle);
@@ -2220,35 +2219,6 @@ fn hex_literal(kind: Kind, bytes: &[u8]) -> String {
         Kind::Sqlite => format!("X'{hex}'"),
         Kind::Postgres => format!("'\\x{hex}'::bytea"),
     }
-}
-
-async fn the_benchmark_runs_end_to_end_on_a_scratch_database(db: &TestDb) {
-    use league_store::bench::{BenchSize, run};
-    let size = BenchSize {
-        single: 5,
-        hundreds: 2,
-        thousands: 1,
-        concurrent_each: 2,
-        read_events: 5_000,
-    };
-    let backend = match db.kind {
-        Kind::Sqlite => league_store::Backend::Sqlite,
-        Kind::Postgres => league_store::Backend::Postgres,
-    };
-    let report = run(backend, Some(&db.url), size).await.unwrap();
-    assert_eq!(report.rows.len(), 4);
-    assert!(
-        report
-            .rows
-            .iter()
-            .all(|r| r.store_per_sec > 0.0 && r.plain_per_sec > 0.0)
-    );
-    assert!(report.read_events >= 5_000);
-    assert!(report.catch_up_per_sec > 0.0);
-    assert!(report.read_per_sec > 0.0 && report.read_unsealed_per_sec > 0.0);
-    let text = report.to_string();
-    let last = text.lines().last().unwrap();
-    assert!(last.starts_with("worst ratio to plain insert: "), "{text}");
 }
 
 /// An in-memory SQLite database is only reachable through sqlx's own connections, so its

@@ -16,7 +16,9 @@ use league_engine::tournament::play::TournamentEvent;
 use league_store::RecordedEvent;
 
 use super::{ApiState, Position, principal, state};
-use crate::error::{ApiError, ApiResult, hex};
+use league_store::hash::to_hex as hex;
+
+use crate::error::{ApiError, ApiResult};
 
 /// Most events in one page.
 const MAX_PAGE: usize = 1_000;
@@ -95,12 +97,7 @@ async fn private(state: &ApiState, e: &RecordedEvent) -> ApiResult<bool> {
         return Ok(false);
     }
     // Decide on a projector that has folded the event; if it cannot catch up, withhold.
-    if state
-        .live
-        .reach_shared(e.position, PROJECTOR_WAIT)
-        .await
-        .is_err()
-    {
+    if state.live.reach(e.position, PROJECTOR_WAIT).await.is_err() {
         return Ok(true);
     }
     // Private while the table's current hand runs and this event belongs to it (it came

@@ -14,7 +14,7 @@ pub mod leagues;
 pub mod tournaments;
 
 use std::sync::Arc;
-use std::time::Duration;
+use tracing::Instrument as _;
 
 use async_graphql::{
     Context, InputValueError, InputValueResult, MergedObject, MergedSubscription, Scalar,
@@ -160,9 +160,6 @@ impl CommandResult {
     }
 }
 
-/// How long a deduplicated retry waits for the first call's events to be projected.
-const READ_YOUR_WRITE: Duration = Duration::from_secs(10);
-
 /// Runs a command for `principal` (already authorised by the caller), honouring an
 /// idempotency key: a key already used returns what its first call appended and decides
 /// nothing again (the store's own dedup only catches identical events, and a retry decided
@@ -181,12 +178,24 @@ pub(crate) async fn run_command(
     {
         return Ok(result);
     }
+    let correlation = correlation_id();
     let caller = Caller {
         actor: principal.actor(),
-        correlation_id: Some(correlation_id()),
+        correlation_id: Some(correlation.clone()),
         idempotency_key: key.clone(),
     };
-    match execute(&state.store, &state.live, &command, &caller).await {
+    // One span per command: every line logged while it runs (a retry after a conflict, an
+    // internal error) carries its stream, actor and the correlation id stored with its events.
+    let span = tracing::info_span!(
+        "command",
+        stream = %stream,
+        correlation_id = %correlation,
+        actor = caller.actor.as_deref().unwrap_or("-"),
+    );
+    let outcome = execute(&state.store, &state.live, &command, &caller)
+        .instrument(span.clone())
+        .await;
+    match outcome {
         Ok(executed) => {
             let events = executed.appended.map_or(0, |a| {
                 a.last_position
@@ -202,6 +211,7 @@ pub(crate) async fn run_command(
             state
                 .metrics
                 .command(Some(if deduplicated { 0 } else { events }));
+            span.in_scope(|| tracing::debug!(events, deduplicated, "command appended"));
             Ok(CommandResult::of(
                 executed.stream,
                 executed.appended,
@@ -219,6 +229,7 @@ pub(crate) async fn run_command(
         },
         Err(e) => {
             state.metrics.command(None);
+            span.in_scope(|| tracing::debug!("command refused: {e}"));
             Err(e.into())
         }
     }
@@ -235,7 +246,10 @@ async fn replay(state: &ApiState, stream: &str, key: &str) -> ApiResult<Option<C
     }
     state
         .live
-        .reach_shared(appended.last_position, READ_YOUR_WRITE)
+        .reach(
+            appended.last_position,
+            league_app::commands::READ_YOUR_WRITE,
+        )
         .await?;
     let events = appended
         .last_position

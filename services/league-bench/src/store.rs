@@ -1,4 +1,4 @@
-//! `league bench store`: the store's append and read rates side by side with a plain
+//! `league-bench store`: the store's append and read rates side by side with a plain
 //! `INSERT` of the same rows into a table with the same indexes, on a fresh database.
 //!
 //! The plain insert is the physical limit of the machine for this data: no head read, no
@@ -8,29 +8,94 @@
 //! share an async mutex), since SQLite's busy-wait back-off would otherwise be measured.
 
 use std::fmt;
+use std::process::ExitCode;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sqlx::postgres::PgConnectOptions;
-use sqlx::{AssertSqlSafe, ConnectOptions as _, Connection as _};
+use clap::{Args, ValueEnum};
+use league_store::Hash;
+use league_store::hash::{EventFields, ZERO_HASH, event_hash};
+use league_store::{
+    Backend, Clock as _, ExpectedVersion, NewEvent, SealerConfig, Store, StoreError, StoreOptions,
+    SystemClock,
+};
+use league_testkit::{Scratch, events, fill, read_whole_log_in_pages};
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use sqlx::{AssertSqlSafe, Connection as _};
 use tokio::sync::Mutex;
 
-use crate::error::StoreError;
-use crate::sealer::SealerConfig;
-use crate::store::{
-    Backend, Db, RowData, Store, StoreOptions, backend_of, build_rows, sqlite_insert_rows,
-};
-use crate::types::{ExpectedVersion, NewEvent, SystemClock};
+/// `league-bench store`.
+#[derive(Args)]
+pub struct StoreArgs {
+    /// Which database to measure (default: PostgreSQL with a `postgres://` `--database`,
+    /// else SQLite). SQLite uses a scratch file in the working directory; PostgreSQL a
+    /// scratch schema in `--database`; both are removed afterwards.
+    #[arg(long, value_enum)]
+    backend: Option<BackendArg>,
+    /// The PostgreSQL server (ignored for SQLite). Not read from `DATABASE_URL`: a scratch
+    /// schema is made there, and a benchmark should never be pointed at a league by accident.
+    #[arg(long = "database")]
+    url: Option<String>,
+    /// Scale every case's work by this factor (1 = the documented run).
+    #[arg(long, default_value_t = 1)]
+    scale: u32,
+}
+
+/// `--backend`.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum BackendArg {
+    /// SQLite.
+    Sqlite,
+    /// PostgreSQL.
+    Postgres,
+}
+
+/// Runs `league-bench store` and prints its report.
+pub fn run(args: &StoreArgs) -> ExitCode {
+    let postgres_url = args
+        .url
+        .as_deref()
+        .is_some_and(|u| league_store::backend_of(u).ok() == Some(Backend::Postgres));
+    let backend = match args.backend {
+        Some(BackendArg::Sqlite) => Backend::Sqlite,
+        Some(BackendArg::Postgres) => Backend::Postgres,
+        None if postgres_url => Backend::Postgres,
+        None => Backend::Sqlite,
+    };
+    let d = BenchSize::default();
+    let s = args.scale.max(1);
+    let size = BenchSize {
+        single: d.single * s,
+        hundreds: d.hundreds * s,
+        thousands: d.thousands * s,
+        concurrent_each: d.concurrent_each * s,
+        read_events: d.read_events * s,
+    };
+    let rt = match crate::runtime() {
+        Ok(rt) => rt,
+        Err(code) => return code,
+    };
+    match rt.block_on(bench(backend, args.url.as_deref(), size)) {
+        Ok(report) => {
+            println!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("league-bench store: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
 
 /// Passes of the whole-log read; the best counts.
 const READ_PASSES: u32 = 3;
 
 /// Each append case runs this many times, alternating plain and store; the best counts.
 const ROUNDS: u32 = 5;
-
-/// A payload of the size and shape of a table action.
-const PAYLOAD: &str = r#"{"hand":123456,"seat":4,"action":"raise","amount":1200,"to":3600,"table":"t-17","street":"flop"}"#;
 
 /// The plain table: the events table's columns and indexes, nothing else.
 const PLAIN_PG: &str = "CREATE TABLE plain_events (
@@ -48,12 +113,10 @@ const PLAIN_SQLITE: &str = "CREATE TABLE plain_events (
     prev_hash BLOB NOT NULL, hash BLOB NOT NULL,
     UNIQUE (stream_id, stream_version))";
 const PLAIN_INSERT_PG: &str = "INSERT INTO plain_events (stream_id, stream_version, event_type, \
-    schema_version, payload, actor, correlation_id, causation_id, idempotency_key, recorded_at, \
-    prev_hash, hash) \
-    SELECT $1, u.ver, u.typ, u.sv, u.payload, u.actor, u.corr, u.caus, NULL, u.at, u.prev, u.hash \
-    FROM UNNEST($2::int8[], $3::text[], $4::int4[], $5::bytea[], $6::text[], $7::text[], \
-        $8::text[], $9::int8[], $10::bytea[], $11::bytea[]) \
-        AS u(ver, typ, sv, payload, actor, corr, caus, at, prev, hash)";
+    schema_version, payload, recorded_at, prev_hash, hash) \
+    SELECT $1, u.ver, u.typ, u.sv, u.payload, u.at, u.prev, u.hash \
+    FROM UNNEST($2::int8[], $3::text[], $4::int4[], $5::bytea[], $6::int8[], $7::bytea[], \
+        $8::bytea[]) AS u(ver, typ, sv, payload, at, prev, hash)";
 
 /// One measured case.
 #[derive(Clone, Debug)]
@@ -178,111 +241,133 @@ impl Default for BenchSize {
     }
 }
 
-fn events(n: u32) -> Vec<NewEvent> {
-    (0..n)
-        .map(|_| NewEvent::new("PlayerRaised", PAYLOAD.as_bytes().to_vec()))
-        .collect()
-}
-
 fn per_sec(events: u32, elapsed: Duration) -> f64 {
     f64::from(events) / elapsed.as_secs_f64().max(1e-9)
 }
 
-/// Where a benchmark runs: a fresh SQLite file, or a fresh schema in the given PostgreSQL
-/// database; removed afterwards ([`Scratch::drop_it`]).
-pub struct Scratch {
-    url: String,
-    schema: Option<String>,
-    file: Option<std::path::PathBuf>,
-}
-
-impl Scratch {
-    pub async fn new(backend: Backend, database_url: Option<&str>) -> Result<Self, StoreError> {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let tag = format!("league_bench_{}_{nanos}", std::process::id());
-        match backend {
-            Backend::Sqlite => {
-                // In the working directory, not /tmp: /tmp may be a RAM disk, which would
-                // flatter every SQLite figure.
-                let file = std::path::PathBuf::from(format!("{tag}.db"));
-                remove_sqlite(&file);
-                Ok(Self {
-                    url: format!("sqlite:{}", file.display()),
-                    schema: None,
-                    file: Some(file),
-                })
-            }
-            Backend::Postgres => {
-                let url = database_url
-                    .filter(|u| backend_of(u).ok() == Some(Backend::Postgres))
-                    .ok_or_else(|| {
-                        StoreError::UnsupportedUrl(
-                            "--backend postgres needs --database postgres://... or DATABASE_URL"
-                                .into(),
-                        )
-                    })?
-                    .to_owned();
-                let mut conn = PgConnectOptions::from_str(&url)?.connect().await?;
-                sqlx::raw_sql(AssertSqlSafe(format!(
-                    "DROP SCHEMA IF EXISTS {tag} CASCADE; CREATE SCHEMA {tag}"
-                )))
-                .execute(&mut conn)
-                .await?;
-                conn.close().await?;
-                Ok(Self {
-                    url,
-                    schema: Some(tag),
-                    file: None,
-                })
-            }
-        }
-    }
-
-    /// Opens the scratch store (migrated).
-    pub async fn open(&self) -> Result<crate::Store, StoreError> {
-        let options = crate::StoreOptions {
-            pg_schema: self.schema.clone(),
-            ..crate::StoreOptions::default()
-        };
-        crate::Store::open_with(&self.url, options).await
-    }
-
-    pub async fn drop_it(&self) {
-        if let Some(schema) = &self.schema
-            && let Ok(opts) = PgConnectOptions::from_str(&self.url)
-            && let Ok(mut conn) = opts.connect().await
-        {
-            let _ = sqlx::raw_sql(AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
-                .execute(&mut conn)
-                .await;
-        }
-        if let Some(file) = &self.file {
-            remove_sqlite(file);
-        }
-    }
-}
-
-fn remove_sqlite(file: &std::path::Path) {
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
-    }
-}
-
-/// The plain writer: inserts rows the way an application without the store would.
+/// The plain writer: inserts rows the way an application without the store would, through
+/// a pool of its own on the same database, configured as the store configures its own
+/// (WAL and `synchronous=NORMAL` on SQLite).
 #[derive(Clone)]
 struct Plain {
-    db: Db,
+    db: PlainDb,
     /// SQLite: one writer at a time, queued in-process like the store's.
     sqlite_writer: Arc<Mutex<u64>>,
 }
 
+#[derive(Clone)]
+enum PlainDb {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// The sizes of the multi-row `INSERT`s the plain writer sends to SQLite, largest first.
+const SQLITE_CHUNKS: [usize; 4] = [256, 32, 4, 1];
+
+/// One row of the plain table, chained and hashed beforehand.
+struct Row {
+    stream_version: i64,
+    event_type: String,
+    schema_version: i32,
+    payload: Vec<u8>,
+    recorded_at: i64,
+    prev_hash: Vec<u8>,
+    hash: Vec<u8>,
+}
+
+/// Chains and hashes `events` onto a stream head, as the store's hash chain does
+/// (`league_store::hash::event_hash`).
+fn build_rows(stream_id: &str, head: Option<(u64, Hash)>, events: &[NewEvent]) -> Vec<Row> {
+    let (mut version, mut prev) = head.unwrap_or((0, ZERO_HASH));
+    let recorded_at = SystemClock.now();
+    events
+        .iter()
+        .map(|e| {
+            version += 1;
+            let hash = event_hash(&EventFields {
+                stream_id,
+                stream_version: version,
+                event_type: &e.event_type,
+                schema_version: e.schema_version,
+                actor: None,
+                correlation_id: None,
+                causation_id: None,
+                idempotency_key: None,
+                recorded_at,
+                payload: &e.payload,
+                prev_hash: &prev,
+            });
+            let row = Row {
+                stream_version: i64::try_from(version).unwrap_or(i64::MAX),
+                event_type: e.event_type.clone(),
+                schema_version: i32::try_from(e.schema_version).unwrap_or(i32::MAX),
+                payload: e.payload.clone(),
+                recorded_at: recorded_at.as_micros(),
+                prev_hash: prev.to_vec(),
+                hash: hash.to_vec(),
+            };
+            prev = hash;
+            row
+        })
+        .collect()
+}
+
 impl Plain {
-    async fn insert(&self, stream_id: &str, rows: &[RowData]) -> Result<(), StoreError> {
+    async fn open(scratch: &Scratch, backend: Backend) -> Result<Self, StoreError> {
+        let db = match backend {
+            Backend::Sqlite => {
+                let connect = SqliteConnectOptions::from_str(scratch.url())?
+                    .journal_mode(SqliteJournalMode::Wal)
+                    .synchronous(SqliteSynchronous::Normal)
+                    .busy_timeout(Duration::from_secs(30));
+                PlainDb::Sqlite(
+                    SqlitePoolOptions::new()
+                        .max_connections(20)
+                        .connect_with(connect)
+                        .await?,
+                )
+            }
+            Backend::Postgres => {
+                let mut connect = PgConnectOptions::from_str(scratch.url())?;
+                if let Some(schema) = scratch.schema() {
+                    connect = connect.options([("search_path", schema)]);
+                }
+                PlainDb::Postgres(
+                    PgPoolOptions::new()
+                        .max_connections(20)
+                        .connect_with(connect)
+                        .await?,
+                )
+            }
+        };
+        Ok(Self {
+            db,
+            sqlite_writer: Arc::new(Mutex::new(0)),
+        })
+    }
+
+    async fn create_table(&self) -> Result<(), StoreError> {
         match &self.db {
-            Db::Postgres(pool) => {
+            PlainDb::Sqlite(pool) => {
+                sqlx::raw_sql(PLAIN_SQLITE).execute(pool).await?;
+            }
+            PlainDb::Postgres(pool) => {
+                sqlx::raw_sql(PLAIN_PG).execute(pool).await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn close(&self) {
+        match &self.db {
+            PlainDb::Sqlite(pool) => pool.close().await,
+            PlainDb::Postgres(pool) => pool.close().await,
+        }
+    }
+
+    async fn insert(&self, stream_id: &str, rows: &[Row]) -> Result<(), StoreError> {
+        match &self.db {
+            PlainDb::Postgres(pool) => {
                 let mut cols = PgCols::default();
                 for r in rows {
                     cols.push(r);
@@ -293,26 +378,21 @@ impl Plain {
                     .bind(cols.typ)
                     .bind(cols.sv)
                     .bind(cols.payload)
-                    .bind(cols.actor)
-                    .bind(cols.corr)
-                    .bind(cols.caus)
                     .bind(cols.at)
                     .bind(cols.prev)
                     .bind(cols.hash)
                     .execute(pool)
                     .await?;
             }
-            Db::Sqlite(pool) => {
+            PlainDb::Sqlite(pool) => {
                 let mut next = self.sqlite_writer.lock().await;
                 let mut conn = pool.acquire().await?;
                 let first = *next + 1;
                 if rows.len() == 1 {
-                    sqlite_insert_rows(&mut conn, "plain_events", stream_id, None, first, rows)
-                        .await?;
+                    sqlite_insert(&mut conn, stream_id, first, rows).await?;
                 } else {
                     let mut tx = conn.begin().await?;
-                    sqlite_insert_rows(&mut tx, "plain_events", stream_id, None, first, rows)
-                        .await?;
+                    sqlite_insert(&mut tx, stream_id, first, rows).await?;
                     tx.commit().await?;
                 }
                 *next += u64::try_from(rows.len()).unwrap_or(0);
@@ -322,29 +402,67 @@ impl Plain {
     }
 }
 
+/// Inserts `rows` into SQLite's plain table with positions from `first_position`, in
+/// multi-row statements of [`SQLITE_CHUNKS`] rows.
+async fn sqlite_insert(
+    conn: &mut sqlx::SqliteConnection,
+    stream_id: &str,
+    first_position: u64,
+    rows: &[Row],
+) -> Result<(), sqlx::Error> {
+    let mut rest = rows;
+    let mut position = i64::try_from(first_position).unwrap_or(i64::MAX);
+    while !rest.is_empty() {
+        let size = SQLITE_CHUNKS
+            .into_iter()
+            .find(|c| *c <= rest.len())
+            .unwrap_or(1);
+        let (chunk, tail) = rest.split_at(size);
+        let mut sql = String::from(
+            "INSERT INTO plain_events (position, stream_id, stream_version, event_type, \
+             schema_version, payload, recorded_at, prev_hash, hash) VALUES ",
+        );
+        for i in 0..size {
+            sql.push_str(if i == 0 { "" } else { "," });
+            sql.push_str("(?,?,?,?,?,?,?,?,?)");
+        }
+        let mut q = sqlx::query(AssertSqlSafe(sql));
+        for r in chunk {
+            q = q
+                .bind(position)
+                .bind(stream_id)
+                .bind(r.stream_version)
+                .bind(r.event_type.as_str())
+                .bind(r.schema_version)
+                .bind(r.payload.as_slice())
+                .bind(r.recorded_at)
+                .bind(r.prev_hash.as_slice())
+                .bind(r.hash.as_slice());
+            position += 1;
+        }
+        q.execute(&mut *conn).await?;
+        rest = tail;
+    }
+    Ok(())
+}
+
 #[derive(Default)]
 struct PgCols {
     ver: Vec<i64>,
     typ: Vec<String>,
     sv: Vec<i32>,
     payload: Vec<Vec<u8>>,
-    actor: Vec<Option<String>>,
-    corr: Vec<Option<String>>,
-    caus: Vec<Option<String>>,
     at: Vec<i64>,
     prev: Vec<Vec<u8>>,
     hash: Vec<Vec<u8>>,
 }
 
 impl PgCols {
-    fn push(&mut self, r: &RowData) {
+    fn push(&mut self, r: &Row) {
         self.ver.push(r.stream_version);
         self.typ.push(r.event_type.clone());
         self.sv.push(r.schema_version);
         self.payload.push(r.payload.clone());
-        self.actor.push(r.actor.clone());
-        self.corr.push(r.correlation_id.clone());
-        self.caus.push(r.causation_id.clone());
         self.at.push(r.recorded_at);
         self.prev.push(r.prev_hash.clone());
         self.hash.push(r.hash.clone());
@@ -352,7 +470,7 @@ impl PgCols {
 }
 
 /// Runs the benchmark on a fresh database of `backend` and removes it afterwards.
-pub async fn run(
+pub async fn bench(
     backend: Backend,
     database_url: Option<&str>,
     size: BenchSize,
@@ -372,21 +490,12 @@ async fn run_in(
     size: BenchSize,
 ) -> Result<BenchReport, StoreError> {
     let options = StoreOptions {
-        pg_schema: scratch.schema.clone(),
         max_connections: 20,
-        ..StoreOptions::default()
+        ..scratch.options()
     };
-    let store = Store::open_with(&scratch.url, options).await?;
-    store
-        .execute_raw(match backend {
-            Backend::Sqlite => PLAIN_SQLITE,
-            Backend::Postgres => PLAIN_PG,
-        })
-        .await?;
-    let plain = Plain {
-        db: store.inner.db.clone(),
-        sqlite_writer: Arc::new(Mutex::new(0)),
-    };
+    let store = Store::open_with(scratch.url(), options).await?;
+    let plain = Plain::open(scratch, backend).await?;
+    plain.create_table().await?;
     let mut rows = Vec::new();
     let writers = 16u32;
     let cases = [
@@ -439,6 +548,7 @@ async fn run_in(
     let read_per_sec = best_rate(|| read_whole_log(&store)).await?;
     let catch_up_per_sec = best_rate(|| catch_up(&store, read)).await?;
     store.close().await;
+    plain.close().await;
     Ok(BenchReport {
         backend,
         rows,
@@ -492,7 +602,7 @@ async fn run_plain(
         let mut head = None;
         let mut rows = Vec::new();
         for _ in 0..appends {
-            let r = build_rows(&stream, head, &batch_events, None, &SystemClock);
+            let r = build_rows(&stream, head, &batch_events);
             head = r.last().and_then(|x| {
                 Some((
                     u64::try_from(x.stream_version).ok()?,
@@ -558,43 +668,59 @@ async fn run_store(
     Ok(per_sec(writers * appends * batch, started.elapsed()))
 }
 
-/// Appends `count` of the benchmark's events to the new stream `fill`, in batches of 1,000.
-pub async fn fill(store: &Store, count: u32) -> Result<(), StoreError> {
-    let big = events(1000);
-    let mut left = count;
-    let mut version = 0;
-    while left > 0 {
-        let n = left.min(1000);
-        let slice = big.get(..usize::try_from(n).unwrap_or(0)).unwrap_or(&big);
-        let expected = if version == 0 {
-            ExpectedVersion::NoStream
-        } else {
-            ExpectedVersion::Exact(version)
-        };
-        version = store
-            .append("fill", expected, slice, None)
-            .await?
-            .last_version;
-        left -= n;
-    }
-    Ok(())
-}
-
 /// Reads the whole log with `read_all` in pages of 10,000; returns the number of events.
-pub async fn read_whole_log(store: &Store) -> Result<u32, StoreError> {
+async fn read_whole_log(store: &Store) -> Result<u32, StoreError> {
     read_whole_log_in_pages(store, 10_000).await
 }
 
-/// Reads the whole log with `read_all` in pages of `page`; returns the number of events.
-pub async fn read_whole_log_in_pages(store: &Store, page: usize) -> Result<u32, StoreError> {
-    let mut next = 0;
-    let mut count = 0u32;
-    loop {
-        let events = store.read_all(next, page).await?;
-        let Some(last) = events.last() else {
-            return Ok(count);
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+
+    use super::*;
+
+    /// A tiny run on a scratch database of `backend`: every case measured, the report's
+    /// last line the worst ratio.
+    async fn the_benchmark_runs_end_to_end_on(backend: Backend, url: Option<&str>) {
+        let size = BenchSize {
+            single: 5,
+            hundreds: 2,
+            thousands: 1,
+            concurrent_each: 2,
+            read_events: 5_000,
         };
-        next = last.position + 1;
-        count += u32::try_from(events.len()).unwrap_or(0);
+        let report = bench(backend, url, size).await.unwrap();
+        assert_eq!(report.rows.len(), 4);
+        assert!(
+            report
+                .rows
+                .iter()
+                .all(|r| r.store_per_sec > 0.0 && r.plain_per_sec > 0.0)
+        );
+        assert!(report.read_events >= 5_000);
+        assert!(report.catch_up_per_sec > 0.0);
+        assert!(report.read_per_sec > 0.0 && report.read_unsealed_per_sec > 0.0);
+        let text = report.to_string();
+        let last = text.lines().last().unwrap();
+        assert!(last.starts_with("worst ratio to plain insert: "), "{text}");
+    }
+
+    #[tokio::test]
+    async fn the_store_benchmark_runs_end_to_end_on_sqlite() {
+        the_benchmark_runs_end_to_end_on(Backend::Sqlite, None).await;
+    }
+
+    /// On PostgreSQL when `LEAGUE_TEST_POSTGRES_URL` is set; CI sets it and
+    /// `LEAGUE_REQUIRE_POSTGRES=1`, which makes its absence a failure.
+    #[tokio::test]
+    async fn the_store_benchmark_runs_end_to_end_on_postgres() {
+        let Ok(url) = std::env::var("LEAGUE_TEST_POSTGRES_URL") else {
+            assert!(
+                std::env::var("LEAGUE_REQUIRE_POSTGRES").as_deref() != Ok("1"),
+                "LEAGUE_REQUIRE_POSTGRES=1 but LEAGUE_TEST_POSTGRES_URL is not set"
+            );
+            return;
+        };
+        the_benchmark_runs_end_to_end_on(Backend::Postgres, Some(&url)).await;
     }
 }

@@ -1,42 +1,14 @@
-//! `league bench`: the store's benchmark (in `store_cmd`) and the engine's, each side by
-//! side with its baseline in one run.
+//! `league-bench engine`: the rules engine against PokerKit, side by side in one run: PHH
+//! replay of the shared corpus, and random full hands on one core.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
-use clap::{Args, Subcommand};
+use clap::Args;
+use league_app::phh;
 use league_engine::rules::HouseRules;
 use league_engine::sim::Simulator;
-
-use crate::{phh, store_cmd};
-
-#[derive(Subcommand)]
-pub enum BenchCommand {
-    #[command(flatten)]
-    Store(store_cmd::BenchCommand),
-    /// The rules engine against PokerKit: PHH replay and random full hands, per second.
-    Engine(EngineArgs),
-    /// A simulated season: simulate and project it live, then rebuild every read model,
-    /// on SQLite and on PostgreSQL side by side.
-    Projections(ProjectionArgs),
-    /// A league night against one real server over HTTP and WebSocket: tables acting at
-    /// once, commands per second and latency, and subscribers' delivery latency.
-    Api(crate::bench_api::ApiArgs),
-}
-
-#[derive(Args)]
-pub struct ProjectionArgs {
-    /// The PostgreSQL server (a scratch schema is used and dropped); without it, SQLite only.
-    #[arg(long = "database", env = "DATABASE_URL")]
-    url: Option<String>,
-    #[arg(long, default_value_t = 20)]
-    venues: u32,
-    #[arg(long, default_value_t = 12)]
-    weeks: u32,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-}
 
 #[derive(Args)]
 pub struct EngineArgs {
@@ -60,70 +32,11 @@ pub struct EngineArgs {
     rounds: u32,
 }
 
-pub fn run(command: BenchCommand) -> ExitCode {
-    match command {
-        BenchCommand::Store(command) => store_cmd::bench(command),
-        BenchCommand::Engine(args) => engine(&args),
-        BenchCommand::Projections(args) => projections(&args),
-        BenchCommand::Api(args) => crate::bench_api::api(&args),
-    }
-}
-
-fn projections(args: &ProjectionArgs) -> ExitCode {
-    let rt = match store_cmd::runtime() {
-        Ok(rt) => rt,
-        Err(code) => return code,
-    };
-    let options = league_app::simulate::Options {
-        venues: args.venues,
-        weeks: args.weeks,
-        seed: args.seed,
-    };
-    let mut backends = vec![(league_store::Backend::Sqlite, "SQLite")];
-    if args.url.is_some() {
-        backends.push((league_store::Backend::Postgres, "PostgreSQL"));
-    }
-    println!(
-        "league bench projections: {} venues x {} weeks, seed {}",
-        args.venues, args.weeks, args.seed
-    );
-    for (backend, name) in backends {
-        let result = rt.block_on(async {
-            let scratch = league_store::bench::Scratch::new(backend, args.url.as_deref()).await?;
-            let store = scratch.open().await?;
-            let passes = league_app::bench::run(&store, &options)
-                .await
-                .map_err(|e| league_store::StoreError::UnsupportedUrl(e.to_string()));
-            store.close().await;
-            scratch.drop_it().await;
-            passes
-        });
-        match result {
-            Ok(passes) => {
-                for pass in passes {
-                    println!(
-                        "{name:<10} {:<62} {:>9} events {:>8.3} s {:>9} events/s",
-                        pass.what,
-                        pass.events,
-                        pass.elapsed.as_secs_f64(),
-                        pass.rate()
-                    );
-                }
-            }
-            Err(e) => {
-                eprintln!("league bench projections ({name}): {e}");
-                return ExitCode::FAILURE;
-            }
-        }
-    }
-    ExitCode::SUCCESS
-}
-
-fn engine(args: &EngineArgs) -> ExitCode {
+pub fn run(args: &EngineArgs) -> ExitCode {
     match engine_inner(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("league bench engine: {message}");
+            eprintln!("league-bench engine: {message}");
             ExitCode::FAILURE
         }
     }

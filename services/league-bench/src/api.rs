@@ -1,4 +1,4 @@
-//! `league bench api`: a league night against one real server, over real HTTP and
+//! `league-bench api`: a league night against one real server, over real HTTP and
 //! WebSocket.
 //!
 //! The server (`league_api::run_with`, rate limit off) runs in this process on a scratch
@@ -28,13 +28,13 @@ use league_engine::rules::Preset;
 use league_engine::tournament::play::Tracking;
 use league_engine::tournament::sim::weekly_schedule;
 use league_store::Backend;
-use league_store::bench::Scratch;
+use league_testkit::Scratch;
 use serde_json::{Value, json};
 
 #[derive(Args)]
 pub struct ApiArgs {
     /// The PostgreSQL server (a scratch schema is used and dropped); without it, SQLite.
-    #[arg(long = "database", env = "DATABASE_URL")]
+    #[arg(long = "database")]
     url: Option<String>,
     /// Tables playing at once (each a one-table tournament at its own venue).
     #[arg(long, default_value_t = 50)]
@@ -128,7 +128,7 @@ pub fn api(args: &ApiArgs) -> ExitCode {
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("league bench api: {e}");
+            eprintln!("league-bench api: {e}");
             ExitCode::FAILURE
         }
     }

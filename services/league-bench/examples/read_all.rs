@@ -1,10 +1,10 @@
 //! Times `Store::read_all` over a whole log:
 //! `read_all URL [schema S] [connections N] [fill N] [spread N] [rounds R] [page P]`.
-//! With `fill N`, first appends N ~100-byte events to the stream `fill` (as `league bench
-//! store` does, with its `bench::fill`); with `spread N`, N single events from 16 writers at
-//! once. `schema S` reads a PostgreSQL schema's log, e.g. one that `league bench store` left
+//! With `fill N`, first appends N ~100-byte events to the stream `fill` (as `league-bench
+//! store` does, with `league_testkit::fill`); with `spread N`, N single events from 16 writers at
+//! once. `schema S` reads a PostgreSQL schema's log, e.g. one that `league-bench store` left
 //! behind with `LEAGUE_BENCH_KEEP=1`; `connections N` caps the store's pool; `page P` reads
-//! in pages of P events instead of 10,000 (`league bench store`'s pages). Prints each
+//! in pages of P events instead of 10,000 (`league-bench store`'s pages). Prints each
 //! round's rate.
 use league_store::Store;
 use std::time::Instant;
@@ -45,7 +45,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         ..defaults
     };
     let store = Store::open_with(url, options).await?;
-    league_store::bench::fill(&store, fill).await?;
+    league_testkit::fill(&store, fill).await?;
     let writers: Vec<_> = (0..16u32)
         .map(|w| {
             let store = store.clone();
@@ -73,7 +73,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     for _ in 0..rounds {
         let started = Instant::now();
-        let count = league_store::bench::read_whole_log_in_pages(&store, page).await?;
+        let count = league_testkit::read_whole_log_in_pages(&store, page).await?;
         let secs = started.elapsed().as_secs_f64();
         println!(
             "{count} events in {secs:.3} s: {:.0}/s",

@@ -1,0 +1,96 @@
+//! The configuration, in one place: every flag of the commands that take more than a path,
+//! with the environment variable that sets it. `league --help` and `league serve --help`
+//! list them; the README's configuration table says the same.
+
+use clap::{Args, ValueEnum};
+use league_store::SigningKey;
+use league_store::hash::from_hex;
+
+/// Where the log lives.
+#[derive(Args, Debug, Clone)]
+pub struct DatabaseArgs {
+    /// `sqlite:PATH` or `postgres://...`.
+    #[arg(
+        long = "database",
+        env = "DATABASE_URL",
+        default_value = "sqlite:league.db"
+    )]
+    pub url: String,
+}
+
+/// Logging, for every command.
+#[derive(Args)]
+pub struct LogArgs {
+    /// What to log: a level (`error`, `warn`, `info`, `debug`, `trace`) or a filter by
+    /// crate (`info,league_api=debug`).
+    #[arg(
+        long = "log-level",
+        env = "LEAGUE_LOG",
+        default_value = "info",
+        global = true
+    )]
+    level: String,
+    /// `text` for people, `json` for a log collector (one JSON object a line).
+    #[arg(
+        long = "log-format",
+        env = "LEAGUE_LOG_FORMAT",
+        value_enum,
+        default_value_t = LogFormat::Text,
+        global = true
+    )]
+    format: LogFormat,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+/// Logs go to stderr, so a command's stdout stays its result (a token, a report).
+pub fn init_logging(args: &LogArgs) -> Result<(), String> {
+    let filter = tracing_subscriber::EnvFilter::try_new(&args.level)
+        .map_err(|e| format!("--log-level {:?}: {e}", args.level))?;
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false);
+    match args.format {
+        LogFormat::Text => builder.with_ansi(false).init(),
+        LogFormat::Json => builder.json().init(),
+    }
+    Ok(())
+}
+
+/// `league serve`: everything the service is configured with.
+#[derive(Args, Debug)]
+pub struct ServeConfig {
+    #[command(flatten)]
+    pub db: DatabaseArgs,
+    /// The port to listen on (all interfaces).
+    #[arg(long, env = "PORT", default_value_t = 8080)]
+    pub port: u16,
+    /// The address to bind.
+    #[arg(long, env = "LEAGUE_HOST", default_value = "0.0.0.0")]
+    pub host: String,
+    /// Requests a second per token (per address without a token); 0 for no limit.
+    #[arg(long, env = "LEAGUE_RATE_LIMIT", default_value_t = 200)]
+    pub rate_limit: u32,
+    /// Requests a caller may send at once before the rate applies.
+    #[arg(long, env = "LEAGUE_BURST", default_value_t = 400)]
+    pub burst: u32,
+    /// The league's Ed25519 signing key (its 32-byte seed in hex, e.g. from `openssl rand
+    /// -hex 32`): the sealer signs tree heads with it. Without one the log is still sealed
+    /// into the Merkle tree, but no tree heads are signed.
+    #[arg(long, env = "LEAGUE_SIGNING_KEY", hide_env_values = true)]
+    pub signing_key: Option<String>,
+}
+
+/// The signing key from its hex seed.
+pub fn parse_signing_key(hex: &str) -> Result<SigningKey, String> {
+    let bytes = from_hex(hex.trim()).ok_or("the signing key is not hex")?;
+    let seed: [u8; 32] = bytes
+        .try_into()
+        .map_err(|_| "the signing key must be 32 bytes (64 hex digits)")?;
+    Ok(SigningKey::from_bytes(&seed))
+}
