@@ -1,0 +1,59 @@
+//! The commands a hand takes: actions, dealing, showing, voiding.
+
+use super::*;
+
+/// What a player does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    Fold,
+    Check,
+    Call,
+    /// Bet to this amount (no bet is facing the player).
+    Bet(u64),
+    /// Raise to this total for the round.
+    RaiseTo(u64),
+    /// Everything the player has: a call, bet or raise as the amount makes it.
+    AllIn,
+}
+
+/// Why a hand is void.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VoidReason {
+    /// A misdeal declared before the house's cut-off.
+    Misdeal(String),
+    /// Two cards of the same rank and suit: all action is void whenever it is found.
+    DuplicateCard(Card),
+    /// A card with a different back, or any other defect of the deck.
+    DeckDefect(String),
+}
+
+/// A command to the hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Command {
+    /// Start the hand. `seed` is required for seeded dealing and must match the setup's
+    /// commitment.
+    Start {
+        setup: HandSetup,
+        seed: Option<Seed>,
+    },
+    /// Record a player's hole cards (recorded dealing, or a hand history).
+    DealHole { seat: Seat, cards: [Card; 2] },
+    /// A player's action.
+    Act { seat: Seat, action: Action },
+    /// Record the next board cards (recorded dealing): three for the flop, then one.
+    DealBoard { cards: Vec<Card> },
+    /// Show a hand at the showdown; `None` shows the cards already known to the engine.
+    Show {
+        seat: Seat,
+        cards: Option<[Card; 2]>,
+    },
+    /// Give up the pot at the showdown without showing.
+    Muck { seat: Seat },
+    /// The player to act ran out of time: the hand is dead.
+    ClockExpired { seat: Seat },
+    /// Void the hand: a misdeal (only before the house's cut-off) or a defective deck.
+    Void { reason: VoidReason },
+    /// A player acted before their turn (one such declaration may wait at a time). It is
+    /// ruled on by the house's out-of-turn rule when the turn comes.
+    OutOfTurn { seat: Seat, action: Action },
+}

@@ -1,0 +1,74 @@
+//! Dealing: hole cards and board cards, checked against the cards in play.
+
+use super::*;
+
+impl Run<'_> {
+    pub(super) fn deal_hole(&mut self, seat: Seat, cards: [Card; 2]) -> Result<(), RuleError> {
+        let s = &self.state;
+        if s.seeded {
+            return Err(RuleError::SeededDealing);
+        }
+        if matches!(s.phase, Phase::Showdown | Phase::Awarding) {
+            return Err(RuleError::TooLateForHoleCards);
+        }
+        let p = s.position(seat)?;
+        if s.players[usize::from(p)].hole.is_some() {
+            return Err(RuleError::HoleCardsKnown { seat });
+        }
+        s.check_new_cards(&cards)?;
+        self.emit(Event::HoleCardsDealt { seat, cards });
+        Ok(())
+    }
+
+    pub(super) fn deal_board(&mut self, cards: &[Card]) -> Result<(), RuleError> {
+        let s = &self.state;
+        if s.seeded {
+            return Err(RuleError::SeededDealing);
+        }
+        let next = match (s.phase, s.street.next()) {
+            (Phase::RoundComplete, Some(next)) if s.live_count() > 1 => next,
+            _ => return Err(RuleError::NotWaitingForBoard),
+        };
+        if cards.len() != next.cards() {
+            return Err(RuleError::WrongCardCount {
+                street: next,
+                expected: next.cards(),
+                got: cards.len(),
+            });
+        }
+        s.check_new_cards(cards)?;
+        self.emit(Event::BoardDealt {
+            street: next,
+            cards: cards.to_vec(),
+        });
+        Ok(())
+    }
+}
+
+impl HandState {
+    pub(super) fn check_new_cards(&self, cards: &[Card]) -> Result<(), RuleError> {
+        for (i, card) in cards.iter().enumerate() {
+            if cards[..i].contains(card) || self.card_in_play(*card) {
+                return Err(RuleError::DuplicateCard { card: *card });
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn card_in_play(&self, card: Card) -> bool {
+        self.board().any(|c| c == card)
+            || self
+                .live_players_iter(true)
+                .any(|p| p.hole.is_some_and(|h| h.contains(&card)))
+    }
+
+    /// The next street's cards from the seeded deck, burning one first. Hole cards take
+    /// the first `2n` cards.
+    pub(super) fn next_board_cards(&self, street: Street) -> Vec<Card> {
+        let Some(deck) = self.deck else {
+            return Vec::new();
+        };
+        let start = usize::from(self.deck_next) + 1;
+        deck[start..start + street.cards()].to_vec()
+    }
+}

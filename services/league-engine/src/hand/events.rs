@@ -1,0 +1,149 @@
+//! The events a hand records, and the rulings, fold reasons and shares they carry.
+
+use super::*;
+
+/// How an out-of-turn action was ruled when the player's turn came.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OutOfTurnRuling {
+    /// The action it faced has not changed: it stands, and is taken now.
+    Binding,
+    /// The action changed: the player acts as if nothing had been declared.
+    Released,
+    /// The player must call (an intervening bet smaller than theirs, or a raise out of
+    /// turn that binds only to a call).
+    MustCall,
+    /// The player must check (WPH 31: the in-turn player checked; the bet is taken back).
+    MustCheck,
+    /// The player may call or fold, but not bet or raise this turn.
+    NoRaise,
+}
+
+/// Why a player's hand was folded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FoldReason {
+    /// The player folded.
+    Folded,
+    /// The player is absent: dealt in, blinded, and folded when the action reaches them.
+    Absent,
+    /// The clock ran out: the hand is dead.
+    ClockExpired,
+}
+
+/// One player's share of a pot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Share {
+    pub seat: Seat,
+    pub amount: u64,
+}
+
+/// Something that happened in the hand. Amounts are chips; `to` amounts are the player's
+/// total for the betting round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "data")]
+pub enum Event {
+    HandStarted {
+        setup: Box<HandSetup>,
+    },
+    /// The deck's seed, kept private until the hand ends (then revealed in `HandEnded`).
+    DeckSealed {
+        seed: Seed,
+    },
+    AntePosted {
+        seat: Seat,
+        amount: u64,
+        all_in: bool,
+    },
+    BlindPosted {
+        seat: Seat,
+        kind: BlindKind,
+        amount: u64,
+        all_in: bool,
+    },
+    /// Private to the player until shown.
+    HoleCardsDealt {
+        seat: Seat,
+        cards: [Card; 2],
+    },
+    /// The forced bets are in and the cards are out: the first betting round opens.
+    PreflopStarted,
+    PlayerFolded {
+        seat: Seat,
+        reason: FoldReason,
+    },
+    PlayerChecked {
+        seat: Seat,
+    },
+    PlayerCalled {
+        seat: Seat,
+        amount: u64,
+        all_in: bool,
+    },
+    PlayerBet {
+        seat: Seat,
+        to: u64,
+        all_in: bool,
+    },
+    /// `declared` is set when an under-sized raise was brought up (or turned into a call)
+    /// by the house rule named in `rule`.
+    PlayerRaised {
+        seat: Seat,
+        to: u64,
+        all_in: bool,
+        full: bool,
+        declared: Option<u64>,
+    },
+    /// An under-sized raise that the house rule turns into a call.
+    RaiseTreatedAsCall {
+        seat: Seat,
+        declared: u64,
+        rule: UndersizedRaise,
+    },
+    UncalledBetReturned {
+        seat: Seat,
+        amount: u64,
+    },
+    BoardDealt {
+        street: Street,
+        cards: Vec<Card>,
+    },
+    ShowdownStarted {
+        order: Vec<Seat>,
+    },
+    HandShown {
+        seat: Seat,
+        cards: [Card; 2],
+    },
+    HandMucked {
+        seat: Seat,
+    },
+    /// Pot `pot` (0 is the main pot) of `amount`, contested by `eligible`, split among the
+    /// winners (their hand `value` when it went to a showdown).
+    PotAwarded {
+        pot: u8,
+        amount: u64,
+        eligible: Vec<Seat>,
+        shares: Vec<Share>,
+        value: Option<HandValue>,
+    },
+    HandEnded {
+        stacks: Vec<Share>,
+        seed: Option<Seed>,
+    },
+    /// A player declared an action before their turn; `facing` is the bet they faced.
+    ActedOutOfTurn {
+        seat: Seat,
+        action: Action,
+        facing: u64,
+    },
+    /// The out-of-turn declaration was ruled on when the turn came, by `rule`.
+    OutOfTurnRuled {
+        seat: Seat,
+        ruling: OutOfTurnRuling,
+        rule: OutOfTurn,
+    },
+    /// Every chip returned to whoever put it in.
+    HandVoided {
+        reason: VoidReason,
+        refunds: Vec<Share>,
+    },
+}

@@ -1,0 +1,225 @@
+//! Folding one event into a hand's state: the `apply` that replay and `decide` share.
+
+use super::*;
+
+impl HandState {
+    pub(super) fn apply(&mut self, event: &Event) {
+        match event {
+            Event::HandStarted { setup } => self.start(setup),
+            Event::DeckSealed { seed } => {
+                self.seed = Some(*seed);
+                self.deck = Some(*Deck::from_seed(seed).cards());
+                self.seeded = true;
+            }
+            Event::AntePosted { seat, amount, .. } => {
+                if let Ok(p) = self.position(*seat) {
+                    let pl = &mut self.players[usize::from(p)];
+                    let amount = (*amount).min(pl.stack);
+                    pl.stack -= amount;
+                    pl.ante += amount;
+                }
+            }
+            Event::BlindPosted {
+                seat, amount, kind, ..
+            } => {
+                if let Ok(p) = self.position(*seat) {
+                    if *kind == BlindKind::BigBlind {
+                        self.bb_pos = Some(p);
+                    }
+                    self.put(p, *amount);
+                    self.current_bet = self.current_bet.max(self.players[usize::from(p)].bet);
+                }
+            }
+            Event::HoleCardsDealt { seat, cards } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.players[usize::from(p)].hole = Some(*cards);
+                    if self.seeded {
+                        self.deck_next = self.deck_next.saturating_add(2);
+                    }
+                }
+            }
+            Event::PlayerFolded { seat, .. } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.players[usize::from(p)].status = Status::Folded;
+                    self.count_action(p, false);
+                    self.advance(p);
+                }
+            }
+            Event::PlayerChecked { seat } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.count_action(p, false);
+                    self.advance(p);
+                }
+            }
+            Event::PlayerCalled { seat, amount, .. } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.put(p, *amount);
+                    self.count_action(p, true);
+                    self.advance(p);
+                }
+            }
+            Event::PlayerBet { seat, to, .. } | Event::PlayerRaised { seat, to, .. } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.raise_to(p, *to);
+                }
+            }
+            Event::PreflopStarted => self.begin_preflop(),
+            Event::RaiseTreatedAsCall { .. } => {}
+            Event::ActedOutOfTurn {
+                seat,
+                action,
+                facing,
+            } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.out_of_turn = Some((p, *action, *facing));
+                }
+            }
+            Event::OutOfTurnRuled { seat, ruling, .. } => {
+                self.out_of_turn = None;
+                if *ruling == OutOfTurnRuling::NoRaise
+                    && let Ok(p) = self.position(*seat)
+                {
+                    self.no_raise |= bit(p);
+                }
+            }
+            Event::UncalledBetReturned { seat, amount } => {
+                if let Ok(p) = self.position(*seat) {
+                    let pl = &mut self.players[usize::from(p)];
+                    let amount = (*amount).min(pl.bet);
+                    pl.bet -= amount;
+                    pl.put_in -= amount;
+                    pl.stack += amount;
+                }
+            }
+            Event::BoardDealt { street, cards } => {
+                for &card in cards {
+                    if let Some(slot) = self.board.get_mut(usize::from(self.board_len)) {
+                        *slot = Some(card);
+                        self.board_len += 1;
+                    }
+                }
+                if self.seeded {
+                    // One burn and the cards.
+                    let dealt = u8::try_from(cards.len()).unwrap_or(0);
+                    self.deck_next = self.deck_next.saturating_add(1 + dealt);
+                }
+                self.street = *street;
+                for pl in &mut self.players[..usize::from(self.n)] {
+                    pl.bet = 0;
+                }
+                self.current_bet = 0;
+                self.begin_round();
+            }
+            Event::ShowdownStarted { order } => {
+                for pl in &mut self.players[..usize::from(self.n)] {
+                    pl.bet = 0;
+                }
+                self.show_len = 0;
+                for &seat in order {
+                    if let Ok(p) = self.position(seat) {
+                        self.show_order[usize::from(self.show_len)] = p;
+                        self.show_len += 1;
+                    }
+                }
+                self.show_next = 0;
+                self.phase = if self.show_len == 0 {
+                    Phase::Awarding
+                } else {
+                    Phase::Showdown
+                };
+            }
+            Event::HandShown { seat, cards } => {
+                if let Ok(p) = self.position(*seat) {
+                    let pl = &mut self.players[usize::from(p)];
+                    pl.hole = Some(*cards);
+                    pl.shown = true;
+                    if self.phase == Phase::Showdown {
+                        self.showdown_done(p);
+                    }
+                }
+            }
+            Event::HandMucked { seat } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.players[usize::from(p)].status = Status::Mucked;
+                    if self.phase == Phase::Showdown {
+                        self.showdown_done(p);
+                    }
+                }
+            }
+            Event::PotAwarded { shares, .. } => {
+                for share in shares {
+                    if let Ok(p) = self.position(share.seat) {
+                        self.players[usize::from(p)].stack += share.amount;
+                        self.awarded += share.amount;
+                    }
+                }
+            }
+            Event::HandEnded { .. } => {
+                for pl in &mut self.players[..usize::from(self.n)] {
+                    pl.bet = 0;
+                    pl.put_in = 0;
+                    pl.ante = 0;
+                }
+                self.awarded = 0;
+                self.phase = Phase::Complete;
+                self.to_act = None;
+            }
+            Event::HandVoided { refunds, .. } => {
+                for share in refunds {
+                    if let Ok(p) = self.position(share.seat) {
+                        self.players[usize::from(p)].stack += share.amount;
+                    }
+                }
+                for pl in &mut self.players[..usize::from(self.n)] {
+                    pl.bet = 0;
+                    pl.put_in = 0;
+                    pl.ante = 0;
+                }
+                self.phase = Phase::Voided;
+                self.to_act = None;
+            }
+        }
+    }
+
+    pub(super) fn showdown_done(&mut self, p: u8) {
+        // Remove p from the pending part of the order (it may act out of order once
+        // hands are face up).
+        let start = usize::from(self.show_next);
+        let len = usize::from(self.show_len);
+        if let Some(i) = self.show_order[start..len].iter().position(|&q| q == p) {
+            self.show_order[start..=start + i].rotate_right(1);
+            self.show_next += 1;
+        }
+        if self.show_next >= self.show_len {
+            self.phase = Phase::Awarding;
+        }
+    }
+
+    pub(super) fn start(&mut self, setup: &HandSetup) {
+        *self = HandState::default();
+        let order = clockwise_from(setup.button, &setup.seats);
+        self.n = u8::try_from(order.len()).unwrap_or(0);
+        for (i, seat) in order.iter().enumerate() {
+            if let Some(s) = setup.seats.iter().find(|s| s.seat == *seat) {
+                self.players[i] = Player {
+                    seat: s.seat,
+                    starting: s.stack,
+                    stack: s.stack,
+                    absent: s.absent,
+                    ..Player::default()
+                };
+            }
+        }
+        self.rules = Some(setup.rules);
+        self.big_blind = setup.big_blind;
+        let straddle = setup
+            .blinds
+            .iter()
+            .filter(|b| b.kind == BlindKind::Straddle)
+            .map(|b| b.amount)
+            .max()
+            .unwrap_or(0);
+        self.preflop_floor = setup.big_blind.max(straddle);
+        self.phase = Phase::Dealing;
+    }
+}

@@ -1,0 +1,276 @@
+//! Pots and awards: uncalled bets, main and side pots, winners and split pots.
+
+use super::*;
+
+/// A pot: its amount and the positions that can win it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pot {
+    pub amount: u64,
+    /// Positions, as a mask (bit `p` for position `p`).
+    pub(super) eligible: u16,
+}
+
+impl Run<'_> {
+    pub(super) fn award(&mut self) {
+        let s = &self.state;
+        let rules = s.rules.unwrap_or_else(HouseRules::wsop);
+        let mut values = [None; MAX_SEATS];
+        for p in 0..s.n {
+            let pl = &s.players[usize::from(p)];
+            if pl.status == Status::Live {
+                values[usize::from(p)] = pl.hole.and_then(|h| s.value_of(h));
+            }
+        }
+        let mut pots = s.pots();
+        if rules.odd_chip == OddChip::AllToFirstLeftOfButton {
+            // PokerKit (the PHH reference) first kills every hand that cannot win any
+            // pot, then builds the pots among the rest: neighbouring pots left with the
+            // same contenders become one, which moves odd chips.
+            let winners = pots
+                .iter()
+                .fold(0u16, |mask, pot| mask | s.winners(pot, &values).0);
+            pots = s.pots_among(winners);
+        }
+        // Side pots are awarded before the main pot.
+        for (index, pot) in pots.iter().enumerate().rev() {
+            let (shares, value) = self.state.split(pot, &values, rules.odd_chip);
+            self.emit(Event::PotAwarded {
+                pot: u8::try_from(index).unwrap_or(u8::MAX),
+                amount: pot.amount,
+                eligible: positions(pot.eligible)
+                    .map(|p| self.state.seat_of(p))
+                    .collect(),
+                shares,
+                value,
+            });
+        }
+        let stacks = self
+            .state
+            .live_players_iter(true)
+            .map(|pl| Share {
+                seat: pl.seat,
+                amount: pl.stack,
+            })
+            .collect();
+        let seed = self.state.seed;
+        self.emit(Event::HandEnded { stacks, seed });
+    }
+}
+
+impl HandState {
+    /// The seat and amount of a bet no one called.
+    pub(super) fn uncalled(&self) -> Option<(Seat, u64)> {
+        let mut top: Option<u8> = None;
+        let mut top_bet = 0;
+        let mut second = 0;
+        for p in 0..self.n {
+            let bet = self.players[usize::from(p)].bet;
+            if bet > top_bet {
+                second = top_bet;
+                top_bet = bet;
+                top = Some(p);
+            } else if bet > second {
+                second = bet;
+            }
+        }
+        let p = top?;
+        (top_bet > second).then(|| (self.seat_of(p), top_bet - second))
+    }
+
+    /// Pots from the lowest level up, built as PokerKit builds them: each distinct amount
+    /// put in is a level; antes are dead money in the main pot; neighbouring pots with the
+    /// same contenders are one pot. A level nobody still in the hand reached (everyone who
+    /// put that much in folded, e.g. an absent big blind folded behind a short all-in)
+    /// joins the pot below it: the chips stay in play and go, as PokerKit pushes them, to
+    /// whoever wins that pot.
+    pub fn pots(&self) -> Vec<Pot> {
+        let live = (0..self.n)
+            .filter(|&p| self.players[usize::from(p)].status == Status::Live)
+            .fold(0u16, |mask, p| mask | bit(p));
+        self.pots_among(live)
+    }
+
+    /// Pots whose contenders are the positions in `contenders`.
+    pub(super) fn pots_among(&self, contenders: u16) -> Vec<Pot> {
+        let n = usize::from(self.n);
+        let players = &self.players[..n];
+        // Positions by what they put in, so that at each level those who reached it are
+        // the ones not yet passed.
+        let mut by_put_in = [(0u64, 0u8); MAX_SEATS];
+        for (slot, p) in by_put_in.iter_mut().zip(0..self.n) {
+            *slot = (players[usize::from(p)].put_in, p);
+        }
+        let by_put_in = &mut by_put_in[..n];
+        by_put_in.sort_unstable();
+        let mut pots: Vec<Pot> = Vec::with_capacity(n);
+        let mut amount: u64 = players.iter().map(|p| p.ante).sum();
+        let mut reached = (0..self.n).fold(0u16, |mask, p| mask | bit(p));
+        let mut previous = 0;
+        let mut i = 0;
+        while let Some(&(level, _)) = by_put_in.get(i) {
+            // Every player who put in at least `level` adds `level - previous` to this pot.
+            let count = u64::try_from(n - i).unwrap_or(0);
+            amount += (level - previous) * count;
+            let mut eligible = reached & contenders;
+            while let Some(last) = pots.last() {
+                if last.eligible == eligible || eligible == 0 {
+                    amount += last.amount;
+                    eligible = last.eligible;
+                    pots.pop();
+                } else {
+                    break;
+                }
+            }
+            if amount > 0 {
+                pots.push(Pot { amount, eligible });
+            }
+            amount = 0;
+            previous = level;
+            while let Some(&(put_in, p)) = by_put_in.get(i)
+                && put_in == level
+            {
+                reached &= !bit(p);
+                i += 1;
+            }
+        }
+        pots
+    }
+
+    /// The winners of a pot and their shares, odd chips by the house rule.
+    /// The positions that win a pot (in position order) and their hand's value.
+    pub(super) fn winners(
+        &self,
+        pot: &Pot,
+        values: &[Option<HandValue>; MAX_SEATS],
+    ) -> (u16, Option<HandValue>) {
+        if pot.eligible.count_ones() == 1 {
+            return (pot.eligible, None);
+        }
+        let best = positions(pot.eligible)
+            .filter_map(|p| values[usize::from(p)])
+            .max();
+        let winners = positions(pot.eligible)
+            .filter(|&p| best.is_some() && values[usize::from(p)] == best)
+            .fold(0u16, |mask, p| mask | bit(p));
+        (winners, best)
+    }
+
+    /// The winners of a pot and their shares, odd chips by the house rule.
+    pub(super) fn split(
+        &self,
+        pot: &Pot,
+        values: &[Option<HandValue>; MAX_SEATS],
+        odd_chip: OddChip,
+    ) -> (Vec<Share>, Option<HandValue>) {
+        let (winners, value) = self.winners(pot, values);
+        let count = u64::from(winners.count_ones()).max(1);
+        let each = pot.amount / count;
+        let mut odd = pot.amount % count;
+        // Winners are in position order: clockwise from the button.
+        let shares = positions(winners)
+            .map(|p| {
+                let extra = match odd_chip {
+                    OddChip::AllToFirstLeftOfButton => std::mem::take(&mut odd),
+                    OddChip::OneEachLeftOfButton | OddChip::HighHandThenLeftOfButton => {
+                        let one = odd.min(1);
+                        odd -= one;
+                        one
+                    }
+                };
+                Share {
+                    seat: self.seat_of(p),
+                    amount: each + extra,
+                }
+            })
+            .collect();
+        (shares, value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Pots as they were first built: level by level, every player and every position
+    /// looked at again for each level, eligibility as a list. The one-pass, mask-based
+    /// `pots_among` must give the same pots.
+    fn pots_reference(state: &HandState, contenders: u16) -> Vec<(u64, Vec<u8>)> {
+        let players = &state.players[..usize::from(state.n)];
+        let mut levels: Vec<u64> = players.iter().map(|p| p.put_in).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        let mut pots: Vec<(u64, Vec<u8>)> = Vec::new();
+        let mut amount: u64 = players.iter().map(|p| p.ante).sum();
+        let mut previous = 0;
+        for level in levels {
+            for pl in players {
+                if pl.put_in >= level {
+                    amount += level - previous;
+                }
+            }
+            let mut eligible: Vec<u8> = (0..state.n)
+                .filter(|&p| players[usize::from(p)].put_in >= level && contenders & bit(p) != 0)
+                .collect();
+            while let Some(last) = pots.last() {
+                if last.1 == eligible || eligible.is_empty() {
+                    amount += last.0;
+                    eligible.clone_from(&last.1);
+                    pots.pop();
+                } else {
+                    break;
+                }
+            }
+            if amount > 0 {
+                pots.push((amount, eligible));
+            }
+            amount = 0;
+            previous = level;
+        }
+        pots
+    }
+
+    fn state_with(put_in: &[(u64, u64)]) -> HandState {
+        let mut state = HandState::new();
+        state.n = u8::try_from(put_in.len()).unwrap();
+        for (p, &(put, ante)) in put_in.iter().enumerate() {
+            state.players[p].put_in = put;
+            state.players[p].ante = ante;
+        }
+        state
+    }
+
+    proptest! {
+        #[test]
+        fn pots_are_those_of_the_level_by_level_construction(
+            // Few distinct amounts, so that levels are often shared.
+            put_in in proptest::collection::vec((0u64..6, 0u64..3), 2..=MAX_SEATS),
+            contenders in any::<u16>(),
+        ) {
+            let state = state_with(&put_in);
+            let got: Vec<(u64, Vec<u8>)> = state
+                .pots_among(contenders)
+                .into_iter()
+                .map(|pot| (pot.amount, positions(pot.eligible).collect()))
+                .collect();
+            prop_assert_eq!(got, pots_reference(&state, contenders));
+        }
+
+        #[test]
+        fn the_next_pending_position_is_found_clockwise(
+            n in 2u8..=10,
+            pending in any::<u16>(),
+            from in 0u8..10,
+        ) {
+            let mut state = HandState::new();
+            state.n = n;
+            state.pending = pending;
+            let from = from % n;
+            let expected = (0..n).map(|i| (from + i) % n).find(|&p| pending & bit(p) != 0);
+            prop_assert_eq!(state.next_pending(from), expected);
+            for p in 0..n {
+                prop_assert_eq!(state.wrap(p + from), (p + from) % n);
+            }
+        }
+    }
+}

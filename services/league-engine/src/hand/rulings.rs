@@ -1,0 +1,137 @@
+//! Floor rulings: voiding a hand (misdeals) and action out of turn.
+
+use super::*;
+
+impl Run<'_> {
+    pub(super) fn void(&mut self, reason: &VoidReason) -> Result<(), RuleError> {
+        if let VoidReason::Misdeal(_) = reason {
+            let rules = self.state.rules()?;
+            if !self.state.before_misdeal_cutoff(rules.misdeal_cutoff) {
+                return Err(RuleError::MisdealPastCutoff {
+                    cutoff: rules.misdeal_cutoff,
+                });
+            }
+        }
+        let refunds = self.state.live_players_iter(true).map(|pl| Share {
+            seat: pl.seat,
+            amount: pl.put_in + pl.ante,
+        });
+        let refunds = refunds.collect();
+        self.emit(Event::HandVoided {
+            reason: reason.clone(),
+            refunds,
+        });
+        Ok(())
+    }
+
+    pub(super) fn out_of_turn(&mut self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        let s = &self.state;
+        let p = s.position(seat)?;
+        if s.phase != Phase::Betting {
+            return Err(RuleError::NotBetting);
+        }
+        if s.to_act == Some(p) {
+            // In turn after all: an ordinary action.
+            return self.act(seat, action);
+        }
+        if s.pending & bit(p) == 0 || s.players[usize::from(p)].status != Status::Live {
+            return Err(RuleError::NotDueToAct { seat });
+        }
+        if s.out_of_turn.is_some() {
+            return Err(RuleError::OutOfTurnPending);
+        }
+        self.emit(Event::ActedOutOfTurn {
+            seat,
+            action,
+            facing: s.current_bet,
+        });
+        Ok(())
+    }
+
+    /// The turn of a player who acted out of turn has come: rule by the house.
+    pub(super) fn rule_out_of_turn(&mut self, seat: Seat, declared: Action, facing: u64) {
+        let rules = self.state.rules.unwrap_or_else(HouseRules::wsop);
+        let now = self.state.current_bet;
+        let changed = now != facing;
+        let declared_to = match declared {
+            Action::Bet(to) | Action::RaiseTo(to) => Some(to),
+            _ => None,
+        };
+        let ruling = match rules.out_of_turn {
+            OutOfTurn::BindingUnlessActionChanges if !changed => OutOfTurnRuling::Binding,
+            // Oracle 8: "A player who checks out of turn may not bet or raise on the next
+            // turn to act."
+            OutOfTurn::BindingUnlessActionChanges if declared == Action::Check => {
+                OutOfTurnRuling::NoRaise
+            }
+            OutOfTurn::BindingUnlessActionChanges => OutOfTurnRuling::Released,
+            // Hippodrome 5: an intervening bet smaller than the out-of-turn bet must be
+            // called; a larger one releases.
+            OutOfTurn::StandsUnlessChanged if !changed => OutOfTurnRuling::Binding,
+            OutOfTurn::StandsUnlessChanged => match declared_to {
+                Some(to) if now < to => OutOfTurnRuling::MustCall,
+                _ => OutOfTurnRuling::Released,
+            },
+            // QueenSix betting 5.
+            OutOfTurn::Restricted => match declared {
+                Action::Check => OutOfTurnRuling::NoRaise,
+                Action::Call if !changed => OutOfTurnRuling::Binding,
+                Action::Call => OutOfTurnRuling::NoRaise,
+                Action::Fold => OutOfTurnRuling::Binding,
+                Action::Bet(_) | Action::RaiseTo(_) | Action::AllIn if !changed => {
+                    OutOfTurnRuling::MustCall
+                }
+                Action::Bet(_) | Action::RaiseTo(_) | Action::AllIn => OutOfTurnRuling::Released,
+            },
+            // WPH 31: the in-turn player checked: take the bet back and check; bet less:
+            // flat call; bet more: every option but checking.
+            OutOfTurn::WphRule31 => match declared_to {
+                Some(_) if now == 0 => OutOfTurnRuling::MustCheck,
+                Some(to) if now <= to => OutOfTurnRuling::MustCall,
+                Some(_) => OutOfTurnRuling::Released,
+                None if !changed => OutOfTurnRuling::Binding,
+                None => OutOfTurnRuling::Released,
+            },
+        };
+        self.emit(Event::OutOfTurnRuled {
+            seat,
+            ruling,
+            rule: rules.out_of_turn,
+        });
+        let forced = match ruling {
+            OutOfTurnRuling::Binding => Some(declared),
+            OutOfTurnRuling::MustCall => Some(Action::Call),
+            OutOfTurnRuling::MustCheck => Some(Action::Check),
+            OutOfTurnRuling::Released | OutOfTurnRuling::NoRaise => None,
+        };
+        if let Some(action) = forced {
+            // A declaration that is no longer legal (say, a call with nothing to call)
+            // leaves the player to act.
+            let mark = self.events.len();
+            let saved = *self.state;
+            if self.act(seat, action).is_err() {
+                self.events.truncate(mark);
+                *self.state = saved;
+            }
+        }
+    }
+}
+
+impl HandState {
+    pub(super) fn before_misdeal_cutoff(&self, cutoff: MisdealCutoff) -> bool {
+        if self.street != Street::Preflop {
+            return false;
+        }
+        match cutoff {
+            MisdealCutoff::PlayersActed {
+                players,
+                never_after_big_blind,
+            } => {
+                let acted = self.players_acted.count_ones();
+                let bb_acted = never_after_big_blind && self.big_blind_acted();
+                acted < u32::from(players) && !bb_acted
+            }
+            MisdealCutoff::SubstantialAction => self.chip_actions < 2 && self.actions_taken < 3,
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! The showdown: showing and mucking, who shows in which order, hand values.
+
+use super::*;
+
+impl Run<'_> {
+    pub(super) fn show(&mut self, seat: Seat, cards: Option<[Card; 2]>) -> Result<(), RuleError> {
+        let p = self.state.expect_showdown_turn(seat)?;
+        let player = self.state.players[usize::from(p)];
+        let cards = match (player.hole, cards) {
+            (Some(hole), None) => hole,
+            (Some(hole), Some(shown)) => {
+                if !same_cards(hole, shown) {
+                    return Err(RuleError::WrongCards { seat, got: shown });
+                }
+                hole
+            }
+            (None, Some(shown)) => {
+                self.state.check_new_cards(&shown)?;
+                shown
+            }
+            (None, None) => return Err(RuleError::CardsUnknown { seat }),
+        };
+        self.emit(Event::HandShown { seat, cards });
+        Ok(())
+    }
+
+    pub(super) fn muck(&mut self, seat: Seat) -> Result<(), RuleError> {
+        let p = self.state.expect_showdown_turn(seat)?;
+        if self.state.last_hand_in_a_pot(p) {
+            return Err(RuleError::LastHandCannotMuck { seat });
+        }
+        self.emit(Event::HandMucked { seat });
+        Ok(())
+    }
+}
+
+pub(super) fn same_cards(a: [Card; 2], b: [Card; 2]) -> bool {
+    (a[0] == b[0] && a[1] == b[1]) || (a[0] == b[1] && a[1] == b[0])
+}
+
+impl HandState {
+    pub(super) fn expect_showdown_turn(&self, seat: Seat) -> Result<u8, RuleError> {
+        let p = self.position(seat)?;
+        if self.runout_face_up() {
+            // All-in with the betting over: hands are turned up before the run-out.
+            let pl = &self.players[usize::from(p)];
+            return if pl.status == Status::Live && !pl.shown {
+                Ok(p)
+            } else {
+                Err(RuleError::NotShowdown)
+            };
+        }
+        if self.phase != Phase::Showdown {
+            return Err(RuleError::NotShowdown);
+        }
+        match self.showdown_turn() {
+            Some(q) if q == p => Ok(p),
+            // Once someone is all-in every hand is turned up: the order does not matter.
+            Some(_) if self.live_all_in() && self.pending_show(p) => Ok(p),
+            other => Err(RuleError::NotYourTurn {
+                expected: other.map(|q| self.seat_of(q)),
+                got: seat,
+            }),
+        }
+    }
+
+    pub(super) fn pending_show(&self, p: u8) -> bool {
+        self.show_order[usize::from(self.show_next)..usize::from(self.show_len)].contains(&p)
+    }
+
+    /// A live player is all-in.
+    pub(super) fn live_all_in(&self) -> bool {
+        self.live_players_iter(false).any(|p| p.stack == 0)
+    }
+
+    /// The betting is over for the hand (at most one live player has chips) while cards
+    /// remain to come: hands are turned face up.
+    pub(super) fn runout_face_up(&self) -> bool {
+        self.phase == Phase::RoundComplete
+            && self.uncalled().is_none()
+            && self.live_count() > 1
+            && self
+                .live_players_iter(false)
+                .filter(|p| p.stack > 0)
+                .count()
+                <= 1
+    }
+
+    /// The next hand to turn face up in an all-in run-out, in showdown order.
+    pub(super) fn next_face_up(&self) -> Option<u8> {
+        if !self.runout_face_up() {
+            return None;
+        }
+        self.showdown_order().first().copied()
+    }
+
+    pub(super) fn showdown_turn(&self) -> Option<u8> {
+        (self.show_next < self.show_len).then(|| self.show_order[usize::from(self.show_next)])
+    }
+
+    /// The value of a hand with the full board (`None` before the river is out).
+    pub(super) fn value_of(&self, hole: [Card; 2]) -> Option<HandValue> {
+        let mut cards = [hole[0]; 7];
+        cards[1] = hole[1];
+        let mut len = 2;
+        for card in self.board() {
+            cards[len] = card;
+            len += 1;
+        }
+        (len == 7).then(|| eval::evaluate7(&cards))
+    }
+
+    /// Showdown order (positions) of the live players, by the house rule.
+    pub(super) fn showdown_order(&self) -> Order {
+        let rules = self.rules.unwrap_or_else(HouseRules::wsop);
+        let start = match (self.last_aggressor, rules.showdown_order) {
+            (Some(p), _) => p,
+            (None, ShowdownOrder::LastAggressorElseLeftOfButton) => 0,
+            (None, _) => (0..self.n).find(|&p| self.can_bet(p)).unwrap_or(0),
+        };
+        let mut order: Order = (0..self.n)
+            .map(|i| self.wrap(start + i))
+            .filter(|&p| {
+                let pl = &self.players[usize::from(p)];
+                pl.status == Status::Live && !pl.shown
+            })
+            .collect();
+        if rules.showdown_order == ShowdownOrder::SidePotsFirst {
+            // Players all-in for the main pot only show last.
+            let live_levels = order.iter().map(|&p| self.players[usize::from(p)].put_in);
+            let lowest = live_levels.clone().min().unwrap_or(0);
+            let highest = live_levels.max().unwrap_or(0);
+            if lowest < highest {
+                order.sort_by_key(|&p| {
+                    let pl = &self.players[usize::from(p)];
+                    pl.stack == 0 && pl.put_in == lowest
+                });
+            }
+        }
+        order
+    }
+
+    /// Would this player mucking leave some pot with nobody to win it?
+    pub(super) fn last_hand_in_a_pot(&self, p: u8) -> bool {
+        self.pots().iter().any(|pot| {
+            pot.eligible & bit(p) != 0
+                && positions(pot.eligible)
+                    .all(|q| q == p || self.players[usize::from(q)].status != Status::Live)
+        })
+    }
+}

@@ -1,0 +1,384 @@
+//! The folded state of a hand (players by position, phase, the betting queue) and the ways
+//! to read it.
+
+use super::*;
+
+/// How a player stands in the hand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Status {
+    #[default]
+    Live,
+    Folded,
+    Mucked,
+}
+
+/// A player in the hand, by position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Player {
+    pub(super) seat: Seat,
+    pub(super) starting: u64,
+    pub(super) stack: u64,
+    /// Live chips this betting round (blinds count).
+    pub(super) bet: u64,
+    /// Live chips put in over the whole hand, bets of this round included.
+    pub(super) put_in: u64,
+    /// Dead chips (antes).
+    pub(super) ante: u64,
+    pub(super) status: Status,
+    pub(super) absent: bool,
+    pub(super) hole: Option<[Card; 2]>,
+    pub(super) shown: bool,
+}
+
+/// Where the hand is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Phase {
+    #[default]
+    NotStarted,
+    /// Forced bets posted, cards being dealt (internal to `Start`).
+    Dealing,
+    /// A player is to act.
+    Betting,
+    /// The betting round is over; waiting for the next street, the showdown or the award.
+    RoundComplete,
+    /// Players show or muck in order.
+    Showdown,
+    /// Every showdown decision is made; pots are awarded next.
+    Awarding,
+    Complete,
+    Voided,
+}
+
+/// The state of one hand, folded from its events. Fixed-size and `Copy`: `decide` works on
+/// a copy, and replaying a hand allocates nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandState {
+    pub(super) phase: Phase,
+    pub(super) rules: Option<HouseRules>,
+    pub(super) seeded: bool,
+    pub(super) deck: Option<[Card; 52]>,
+    /// Next undealt card of the deck.
+    pub(super) deck_next: u8,
+    pub(super) seed: Option<Seed>,
+    pub(super) players: [Player; MAX_SEATS],
+    pub(super) n: u8,
+    pub(super) big_blind: u64,
+    /// The smallest full raise preflop: the big blind, or a straddle.
+    pub(super) preflop_floor: u64,
+    pub(super) street: Street,
+    pub(super) board: [Option<Card>; 5],
+    pub(super) board_len: u8,
+    /// Highest bet of the round.
+    pub(super) current_bet: u64,
+    /// Largest full bet or raise of the round (0 until someone bets).
+    pub(super) largest_raise: u64,
+    /// The round's bet to match when each position last acted.
+    pub(super) acted_at: [u64; MAX_SEATS],
+    /// Bets and raises so far this round, and the count when each position last acted.
+    pub(super) raises: u8,
+    pub(super) acted_raises: [u8; MAX_SEATS],
+    /// The last bet or raise, if it was an all-in of less than a full raise.
+    pub(super) last_short: Option<(u8, u64)>,
+    /// The latest pair of consecutive short all-ins that together made a full raise
+    /// (the sequence number of its first), for the two-consecutive rule.
+    pub(super) short_pair: Option<u8>,
+    /// PokerKit's own bookkeeping (the `wsop` preset must never allow a raise that
+    /// PokerKit, the PHH reference, refuses): who acted since its notion of a full raise,
+    /// and its running list of consecutive short all-ins.
+    pub(super) pk_acted: u16,
+    pub(super) pk_short_count: u8,
+    pub(super) pk_short_sum: u64,
+    /// Positions still to act this round, and who is to act.
+    pub(super) pending: u16,
+    pub(super) to_act: Option<u8>,
+    /// Positions that have acted since the last full bet or raise.
+    pub(super) acted: u16,
+    pub(super) last_aggressor: Option<u8>,
+    /// Counts for the misdeal cut-off (blinds not counted).
+    pub(super) players_acted: u16,
+    pub(super) actions_taken: u8,
+    pub(super) chip_actions: u8,
+    /// Showdown order (positions) and who has decided.
+    pub(super) show_order: [u8; MAX_SEATS],
+    pub(super) show_len: u8,
+    pub(super) show_next: u8,
+    /// A waiting out-of-turn declaration: position, action, the bet it faced.
+    pub(super) out_of_turn: Option<(u8, Action, u64)>,
+    /// Positions that may not bet or raise for the rest of the round.
+    pub(super) no_raise: u16,
+    /// Chips awarded from the pots so far.
+    pub(super) awarded: u64,
+    /// Position of the big blind, if one was posted.
+    pub(super) bb_pos: Option<u8>,
+}
+
+impl Default for HandState {
+    fn default() -> HandState {
+        HandState {
+            phase: Phase::NotStarted,
+            rules: None,
+            seeded: false,
+            deck: None,
+            deck_next: 0,
+            seed: None,
+            players: [Player::default(); MAX_SEATS],
+            n: 0,
+            big_blind: 0,
+            preflop_floor: 0,
+            street: Street::Preflop,
+            board: [None; 5],
+            board_len: 0,
+            current_bet: 0,
+            largest_raise: 0,
+            acted_at: [0; MAX_SEATS],
+            raises: 0,
+            acted_raises: [0; MAX_SEATS],
+            last_short: None,
+            short_pair: None,
+            pk_acted: 0,
+            pk_short_count: 0,
+            pk_short_sum: 0,
+            pending: 0,
+            to_act: None,
+            acted: 0,
+            last_aggressor: None,
+            players_acted: 0,
+            actions_taken: 0,
+            chip_actions: 0,
+            show_order: [0; MAX_SEATS],
+            show_len: 0,
+            show_next: 0,
+            out_of_turn: None,
+            no_raise: 0,
+            awarded: 0,
+            bb_pos: None,
+        }
+    }
+}
+
+/// What the player to act may do, with exact amounts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegalActions {
+    pub seat: Seat,
+    pub can_fold: bool,
+    pub can_check: bool,
+    /// Chips a call adds (less than the bet when it puts the player all-in).
+    pub call: Option<u64>,
+    /// Bet (`raise == false`) or raise (`raise == true`) to an amount in `min..=max`.
+    pub bet_or_raise: Option<BetRange>,
+}
+
+/// The amounts a bet or raise may go to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BetRange {
+    pub raise: bool,
+    pub min: u64,
+    pub max: u64,
+}
+
+pub(super) fn bit(p: u8) -> u16 {
+    1u16 << p
+}
+
+/// The positions in a mask, in position order.
+pub(super) fn positions(mask: u16) -> impl Iterator<Item = u8> + Clone {
+    let n = u8::try_from(MAX_SEATS).unwrap_or(u8::MAX);
+    (0..n).filter(move |&p| mask & bit(p) != 0)
+}
+
+/// Positions in some order, held without allocating (at most one per seat).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Order {
+    pub(super) items: [u8; MAX_SEATS],
+    pub(super) len: usize,
+}
+
+/// Keeps the first [`MAX_SEATS`] positions (a table has no more).
+impl FromIterator<u8> for Order {
+    fn from_iter<I: IntoIterator<Item = u8>>(from: I) -> Order {
+        let mut order = Order {
+            items: [0; MAX_SEATS],
+            len: 0,
+        };
+        for (slot, p) in order.items.iter_mut().zip(from) {
+            *slot = p;
+            order.len += 1;
+        }
+        order
+    }
+}
+
+impl std::ops::Deref for Order {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.items[..self.len]
+    }
+}
+
+impl std::ops::DerefMut for Order {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.items[..self.len]
+    }
+}
+
+impl HandState {
+    /// A hand that has not started.
+    pub fn new() -> HandState {
+        HandState::default()
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    pub fn street(&self) -> Street {
+        self.street
+    }
+
+    /// The highest bet of the current betting round.
+    pub fn current_bet(&self) -> u64 {
+        self.current_bet
+    }
+
+    pub fn board(&self) -> impl Iterator<Item = Card> + '_ {
+        self.board.iter().flatten().copied()
+    }
+
+    pub fn is_over(&self) -> bool {
+        matches!(self.phase, Phase::Complete | Phase::Voided)
+    }
+
+    /// The seat to act, while betting.
+    pub fn to_act(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::Betting => self.to_act.map(|p| self.seat_of(p)),
+            _ => None,
+        }
+    }
+
+    /// The seat due to show or muck, at the showdown.
+    pub fn to_show(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::Showdown => self.showdown_turn().map(|p| self.seat_of(p)),
+            _ => None,
+        }
+    }
+
+    /// Is the engine waiting for board cards to be recorded?
+    pub fn awaiting_board(&self) -> Option<Street> {
+        if self.phase == Phase::RoundComplete && !self.seeded && self.live_count() > 1 {
+            self.street.next()
+        } else {
+            None
+        }
+    }
+
+    /// The seats in the hand with their stacks, from the first seat left of the button.
+    pub fn stacks(&self) -> impl Iterator<Item = (Seat, u64)> + '_ {
+        self.live_players_iter(true).map(|p| (p.seat, p.stack))
+    }
+
+    pub fn stack(&self, seat: Seat) -> Option<u64> {
+        self.position(seat)
+            .ok()
+            .map(|p| self.players[usize::from(p)].stack)
+    }
+
+    /// Whether the seat's hole cards have been shown to the table.
+    pub fn is_shown(&self, seat: Seat) -> bool {
+        self.position(seat)
+            .ok()
+            .is_some_and(|p| self.players[usize::from(p)].shown)
+    }
+
+    /// Whether the seat still holds cards (not folded or mucked).
+    pub fn is_live(&self, seat: Seat) -> bool {
+        self.position(seat)
+            .ok()
+            .is_some_and(|p| self.players[usize::from(p)].status == Status::Live)
+    }
+
+    pub fn hole_cards(&self, seat: Seat) -> Option<[Card; 2]> {
+        self.position(seat)
+            .ok()
+            .and_then(|p| self.players[usize::from(p)].hole)
+    }
+
+    /// Chips in the middle: every bet and ante not yet awarded.
+    pub fn pot_total(&self) -> u64 {
+        let put_in: u64 = self
+            .live_players_iter(true)
+            .map(|p| p.put_in + p.ante)
+            .sum();
+        put_in - self.awarded.min(put_in)
+    }
+
+    /// The seats dealt in, from the first seat left of the button (PHH `p1`..`pN`).
+    pub fn seats_in_order(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.live_players_iter(true).map(|p| p.seat)
+    }
+
+    /// The legal actions of the seat to act, with exact amounts.
+    pub fn legal_actions(&self) -> Option<LegalActions> {
+        match (self.phase, self.to_act) {
+            (Phase::Betting, Some(p)) => Some(self.legal_at(p)),
+            _ => None,
+        }
+    }
+
+    /// Chips conserved, nothing negative, one seat to act while betting.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        if self.phase == Phase::NotStarted {
+            return Ok(());
+        }
+        let mut total = 0u64;
+        let mut starting = 0u64;
+        for p in self.live_players_iter(true) {
+            total += p.stack + p.put_in + p.ante;
+            starting += p.starting;
+            if p.bet > p.put_in {
+                return Err(format!("seat {}: round bet above total put in", p.seat));
+            }
+        }
+        let total = total
+            .checked_sub(self.awarded)
+            .ok_or_else(|| "awarded more than was put in".to_string())?;
+        if total != starting {
+            return Err(format!(
+                "chips not conserved: {total} in play, {starting} at the start"
+            ));
+        }
+        let betting = self.phase == Phase::Betting;
+        match (betting, self.to_act) {
+            (true, None) => Err("betting with nobody to act".into()),
+            (true, Some(p)) if self.players[usize::from(p)].status != Status::Live => {
+                Err("a folded player is to act".into())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    pub(super) fn rules(&self) -> Result<HouseRules, RuleError> {
+        self.rules.ok_or(RuleError::NotStarted)
+    }
+
+    pub(super) fn live_players_iter(&self, all: bool) -> impl Iterator<Item = &Player> + '_ {
+        self.players[..usize::from(self.n)]
+            .iter()
+            .filter(move |p| all || p.status == Status::Live)
+    }
+
+    pub(super) fn seat_of(&self, p: u8) -> Seat {
+        self.players[usize::from(p)].seat
+    }
+
+    pub(super) fn position(&self, seat: Seat) -> Result<u8, RuleError> {
+        (0..self.n)
+            .find(|&p| self.players[usize::from(p)].seat == seat)
+            .ok_or(RuleError::NoSuchSeat { seat })
+    }
+
+    pub(super) fn live_count(&self) -> usize {
+        self.live_players_iter(false).count()
+    }
+}

@@ -1,0 +1,54 @@
+//! The commands the league takes.
+
+use super::*;
+
+/// A command to the league.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Command {
+    /// Start the league. `final_table`: how many places make the final table (default 9).
+    CreateLeague {
+        name: String,
+        final_table: Option<u32>,
+    },
+    AddVenue {
+        venue: String,
+        region: String,
+    },
+    /// A season, its best-N (`None`: every result counts) and its first scoring version.
+    AddSeason {
+        season: String,
+        best_n: Option<u32>,
+        scoring: ScoringRule,
+    },
+    /// A new scoring version for a season: its results are re-scored.
+    SetFormula {
+        season: String,
+        scoring: ScoringRule,
+    },
+    RegisterPlayer {
+        player: String,
+        name: String,
+        membership: String,
+    },
+    RenamePlayer {
+        player: String,
+        name: String,
+    },
+    /// `merge` is a duplicate of `keep`: its results count for `keep`.
+    MergePlayers {
+        keep: String,
+        merge: String,
+    },
+    /// Undo the merge of `merge` into `keep`.
+    UnmergePlayers {
+        keep: String,
+        merge: String,
+    },
+    RecordTournament {
+        outcome: TournamentOutcome,
+    },
+    /// Replace a recorded tournament's outcome (same tournament id): a corrected result.
+    AmendTournament {
+        outcome: TournamentOutcome,
+    },
+}

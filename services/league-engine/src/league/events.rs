@@ -1,0 +1,70 @@
+//! The events the league records, and the points they carry.
+
+use super::*;
+
+/// One tournament's points under one version, parallel to its `finishes`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentPoints {
+    pub tournament: String,
+    pub points: Vec<Centipoints>,
+}
+
+/// One version's points for a tournament, parallel to its `finishes`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VersionPoints {
+    pub version: u32,
+    pub points: Vec<Centipoints>,
+}
+
+/// Something that happened in the league.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum Event {
+    LeagueCreated {
+        name: String,
+        final_table: u32,
+    },
+    VenueAdded {
+        venue: String,
+        region: String,
+    },
+    SeasonAdded {
+        season: String,
+        best_n: Option<u32>,
+    },
+    /// A season's scoring version `version`, and every recorded result of the season
+    /// scored with it.
+    FormulaSet {
+        season: String,
+        version: u32,
+        scoring: Scoring,
+        rescored: Vec<TournamentPoints>,
+    },
+    PlayerRegistered {
+        player: String,
+        name: String,
+        membership: String,
+    },
+    PlayerRenamed {
+        player: String,
+        name: String,
+    },
+    PlayersMerged {
+        keep: String,
+        merge: String,
+    },
+    PlayersUnmerged {
+        keep: String,
+        merge: String,
+    },
+    /// A tournament's outcome and its points under every version of its season.
+    TournamentRecorded {
+        outcome: TournamentOutcome,
+        points: Vec<VersionPoints>,
+    },
+    /// A recorded tournament's outcome replaced, with its points.
+    TournamentAmended {
+        outcome: TournamentOutcome,
+        points: Vec<VersionPoints>,
+    },
+}

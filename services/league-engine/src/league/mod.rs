@@ -1,0 +1,324 @@
+//! A league as one event stream: venues in regions, seasons with versioned points
+//! formulas, players and their merges, and the results of its tournaments. Standings are
+//! read from the recorded results.
+//!
+//! # Layout
+//!
+//! - [`Command`] and [`Event`]: [`decide`] checks a command against a [`LeagueState`] and
+//!   says what happens without changing anything; [`apply`] folds one event in;
+//!   [`execute`] does both, for replay loops.
+//! - [`TournamentOutcome`] and [`Finish`]: what a finished tournament reports to the
+//!   league, self-contained (the tournament engine maps its finish onto it; a
+//!   results-only tournament, entered by hand, records the same outcome and scores the
+//!   same way).
+//! - [`ScoringRule`] (as the league writes it) and [`Scoring`] (checked): a fixed points
+//!   table by place, or an expression in The Tournament Director's syntax
+//!   ([`points::Formula`]).
+//! - Queries: [`LeagueState::standings`] (season, venue or region; any scoring version),
+//!   [`LeagueState::results`] (what feeds them) and [`rescore_diff`] (who moves between
+//!   two versions).
+//!
+//! # Rules
+//!
+//! - **Scoring versions.** Each season has numbered scoring versions, 1 when the season is
+//!   added, then 2, 3, ... with each [`Command::SetFormula`]. Every version scores every
+//!   result of its season, including results recorded after it was replaced, so the
+//!   standings under two versions compare like for like. A formula that
+//!   [`Formula::new`](points::Formula::new) refuses, an empty table, or a formula that
+//!   cannot score one of the season's results (say `prizepool / buyin` with a freeroll
+//!   recorded) is refused when it is set.
+//! - **Points are recorded, not recomputed.** [`Event::TournamentRecorded`] carries the
+//!   points of each finish under every version of its season and [`Event::FormulaSet`]
+//!   carries the season's results re-scored, so replay never evaluates a formula: `pow`
+//!   and `log` may differ in the last bit between platforms, and the league's standings
+//!   are the points it published.
+//! - **Formula inputs.** `n` is the field, `r` the place, `nr` the re-buys, `nh` the
+//!   knock-outs; `buyin` and `prizepool` are in whole currency units, the recorded cents
+//!   divided by 100 and rounded down (a 12.50 buy-in is `buyin = 12`).
+//! - **Shared places.** A place shared by `k` players (a tie the tournament could not
+//!   split) scores the mean of the points of the `k` places it covers, rounded half away
+//!   from zero to the hundredth: two players sharing 3rd each get the mean of 3rd and
+//!   4th. It counts as that place for wins, final tables and best finish.
+//! - **Final table.** A place at or above the league's final-table size (default 9).
+//! - **Merges.** Merging a duplicate id into a surviving one is an event; from then on
+//!   the merged id's results count for the survivor in every standing, and the merged id
+//!   cannot finish alongside the survivor in a tournament. Unmerging reverses exactly that
+//!   merge: the results count separately again. Two ids that finished in the same
+//!   tournament are two people and are not merged. Merges chain (`a` into `b`, then `b`
+//!   into `c`), and are undone one at a time.
+//! - **Refusals.** A refused command is a typed [`LeagueError`] and no event; the state is
+//!   never touched by `decide`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::points::{self, Centipoints, Formula, FormulaError, Inputs};
+use crate::standings::{self, Standing, TournamentResult};
+
+mod commands;
+mod errors;
+mod events;
+mod players;
+mod results;
+mod scoring;
+mod state;
+
+pub use commands::*;
+pub use errors::*;
+pub use events::*;
+pub use results::*;
+pub use scoring::*;
+pub use state::*;
+
+use players::{known_player, merge_players};
+
+/// Checks a command against the league and says what happens, without changing anything.
+pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, LeagueError> {
+    if let Command::CreateLeague { name, final_table } = command {
+        if state.league.is_some() {
+            return Err(LeagueError::LeagueExists);
+        }
+        not_blank("the league's name", name)?;
+        let final_table = final_table.unwrap_or(DEFAULT_FINAL_TABLE);
+        if final_table == 0 {
+            return Err(LeagueError::EmptyFinalTable);
+        }
+        return Ok(vec![Event::LeagueCreated {
+            name: name.clone(),
+            final_table,
+        }]);
+    }
+    if state.league.is_none() {
+        return Err(LeagueError::NoLeague);
+    }
+    match command {
+        Command::CreateLeague { .. } => Err(LeagueError::LeagueExists),
+        Command::AddVenue { venue, region } => {
+            not_blank("the venue", venue)?;
+            not_blank("the region", region)?;
+            if state.venues.contains_key(venue) {
+                return Err(LeagueError::VenueExists {
+                    venue: venue.clone(),
+                });
+            }
+            Ok(vec![Event::VenueAdded {
+                venue: venue.clone(),
+                region: region.clone(),
+            }])
+        }
+        Command::AddSeason {
+            season,
+            best_n,
+            scoring,
+        } => {
+            not_blank("the season", season)?;
+            if state.seasons.contains_key(season) {
+                return Err(LeagueError::SeasonExists {
+                    season: season.clone(),
+                });
+            }
+            if *best_n == Some(0) {
+                return Err(LeagueError::BestNZero {
+                    season: season.clone(),
+                });
+            }
+            let scoring = check_scoring(season, scoring)?;
+            Ok(vec![
+                Event::SeasonAdded {
+                    season: season.clone(),
+                    best_n: *best_n,
+                },
+                Event::FormulaSet {
+                    season: season.clone(),
+                    version: 1,
+                    scoring,
+                    rescored: Vec::new(),
+                },
+            ])
+        }
+        Command::SetFormula { season, scoring } => set_formula(state, season, scoring),
+        Command::RegisterPlayer {
+            player,
+            name,
+            membership,
+        } => {
+            not_blank("the player id", player)?;
+            not_blank("the player's name", name)?;
+            not_blank("the membership number", membership)?;
+            if state.players.contains_key(player) {
+                return Err(LeagueError::PlayerExists {
+                    player: player.clone(),
+                });
+            }
+            if let Some((holder, _)) = state
+                .players
+                .iter()
+                .find(|(_, p)| p.membership == *membership)
+            {
+                return Err(LeagueError::MembershipTaken {
+                    membership: membership.clone(),
+                    player: holder.clone(),
+                });
+            }
+            Ok(vec![Event::PlayerRegistered {
+                player: player.clone(),
+                name: name.clone(),
+                membership: membership.clone(),
+            }])
+        }
+        Command::RenamePlayer { player, name } => {
+            known_player(state, player)?;
+            not_blank("the player's name", name)?;
+            Ok(vec![Event::PlayerRenamed {
+                player: player.clone(),
+                name: name.clone(),
+            }])
+        }
+        Command::MergePlayers { keep, merge } => merge_players(state, keep, merge),
+        Command::UnmergePlayers { keep, merge } => {
+            known_player(state, keep)?;
+            known_player(state, merge)?;
+            if state.merged_into.get(merge) != Some(keep) {
+                return Err(LeagueError::NotMerged {
+                    keep: keep.clone(),
+                    merge: merge.clone(),
+                });
+            }
+            Ok(vec![Event::PlayersUnmerged {
+                keep: keep.clone(),
+                merge: merge.clone(),
+            }])
+        }
+        Command::RecordTournament { outcome } => {
+            if state.tournaments.contains_key(&outcome.tournament) {
+                return Err(LeagueError::AlreadyRecorded {
+                    tournament: outcome.tournament.clone(),
+                });
+            }
+            let points = check_outcome(state, outcome)?;
+            Ok(vec![Event::TournamentRecorded {
+                outcome: outcome.clone(),
+                points,
+            }])
+        }
+        Command::AmendTournament { outcome } => {
+            if !state.tournaments.contains_key(&outcome.tournament) {
+                return Err(LeagueError::UnknownTournament {
+                    tournament: outcome.tournament.clone(),
+                });
+            }
+            let points = check_outcome(state, outcome)?;
+            Ok(vec![Event::TournamentAmended {
+                outcome: outcome.clone(),
+                points,
+            }])
+        }
+    }
+}
+
+/// Decides and applies: appends the events to `events` and moves the state on. On a
+/// refusal nothing changes and nothing is appended.
+pub fn execute(
+    state: &mut LeagueState,
+    command: &Command,
+    events: &mut Vec<Event>,
+) -> Result<(), LeagueError> {
+    let decided = decide(state, command)?;
+    for event in &decided {
+        apply(state, event);
+    }
+    events.extend(decided);
+    Ok(())
+}
+
+/// Folds one event into the state. Events are trusted: they were decided (or are being
+/// replayed from a verified log).
+pub fn apply(state: &mut LeagueState, event: &Event) {
+    match event {
+        Event::LeagueCreated { name, final_table } => {
+            state.league = Some(League {
+                name: name.clone(),
+                final_table: *final_table,
+            });
+        }
+        Event::VenueAdded { venue, region } => {
+            state.venues.insert(
+                venue.clone(),
+                Venue {
+                    region: region.clone(),
+                },
+            );
+        }
+        Event::SeasonAdded { season, best_n } => {
+            state.seasons.insert(
+                season.clone(),
+                Season {
+                    best_n: *best_n,
+                    versions: BTreeMap::new(),
+                },
+            );
+        }
+        Event::FormulaSet {
+            season,
+            version,
+            scoring,
+            rescored,
+        } => {
+            if let Some(found) = state.seasons.get_mut(season) {
+                found.versions.insert(*version, scoring.clone());
+            }
+            for scored in rescored {
+                if let Some(recorded) = state.tournaments.get_mut(&scored.tournament) {
+                    recorded.points.insert(*version, scored.points.clone());
+                }
+            }
+        }
+        Event::PlayerRegistered {
+            player,
+            name,
+            membership,
+        } => {
+            state.players.insert(
+                player.clone(),
+                Player {
+                    name: name.clone(),
+                    membership: membership.clone(),
+                },
+            );
+        }
+        Event::PlayerRenamed { player, name } => {
+            if let Some(found) = state.players.get_mut(player) {
+                found.name.clone_from(name);
+            }
+        }
+        Event::PlayersMerged { keep, merge } => {
+            state.merged_into.insert(merge.clone(), keep.clone());
+        }
+        Event::PlayersUnmerged { merge, .. } => {
+            state.merged_into.remove(merge);
+        }
+        Event::TournamentRecorded { outcome, points }
+        | Event::TournamentAmended { outcome, points } => {
+            state.tournaments.insert(
+                outcome.tournament.clone(),
+                Recorded {
+                    outcome: outcome.clone(),
+                    points: points
+                        .iter()
+                        .map(|v| (v.version, v.points.clone()))
+                        .collect(),
+                },
+            );
+        }
+    }
+}
+
+fn not_blank(what: &str, value: &str) -> Result<(), LeagueError> {
+    if value.trim().is_empty() {
+        return Err(LeagueError::Blank {
+            what: what.to_owned(),
+        });
+    }
+    Ok(())
+}

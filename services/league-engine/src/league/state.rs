@@ -1,0 +1,274 @@
+//! The folded state of the league (venues, seasons, players, results) and the ways to read it.
+
+use super::*;
+
+/// The league's own settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct League {
+    pub name: String,
+    pub final_table: u32,
+}
+
+/// A venue.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Venue {
+    pub region: String,
+}
+
+/// A season: its best-N and its scoring versions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Season {
+    pub best_n: Option<u32>,
+    pub(super) versions: BTreeMap<u32, Scoring>,
+}
+
+impl Season {
+    /// The current scoring version (0 before the first is set).
+    pub fn version(&self) -> u32 {
+        self.versions.keys().next_back().copied().unwrap_or(0)
+    }
+
+    /// One scoring version.
+    pub fn scoring(&self, version: u32) -> Option<&Scoring> {
+        self.versions.get(&version)
+    }
+}
+
+/// A registered player.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub name: String,
+    pub membership: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Recorded {
+    pub(super) outcome: TournamentOutcome,
+    /// Version -> points, parallel to `outcome.finishes`.
+    pub(super) points: BTreeMap<u32, Vec<Centipoints>>,
+}
+
+/// Which results a standing counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope<'a> {
+    /// Every result of the season.
+    Season,
+    /// The season's results at one venue.
+    Venue(&'a str),
+    /// The season's results at the venues of one region.
+    Region(&'a str),
+}
+
+/// A player whose rank or points differ between two scoring versions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Movement {
+    pub player: String,
+    pub from_rank: u32,
+    pub to_rank: u32,
+    pub from_points: Centipoints,
+    pub to_points: Centipoints,
+}
+
+/// Everything the league's events have said.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LeagueState {
+    pub(super) league: Option<League>,
+    pub(super) venues: BTreeMap<String, Venue>,
+    pub(super) seasons: BTreeMap<String, Season>,
+    pub(super) players: BTreeMap<String, Player>,
+    /// Merged id -> the id it was merged into.
+    pub(super) merged_into: BTreeMap<String, String>,
+    pub(super) tournaments: BTreeMap<String, Recorded>,
+}
+
+impl LeagueState {
+    /// A league not yet created.
+    pub fn new() -> LeagueState {
+        LeagueState::default()
+    }
+
+    pub fn league(&self) -> Option<&League> {
+        self.league.as_ref()
+    }
+
+    /// Every venue, by id.
+    pub fn venues(&self) -> &BTreeMap<String, Venue> {
+        &self.venues
+    }
+
+    /// Every season, by id.
+    pub fn seasons(&self) -> &BTreeMap<String, Season> {
+        &self.seasons
+    }
+
+    /// Every registered player, by id.
+    pub fn players(&self) -> &BTreeMap<String, Player> {
+        &self.players
+    }
+
+    /// Every recorded tournament's outcome, by id.
+    pub fn tournaments(&self) -> impl Iterator<Item = &TournamentOutcome> + '_ {
+        self.tournaments.values().map(|r| &r.outcome)
+    }
+
+    pub fn venue(&self, venue: &str) -> Option<&Venue> {
+        self.venues.get(venue)
+    }
+
+    pub fn season(&self, season: &str) -> Option<&Season> {
+        self.seasons.get(season)
+    }
+
+    pub fn player(&self, player: &str) -> Option<&Player> {
+        self.players.get(player)
+    }
+
+    /// The id a player's results count for: their own, or the one they are merged into
+    /// (following chains of merges).
+    pub fn surviving<'a>(&'a self, player: &'a str) -> &'a str {
+        let mut id = player;
+        // A chain is at most as long as the merges; the bound guards a corrupt log.
+        for _ in 0..=self.merged_into.len() {
+            match self.merged_into.get(id) {
+                Some(into) => id = into,
+                None => break,
+            }
+        }
+        id
+    }
+
+    /// A recorded tournament's outcome.
+    pub fn tournament(&self, tournament: &str) -> Option<&TournamentOutcome> {
+        self.tournaments.get(tournament).map(|t| &t.outcome)
+    }
+
+    /// A recorded tournament's points under one version, parallel to its finishes.
+    pub fn tournament_points(&self, tournament: &str, version: u32) -> Option<&[Centipoints]> {
+        self.tournaments
+            .get(tournament)
+            .and_then(|t| t.points.get(&version))
+            .map(Vec::as_slice)
+    }
+
+    /// The season's results in `scope` scored with `version` (the current one when
+    /// `None`), each counted for its player's surviving id: what the standings are made
+    /// of.
+    pub fn results(
+        &self,
+        season: &str,
+        version: Option<u32>,
+        scope: Scope<'_>,
+    ) -> Result<Vec<TournamentResult>, LeagueError> {
+        let league = self.league.as_ref().ok_or(LeagueError::NoLeague)?;
+        let (_, version) = self.season_version(season, version)?;
+        match scope {
+            Scope::Season => {}
+            Scope::Venue(venue) if !self.venues.contains_key(venue) => {
+                return Err(LeagueError::UnknownVenue {
+                    venue: venue.to_owned(),
+                });
+            }
+            Scope::Venue(_) => {}
+            Scope::Region(region) => {
+                if !self.venues.values().any(|v| v.region == region) {
+                    return Err(LeagueError::UnknownRegion {
+                        region: region.to_owned(),
+                    });
+                }
+            }
+        }
+        let in_scope = |outcome: &TournamentOutcome| match scope {
+            Scope::Season => true,
+            Scope::Venue(venue) => outcome.venue == venue,
+            Scope::Region(region) => self
+                .venues
+                .get(&outcome.venue)
+                .is_some_and(|v| v.region == region),
+        };
+        let mut results = Vec::new();
+        for recorded in self.tournaments.values() {
+            let outcome = &recorded.outcome;
+            if outcome.season != season || !in_scope(outcome) {
+                continue;
+            }
+            let points = recorded.points.get(&version);
+            for (i, finish) in outcome.finishes.iter().enumerate() {
+                results.push(TournamentResult {
+                    player: self.surviving(&finish.player).to_owned(),
+                    tournament: outcome.tournament.clone(),
+                    day: outcome.day,
+                    place: finish.place,
+                    points: points.and_then(|p| p.get(i)).copied().unwrap_or(0),
+                    final_table: finish.place <= league.final_table,
+                });
+            }
+        }
+        Ok(results)
+    }
+
+    /// The season's standings in `scope` under scoring `version` (the current one when
+    /// `None`), best-N as the season counts them, ties broken as
+    /// [`standings`](crate::standings::standings) publishes.
+    pub fn standings(
+        &self,
+        season: &str,
+        version: Option<u32>,
+        scope: Scope<'_>,
+    ) -> Result<Vec<Standing>, LeagueError> {
+        let results = self.results(season, version, scope)?;
+        let (season, _) = self.season_version(season, version)?;
+        let best_n = season
+            .best_n
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+        Ok(standings::standings(&results, best_n))
+    }
+
+    pub(super) fn season_version(
+        &self,
+        season: &str,
+        version: Option<u32>,
+    ) -> Result<(&Season, u32), LeagueError> {
+        let found = self
+            .seasons
+            .get(season)
+            .ok_or_else(|| LeagueError::UnknownSeason {
+                season: season.to_owned(),
+            })?;
+        let version = version.unwrap_or_else(|| found.version());
+        if !found.versions.contains_key(&version) {
+            return Err(LeagueError::UnknownVersion {
+                season: season.to_owned(),
+                version,
+            });
+        }
+        Ok((found, version))
+    }
+}
+
+/// Who moves between two scoring versions of a season: every player whose rank or points
+/// differ, in the order of the `to` standings.
+pub fn rescore_diff(
+    state: &LeagueState,
+    season: &str,
+    from_version: u32,
+    to_version: u32,
+    scope: Scope<'_>,
+) -> Result<Vec<Movement>, LeagueError> {
+    let from = state.standings(season, Some(from_version), scope)?;
+    let to = state.standings(season, Some(to_version), scope)?;
+    let before: BTreeMap<&str, &Standing> = from.iter().map(|s| (s.player.as_str(), s)).collect();
+    Ok(to
+        .iter()
+        .filter_map(|after| {
+            // Both versions score the same results, so the same players stand in both.
+            let before = before.get(after.player.as_str())?;
+            (before.rank != after.rank || before.points != after.points).then(|| Movement {
+                player: after.player.clone(),
+                from_rank: before.rank,
+                to_rank: after.rank,
+                from_points: before.points,
+                to_points: after.points,
+            })
+        })
+        .collect())
+}

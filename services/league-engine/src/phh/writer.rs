@@ -1,0 +1,91 @@
+//! Writing PHH: the events of a hand the engine played, as a PHH file.
+
+use super::*;
+
+/// Writes a hand the engine played (its events, in order) as a PHH file.
+pub fn write(events: &[Event]) -> Result<String, String> {
+    let Some(Event::HandStarted { setup }) = events.first() else {
+        return Err("the events must start with HandStarted".into());
+    };
+    let order: Vec<hand::Seat> = {
+        let mut state = HandState::new();
+        hand::apply(&mut state, &events[0]);
+        state.seats_in_order().collect()
+    };
+    let n = order.len();
+    let pos = |seat: hand::Seat| order.iter().position(|&s| s == seat).unwrap_or(0);
+    let p = |seat: hand::Seat| format!("p{}", pos(seat) + 1);
+    // Heads-up the arrays are written reversed, as they are read.
+    let slot = |seat: hand::Seat| {
+        let i = pos(seat);
+        if n == 2 { 1 - i } else { i }
+    };
+    let mut antes = vec![0u64; n];
+    for ante in &setup.antes {
+        antes[slot(ante.seat)] += ante.amount;
+    }
+    let mut blinds = vec![0u64; n];
+    for blind in &setup.blinds {
+        blinds[slot(blind.seat)] = blind.amount;
+    }
+    let mut starting = vec![0u64; n];
+    for seat in &setup.seats {
+        starting[pos(seat.seat)] = seat.stack;
+    }
+    let mut actions: Vec<String> = Vec::new();
+    let mut finishing: Option<Vec<u64>> = None;
+    for event in events {
+        match event {
+            Event::HoleCardsDealt { seat, cards } => {
+                actions.push(format!("d dh {} {}", p(*seat), format_cards(cards)));
+            }
+            Event::BoardDealt { cards, .. } => {
+                actions.push(format!("d db {}", format_cards(cards)))
+            }
+            Event::PlayerFolded { seat, .. } => actions.push(format!("{} f", p(*seat))),
+            Event::PlayerChecked { seat } | Event::PlayerCalled { seat, .. } => {
+                actions.push(format!("{} cc", p(*seat)));
+            }
+            Event::PlayerBet { seat, to, .. } | Event::PlayerRaised { seat, to, .. } => {
+                actions.push(format!("{} cbr {to}", p(*seat)));
+            }
+            Event::HandShown { seat, cards, .. } => {
+                actions.push(format!("{} sm {}", p(*seat), format_cards(cards)));
+            }
+            Event::HandMucked { seat } => actions.push(format!("{} sm", p(*seat))),
+            Event::HandEnded { stacks, .. } => {
+                let mut out = vec![0u64; n];
+                for share in stacks {
+                    out[pos(share.seat)] = share.amount;
+                }
+                finishing = Some(out);
+            }
+            Event::HandVoided { .. } => return Err("a void hand has no PHH form".into()),
+            _ => {}
+        }
+    }
+    let finishing = finishing.ok_or("the hand is not over")?;
+    let list = |values: &[u64]| {
+        values
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = String::with_capacity(512);
+    let _ = writeln!(out, "variant = 'NT'");
+    let _ = writeln!(out, "ante_trimming_status = false");
+    let _ = writeln!(out, "antes = [{}]", list(&antes));
+    let _ = writeln!(out, "blinds_or_straddles = [{}]", list(&blinds));
+    let _ = writeln!(out, "min_bet = {}", setup.big_blind);
+    let _ = writeln!(out, "starting_stacks = [{}]", list(&starting));
+    let quoted: Vec<String> = actions.iter().map(|a| format!("'{a}'")).collect();
+    let _ = writeln!(out, "actions = [{}]", quoted.join(", "));
+    let seats: Vec<String> = order
+        .iter()
+        .map(|s| (u32::from(*s) + 1).to_string())
+        .collect();
+    let _ = writeln!(out, "seats = [{}]", seats.join(", "));
+    let _ = writeln!(out, "finishing_stacks = [{}]", list(&finishing));
+    Ok(out)
+}

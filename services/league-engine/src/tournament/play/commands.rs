@@ -1,0 +1,123 @@
+//! The commands a tournament takes, and the penalties they can hand out.
+
+use super::*;
+
+/// A penalty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Penalty {
+    Warning,
+    /// Miss this many hands.
+    MissHands(u32),
+    /// Miss this many rounds: hands = players at the table times rounds (WPH 47, Oracle 4).
+    MissRounds(u32),
+    /// Chips removed from play; the player is out.
+    Disqualify,
+}
+
+/// A command to the tournament.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TournamentCommand {
+    Schedule(Box<Schedule>),
+    Register {
+        player: PlayerId,
+    },
+    Unregister {
+        player: PlayerId,
+    },
+    /// Draw the seats and buttons and start the clock.
+    Start {
+        at: Millis,
+        seed: Seed,
+        next_commitment: Commitment,
+    },
+    AdvanceLevel {
+        at: Millis,
+    },
+    Pause {
+        at: Millis,
+    },
+    Resume {
+        at: Millis,
+    },
+    MarkAbsent {
+        player: PlayerId,
+    },
+    Arrived {
+        player: PlayerId,
+    },
+    RemoveAbsent {
+        player: PlayerId,
+        at: Millis,
+    },
+    /// A late entry, or a re-entry of a player who is out.
+    LateEntry {
+        player: PlayerId,
+        at: Millis,
+        seed: Seed,
+        next_commitment: Commitment,
+    },
+    /// Start the next hand at a table (`seed` for dealt tracking).
+    StartHand {
+        table: u32,
+        seed: Option<Seed>,
+    },
+    /// A command to the hand in progress at a table.
+    Hand {
+        table: u32,
+        command: HandCommand,
+    },
+    /// Results tracking: players out in one hand, best first when the house's order
+    /// cannot be worked out from chips; `by` took their chips.
+    Eliminate {
+        players: Vec<PlayerId>,
+        by: Option<PlayerId>,
+    },
+    /// Results tracking: every remaining player's chips.
+    RecordChips {
+        counts: Vec<(PlayerId, Chips)>,
+    },
+    AnnounceRebuy {
+        player: PlayerId,
+        at: Millis,
+    },
+    Rebuy {
+        player: PlayerId,
+        at: Millis,
+    },
+    DeclineRebuy {
+        player: PlayerId,
+    },
+    AddOn {
+        player: PlayerId,
+        at: Millis,
+    },
+    Redraw {
+        seed: Seed,
+        next_commitment: Commitment,
+    },
+    /// Colour up during a break; a chip race reveals the committed seed.
+    ColourUp {
+        seed: Option<Seed>,
+        next_commitment: Option<Commitment>,
+    },
+    Penalise {
+        player: PlayerId,
+        penalty: Penalty,
+    },
+    /// The director moves a player to an open seat at another table, between hands; the
+    /// tables must stay within the house's balancing rule.
+    MovePlayer {
+        player: PlayerId,
+        to_table: u32,
+        to_seat: Seat,
+    },
+    /// Announce the prizes by place (cents); they must sum to the prize pool.
+    SetPayouts {
+        amounts: Vec<Cents>,
+    },
+    /// A deal at the final table, accepted by every remaining player.
+    Deal {
+        kind: DealKind,
+        accepted: Vec<PlayerId>,
+    },
+}

@@ -1,0 +1,150 @@
+//! Why a tournament command was refused.
+
+use super::*;
+
+/// A refused command. Refusals change nothing.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TournamentError {
+    #[error("the tournament is not scheduled")]
+    NotScheduled,
+    #[error("the tournament is already scheduled")]
+    AlreadyScheduled,
+    #[error("bad schedule: {0}")]
+    BadSchedule(String),
+    #[error("the tournament has not started")]
+    NotStarted,
+    #[error("the tournament has already started")]
+    AlreadyStarted,
+    #[error("the tournament is over")]
+    Finished,
+    #[error("unknown player {0}")]
+    UnknownPlayer(PlayerId),
+    #[error("player {0} is already registered")]
+    AlreadyRegistered(PlayerId),
+    #[error("registration is closed: late entries until level {until_level}, now level {level}")]
+    RegistrationClosed { level: u32, until_level: u32 },
+    #[error("a tournament needs at least two players, got {players}")]
+    NotEnoughPlayers { players: usize },
+    #[error("the seed does not match the commitment")]
+    BadSeed,
+    #[error("this tournament is tracked as {tracking:?}")]
+    WrongTracking { tracking: Tracking },
+    #[error("a dealt hand needs the hand's seed")]
+    SeedRequired,
+    #[error("a recorded hand takes no seed")]
+    SeedNotAllowed,
+    #[error("play is on a break")]
+    OnBreak,
+    #[error("the clock is paused")]
+    Paused,
+    #[error("the clock is not paused")]
+    NotPaused,
+    #[error("time went backwards: last {last}, got {got}")]
+    ClockWentBack { last: Millis, got: Millis },
+    #[error("there is no level after level {level}")]
+    NoMoreLevels { level: u32 },
+    #[error("no table {0}")]
+    NoSuchTable(u32),
+    #[error("a hand is in progress at table {table}")]
+    HandInProgress { table: u32 },
+    #[error("no hand is in progress at table {table}")]
+    NoHandInProgress { table: u32 },
+    #[error("start hands with StartHand")]
+    UseStartHand,
+    #[error("play halts at table {table}: {rule}")]
+    TableHalted { table: u32, rule: String },
+    #[error("hand-for-hand: waiting for tables {waiting:?} to finish their hand")]
+    WaitingForHandForHand { waiting: Vec<u32> },
+    #[error("a redraw is due before play goes on")]
+    RedrawDue,
+    #[error("no redraw is due")]
+    NoRedrawDue,
+    #[error("the colour-up is due before play goes on")]
+    ColourUpDue,
+    #[error("no colour-up is due")]
+    NoColourUpDue,
+    #[error("a chip race needs the committed seed and the next commitment")]
+    RaceNeedsSeed,
+    #[error("players {players:?} must re-buy or decline before the next hand")]
+    RebuyDecisionPending { players: Vec<PlayerId> },
+    #[error("player {0} is not seated")]
+    NotSeated(PlayerId),
+    #[error("player {0} is still in the tournament")]
+    StillIn(PlayerId),
+    #[error("player {0} is not waiting to re-buy")]
+    NotBusted(PlayerId),
+    #[error("this tournament offers no {0}")]
+    NotOffered(&'static str),
+    #[error("{what} are sold in levels {from_level} to {until_level}; now level {level}")]
+    WindowClosed {
+        what: &'static str,
+        from_level: u32,
+        until_level: u32,
+        level: u32,
+    },
+    #[error(
+        "{what} close after {until_minutes} minutes of the tournament clock; {} minutes have been played",
+        played_ms / 60_000
+    )]
+    TimeWindowClosed {
+        what: &'static str,
+        until_minutes: u32,
+        played_ms: Millis,
+    },
+    #[error("{what}: at most {limit} per player")]
+    LimitReached { what: &'static str, limit: u32 },
+    #[error("{what} only with at most {max} chips; the player has {got}")]
+    StackTooLarge {
+        what: &'static str,
+        max: Chips,
+        got: Chips,
+    },
+    #[error("re-buys here are made straight after a bust (invitational 1.3)")]
+    RebuyOnlyAfterBust,
+    #[error("player {0} announced a re-buy before the deal and is bound to it")]
+    RebuyAnnounced(PlayerId),
+    #[error("player {0} is not absent")]
+    NotAbsent(PlayerId),
+    #[error("player {0} is already absent")]
+    AlreadyAbsent(PlayerId),
+    #[error("player {0} has played and is not an absent entrant")]
+    NotAnAbsentEntrant(PlayerId),
+    #[error("{rule}: the chips may be removed from level {from_level} or at {from_at}")]
+    TooEarlyToRemove {
+        rule: String,
+        from_level: u32,
+        from_at: Millis,
+    },
+    #[error("chip counts sum to {got}, but {expected} are in play")]
+    ChipCountMismatch { expected: Chips, got: Chips },
+    #[error("player {0} is listed twice")]
+    DuplicatePlayer(PlayerId),
+    #[error("the counts must list every player still in; missing {0}")]
+    MissingCount(PlayerId),
+    #[error("the move breaks the balancing rule ({rule}): {reason}")]
+    MoveBreaksBalancing { rule: String, reason: String },
+    #[error("seat {seat} at table {table} is taken or does not exist")]
+    SeatTaken { table: u32, seat: Seat },
+    #[error("the payouts sum to {sum}, but the prize pool is {pool}")]
+    PayoutsDoNotSumToPool { pool: Cents, sum: Cents },
+    #[error("bad payouts: {0}")]
+    BadPayouts(String),
+    #[error("every remaining player must accept the deal; missing {missing:?}")]
+    DealNotAccepted { missing: Vec<PlayerId> },
+    #[error("player {0} is not in the deal")]
+    NotInDeal(PlayerId),
+    #[error(transparent)]
+    Deal(#[from] DealError),
+    #[error(transparent)]
+    ColourUp(#[from] ColourUpError),
+    #[error(transparent)]
+    Draw(#[from] DrawError),
+    #[error(transparent)]
+    Hand(#[from] RuleError),
+    #[error(transparent)]
+    Pool(#[from] PoolError),
+    #[error(transparent)]
+    Payout(#[from] PayoutError),
+    #[error("chip or money amounts overflow")]
+    Overflow,
+}

@@ -1,0 +1,242 @@
+//! The events a tournament records, and the seatings, colour-ups, knock-outs and results
+//! they carry.
+
+use super::*;
+
+/// A player's seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seating {
+    pub player: PlayerId,
+    pub table: u32,
+    pub seat: Seat,
+}
+
+/// One player's chips in a colour-up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ColouredPlayer {
+    pub player: PlayerId,
+    pub table: u32,
+    pub seat: Seat,
+    pub before: Chips,
+    pub after: Chips,
+    pub cards: Vec<Card>,
+    pub raced: u64,
+}
+
+/// A knock-out: `by` won the last of `player`'s chips.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Knockout {
+    pub player: PlayerId,
+    pub by: PlayerId,
+}
+
+/// One player's result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finish {
+    pub player: PlayerId,
+    pub place: u32,
+    /// Players sharing the places from `place` (1 when alone).
+    pub shared: u32,
+    pub prize: Cents,
+    pub entries: u32,
+    pub rebuys: u32,
+    pub add_ons: u32,
+    pub knockouts: u32,
+}
+
+/// Something that happened in the tournament.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "data")]
+pub enum TournamentEvent {
+    TournamentScheduled {
+        schedule: Box<Schedule>,
+    },
+    PlayerRegistered {
+        player: PlayerId,
+        paid: Price,
+    },
+    PlayerUnregistered {
+        player: PlayerId,
+        refund: Cents,
+    },
+    /// The seat draw and each table's button draw, from the revealed seed.
+    TournamentStarted {
+        at: Millis,
+        seed: Seed,
+        next_commitment: Commitment,
+        seats: Vec<Seating>,
+        buttons: Vec<ButtonDraw>,
+    },
+    LevelStarted {
+        /// 1-based.
+        level: u32,
+        at: Millis,
+        spec: Level,
+    },
+    ClockPaused {
+        at: Millis,
+    },
+    ClockResumed {
+        at: Millis,
+    },
+    PlayerMarkedAbsent {
+        player: PlayerId,
+    },
+    PlayerArrived {
+        player: PlayerId,
+    },
+    AbsentPlayerRemoved {
+        player: PlayerId,
+        chips: Chips,
+        rule: String,
+    },
+    PlayerEntered {
+        player: PlayerId,
+        reentry: bool,
+        paid: Price,
+        chips: Chips,
+        table: u32,
+        seat: Seat,
+        opened_table: bool,
+        seed: Seed,
+        next_commitment: Commitment,
+        #[serde(default)]
+        at: Millis,
+    },
+    /// A hand is about to start at a table: the positions and the blinds it uses.
+    TableHandStarted {
+        table: u32,
+        hand: u32,
+        positions: Positions,
+        blinds: Blinds,
+        /// Set when the blinds were capped (QueenSix House Policies 4): the level's big
+        /// blind and the table's average stack.
+        capped_from: Option<(Chips, Chips)>,
+        /// Players dealt in while serving a missed-hands penalty.
+        penalised: Vec<PlayerId>,
+    },
+    HandEvent {
+        table: u32,
+        event: HandEvent,
+    },
+    /// A busted player may re-buy before the next hand at the table, or is out.
+    PlayerBusted {
+        player: PlayerId,
+        table: u32,
+        seat: Seat,
+        /// Results tracking: who took the player's chips (`None`: nobody recorded yet).
+        #[serde(default)]
+        chips_to: Option<PlayerId>,
+    },
+    RebuyAnnounced {
+        player: PlayerId,
+        /// When it was announced (the window is checked at this time).
+        #[serde(default)]
+        at: Millis,
+    },
+    RebuyMade {
+        player: PlayerId,
+        chips: Chips,
+        paid: Price,
+        /// Made because it was announced before the deal (QueenSix 29, WPH 19).
+        obliged: bool,
+        /// When it was bought; an obliged re-buy, made as the hand ends, carries the last
+        /// time the tournament was told.
+        #[serde(default)]
+        at: Millis,
+    },
+    AddOnMade {
+        player: PlayerId,
+        chips: Chips,
+        paid: Price,
+        #[serde(default)]
+        at: Millis,
+    },
+    /// Players out together, best finish first; `tied` when they share their places
+    /// (hand-for-hand).
+    PlayersEliminated {
+        players: Vec<PlayerId>,
+        table: Option<u32>,
+        hand: Option<u32>,
+        tied: bool,
+        /// Who knocked each player out, where known.
+        knockouts: Vec<Knockout>,
+        /// Results tracking: the player given the eliminated players' chips, and how many.
+        chips_to: Option<PlayerId>,
+        chips: Chips,
+        rule: String,
+        reason: String,
+    },
+    ChipsCounted {
+        counts: Vec<(PlayerId, Chips)>,
+    },
+    PlayerMoved {
+        player: PlayerId,
+        moved: Move,
+    },
+    /// A table broken: its players move, in order, to the seats named.
+    TableBroken {
+        table: u32,
+        moves: Vec<(PlayerId, Move)>,
+        rule: String,
+        reason: String,
+    },
+    TableOpened {
+        table: u32,
+    },
+    RedrawRequired {
+        tables: u32,
+        /// Every seat is redrawn; otherwise only the button (Oracle 14).
+        seats: bool,
+        rule: String,
+    },
+    SeatsRedrawn {
+        seed: Seed,
+        next_commitment: Commitment,
+        seats: Vec<Seating>,
+        buttons: Vec<ButtonDraw>,
+        rule: String,
+    },
+    HandForHandStarted {
+        remaining: u32,
+        paid: u32,
+    },
+    HandForHandEnded,
+    ChipsColouredUp {
+        low: Chips,
+        high: Chips,
+        policy: ColourUpPolicy,
+        players: Vec<ColouredPlayer>,
+        removed: Chips,
+        added: Chips,
+        seed: Option<Seed>,
+        next_commitment: Option<Commitment>,
+        rule: String,
+    },
+    PenaltyGiven {
+        player: PlayerId,
+        penalty: Penalty,
+        /// Hands to miss (missed-hands penalties).
+        hands: u32,
+        rule: String,
+    },
+    PlayerDisqualified {
+        player: PlayerId,
+        chips_removed: Chips,
+        rule: String,
+    },
+    PayoutsSet {
+        pool: Cents,
+        amounts: Vec<Cents>,
+    },
+    DealMade {
+        kind: DealKind,
+        players: Vec<PlayerId>,
+        stacks: Vec<Chips>,
+        amounts: Vec<Cents>,
+    },
+    TournamentFinished {
+        pool: PrizePool,
+        results: Vec<Finish>,
+    },
+}

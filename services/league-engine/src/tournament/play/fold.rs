@@ -1,0 +1,421 @@
+//! Folding one event into a tournament's state: the `apply` that replay and `decide` share.
+
+use super::*;
+
+pub(super) const HALF_HOUR: Millis = 30 * 60 * 1000;
+
+// ---------------------------------------------------------------------------------------
+// Applying events
+// ---------------------------------------------------------------------------------------
+
+impl Tournament {
+    pub(super) fn entrant(&mut self, id: &str) -> &mut Entrant {
+        self.players.entry(id.to_owned()).or_default()
+    }
+
+    pub(super) fn unseat(&mut self, id: &str) {
+        if let Some((table, seat)) = self.players.get(id).and_then(Entrant::seat)
+            && let Some(t) = self.tables.get_mut(&table)
+            && t.seats.get(&seat).is_some_and(|p| p == id)
+        {
+            t.seats.remove(&seat);
+        }
+    }
+
+    pub(super) fn seat(&mut self, id: &str, table: u32, seat: Seat) {
+        self.unseat(id);
+        self.tables
+            .entry(table)
+            .or_default()
+            .seats
+            .insert(seat, id.to_owned());
+        self.entrant(id).standing = Standing::Seated { table, seat };
+    }
+
+    pub(super) fn purchase(&mut self, id: &str, paid: Price, chips: Chips) {
+        let entrant = self.entrant(id);
+        entrant.paid += paid.price + paid.fee;
+        entrant.chips += chips;
+        self.issued += chips;
+    }
+
+    pub(super) fn apply(&mut self, event: &TournamentEvent) {
+        match event {
+            TournamentEvent::TournamentScheduled { schedule } => {
+                self.stage = Stage::Scheduled;
+                self.rules = Some(schedule.preset.rules());
+                self.commitment = Some(schedule.draw_commitment);
+                self.chip_unit = schedule.chip_unit;
+                self.schedule = Some(schedule.clone());
+            }
+            TournamentEvent::PlayerRegistered { player, paid } => {
+                let chips = self.schedule.as_ref().map_or(0, |s| s.starting_chips);
+                self.purchase(player, *paid, chips);
+                self.entrant(player).entries = 1;
+                self.purchases.entries += 1;
+            }
+            TournamentEvent::PlayerUnregistered { player, .. } => {
+                if let Some(p) = self.players.remove(player) {
+                    self.issued -= p.chips;
+                }
+                self.purchases.entries = self.purchases.entries.saturating_sub(1);
+            }
+            TournamentEvent::TournamentStarted {
+                at,
+                next_commitment,
+                seats,
+                buttons,
+                ..
+            } => {
+                self.stage = Stage::Running;
+                self.started_at = *at;
+                self.commitment = Some(*next_commitment);
+                self.last_at = *at;
+                for s in seats {
+                    self.seat(&s.player, s.table, s.seat);
+                }
+                for b in buttons {
+                    self.tables.entry(b.table).or_default().button = Some(b.button);
+                }
+                self.absent_from = Some((0, at.saturating_add(HALF_HOUR)));
+            }
+            TournamentEvent::LevelStarted { level, at, spec } => {
+                self.level = usize::try_from(level.saturating_sub(1)).unwrap_or(0);
+                self.level_started_at = *at;
+                self.last_at = *at;
+                self.paused_in_level = 0;
+                if let Some(since) = self.paused_since.as_mut() {
+                    self.paused_total += at.saturating_sub(*since);
+                    *since = *at;
+                }
+                if let Level::Break {
+                    colour_up: Some(d), ..
+                } = spec
+                {
+                    self.colour_up_due = Some(*d);
+                }
+            }
+            TournamentEvent::ClockPaused { at } => {
+                self.paused_since = Some(*at);
+                self.last_at = *at;
+            }
+            TournamentEvent::ClockResumed { at } => {
+                if let Some(since) = self.paused_since.take() {
+                    self.paused_in_level += at.saturating_sub(since);
+                    self.paused_total += at.saturating_sub(since);
+                }
+                self.last_at = *at;
+            }
+            TournamentEvent::PlayerMarkedAbsent { player } => {
+                let started = self.stage >= Stage::Running;
+                let p = self.entrant(player);
+                p.absent = true;
+                if !started {
+                    p.absent_entrant = true;
+                }
+            }
+            TournamentEvent::PlayerArrived { player } => {
+                let p = self.entrant(player);
+                p.absent = false;
+                p.absent_entrant = false;
+            }
+            TournamentEvent::AbsentPlayerRemoved { player, chips, .. } => {
+                self.entrant(player).chips -= chips;
+                self.removed += chips;
+            }
+            TournamentEvent::PlayerEntered {
+                player,
+                reentry,
+                paid,
+                chips,
+                table,
+                seat,
+                next_commitment,
+                at,
+                ..
+            } => {
+                self.last_at = self.last_at.max(*at);
+                self.commitment = Some(*next_commitment);
+                if *reentry {
+                    for bust in &mut self.busts {
+                        bust.players.retain(|p| p != player);
+                    }
+                    self.busts.retain(|b| !b.players.is_empty());
+                }
+                self.purchase(player, *paid, *chips);
+                self.entrant(player).entries += 1;
+                self.purchases.entries += 1;
+                self.seat(player, *table, *seat);
+            }
+            TournamentEvent::TableHandStarted {
+                table,
+                hand,
+                positions,
+                penalised,
+                ..
+            } => {
+                // Hand-for-hand: the first hand after a round played opens the next round.
+                if self.round_played()
+                    && let Some(hfh) = self.hand_for_hand.as_mut()
+                {
+                    hfh.round += 1;
+                    hfh.played.clear();
+                }
+                for id in penalised {
+                    let p = self.entrant(id);
+                    p.missed_hands = p.missed_hands.saturating_sub(1);
+                }
+                let starts: Vec<(Seat, Chips)> = self
+                    .tables
+                    .get(table)
+                    .map(|t| {
+                        t.seats
+                            .iter()
+                            .map(|(&s, id)| (s, self.players.get(id).map_or(0, |p| p.chips)))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let t = self.tables.entry(*table).or_default();
+                t.hands = *hand;
+                t.last = Some(*positions);
+                t.big_blinds.push(positions.big_blind);
+                t.hand = Some(Box::new(HandState::new()));
+                t.hand_start = starts;
+                t.awards.clear();
+            }
+            TournamentEvent::HandEvent { table, event } => self.apply_hand(*table, event),
+            TournamentEvent::PlayerBusted {
+                player,
+                table,
+                seat,
+                chips_to,
+            } => {
+                let p = self.entrant(player);
+                p.standing = Standing::Busted {
+                    table: *table,
+                    seat: *seat,
+                };
+                let freed = std::mem::take(&mut p.chips);
+                match chips_to {
+                    Some(to) => self.entrant(to).chips += freed,
+                    None => self.unallocated += freed,
+                }
+            }
+            TournamentEvent::RebuyAnnounced { player, at } => {
+                self.entrant(player).rebuy_announced = true;
+                self.last_at = self.last_at.max(*at);
+            }
+            TournamentEvent::RebuyMade {
+                player,
+                chips,
+                paid,
+                at,
+                ..
+            } => {
+                self.last_at = self.last_at.max(*at);
+                self.purchase(player, *paid, *chips);
+                let p = self.entrant(player);
+                p.rebuys += 1;
+                p.rebuy_announced = false;
+                if let Standing::Busted { table, seat } = p.standing {
+                    p.standing = Standing::Seated { table, seat };
+                }
+                self.purchases.rebuys += 1;
+            }
+            TournamentEvent::AddOnMade {
+                player,
+                chips,
+                paid,
+                at,
+            } => {
+                self.last_at = self.last_at.max(*at);
+                self.purchase(player, *paid, *chips);
+                self.entrant(player).add_ons += 1;
+                self.purchases.add_ons += 1;
+            }
+            TournamentEvent::PlayersEliminated {
+                players,
+                tied,
+                knockouts,
+                chips_to,
+                chips,
+                ..
+            } => {
+                let mut freed = 0;
+                for id in players {
+                    self.unseat(id);
+                    let p = self.entrant(id);
+                    freed += p.chips;
+                    p.chips = 0;
+                    p.standing = Standing::Out;
+                    p.rebuy_announced = false;
+                }
+                for k in knockouts {
+                    self.entrant(&k.by).knockouts += 1;
+                }
+                match chips_to {
+                    Some(to) => {
+                        self.entrant(to).chips += chips;
+                        self.unallocated += freed.saturating_sub(*chips);
+                    }
+                    None => self.unallocated += freed,
+                }
+                let round = self.hand_for_hand.as_ref().map(|h| h.round);
+                match self.busts.last_mut() {
+                    Some(last) if *tied && last.tied && last.round == round && round.is_some() => {
+                        last.players.extend(players.iter().cloned());
+                    }
+                    _ => self.busts.push(Bust {
+                        players: players.clone(),
+                        tied: *tied,
+                        round: if *tied { round } else { None },
+                    }),
+                }
+            }
+            TournamentEvent::ChipsCounted { counts } => {
+                for (id, chips) in counts {
+                    self.entrant(id).chips = *chips;
+                }
+                self.unallocated = 0;
+            }
+            TournamentEvent::PlayerMoved { player, moved } => {
+                self.seat(player, moved.to_table, moved.to_seat);
+            }
+            TournamentEvent::TableBroken { table, moves, .. } => {
+                for (player, m) in moves {
+                    self.seat(player, m.to_table, m.to_seat);
+                }
+                self.tables.remove(table);
+            }
+            TournamentEvent::TableOpened { table } => {
+                self.tables.entry(*table).or_default();
+            }
+            TournamentEvent::RedrawRequired { tables, seats, .. } => {
+                self.redraw = Some(RedrawDue {
+                    tables: *tables,
+                    seats: *seats,
+                });
+            }
+            TournamentEvent::SeatsRedrawn {
+                next_commitment,
+                seats,
+                buttons,
+                ..
+            } => {
+                self.commitment = Some(*next_commitment);
+                self.redraw = None;
+                if !seats.is_empty() {
+                    for s in seats {
+                        self.unseat(&s.player);
+                    }
+                    self.tables.clear();
+                    for s in seats {
+                        self.seat(&s.player, s.table, s.seat);
+                    }
+                }
+                for b in buttons {
+                    let t = self.tables.entry(b.table).or_default();
+                    t.button = Some(b.button);
+                    t.last = None;
+                    t.big_blinds.clear();
+                }
+            }
+            TournamentEvent::HandForHandStarted { .. } => {
+                self.hand_for_hand = Some(HandForHand::default());
+            }
+            TournamentEvent::HandForHandEnded => self.hand_for_hand = None,
+            TournamentEvent::ChipsColouredUp {
+                high,
+                players,
+                removed,
+                added,
+                next_commitment,
+                ..
+            } => {
+                for p in players {
+                    self.entrant(&p.player).chips = p.after;
+                }
+                self.removed += removed;
+                self.added += added;
+                self.chip_unit = *high;
+                self.colour_up_due = None;
+                if let Some(next) = next_commitment {
+                    self.commitment = Some(*next);
+                }
+            }
+            TournamentEvent::PenaltyGiven {
+                player,
+                penalty,
+                hands,
+                ..
+            } => {
+                let p = self.entrant(player);
+                match penalty {
+                    Penalty::Warning => p.warnings += 1,
+                    _ => p.missed_hands += hands,
+                }
+            }
+            TournamentEvent::PlayerDisqualified {
+                player,
+                chips_removed,
+                ..
+            } => {
+                self.entrant(player).chips -= chips_removed;
+                self.removed += chips_removed;
+            }
+            TournamentEvent::PayoutsSet { pool, amounts } => {
+                self.payouts = Some((*pool, amounts.clone()));
+            }
+            TournamentEvent::DealMade {
+                players, amounts, ..
+            } => {
+                self.deal = Some((players.clone(), amounts.clone()));
+            }
+            TournamentEvent::TournamentFinished { results, .. } => {
+                self.stage = Stage::Finished;
+                self.results = Some(results.clone());
+            }
+        }
+    }
+
+    pub(super) fn apply_hand(&mut self, table: u32, event: &HandEvent) {
+        let Some(t) = self.tables.get_mut(&table) else {
+            return;
+        };
+        let Some(hand) = t.hand.as_mut() else {
+            return;
+        };
+        hand::apply(hand, event);
+        if let HandEvent::PotAwarded {
+            eligible, shares, ..
+        } = event
+        {
+            t.awards
+                .push((eligible.clone(), shares.first().map(|s| s.seat)));
+        }
+        if !hand.is_over() {
+            return;
+        }
+        let stacks: Vec<(PlayerId, Chips)> = t
+            .hand_start
+            .iter()
+            .filter_map(|&(seat, _)| {
+                let id = t.seats.get(&seat)?;
+                Some((id.clone(), hand.stack(seat).unwrap_or(0)))
+            })
+            .collect();
+        if let Some(hfh) = self.hand_for_hand.as_mut() {
+            hfh.played.insert(table);
+        }
+        for (id, chips) in stacks {
+            self.entrant(&id).chips = chips;
+        }
+    }
+
+    /// Hand-for-hand: every table has played its hand of this round.
+    pub(super) fn round_played(&self) -> bool {
+        self.hand_for_hand.as_ref().is_some_and(|hfh| {
+            !self.in_any_hand() && self.tables.keys().all(|t| hfh.played.contains(t))
+        })
+    }
+}

@@ -1,0 +1,284 @@
+//! Deciding money and chips: colour-ups, penalties, payouts, deals, and the finish.
+
+use super::*;
+
+impl Run<'_> {
+    pub(super) fn colour_up(
+        &mut self,
+        seed: Option<&Seed>,
+        next: Option<Commitment>,
+    ) -> Result<()> {
+        let schedule = self.running()?;
+        let policy = schedule.house.colour_up;
+        let preset = schedule.preset;
+        let d = self
+            .state
+            .colour_up_due
+            .ok_or(TournamentError::NoColourUpDue)?;
+        if let Some((&table, _)) = self.state.tables.iter().find(|(_, t)| t.in_hand()) {
+            return Err(TournamentError::HandInProgress { table });
+        }
+        let (seed, next) = match (policy, seed, next) {
+            (ColourUpPolicy::ChipRace, Some(seed), Some(next)) => {
+                self.reveal(seed)?;
+                (Some(*seed), Some(next))
+            }
+            (ColourUpPolicy::ChipRace, _, _) => return Err(TournamentError::RaceNeedsSeed),
+            (ColourUpPolicy::RoundUp, _, _) => (None, None),
+        };
+        let mut players = Vec::new();
+        let (mut removed, mut added) = (0, 0);
+        for (&number, table) in &self.state.tables {
+            let mut holdings = Vec::new();
+            for (&seat, id) in &table.seats {
+                let chips = self.entrant(id)?.chips;
+                // Every other chip in play is a multiple of `high`: the low chips are
+                // what is left over above the last multiple.
+                let low_value = chips % d.high;
+                holdings.push(Holding {
+                    seat,
+                    low_chips: low_value / d.low,
+                    other_value: chips - low_value + low_value % d.low,
+                });
+            }
+            let race = seed.map(|s| derive_seed(&s, "race", number));
+            let up = colour_up(policy, d.low, d.high, &holdings, race.as_ref())?;
+            removed += up.removed;
+            added += up.added;
+            for c in up.players {
+                let Some(id) = table.seats.get(&c.seat) else {
+                    continue;
+                };
+                players.push(ColouredPlayer {
+                    player: id.clone(),
+                    table: number,
+                    seat: c.seat,
+                    before: self.entrant(id)?.chips,
+                    after: c.value,
+                    cards: c.cards,
+                    raced: c.raced,
+                });
+            }
+        }
+        let rule = match (preset, policy) {
+            (Preset::QueenSix, _) => "QueenSix 8",
+            (Preset::Wph, ColourUpPolicy::RoundUp) => "WPH 17 (nightly games)",
+            (Preset::Wph, ColourUpPolicy::ChipRace) => "WPH 17 (major events)",
+            (Preset::Invitational, _) => "invitational 2.4",
+            (_, ColourUpPolicy::RoundUp) => "round up",
+            (_, ColourUpPolicy::ChipRace) => "chip race",
+        };
+        self.emit(TournamentEvent::ChipsColouredUp {
+            low: d.low,
+            high: d.high,
+            policy,
+            players,
+            removed,
+            added,
+            seed,
+            next_commitment: next,
+            rule: rule.into(),
+        });
+        Ok(())
+    }
+
+    pub(super) fn penalise(&mut self, player: &str, penalty: Penalty) -> Result<()> {
+        let schedule = self.running()?;
+        let rule = schedule.house.penalty_rule.clone();
+        let p = self.entrant(player)?;
+        if !p.is_in() {
+            return Err(TournamentError::NotSeated(player.to_owned()));
+        }
+        let (table, _) = p
+            .seat()
+            .ok_or(TournamentError::NotSeated(player.to_owned()))?;
+        let at_table = count(self.table(table)?.seats.len());
+        let hands = match penalty {
+            Penalty::Warning | Penalty::Disqualify => 0,
+            Penalty::MissHands(h) => h,
+            Penalty::MissRounds(r) => r.saturating_mul(at_table),
+        };
+        if penalty == Penalty::Disqualify {
+            self.between_hands(table)?;
+            let chips = p.chips;
+            self.emit(TournamentEvent::PenaltyGiven {
+                player: player.to_owned(),
+                penalty,
+                hands,
+                rule: rule.clone(),
+            });
+            self.emit(TournamentEvent::PlayerDisqualified {
+                player: player.to_owned(),
+                chips_removed: chips,
+                rule: rule.clone(),
+            });
+            self.eliminate_group(
+                vec![player.to_owned()],
+                Some(table),
+                rule,
+                "disqualified: chips removed from play".into(),
+            );
+            return self.settle();
+        }
+        self.emit(TournamentEvent::PenaltyGiven {
+            player: player.to_owned(),
+            penalty,
+            hands,
+            rule,
+        });
+        Ok(())
+    }
+
+    pub(super) fn set_payouts(&mut self, amounts: &[Cents]) -> Result<()> {
+        if self.state.stage == Stage::Finished {
+            return Err(TournamentError::Finished);
+        }
+        let pool = self.state.prize_pool()?.total;
+        if amounts.is_empty() {
+            return Err(TournamentError::BadPayouts("no places paid".into()));
+        }
+        if amounts.windows(2).any(|w| w[1] > w[0]) {
+            return Err(TournamentError::BadPayouts(
+                "a place pays more than the place above".into(),
+            ));
+        }
+        if amounts.len() > self.state.field() {
+            return Err(TournamentError::BadPayouts(format!(
+                "{} places paid, {} players",
+                amounts.len(),
+                self.state.field()
+            )));
+        }
+        let sum = amounts
+            .iter()
+            .try_fold(0u64, |s, a| s.checked_add(*a))
+            .ok_or(TournamentError::Overflow)?;
+        if sum != pool {
+            return Err(TournamentError::PayoutsDoNotSumToPool { pool, sum });
+        }
+        self.emit(TournamentEvent::PayoutsSet {
+            pool,
+            amounts: amounts.to_vec(),
+        });
+        Ok(())
+    }
+
+    pub(super) fn deal(&mut self, kind: DealKind, accepted: &[PlayerId]) -> Result<()> {
+        self.running()?;
+        if let Some((&table, _)) = self.state.tables.iter().find(|(_, t)| t.in_hand()) {
+            return Err(TournamentError::HandInProgress { table });
+        }
+        let remaining: Vec<(PlayerId, Chips)> = self
+            .state
+            .players
+            .iter()
+            .filter(|(_, p)| p.is_in())
+            .map(|(id, p)| (id.clone(), p.chips))
+            .collect();
+        let accepted: BTreeSet<&PlayerId> = accepted.iter().collect();
+        for id in &accepted {
+            if !remaining.iter().any(|(r, _)| r == *id) {
+                return Err(TournamentError::NotInDeal((*id).clone()));
+            }
+        }
+        let missing: Vec<PlayerId> = remaining
+            .iter()
+            .filter(|(id, _)| !accepted.contains(id))
+            .map(|(id, _)| id.clone())
+            .collect();
+        if !missing.is_empty() {
+            return Err(TournamentError::DealNotAccepted { missing });
+        }
+        let prizes = self.state.prizes()?;
+        let top: Vec<Cents> = (0..remaining.len())
+            .map(|i| prizes.get(i).copied().unwrap_or(0))
+            .collect();
+        let stacks: Vec<Chips> = remaining.iter().map(|(_, c)| *c).collect();
+        let amounts = deal(kind, &top, &stacks)?;
+        self.emit(TournamentEvent::DealMade {
+            kind,
+            players: remaining.into_iter().map(|(id, _)| id).collect(),
+            stacks,
+            amounts,
+        });
+        self.finish()
+    }
+
+    /// Carries the tournament forward: hand-for-hand, balancing, breaking, the finish.
+    pub(super) fn settle(&mut self) -> Result<()> {
+        self.hand_for_hand();
+        self.rebalance()?;
+        self.hand_for_hand();
+        let remaining = self.state.remaining();
+        let waiting = self
+            .state
+            .players
+            .values()
+            .any(|p| matches!(p.standing, Standing::Busted { .. }));
+        if remaining <= 1 && !waiting && !self.state.in_any_hand() {
+            self.finish()?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish(&mut self) -> Result<()> {
+        let pool = self.state.prize_pool()?;
+        let prizes = self.state.prizes()?;
+        let mut places = self.state.places();
+        // The players still in finish by the deal (by chips), or the last one wins.
+        let remaining: Vec<(PlayerId, Chips)> = self
+            .state
+            .players
+            .iter()
+            .filter(|(_, p)| p.is_in())
+            .map(|(id, p)| (id.clone(), p.chips))
+            .collect();
+        let mut by_chips = remaining.clone();
+        by_chips.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        for (i, (id, _)) in by_chips.iter().enumerate() {
+            if let Some(entry) = places.iter_mut().find(|(p, _, _)| p == id) {
+                entry.1 = count(i + 1);
+                entry.2 = 1;
+            }
+        }
+        places.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+        // Groups in finishing order for the payout of ties.
+        let mut groups = Vec::new();
+        let mut i = 0;
+        while i < places.len() {
+            let shared = usize::try_from(places[i].2).unwrap_or(1).max(1);
+            groups.push(shared);
+            i += shared;
+        }
+        let paid = pay_finish(&prizes, &groups)?;
+        let deal = self.state.deal.clone();
+        let results = places
+            .iter()
+            .zip(paid)
+            .map(|((id, place, shared), prize)| {
+                let p = self.state.players.get(id).cloned().unwrap_or_default();
+                let prize = deal
+                    .as_ref()
+                    .and_then(|(players, amounts)| {
+                        players
+                            .iter()
+                            .position(|d| d == id)
+                            .and_then(|k| amounts.get(k).copied())
+                    })
+                    .unwrap_or(prize);
+                Finish {
+                    player: id.clone(),
+                    place: *place,
+                    shared: *shared,
+                    prize,
+                    entries: p.entries,
+                    rebuys: p.rebuys,
+                    add_ons: p.add_ons,
+                    knockouts: p.knockouts,
+                }
+            })
+            .collect();
+        self.emit(TournamentEvent::TournamentFinished { pool, results });
+        Ok(())
+    }
+}

@@ -1,0 +1,177 @@
+//! Deciding the schedule, registrations and the start (the first draw of seats and buttons).
+
+use super::*;
+
+impl Run<'_> {
+    pub(super) fn schedule_cmd(&mut self, schedule: &Schedule) -> Result<()> {
+        if self.state.stage != Stage::New {
+            return Err(TournamentError::AlreadyScheduled);
+        }
+        validate_schedule(schedule)?;
+        self.emit(TournamentEvent::TournamentScheduled {
+            schedule: Box::new(schedule.clone()),
+        });
+        Ok(())
+    }
+
+    pub(super) fn register(&mut self, player: &str) -> Result<()> {
+        match self.state.stage {
+            Stage::New => return Err(TournamentError::NotScheduled),
+            Stage::Scheduled => {}
+            Stage::Running => return Err(TournamentError::AlreadyStarted),
+            Stage::Finished => return Err(TournamentError::Finished),
+        }
+        if player.is_empty() {
+            return Err(TournamentError::UnknownPlayer(String::new()));
+        }
+        if self.state.players.contains_key(player) {
+            return Err(TournamentError::AlreadyRegistered(player.to_owned()));
+        }
+        let paid = self.schedule()?.pool.entry;
+        self.emit(TournamentEvent::PlayerRegistered {
+            player: player.to_owned(),
+            paid,
+        });
+        Ok(())
+    }
+
+    pub(super) fn unregister(&mut self, player: &str) -> Result<()> {
+        if self.state.stage != Stage::Scheduled {
+            return Err(TournamentError::AlreadyStarted);
+        }
+        let refund = self.entrant(player)?.paid;
+        self.emit(TournamentEvent::PlayerUnregistered {
+            player: player.to_owned(),
+            refund,
+        });
+        Ok(())
+    }
+
+    pub(super) fn start(
+        &mut self,
+        at: Millis,
+        seed: &Seed,
+        next_commitment: Commitment,
+    ) -> Result<()> {
+        match self.state.stage {
+            Stage::New => return Err(TournamentError::NotScheduled),
+            Stage::Scheduled => {}
+            _ => return Err(TournamentError::AlreadyStarted),
+        }
+        let players = self.state.players.len();
+        if players < 2 {
+            return Err(TournamentError::NotEnoughPlayers { players });
+        }
+        self.reveal(seed)?;
+        let schedule = self.schedule()?;
+        let size = usize::from(schedule.table_size);
+        let tables = players.div_ceil(size);
+        let entrants: Vec<String> = self.state.players.keys().cloned().collect();
+        let order: Vec<Seat> = (0..schedule.table_size).collect();
+        let drawn = draw_seats(seed, &entrants, tables, &order)?;
+        let seats: Vec<Seating> = drawn
+            .into_iter()
+            .map(|a| Seating {
+                player: a.entrant,
+                table: a.table + 1,
+                seat: a.seat,
+            })
+            .collect();
+        let buttons = buttons(seed, &seats)?;
+        let first = schedule.levels.first().copied();
+        self.emit(TournamentEvent::TournamentStarted {
+            at,
+            seed: *seed,
+            next_commitment,
+            seats,
+            buttons,
+        });
+        if let Some(spec) = first {
+            self.emit(TournamentEvent::LevelStarted { level: 1, at, spec });
+        }
+        Ok(())
+    }
+}
+
+pub(super) fn validate_schedule(s: &Schedule) -> Result<()> {
+    let bad = |m: &str| Err(TournamentError::BadSchedule(m.to_owned()));
+    if !(2..=10).contains(&s.table_size) {
+        return bad("a table seats 2 to 10 players");
+    }
+    if s.starting_chips == 0 || s.chip_unit == 0 || !s.starting_chips.is_multiple_of(s.chip_unit) {
+        return bad("starting chips must be a positive multiple of the chip unit");
+    }
+    match s.levels.first() {
+        Some(Level::Play { .. }) => {}
+        Some(Level::Break { .. }) => return bad("the first level must be a playing level"),
+        None => return bad("no levels"),
+    }
+    let mut unit = s.chip_unit;
+    for (i, level) in s.levels.iter().enumerate() {
+        let n = i + 1;
+        match *level {
+            Level::Play { blinds, minutes } => {
+                if minutes == 0 {
+                    return bad(&format!("level {n} has no minutes"));
+                }
+                if blinds.big_blind == 0 || blinds.small_blind > blinds.big_blind {
+                    return bad(&format!(
+                        "level {n}: the big blind must be positive and at least the small blind"
+                    ));
+                }
+                let ante = match blinds.ante {
+                    AnteStructure::None => 0,
+                    AnteStructure::Uniform(a) | AnteStructure::BigBlind(a) => a,
+                };
+                if [blinds.small_blind, blinds.big_blind, ante]
+                    .iter()
+                    .any(|x| x % unit != 0)
+                {
+                    return bad(&format!(
+                        "level {n}: blinds and antes must be multiples of the smallest chip ({unit})"
+                    ));
+                }
+            }
+            Level::Break { colour_up, .. } => {
+                if let Some(d) = colour_up {
+                    if d.low != unit || d.high <= d.low || d.high % d.low != 0 {
+                        return bad(&format!(
+                            "level {n}: a colour-up takes the smallest chip ({unit}) up to a multiple of it"
+                        ));
+                    }
+                    unit = d.high;
+                }
+            }
+        }
+    }
+    let levels = count(s.levels.len());
+    for (what, policy) in [
+        ("re-buy", s.rebuys),
+        ("add-on", s.add_ons),
+        ("re-entry", s.reentries),
+    ] {
+        if let Some(p) = policy {
+            if p.chips == 0 || p.per_player == 0 {
+                return bad(&format!(
+                    "a {what} must give chips and be allowed at least once"
+                ));
+            }
+            if p.from_level == 0 || p.from_level > p.until_level || p.until_level > levels {
+                return bad(&format!("the {what} window must lie within the levels"));
+            }
+        }
+    }
+    if s.rebuys.is_some() != s.pool.rebuy.is_some() {
+        return bad("re-buys need both a policy and a price");
+    }
+    if s.add_ons.is_some() != s.pool.add_on.is_some() {
+        return bad("add-ons need both a policy and a price");
+    }
+    if s.late_registration_until_level > levels {
+        return bad("late registration must close within the levels");
+    }
+    if s.blind_cap_percent == Some(0) {
+        return bad("a blind cap of 0% leaves no blinds");
+    }
+    Ok(())
+}

@@ -1,0 +1,198 @@
+//! Deciding: the run over a copy of the state, the checks every command shares, and the
+//! dispatch of each command to the area that decides it.
+
+use super::*;
+
+// ---------------------------------------------------------------------------------------
+// Deciding
+// ---------------------------------------------------------------------------------------
+
+pub(super) struct Run<'a> {
+    pub(super) state: &'a mut Tournament,
+    pub(super) events: Vec<TournamentEvent>,
+}
+
+impl Run<'_> {
+    pub(super) fn emit(&mut self, event: TournamentEvent) {
+        self.state.apply(&event);
+        self.events.push(event);
+    }
+
+    pub(super) fn schedule(&self) -> Result<&Schedule> {
+        self.state
+            .schedule
+            .as_deref()
+            .ok_or(TournamentError::NotScheduled)
+    }
+
+    pub(super) fn running(&self) -> Result<&Schedule> {
+        match self.state.stage {
+            Stage::New => Err(TournamentError::NotScheduled),
+            Stage::Scheduled => Err(TournamentError::NotStarted),
+            Stage::Finished => Err(TournamentError::Finished),
+            Stage::Running => self.schedule(),
+        }
+    }
+
+    pub(super) fn entrant(&self, id: &str) -> Result<&Entrant> {
+        self.state
+            .players
+            .get(id)
+            .ok_or_else(|| TournamentError::UnknownPlayer(id.to_owned()))
+    }
+
+    pub(super) fn seated(&self, id: &str) -> Result<(u32, Seat)> {
+        match self.entrant(id)?.standing {
+            Standing::Seated { table, seat } => Ok((table, seat)),
+            _ => Err(TournamentError::NotSeated(id.to_owned())),
+        }
+    }
+
+    pub(super) fn table(&self, number: u32) -> Result<&Table> {
+        self.state
+            .tables
+            .get(&number)
+            .ok_or(TournamentError::NoSuchTable(number))
+    }
+
+    pub(super) fn between_hands(&self, number: u32) -> Result<()> {
+        if self.table(number)?.in_hand() {
+            return Err(TournamentError::HandInProgress { table: number });
+        }
+        Ok(())
+    }
+
+    pub(super) fn tracking(&self, allowed: &[Tracking]) -> Result<()> {
+        let tracking = self.schedule()?.tracking;
+        if allowed.contains(&tracking) {
+            Ok(())
+        } else {
+            Err(TournamentError::WrongTracking { tracking })
+        }
+    }
+
+    pub(super) fn reveal(&self, seed: &Seed) -> Result<()> {
+        match self.state.commitment {
+            Some(c) if c.verifies(seed) => Ok(()),
+            _ => Err(TournamentError::BadSeed),
+        }
+    }
+
+    pub(super) fn clock(&self, at: Millis) -> Result<()> {
+        if at < self.state.last_at {
+            return Err(TournamentError::ClockWentBack {
+                last: self.state.last_at,
+                got: at,
+            });
+        }
+        Ok(())
+    }
+
+    pub(super) fn level_now(&self) -> u32 {
+        level_no(self.state.level)
+    }
+
+    pub(super) fn command(&mut self, command: &TournamentCommand) -> Result<()> {
+        match command {
+            TournamentCommand::Schedule(schedule) => self.schedule_cmd(schedule),
+            TournamentCommand::Register { player } => self.register(player),
+            TournamentCommand::Unregister { player } => self.unregister(player),
+            TournamentCommand::Start {
+                at,
+                seed,
+                next_commitment,
+            } => self.start(*at, seed, *next_commitment),
+            TournamentCommand::AdvanceLevel { at } => self.advance_level(*at),
+            TournamentCommand::Pause { at } => {
+                self.running()?;
+                self.clock(*at)?;
+                if self.state.paused_since.is_some() {
+                    return Err(TournamentError::Paused);
+                }
+                self.emit(TournamentEvent::ClockPaused { at: *at });
+                Ok(())
+            }
+            TournamentCommand::Resume { at } => {
+                self.running()?;
+                self.clock(*at)?;
+                if self.state.paused_since.is_none() {
+                    return Err(TournamentError::NotPaused);
+                }
+                self.emit(TournamentEvent::ClockResumed { at: *at });
+                Ok(())
+            }
+            TournamentCommand::MarkAbsent { player } => {
+                if self.state.stage == Stage::Finished {
+                    return Err(TournamentError::Finished);
+                }
+                let p = self.entrant(player)?;
+                if !p.is_in() && p.standing != Standing::Registered {
+                    return Err(TournamentError::NotSeated(player.clone()));
+                }
+                if p.absent {
+                    return Err(TournamentError::AlreadyAbsent(player.clone()));
+                }
+                self.emit(TournamentEvent::PlayerMarkedAbsent {
+                    player: player.clone(),
+                });
+                Ok(())
+            }
+            TournamentCommand::Arrived { player } => {
+                if !self.entrant(player)?.absent {
+                    return Err(TournamentError::NotAbsent(player.clone()));
+                }
+                self.emit(TournamentEvent::PlayerArrived {
+                    player: player.clone(),
+                });
+                Ok(())
+            }
+            TournamentCommand::RemoveAbsent { player, at } => self.remove_absent(player, *at),
+            TournamentCommand::LateEntry {
+                player,
+                at,
+                seed,
+                next_commitment,
+            } => self.late_entry(player, *at, seed, *next_commitment),
+            TournamentCommand::StartHand { table, seed } => self.start_hand(*table, seed.as_ref()),
+            TournamentCommand::Hand { table, command } => self.hand(*table, command),
+            TournamentCommand::Eliminate { players, by } => self.eliminate(players, by.as_ref()),
+            TournamentCommand::RecordChips { counts } => self.record_chips(counts),
+            TournamentCommand::AnnounceRebuy { player, at } => self.announce_rebuy(player, *at),
+            TournamentCommand::Rebuy { player, at } => self.rebuy(player, *at),
+            TournamentCommand::DeclineRebuy { player } => {
+                self.running()?;
+                let p = self.entrant(player)?;
+                if p.rebuy_announced {
+                    return Err(TournamentError::RebuyAnnounced(player.clone()));
+                }
+                let Standing::Busted { table, .. } = p.standing else {
+                    return Err(TournamentError::NotBusted(player.clone()));
+                };
+                self.eliminate_group(
+                    vec![player.clone()],
+                    Some(table),
+                    "re-buy declined".into(),
+                    "the player declined the re-buy".into(),
+                );
+                self.settle()
+            }
+            TournamentCommand::AddOn { player, at } => self.add_on(player, *at),
+            TournamentCommand::Redraw {
+                seed,
+                next_commitment,
+            } => self.redraw(seed, *next_commitment),
+            TournamentCommand::ColourUp {
+                seed,
+                next_commitment,
+            } => self.colour_up(seed.as_ref(), *next_commitment),
+            TournamentCommand::Penalise { player, penalty } => self.penalise(player, *penalty),
+            TournamentCommand::MovePlayer {
+                player,
+                to_table,
+                to_seat,
+            } => self.move_player(player, *to_table, *to_seat),
+            TournamentCommand::SetPayouts { amounts } => self.set_payouts(amounts),
+            TournamentCommand::Deal { kind, accepted } => self.deal(*kind, accepted),
+        }
+    }
+}

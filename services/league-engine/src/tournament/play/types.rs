@@ -1,0 +1,205 @@
+//! The schedule and its parts: tracking, blinds and levels, the house's tournament rules.
+
+use super::*;
+
+/// A player's stable id in the league.
+pub type PlayerId = String;
+
+/// Milliseconds since the Unix epoch, as the command says (the engine reads no clock).
+pub type Millis = i64;
+
+/// How the tournament is tracked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tracking {
+    /// The server deals every hand from a committed seed.
+    Dealt,
+    /// A physical deck: the host records the cards.
+    Recorded,
+    /// The host records only eliminations, re-buys and chip counts.
+    Results,
+}
+
+/// The forced bets of a level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Blinds {
+    pub small_blind: Chips,
+    pub big_blind: Chips,
+    pub ante: AnteStructure,
+}
+
+/// Chips leaving play at a colour-up: `low` is exchanged for `high`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Denominations {
+    pub low: Chips,
+    pub high: Chips,
+}
+
+/// One level of the structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Level {
+    Play {
+        blinds: Blinds,
+        minutes: u32,
+    },
+    /// A break; `colour_up` takes a denomination out of play during it.
+    Break {
+        minutes: u32,
+        colour_up: Option<Denominations>,
+    },
+}
+
+impl Level {
+    pub fn minutes(&self) -> u32 {
+        match *self {
+            Level::Play { minutes, .. } | Level::Break { minutes, .. } => minutes,
+        }
+    }
+}
+
+/// When a re-buy, add-on or re-entry may be bought (the price is in [`PoolRules`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PurchasePolicy {
+    /// How many one player may buy.
+    pub per_player: u32,
+    /// The first and last level (1-based, inclusive) at which it may be bought.
+    pub from_level: u32,
+    pub until_level: u32,
+    /// And only in the first this many minutes of the tournament clock (see
+    /// [`Tournament::played`]); the window closes at the level or the time, whichever comes
+    /// first (invitational 1.3: "in the first 2 hours of play").
+    #[serde(default)]
+    pub until_minutes: Option<u32>,
+    /// Chips it gives.
+    pub chips: Chips,
+    /// Only when the player's stack is at most this (e.g. the starting stack).
+    pub max_stack: Option<Chips>,
+    /// Only straight after the player busts (invitational 1.3); re-buys only.
+    pub after_bust_only: bool,
+}
+
+/// In which order players busted in one hand finish.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BustOrder {
+    /// The player who started the hand with more chips finishes higher (QueenSix 31; WPH
+    /// does not say, and gets this default; Oracle: "the player with the higher chip
+    /// count will receive higher finishing place").
+    LargerStartingStack,
+    /// The better hand finishes higher, then the larger starting stack (invitational 10.1).
+    BetterHandThenStack,
+}
+
+/// When an absent player's chips may be taken out of play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AbsentRemoval {
+    /// QueenSix 3: "the chips may be removed from play at the discretion of the Host
+    /// anytime after a new betting level is begun or a half-hour has elapsed, whichever
+    /// occurs first."
+    AfterNewLevelOrHalfHour,
+    /// At the director's discretion, at any time (invitational 2.7: "the stacks will be
+    /// removed by the director"; the other houses do not say).
+    Director,
+}
+
+/// The tournament rules where the houses differ ([`TournamentRules::for_preset`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentRules {
+    pub bust_order: BustOrder,
+    pub balance: BalanceRule,
+    /// Redraw every seat when the field comes down to this many tables (QueenSix 16: three,
+    /// two and one; invitational 2.2: combined tables start "as if it were a new game").
+    pub redraw_at: Vec<u32>,
+    /// Draw for the button again at the final table (Oracle 14).
+    pub final_table_button_draw: bool,
+    pub colour_up: ColourUpPolicy,
+    pub absent_removal: AbsentRemoval,
+    /// The rule named in penalty events.
+    pub penalty_rule: String,
+}
+
+impl TournamentRules {
+    pub fn for_preset(preset: Preset) -> TournamentRules {
+        match preset {
+            Preset::QueenSix => TournamentRules {
+                bust_order: BustOrder::LargerStartingStack,
+                balance: BalanceRule::QueenSix,
+                redraw_at: vec![3, 2, 1],
+                final_table_button_draw: false,
+                colour_up: ColourUpPolicy::RoundUp,
+                absent_removal: AbsentRemoval::AfterNewLevelOrHalfHour,
+                penalty_rule: "QueenSix code of conduct".into(),
+            },
+            Preset::Wph => TournamentRules {
+                bust_order: BustOrder::LargerStartingStack,
+                balance: BalanceRule::WorstPosition,
+                redraw_at: Vec::new(),
+                final_table_button_draw: false,
+                colour_up: ColourUpPolicy::RoundUp,
+                absent_removal: AbsentRemoval::Director,
+                penalty_rule: "WPH 47".into(),
+            },
+            Preset::Oracle => TournamentRules {
+                bust_order: BustOrder::LargerStartingStack,
+                balance: BalanceRule::WorstPosition,
+                redraw_at: Vec::new(),
+                final_table_button_draw: true,
+                colour_up: ColourUpPolicy::ChipRace,
+                absent_removal: AbsentRemoval::Director,
+                penalty_rule: "Oracle tournament rule 4".into(),
+            },
+            Preset::Invitational => TournamentRules {
+                bust_order: BustOrder::BetterHandThenStack,
+                balance: BalanceRule::Invitational,
+                redraw_at: vec![1],
+                final_table_button_draw: false,
+                colour_up: ColourUpPolicy::ChipRace,
+                absent_removal: AbsentRemoval::Director,
+                penalty_rule: "director's discretion".into(),
+            },
+            Preset::Hippodrome | Preset::Wsop => TournamentRules {
+                bust_order: BustOrder::LargerStartingStack,
+                balance: BalanceRule::WorstPosition,
+                redraw_at: Vec::new(),
+                final_table_button_draw: false,
+                colour_up: ColourUpPolicy::ChipRace,
+                absent_removal: AbsentRemoval::Director,
+                penalty_rule: "director's discretion".into(),
+            },
+        }
+    }
+}
+
+/// Everything fixed when the tournament is scheduled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Schedule {
+    pub name: String,
+    pub venue: String,
+    pub starts_at: Millis,
+    pub preset: Preset,
+    pub house: TournamentRules,
+    pub tracking: Tracking,
+    /// Entry, re-buy and add-on prices, the house's cut, a guarantee.
+    pub pool: PoolRules,
+    pub starting_chips: Chips,
+    /// The smallest chip in play at the start.
+    pub chip_unit: Chips,
+    pub levels: Vec<Level>,
+    pub table_size: u8,
+    pub rebuys: Option<PurchasePolicy>,
+    pub add_ons: Option<PurchasePolicy>,
+    pub reentries: Option<PurchasePolicy>,
+    /// Late entries are taken up to the end of this level (1-based); 0 for none.
+    pub late_registration_until_level: u32,
+    /// And only in the first this many minutes of the tournament clock; registration
+    /// closes at the level or the time, whichever comes first.
+    #[serde(default)]
+    pub late_registration_until_minutes: Option<u32>,
+    pub payouts: PayoutTable,
+    /// QueenSix House Policies 4: the blinds are capped at this percentage of the average
+    /// stack at the table.
+    pub blind_cap_percent: Option<u32>,
+    /// Tables break in this order (table numbers); tables not listed break highest first.
+    pub break_order: Vec<u32>,
+    /// `sha256` of the seed of the first draw.
+    pub draw_commitment: Commitment,
+}
