@@ -7,8 +7,11 @@
 //!
 //! - [`types`]: what is appended ([`NewEvent`], [`ExpectedVersion`]) and read
 //!   ([`RecordedEvent`]), limits, the injectable [`Clock`].
-//! - [`store`]: [`Store`]: open/migrate, `append`, `read_stream`, `read_all`, `read_log`;
-//!   bulk reads of the log in the private `direct` (SQLite in a file: rows read in place
+//! - [`store`]: [`Store`]: open/migrate, `append`, `read_stream`, `read_all`, `read_log`,
+//!   and what both backends share (building and hashing rows, expected versions,
+//!   idempotency, the stream-head cache); each backend's SQL and the code that runs it in
+//!   the private `store::sqlite` and `store::postgres`, which `Store`'s methods call; bulk
+//!   reads of the log in the private `direct` (SQLite in a file: rows read in place
 //!   through rusqlite, two ranges at once for large pages) and `pg_copy` (PostgreSQL:
 //!   binary `COPY`, for `read_log` and for large `read_all` pages, read as two halves on two
 //!   connections, the second starting where the sealed leaves put it once the log is sealed

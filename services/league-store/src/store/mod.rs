@@ -1,0 +1,798 @@
+//! The store, whatever its backend: [`Store`], its options and opening, the public methods,
+//! and what both backends share (building and hashing an append's rows, checking its
+//! arguments and expected version, idempotency records, the stream-head cache that gives
+//! read-your-write appends, decoding rows, read models).
+//!
+//! Each backend's SQL and the code that runs it are in a module of its own, `sqlite` and
+//! `postgres`; the public methods here choose between them, each with one `match` on the
+//! backend (`Db`).
+
+mod postgres;
+mod sqlite;
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::postgres::PgPool;
+use sqlx::sqlite::SqlitePool;
+use sqlx::{AssertSqlSafe, ColumnIndex, Decode, Row, SqlSafeStr as _, Type};
+use tokio::sync::{Mutex, watch};
+use tokio::task::JoinHandle;
+
+use crate::error::StoreError;
+use crate::hash::{EventFields, ZERO_HASH, append_fingerprint, event_hash};
+use crate::subscribe::Subscription;
+use crate::types::{
+    Appended, Clock, ExpectedVersion, Hash, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, NewEvent,
+    RecordedEvent, SystemClock, Timestamp, check_name,
+};
+
+pub(crate) use postgres::PG_INDEX_BITS;
+pub use postgres::PgConnections;
+pub(crate) use sqlite::sqlite_insert_rows;
+
+/// The channel on which the sealer announces a new sealed head to other processes.
+pub const NOTIFY_CHANNEL: &str = "league_log";
+/// Streams whose heads a PostgreSQL store remembers; the cache is emptied when it is full.
+const HEAD_CACHE_STREAMS: usize = 10_000;
+
+/// Which database a store runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// SQLite: one file, one writer at a time.
+    Sqlite,
+    /// PostgreSQL: many concurrent writers and instances.
+    Postgres,
+}
+
+/// How to open a store.
+#[derive(Clone)]
+pub struct StoreOptions {
+    /// Supplies `recorded_at` when an event's metadata does not.
+    pub clock: Arc<dyn Clock>,
+    /// Maximum pooled connections.
+    pub max_connections: u32,
+    /// How often a waiting subscriber re-reads the log even without a wake-up.
+    pub poll_interval: Duration,
+    /// PostgreSQL only: the schema to use (tests give each its own).
+    pub pg_schema: Option<String>,
+    /// SQLite only: `synchronous=FULL` (survives power loss) instead of `NORMAL` (survives a
+    /// crash of the process, which is the default: WAL + NORMAL never corrupts the file and
+    /// loses nothing on a process crash, only possibly the last commits on power loss).
+    pub sqlite_synchronous_full: bool,
+    /// Apply the migrations on connect.
+    pub migrate: bool,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        Self {
+            clock: Arc::new(SystemClock),
+            max_connections: 16,
+            poll_interval: Duration::from_millis(500),
+            pg_schema: None,
+            sqlite_synchronous_full: false,
+            migrate: true,
+        }
+    }
+}
+
+impl std::fmt::Debug for StoreOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoreOptions")
+            .field("max_connections", &self.max_connections)
+            .field("poll_interval", &self.poll_interval)
+            .field("pg_schema", &self.pg_schema)
+            .field("sqlite_synchronous_full", &self.sqlite_synchronous_full)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Db {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+pub(crate) struct Inner {
+    pub(crate) db: Db,
+    pub(crate) clock: Arc<dyn Clock>,
+    /// Bumped whenever new events may be readable: after a local append commits, when the
+    /// sealer of any process announces a head (PostgreSQL), and after a local seal.
+    pub(crate) wake: watch::Sender<u64>,
+    pub(crate) poll_interval: Duration,
+    /// SQLite: appends and seals of this process queue here instead of spinning on the file
+    /// lock (SQLite's busy handler backs off in sleeps of up to 100 ms).
+    pub(crate) sqlite_writer: Mutex<()>,
+    /// SQLite in a file: bulk reads of the log by connections of our own (see `direct`).
+    direct: Option<Arc<crate::direct::DirectReader>>,
+    /// PostgreSQL: the last version and hash this process wrote or read for recent streams,
+    /// so that an append whose expectation matches skips the head read (one statement per
+    /// append). A stale entry is harmless: the insert then violates `(stream, version)` and
+    /// the append falls back to reading the head.
+    heads: std::sync::Mutex<HashMap<String, (u64, Hash)>>,
+    /// PostgreSQL: appends on known heads waiting to be written together (`pg_batch`).
+    groups: Arc<crate::pg_batch::Groups>,
+    /// PostgreSQL: the connections of the last bulk reads, kept briefly for the next
+    /// (`pg_warm`).
+    warm: Arc<crate::pg_warm::WarmConnections>,
+    listener: Option<JoinHandle<()>>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if let Some(task) = &self.listener {
+            task.abort();
+        }
+    }
+}
+
+/// The event store. Cheap to clone; clones share the pool and the wake-ups.
+#[derive(Clone)]
+pub struct Store {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("backend", &self.backend())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The migrations of one backend, embedded in the binary.
+///
+/// Built from `include_str!` rather than `sqlx::migrate!`: the macro would compile sqlx's
+/// proc-macro crate with both database drivers (and SQLite's C source) a second time for the
+/// host, minutes on a two-core builder, for the same result: sqlx checksums the same SQL.
+pub fn migrator(backend: Backend) -> Migrator {
+    let files = match backend {
+        Backend::Sqlite => sqlite::MIGRATIONS,
+        Backend::Postgres => postgres::MIGRATIONS,
+    };
+    let descriptions = ["event store", "read models", "tokens", "seals by position"];
+    Migrator::with_migrations(
+        files
+            .into_iter()
+            .zip(descriptions)
+            .zip(1..)
+            .map(|((sql, description), version)| {
+                Migration::new(
+                    version,
+                    Cow::Borrowed(description),
+                    MigrationType::Simple,
+                    AssertSqlSafe(sql).into_sql_str(),
+                    false,
+                )
+            })
+            .collect(),
+    )
+}
+
+/// Which backend a URL names.
+pub fn backend_of(url: &str) -> Result<Backend, StoreError> {
+    if url.starts_with("sqlite:") {
+        Ok(Backend::Sqlite)
+    } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Backend::Postgres)
+    } else {
+        Err(StoreError::UnsupportedUrl(url.to_owned()))
+    }
+}
+
+/// Converts a stored non-negative integer.
+pub(crate) fn to_u64(what: &str, v: i64) -> Result<u64, StoreError> {
+    u64::try_from(v).map_err(|_| StoreError::Corrupt(format!("negative {what}: {v}")))
+}
+
+/// Converts a caller's bound to SQL, saturating (positions and versions never reach 2^63).
+pub(crate) fn to_i64(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+pub(crate) fn to_hash(what: &str, v: &[u8]) -> Result<Hash, StoreError> {
+    Hash::try_from(v)
+        .map_err(|_| StoreError::Corrupt(format!("{what} is {} bytes, not 32", v.len())))
+}
+
+/// Decodes an event row whose columns are in `EVENT_COLUMNS` order.
+pub(crate) fn decode_event<R>(row: &R) -> Result<RecordedEvent, StoreError>
+where
+    R: Row,
+    usize: ColumnIndex<R>,
+    for<'r> i64: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> i32: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> String: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> Option<String>: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> Vec<u8>: Decode<'r, R::Database> + Type<R::Database>,
+{
+    let schema_version: i32 = row.try_get(4)?;
+    let prev: Vec<u8> = row.try_get(11)?;
+    let hash: Vec<u8> = row.try_get(12)?;
+    Ok(RecordedEvent {
+        position: to_u64("position", row.try_get(0)?)?,
+        stream_id: row.try_get(1)?,
+        stream_version: to_u64("stream version", row.try_get(2)?)?,
+        event_type: row.try_get(3)?,
+        schema_version: u32::try_from(schema_version)
+            .map_err(|_| StoreError::Corrupt(format!("schema version {schema_version}")))?,
+        payload: row.try_get(5)?,
+        actor: row.try_get(6)?,
+        correlation_id: row.try_get(7)?,
+        causation_id: row.try_get(8)?,
+        idempotency_key: row.try_get(9)?,
+        recorded_at: Timestamp::from_micros(row.try_get(10)?),
+        prev_hash: to_hash("prev_hash", &prev)?,
+        hash: to_hash("hash", &hash)?,
+    })
+}
+
+/// The version and hash the last of `rows` leaves its stream at.
+fn head_of_rows(rows: &[RowData]) -> Option<(u64, Hash)> {
+    rows.last().and_then(|r| {
+        Some((
+            to_u64("version", r.stream_version).ok()?,
+            to_hash("hash", &r.hash).ok()?,
+        ))
+    })
+}
+
+/// One event row ready to insert.
+pub(crate) struct RowData {
+    pub(crate) stream_version: i64,
+    pub(crate) event_type: String,
+    pub(crate) schema_version: i32,
+    pub(crate) payload: Vec<u8>,
+    pub(crate) actor: Option<String>,
+    pub(crate) correlation_id: Option<String>,
+    pub(crate) causation_id: Option<String>,
+    pub(crate) recorded_at: i64,
+    pub(crate) prev_hash: Vec<u8>,
+    pub(crate) hash: Vec<u8>,
+}
+
+/// Chains and hashes a batch onto a stream head.
+pub(crate) fn build_rows(
+    stream_id: &str,
+    head: Option<(u64, Hash)>,
+    events: &[NewEvent],
+    idempotency_key: Option<&str>,
+    clock: &dyn Clock,
+) -> Vec<RowData> {
+    let (mut version, mut prev) = head.unwrap_or((0, ZERO_HASH));
+    let mut now = None;
+    events
+        .iter()
+        .map(|e| {
+            version += 1;
+            let recorded_at = e
+                .metadata
+                .recorded_at
+                .unwrap_or_else(|| *now.get_or_insert_with(|| clock.now()));
+            let hash = event_hash(&EventFields {
+                stream_id,
+                stream_version: version,
+                event_type: &e.event_type,
+                schema_version: e.schema_version,
+                actor: e.metadata.actor.as_deref(),
+                correlation_id: e.metadata.correlation_id.as_deref(),
+                causation_id: e.metadata.causation_id.as_deref(),
+                idempotency_key,
+                recorded_at,
+                payload: &e.payload,
+                prev_hash: &prev,
+            });
+            let row = RowData {
+                stream_version: to_i64(version),
+                event_type: e.event_type.clone(),
+                schema_version: i32::try_from(e.schema_version).unwrap_or(i32::MAX),
+                payload: e.payload.clone(),
+                actor: e.metadata.actor.clone(),
+                correlation_id: e.metadata.correlation_id.clone(),
+                causation_id: e.metadata.causation_id.clone(),
+                recorded_at: recorded_at.as_micros(),
+                prev_hash: prev.to_vec(),
+                hash: hash.to_vec(),
+            };
+            prev = hash;
+            row
+        })
+        .collect()
+}
+
+/// Checks an append's arguments; nothing touches the database before this passes.
+fn validate(
+    stream_id: &str,
+    events: &[NewEvent],
+    idempotency_key: Option<&str>,
+) -> Result<(), StoreError> {
+    check_name("stream id", stream_id)?;
+    if let Some(key) = idempotency_key {
+        check_name("idempotency key", key)?;
+    }
+    if events.is_empty() {
+        return Err(StoreError::EmptyBatch);
+    }
+    if events.len() > MAX_BATCH_EVENTS {
+        return Err(StoreError::BatchTooLarge {
+            count: events.len(),
+            limit: MAX_BATCH_EVENTS,
+        });
+    }
+    for (index, e) in events.iter().enumerate() {
+        check_name("event type", &e.event_type)?;
+        for (what, v) in [
+            ("actor", &e.metadata.actor),
+            ("correlation id", &e.metadata.correlation_id),
+            ("causation id", &e.metadata.causation_id),
+        ] {
+            if let Some(v) = v {
+                check_name(what, v)?;
+            }
+        }
+        if e.schema_version == 0 {
+            return Err(StoreError::InvalidSchemaVersion { index });
+        }
+        if e.payload.len() > MAX_PAYLOAD_BYTES {
+            return Err(StoreError::PayloadTooLarge {
+                index,
+                size: e.payload.len(),
+                limit: MAX_PAYLOAD_BYTES,
+            });
+        }
+        serde_json::from_slice::<serde::de::IgnoredAny>(&e.payload).map_err(|err| {
+            StoreError::InvalidJson {
+                index,
+                reason: err.to_string(),
+            }
+        })?;
+    }
+    Ok(())
+}
+
+/// What an earlier append with the same idempotency key wrote.
+struct IdempotentRecord {
+    stream_id: String,
+    fingerprint: Vec<u8>,
+    first_position: i64,
+    event_count: i32,
+    first_version: i64,
+}
+
+impl IdempotentRecord {
+    fn resolve(
+        self,
+        key: &str,
+        stream_id: &str,
+        fingerprint: &Hash,
+    ) -> Result<Appended, StoreError> {
+        if self.stream_id != stream_id || self.fingerprint != fingerprint {
+            return Err(StoreError::IdempotencyMismatch {
+                key: key.to_owned(),
+            });
+        }
+        let count = u64::try_from(self.event_count)
+            .ok()
+            .filter(|c| *c >= 1)
+            .ok_or_else(|| {
+                StoreError::Corrupt(format!("idempotency event count {}", self.event_count))
+            })?;
+        let first_position = to_u64("position", self.first_position)?;
+        let first_version = to_u64("version", self.first_version)?;
+        Ok(Appended {
+            first_position,
+            last_position: first_position + count - 1,
+            first_version,
+            last_version: first_version + count - 1,
+            deduplicated: true,
+        })
+    }
+}
+
+fn check_expected(expected: ExpectedVersion, actual: Option<u64>) -> Result<(), StoreError> {
+    let ok = match expected {
+        ExpectedVersion::Any => true,
+        ExpectedVersion::NoStream => actual.is_none(),
+        // A stream with no events is at version 0, so `Exact(0)` means the same as `NoStream`.
+        ExpectedVersion::Exact(v) => actual.unwrap_or(0) == v,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(StoreError::Conflict { expected, actual })
+    }
+}
+
+/// The columns of an event row, in `decode_event` order.
+pub(crate) const EVENT_COLUMNS: &str = "position, stream_id, stream_version, event_type, \
+    schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
+    recorded_at, prev_hash, hash";
+
+impl Store {
+    /// Opens a store at `url` (`sqlite:PATH` or `postgres://...`) with default options.
+    pub async fn open(url: &str) -> Result<Self, StoreError> {
+        Self::open_with(url, StoreOptions::default()).await
+    }
+
+    /// Opens a store, applying the migrations unless told not to.
+    pub async fn open_with(url: &str, options: StoreOptions) -> Result<Self, StoreError> {
+        let backend = backend_of(url)?;
+        let (wake, _) = watch::channel(0u64);
+        let (db, direct) = match backend {
+            Backend::Sqlite => {
+                let (pool, direct) = sqlite::connect(url, &options).await?;
+                (Db::Sqlite(pool), direct)
+            }
+            Backend::Postgres => (Db::Postgres(postgres::connect(url, &options).await?), None),
+        };
+        if options.migrate {
+            run_migrations(&db, &migrator(backend)).await?;
+        }
+        let listener = match &db {
+            Db::Postgres(pool) => Some(tokio::spawn(postgres::listen(pool.clone(), wake.clone()))),
+            Db::Sqlite(_) => None,
+        };
+        Ok(Self {
+            inner: Arc::new(Inner {
+                db,
+                clock: options.clock,
+                wake,
+                poll_interval: options.poll_interval,
+                sqlite_writer: Mutex::new(()),
+                direct,
+                heads: std::sync::Mutex::new(HashMap::new()),
+                groups: Arc::default(),
+                warm: Arc::default(),
+                listener,
+            }),
+        })
+    }
+
+    /// Applies `migrator` (for `league migrate`; `open` does this unless told not to).
+    pub async fn apply_migrations(&self, migrator: &Migrator) -> Result<(), StoreError> {
+        run_migrations(&self.inner.db, migrator).await
+    }
+
+    /// The backend this store runs on.
+    pub fn backend(&self) -> Backend {
+        match self.inner.db {
+            Db::Sqlite(_) => Backend::Sqlite,
+            Db::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// Closes the pool, waiting for connections to finish.
+    pub async fn close(&self) {
+        if let Some(direct) = &self.inner.direct {
+            direct.close();
+        }
+        self.inner.warm.release_all();
+        match &self.inner.db {
+            Db::Sqlite(p) => p.close().await,
+            Db::Postgres(p) => p.close().await,
+        }
+    }
+
+    pub(crate) fn wake_subscribers(&self) {
+        self.inner.wake.send_modify(|g| *g = g.wrapping_add(1));
+    }
+
+    /// Appends `events` to `stream_id` atomically, if the stream is at `expected`.
+    ///
+    /// With an `idempotency_key`, repeating the call with the same stream and events returns
+    /// the original positions and appends nothing; the same key with other events is
+    /// `IdempotencyMismatch`.
+    pub async fn append(
+        &self,
+        stream_id: &str,
+        expected: ExpectedVersion,
+        events: &[NewEvent],
+        idempotency_key: Option<&str>,
+    ) -> Result<Appended, StoreError> {
+        validate(stream_id, events, idempotency_key)?;
+        let fingerprint = idempotency_key.map(|_| append_fingerprint(stream_id, events));
+        let result = match &self.inner.db {
+            Db::Postgres(pool) => {
+                postgres::append(
+                    self,
+                    pool,
+                    stream_id,
+                    expected,
+                    events,
+                    idempotency_key,
+                    fingerprint,
+                )
+                .await
+            }
+            Db::Sqlite(pool) => {
+                sqlite::append(
+                    self,
+                    pool,
+                    stream_id,
+                    expected,
+                    events,
+                    idempotency_key,
+                    fingerprint,
+                )
+                .await
+            }
+        }?;
+        if !result.deduplicated {
+            self.wake_subscribers();
+        }
+        Ok(result)
+    }
+
+    fn cached_head(&self, stream_id: &str) -> Option<(u64, Hash)> {
+        self.inner
+            .heads
+            .lock()
+            .ok()
+            .and_then(|heads| heads.get(stream_id).copied())
+    }
+
+    fn remember_head(&self, stream_id: &str, head: (u64, Hash)) {
+        if let Ok(mut heads) = self.inner.heads.lock() {
+            if heads.len() >= HEAD_CACHE_STREAMS && !heads.contains_key(stream_id) {
+                heads.clear();
+            }
+            heads.insert(stream_id.to_owned(), head);
+        }
+    }
+
+    fn forget_head(&self, stream_id: &str) {
+        if let Ok(mut heads) = self.inner.heads.lock() {
+            heads.remove(stream_id);
+        }
+    }
+
+    /// The last version and hash of a stream, `None` if it has no events.
+    pub async fn stream_head(&self, stream_id: &str) -> Result<Option<(u64, Hash)>, StoreError> {
+        let (v, h) = match &self.inner.db {
+            Db::Postgres(pool) => postgres::stream_head(pool, stream_id).await?,
+            Db::Sqlite(pool) => sqlite::stream_head(pool, stream_id).await?,
+        };
+        head_of(v, h)
+    }
+
+    /// The events of one stream with version `>= from_version`, in version order.
+    /// `StreamNotFound` if the stream has no events at all.
+    pub async fn read_stream(
+        &self,
+        stream_id: &str,
+        from_version: u64,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
+        let from = to_i64(from_version.max(1));
+        let events = match &self.inner.db {
+            Db::Postgres(pool) => postgres::read_stream(pool, stream_id, from).await?,
+            Db::Sqlite(pool) => sqlite::read_stream(pool, stream_id, from).await?,
+        };
+        if events.is_empty() && self.stream_head(stream_id).await?.is_none() {
+            return Err(StoreError::StreamNotFound(stream_id.to_owned()));
+        }
+        // The last event read is the head as of this read: the usual next step is an append
+        // that expects exactly it.
+        if let Some(last) = events.last() {
+            self.remember_head(stream_id, (last.stream_version, last.hash));
+        }
+        Ok(events)
+    }
+
+    /// Up to `limit` events with position `>= from_position`, in global order.
+    ///
+    /// Only events below the commit horizon are returned, so an event that is not returned
+    /// now can never later appear before one that was: a reader that continues from
+    /// `last position + 1` sees every event exactly once.
+    pub async fn read_all(
+        &self,
+        from_position: u64,
+        limit: usize,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
+        // SQLite in a file reads through `direct` (sqlx's row objects were most of the cost
+        // of a read there); an in-memory SQLite database, only reachable through sqlx's own
+        // connections, reads rows through sqlx. PostgreSQL reads a large page as two halves at
+        // once on two connections, each a binary `COPY` (`read_all_pg_split`), and a small
+        // page (a live tail's) as rows, each column taken as its raw binary value
+        // (`decode_pg_event`). On one connection a `COPY` was no faster than rows (stop 17:
+        // it costs the server more per row, and one server process was the limit); on two it
+        // is (stop 19), since the client's cost is what the two server processes wait for.
+        match &self.inner.db {
+            Db::Postgres(pool) => {
+                postgres::read_all(pool, &self.inner.warm, from_position, limit).await
+            }
+            Db::Sqlite(pool) => {
+                sqlite::read_all(pool, self.inner.direct.as_ref(), from_position, limit).await
+            }
+        }
+    }
+
+    /// [`Store::read_all`] reduced to what a projection folds (position, stream, version,
+    /// payload): a quarter of the columns, for rebuilds. Same order and horizon.
+    pub async fn read_log(
+        &self,
+        from_position: u64,
+        limit: usize,
+    ) -> Result<Vec<LogEntry>, StoreError> {
+        match &self.inner.db {
+            Db::Postgres(pool) => {
+                postgres::read_log(pool, &self.inner.warm, from_position, limit).await
+            }
+            Db::Sqlite(pool) => {
+                sqlite::read_log(pool, self.inner.direct.as_ref(), from_position, limit).await
+            }
+        }
+    }
+
+    /// The highest position committed so far (ignoring the commit horizon), if any.
+    pub async fn last_position(&self) -> Result<Option<u64>, StoreError> {
+        let max: Option<i64> = match &self.inner.db {
+            Db::Postgres(pool) => postgres::last_position(pool).await?,
+            Db::Sqlite(pool) => sqlite::last_position(pool).await?,
+        };
+        max.map(|m| to_u64("position", m)).transpose()
+    }
+
+    /// Waits until `read_all` can return the event at `position` (and everything before it):
+    /// at once on SQLite; on PostgreSQL once every transaction that started writing before it
+    /// has finished. Returns false if that took longer than `timeout`.
+    pub async fn wait_readable(
+        &self,
+        position: u64,
+        timeout: Duration,
+    ) -> Result<bool, StoreError> {
+        match &self.inner.db {
+            Db::Sqlite(_) => Ok(true),
+            Db::Postgres(pool) => postgres::wait_readable(pool, position, timeout).await,
+        }
+    }
+
+    /// Every event from `from_position` on, in global order: first the log as it stands,
+    /// then live, as one sequence with no gap and no duplicate.
+    pub fn subscribe_all(&self, from_position: u64) -> Subscription {
+        Subscription::new(self.clone(), from_position)
+    }
+
+    /// A PostgreSQL store's connections: open in its pool, idle there, and kept by the last
+    /// bulk reads for the next (`pg_warm`); `None` on SQLite. For tests.
+    #[doc(hidden)]
+    pub fn pg_connections(&self) -> Option<PgConnections> {
+        match &self.inner.db {
+            Db::Postgres(pool) => Some(postgres::connections(pool, &self.inner.warm)),
+            Db::Sqlite(_) => None,
+        }
+    }
+
+    /// Raw access for tests and tools that must reach around the store (tamper tests).
+    #[doc(hidden)]
+    pub async fn execute_raw(&self, sql: &str) -> Result<u64, StoreError> {
+        let sql = AssertSqlSafe(sql.to_owned());
+        Ok(match &self.inner.db {
+            Db::Postgres(pool) => sqlx::raw_sql(sql).execute(pool).await?.rows_affected(),
+            Db::Sqlite(pool) => sqlx::raw_sql(sql).execute(pool).await?.rows_affected(),
+        })
+    }
+}
+
+fn head_of(version: Option<i64>, hash: Option<Vec<u8>>) -> Result<Option<(u64, Hash)>, StoreError> {
+    match (version, hash) {
+        (Some(v), Some(h)) => Ok(Some((to_u64("stream version", v)?, to_hash("hash", &h)?))),
+        _ => Ok(None),
+    }
+}
+
+/// A pooled connection idle for longer than this is pinged before it is handed out.
+const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
+
+/// sqlx's pool pings every idle connection before handing it out (a round trip to the server,
+/// or to SQLite's worker thread, before every query). A connection used within the last
+/// second is handed out without one: a broken connection then fails its query, as it would
+/// had it broken just after a ping. One idle for longer (the server may have restarted
+/// meanwhile) is pinged, and replaced if the ping fails.
+async fn ping_if_idle<C: sqlx::Connection>(
+    conn: &mut C,
+    meta: sqlx::pool::PoolConnectionMetadata,
+) -> Result<bool, sqlx::Error> {
+    if meta.idle_for >= PING_AFTER_IDLE {
+        conn.ping().await?;
+    }
+    Ok(true)
+}
+
+/// Runs `migrator` on the store's database.
+async fn run_migrations(db: &Db, migrator: &Migrator) -> Result<(), StoreError> {
+    match db {
+        Db::Sqlite(pool) => migrator.run(pool).await?,
+        Db::Postgres(pool) => migrator.run(pool).await?,
+    }
+    Ok(())
+}
+
+/// One read-model document: its kind (e.g. `tournament`), its key and its JSON bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadModelDoc {
+    pub kind: String,
+    pub key: String,
+    pub doc: Vec<u8>,
+}
+
+/// A read-model document as a backend reads it: kind, key and JSON bytes.
+type DocRow = (String, String, Vec<u8>);
+
+impl Store {
+    /// Upserts `docs` of the projection set `projection` (a document with an empty `doc` is
+    /// deleted) and moves its checkpoint to `position`, in one transaction: a reader never sees documents ahead of (or behind)
+    /// the checkpoint they are stored with.
+    pub async fn put_read_models(
+        &self,
+        projection: &str,
+        position: u64,
+        docs: &[ReadModelDoc],
+    ) -> Result<(), StoreError> {
+        let position = to_i64(position);
+        match &self.inner.db {
+            Db::Postgres(pool) => postgres::put_read_models(pool, projection, position, docs).await,
+            Db::Sqlite(pool) => sqlite::put_read_models(pool, projection, position, docs).await,
+        }
+    }
+
+    /// The checkpoint and every document of a projection set, ordered by kind and key.
+    pub async fn read_models(
+        &self,
+        projection: &str,
+    ) -> Result<(Option<u64>, Vec<ReadModelDoc>), StoreError> {
+        let (position, rows) = match &self.inner.db {
+            Db::Postgres(pool) => postgres::read_models(pool, projection).await?,
+            Db::Sqlite(pool) => sqlite::read_models(pool, projection).await?,
+        };
+        let docs = rows
+            .into_iter()
+            .map(|(kind, key, doc)| ReadModelDoc { kind, key, doc })
+            .collect();
+        Ok((position.map(|p| to_u64("checkpoint", p)).transpose()?, docs))
+    }
+}
+
+/// One event as a fold needs it: where it is, which stream and version, and its payload.
+///
+/// Read in bulk, so cheap to hand out: a stream id is allocated once per read and shared by
+/// its events, and on SQLite every payload is a slice of the value its page was read in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogEntry {
+    pub position: u64,
+    pub stream_id: Arc<str>,
+    pub stream_version: u64,
+    pub payload: Bytes,
+}
+
+/// The stream ids met in one read, each allocated once.
+#[derive(Default)]
+pub(crate) struct StreamIds {
+    known: std::collections::HashSet<Arc<str>>,
+    /// The last id handed out: a stream's events often come in runs (a hand at a table).
+    last: Option<Arc<str>>,
+}
+
+impl StreamIds {
+    pub(crate) fn get(&mut self, id: &str) -> Arc<str> {
+        if let Some(last) = &self.last
+            && **last == *id
+        {
+            return Arc::clone(last);
+        }
+        let id = match self.known.get(id) {
+            Some(known) => Arc::clone(known),
+            None => {
+                let id: Arc<str> = Arc::from(id);
+                self.known.insert(Arc::clone(&id));
+                id
+            }
+        };
+        self.last = Some(Arc::clone(&id));
+        id
+    }
+}
