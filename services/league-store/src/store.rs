@@ -1040,9 +1040,9 @@ impl Store {
         // connections, reads rows through sqlx. PostgreSQL reads a large page as two halves at
         // once on two connections, each a binary `COPY` (`read_all_pg_split`), and a small
         // page (a live tail's) as rows, each column taken as its raw binary value
-        // (`decode_pg_event`). On one connection a `COPY` was no faster than rows (stop 17:
-        // it costs the server more per row, and one server process was the limit); on two it
-        // is (stop 19), since the client's cost is what the two server processes wait for.
+        // (`decode_pg_event`). On one connection a `COPY` is no faster than rows (it costs the
+        // server more per row, and one server process is the limit); on two it is, since the
+        // client's cost is then what the two server processes wait for.
         // The bulk paths (two halves, `direct`) fill vectors of their own; only the row reads
         // below fill this one.
         let mut events = Vec::new();
@@ -1159,7 +1159,7 @@ async fn read_all_pg_split(
     // a multi-threaded runtime wakes from a worker for every socket read (a futex wake and a
     // context switch each time). Measured with the example over the benchmark's log, 24
     // passes each, alternately: median 1,188,848 events/s against 1,080,720, lower quartile
-    // 1,113,060 against 899,460, and 11% less client CPU (README, stop 23).
+    // 1,113,060 against 899,460, and 11% less client CPU.
     let second_half = spawn_half(pool, warm, Some(second), from, half - 1, rest, rest);
     let first_half = spawn_half(pool, warm, None, from, 0, half, limit);
     let first = first_half
