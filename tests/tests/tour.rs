@@ -100,54 +100,57 @@ async fn post(base: &str, token: Option<&str>, query: &str) -> Value {
         .unwrap_or_else(|e| panic!("{status}: {e}: {}", String::from_utf8_lossy(&body)))
 }
 
-/// The next text message of a WebSocket, as JSON; it must come within 20 s.
-async fn next_message(ws: &mut actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec>) -> Value {
+/// The next text message of a WebSocket, as JSON, or why there is none within 20 s.
+async fn next_message(
+    ws: &mut actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec>,
+) -> Result<Value, String> {
     loop {
         let frame = tokio::time::timeout(Duration::from_secs(20), ws.next())
             .await
-            .expect("a message within 20 s")
-            .expect("a message before the end")
-            .unwrap();
-        if let awc::ws::Frame::Text(text) = frame {
-            return serde_json::from_slice(&text).unwrap();
+            .map_err(|_| "no message within 20 s".to_owned())?
+            .ok_or("the server closed the connection")?
+            .map_err(|e| e.to_string())?;
+        match frame {
+            awc::ws::Frame::Text(text) => return Ok(serde_json::from_slice(&text).unwrap()),
+            awc::ws::Frame::Close(reason) => return Err(format!("closed: {reason:?}")),
+            _ => {}
         }
     }
 }
 
-fn text(v: &Value) -> awc::ws::Message {
-    awc::ws::Message::Text(v.to_string().into())
-}
-
-/// Subscribes over `graphql-transport-ws`; returns the first `next` message's payload.
-async fn first_update(base: &str, token: Option<&str>, query: &str) -> Value {
+/// Subscribes over `graphql-transport-ws`; returns the first `next` message's payload, or
+/// what came instead.
+async fn first_update(base: &str, token: Option<&str>, query: &str) -> Result<Value, String> {
     let url = format!("{}/graphql/ws", base.replacen("http", "ws", 1));
     let (_, mut ws) = awc::Client::new()
         .ws(url)
         .protocols(["graphql-transport-ws"])
         .connect()
         .await
-        .unwrap();
+        .map_err(|e| e.to_string())?;
     let init = match token {
         Some(token) => json!({ "Authorization": format!("Bearer {token}") }),
         None => json!({}),
     };
-    ws.send(text(&json!({ "type": "connection_init", "payload": init })))
+    let send = |v: Value| awc::ws::Message::Text(v.to_string().into());
+    ws.send(send(json!({ "type": "connection_init", "payload": init })))
         .await
-        .unwrap();
-    let ack = next_message(&mut ws).await;
-    assert_eq!(ack["type"], "connection_ack", "{ack:#}");
-    ws.send(text(
-        &json!({ "id": "1", "type": "subscribe", "payload": { "query": query } }),
-    ))
-    .await
-    .unwrap();
-    let message = next_message(&mut ws).await;
-    assert_eq!(message["type"], "next", "{message:#}");
-    ws.send(text(&json!({ "id": "1", "type": "complete" })))
-        .await
-        .unwrap();
+        .map_err(|e| e.to_string())?;
+    let ack = next_message(&mut ws).await?;
+    if ack["type"] != "connection_ack" {
+        return Err(format!("instead of connection_ack: {ack:#}"));
+    }
+    let subscribe = json!({ "id": "1", "type": "subscribe", "payload": { "query": query } });
+    ws.send(send(subscribe)).await.map_err(|e| e.to_string())?;
+    let message = next_message(&mut ws).await?;
+    if message["type"] != "next" {
+        return Err(format!("instead of next: {message:#}"));
+    }
+    let _ = ws
+        .send(send(json!({ "id": "1", "type": "complete" })))
+        .await;
     let _ = ws.close().await;
-    message["payload"].clone()
+    Ok(message["payload"].clone())
 }
 
 #[actix_web::test]
@@ -180,7 +183,9 @@ async fn every_graphql_block_of_the_readme_runs_in_order_without_errors() {
         let token = (!block.is_public()).then_some(admin.as_str());
         let where_ = format!("README.md line {}:\n{}", block.line, block.text);
         let body = if block.is_subscription() {
-            first_update(&base, token, &block.text).await
+            first_update(&base, token, &block.text)
+                .await
+                .unwrap_or_else(|e| panic!("{where_}\n{e}"))
         } else {
             post(&base, token, &block.text).await
         };
