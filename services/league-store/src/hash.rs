@@ -1,6 +1,6 @@
-//! The exact byte encodings behind every hash and signature. `HASHING.md` describes the same
-//! thing for an auditor writing a verifier in another language; keep the two in step (a test
-//! pins a golden vector).
+//! The exact byte encodings behind every hash and signature. `docs/event-store.md`
+//! describes the same thing for an auditor writing a verifier in another language; keep the
+//! two in step (a test pins a golden vector).
 
 use sha2::{Digest, Sha256};
 
@@ -145,8 +145,8 @@ mod tests {
     use super::*;
     use crate::merkle::{leaf_hash, node_hash};
 
-    /// The vectors in `HASHING.md`, computed there by an independent implementation of the
-    /// document (a dozen lines of Python), not by this code.
+    /// The vectors in `docs/event-store.md`, computed there by an independent implementation
+    /// of the document (a dozen lines of Python), not by this code.
     #[test]
     fn golden_vectors_match_hashing_md() {
         let h1 = event_hash(&EventFields {

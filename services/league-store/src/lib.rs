@@ -19,7 +19,8 @@
 //!   `pg_batch`: PostgreSQL appends on known heads written in groups, one transaction for
 //!   many streams.
 //! - [`subscribe`]: `subscribe_all`, catch-up then live.
-//! - [`hash`]: the byte encodings of event hashes and tree-head messages (`HASHING.md`).
+//! - [`hash`]: the byte encodings of event hashes and tree-head messages
+//!   (`docs/event-store.md`).
 //! - [`merkle`]: RFC 6962 trees, proofs and their verification; pure.
 //! - [`sealer`]: folds the global order into the tree, signs heads, sends NOTIFY hints.
 //! - [`verify`]: the auditor's walk, inclusion and consistency proofs.

@@ -7,8 +7,7 @@
 //! new ones; so its pages went round every connection the pool had opened (16-20 after
 //! the benchmark's writers) and each server process kept mapping buffers it had never
 //! touched. Measured with the `read_all` example over the benchmark's log: the server
-//! processes took 137,284 page faults in eight passes without this, 35,477 with it (README,
-//! stop 21).
+//! processes took 137,284 page faults in eight passes without this, 35,477 with it.
 //!
 //! So a bulk read gives its connections back here, and the next bulk read takes the last one
 //! given back first. They are not the pool's while kept, so they are kept only briefly and

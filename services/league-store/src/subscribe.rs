@@ -15,7 +15,7 @@ const PAGE: usize = 1_000;
 /// Events per read while the last read came back full, i.e. the subscriber is behind (a
 /// dashboard or an API instance following the log from its start). A page this large is read
 /// on PostgreSQL as two halves at once (`read_all`): 1.6x-2.4x the catch-up rate of pages of
-/// 1,000 over the benchmark's log (README, stop 24). The buffer holds at most one page.
+/// 1,000 over the benchmark's log. The buffer holds at most one page.
 const CATCH_UP_PAGE: usize = 10_000;
 
 /// A reader of the global log from some position on. Call [`Subscription::next`] in a loop.

@@ -162,7 +162,7 @@ pub struct RecordedEvent {
     pub recorded_at: Timestamp,
     /// Hash of the previous event of the same stream (all zeros for version 1).
     pub prev_hash: Hash,
-    /// This event's hash (see `HASHING.md`).
+    /// This event's hash (see `docs/event-store.md`).
     pub hash: Hash,
 }
 

@@ -439,8 +439,8 @@ async fn bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams(db: &TestDb
     assert!(oracle.iter().any(|e| e.actor.as_deref() == Some("1,2;3")));
     assert!(oracle.iter().any(|e| e.actor.is_none()));
 
-    // Act and assert: pages that start and end on and around 512 and 1,024 events (the
-    // packs of the reads before stop 16).
+    // Act and assert: pages that start and end on and around 512 and 1,024 events (where
+    // a read packing 512 events at a time would split them).
     let at = |i: usize| oracle[i].position;
     let cases = [
         (0, 1),

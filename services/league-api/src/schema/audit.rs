@@ -47,7 +47,7 @@ pub struct EventOut {
     pub recorded_at: i64,
     /// Hex SHA-256 of the stream's previous event.
     pub prev_hash: String,
-    /// Hex SHA-256 of this event (see the store's `HASHING.md`).
+    /// Hex SHA-256 of this event (see `docs/event-store.md`).
     pub hash: String,
 }
 
