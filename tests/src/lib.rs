@@ -1,1 +1,475 @@
-//! End-to-end and conformance tests live in `tests/`; this library is empty on purpose.
+//! The black-box harness of the GraphQL service's end-to-end tests (`tests/api_*.rs`):
+//! [`spawn_app`] starts the real server on port 0 over a fresh database, with an admin
+//! token, and [`TestApp`] drives it over HTTP and WebSocket. The conformance tests
+//! (`tests/phh_conformance.rs`) do not use it.
+//!
+//! # Layout
+//!
+//! - [`spawn_app`] / [`spawn_app_with`] and [`TestApp`]: one server and one database per
+//!   test; [`TestApp::graphql`], [`TestApp::admin`], [`TestApp::token`],
+//!   [`TestApp::subscribe`], [`TestApp::connect`]; [`TestApp::stop`] ends it.
+//! - [`on_every_backend!`]: each scenario, an `async fn(&TestApp)`, as one test on SQLite
+//!   and one on PostgreSQL.
+//! - WebSocket frames: [`next_message`], [`next_view`], [`closed_with`], [`text`].
+//! - `/metrics`: [`metrics_page`], [`series`], [`metric_reaches`].
+//! - Fixtures: [`schedule`], [`started`], [`a_league`], [`a_night_in_the_standings`], and
+//!   the GraphQL documents most tests send ([`SCHEDULE`], [`REGISTER`], ...).
+//!
+//! # Invariants
+//!
+//! - Nothing is shared between tests: each runs alone (`cargo test --test <file> <name>`)
+//!   or in parallel with the others, in any order.
+//! - A test's server is stopped and its scratch database (a SQLite file, or a PostgreSQL
+//!   schema) dropped when the test ends: by [`TestApp::stop`], or, when the test panics
+//!   first, by the app's `Drop`.
+//! - The PostgreSQL variants run when `LEAGUE_TEST_POSTGRES_URL` is set; without it they
+//!   are skipped, unless `LEAGUE_REQUIRE_POSTGRES=1` (CI), when they fail.
+
+#![expect(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test harness: a panic is the failure report"
+)]
+
+use std::time::Duration;
+
+use futures_util::future::BoxFuture;
+use futures_util::{SinkExt as _, StreamExt as _};
+use league_api::auth::{Role, create_token};
+use league_engine::deck::Seed;
+use league_engine::rules::Preset;
+use league_engine::tournament::play::Tracking;
+use league_engine::tournament::sim::weekly_schedule;
+pub use league_store::Backend;
+use league_store::Store;
+use serde_json::{Value, json};
+
+/// The server of the test's PostgreSQL (its database gets a scratch schema per test).
+const POSTGRES_URL: &str = "LEAGUE_TEST_POSTGRES_URL";
+
+/// A WebSocket to `/graphql/ws`.
+pub type WebSocket = actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec>;
+
+/// Drops a test's database.
+type DropDatabase = Box<dyn FnOnce() -> BoxFuture<'static, ()> + Send>;
+
+/// The real server on port 0 over a fresh database.
+pub struct TestApp {
+    /// `http://127.0.0.1:<port>`.
+    pub base: String,
+    pub store: Store,
+    /// An admin token.
+    pub admin: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    server: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+    drop_database: Option<DropDatabase>,
+}
+
+/// A fresh database on `backend` and a way to drop it. The one place that knows where
+/// scratch databases come from.
+async fn fresh_database(backend: Backend) -> (Store, DropDatabase) {
+    use league_testkit::Scratch;
+    let url = std::env::var(POSTGRES_URL).ok();
+    let scratch = Scratch::new(backend, url.as_deref()).await.unwrap();
+    let store = scratch.open().await.unwrap();
+    let drop_database: DropDatabase = Box::new(move || {
+        Box::pin(async move {
+            scratch.drop_it().await;
+        })
+    });
+    (store, drop_database)
+}
+
+/// Whether the PostgreSQL variants run: `LEAGUE_TEST_POSTGRES_URL` is set. Without it
+/// they are skipped, unless `LEAGUE_REQUIRE_POSTGRES=1`, when they fail.
+pub fn postgres_is_configured() -> bool {
+    if std::env::var_os(POSTGRES_URL).is_some() {
+        return true;
+    }
+    assert!(
+        !std::env::var("LEAGUE_REQUIRE_POSTGRES").is_ok_and(|v| v == "1"),
+        "LEAGUE_REQUIRE_POSTGRES=1 but {POSTGRES_URL} is not set"
+    );
+    eprintln!("{POSTGRES_URL} is not set: skipped");
+    false
+}
+
+/// Each scenario, an `async fn name(app: &TestApp)`, as two tests: `name::on_sqlite` and
+/// `name::on_postgres`, each on its own server and database, stopped at the end. The
+/// PostgreSQL one is skipped (or fails) as [`postgres_is_configured`] says.
+#[macro_export]
+macro_rules! on_every_backend {
+    ($($scenario:ident),+ $(,)?) => {$(
+        mod $scenario {
+            #[::actix_web::test]
+            async fn on_sqlite() {
+                let app = $crate::spawn_app($crate::Backend::Sqlite).await;
+                super::$scenario(&app).await;
+                app.stop().await;
+            }
+
+            #[::actix_web::test]
+            async fn on_postgres() {
+                if !$crate::postgres_is_configured() {
+                    return;
+                }
+                let app = $crate::spawn_app($crate::Backend::Postgres).await;
+                super::$scenario(&app).await;
+                app.stop().await;
+            }
+        }
+    )+};
+}
+
+/// The server on a fresh database of `backend`, with the default options.
+pub async fn spawn_app(backend: Backend) -> TestApp {
+    spawn_app_with(backend, league_api::Options::default()).await
+}
+
+/// The server on a fresh database of `backend`, with `options`.
+pub async fn spawn_app_with(backend: Backend, options: league_api::Options) -> TestApp {
+    let (store, drop_database) = fresh_database(backend).await;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = actix_web::rt::spawn(league_api::run_with(
+        listener,
+        store.clone(),
+        options,
+        async {
+            let _ = stopped.await;
+        },
+    ));
+    let (_, admin) = create_token(&store, Role::Admin, None, None).await.unwrap();
+    TestApp {
+        base,
+        store,
+        admin,
+        stop: Some(stop),
+        server: Some(server),
+        drop_database: Some(drop_database),
+    }
+}
+
+impl TestApp {
+    /// POSTs a GraphQL request; returns the whole response body.
+    pub async fn graphql(&self, token: Option<&str>, query: &str, variables: Value) -> Value {
+        let client = awc::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .finish();
+        let mut request = client.post(format!("{}/graphql", self.base));
+        if let Some(token) = token {
+            request = request.insert_header(("Authorization", format!("Bearer {token}")));
+        }
+        let mut response = request
+            .send_json(&json!({"query": query, "variables": variables}))
+            .await
+            .unwrap();
+        let status = response.status();
+        let body = response.body().limit(10 << 20).await.unwrap();
+        serde_json::from_slice(&body)
+            .unwrap_or_else(|e| panic!("{status}: {e}: {}", String::from_utf8_lossy(&body)))
+    }
+
+    /// As the admin; panics on errors.
+    pub async fn admin(&self, query: &str, variables: Value) -> Value {
+        let body = self.graphql(Some(&self.admin), query, variables).await;
+        assert!(body.get("errors").is_none(), "{body:#}");
+        body["data"].clone()
+    }
+
+    /// A new token.
+    pub async fn token(&self, role: Role, venue: Option<&str>, player: Option<&str>) -> String {
+        create_token(&self.store, role, venue, player)
+            .await
+            .unwrap()
+            .1
+    }
+
+    /// A WebSocket to `/graphql/ws` speaking `protocol` (`graphql-transport-ws` or the
+    /// older `graphql-ws`): `connection_init` with `init` as its payload, then `start` (the
+    /// protocol's subscribe or start message).
+    pub async fn subscribe(&self, protocol: &str, init: Value, start: Value) -> WebSocket {
+        let mut ws = self.connect(protocol).await;
+        ws.send(text(json!({"type": "connection_init", "payload": init})))
+            .await
+            .unwrap();
+        ws.send(text(start)).await.unwrap();
+        ws
+    }
+
+    /// A WebSocket to `/graphql/ws` speaking `protocol`, nothing sent yet.
+    pub async fn connect(&self, protocol: &str) -> WebSocket {
+        awc::Client::new()
+            .ws(self.ws_url())
+            .protocols([protocol])
+            .connect()
+            .await
+            .unwrap()
+            .1
+    }
+
+    /// `ws://127.0.0.1:<port>/graphql/ws`.
+    pub fn ws_url(&self) -> String {
+        format!("{}/graphql/ws", self.base.replacen("http", "ws", 1))
+    }
+
+    /// Schedules the results-tracked tournament `id` at crown (first draw `seed(draw)`) and
+    /// subscribes to its entries, anonymously.
+    pub async fn scheduled_and_watched(&self, id: &str, draw: u8) -> WebSocket {
+        self.admin(
+            SCHEDULE,
+            json!({"id": id, "s": schedule("crown", Tracking::Results, &seed(draw))}),
+        )
+        .await;
+        let query = format!("subscription {{ tournament(id: \"{id}\") {{ entries }} }}");
+        self.subscribe(
+            "graphql-transport-ws",
+            json!({}),
+            json!({"id": "1", "type": "subscribe", "payload": {"query": query}}),
+        )
+        .await
+    }
+
+    /// The global position of the log's last event.
+    pub async fn last_position(&self) -> Option<u64> {
+        self.store.last_position().await.unwrap()
+    }
+
+    /// Stops the server and waits for it; the store stays open.
+    pub async fn stop_server(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.await.unwrap().unwrap();
+        }
+    }
+
+    /// Stops the server, closes the store and drops the database.
+    pub async fn stop(mut self) {
+        self.stop_server().await;
+        self.store.close().await;
+        if let Some(drop_database) = self.drop_database.take() {
+            drop_database().await;
+        }
+    }
+}
+
+/// When a test panics before [`TestApp::stop`], its database is dropped all the same: the
+/// server is told to stop (its channel closes), and the database is dropped on a thread of
+/// its own, since `drop` cannot await on the test's runtime. The wait is bounded: a
+/// PostgreSQL schema whose tables a transaction of the still running server holds cannot
+/// be dropped until it ends, and the panic must still be reported.
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        let Some(drop_database) = self.drop_database.take() else {
+            return;
+        };
+        self.stop.take();
+        let (dropped, done) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            if let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                runtime.block_on(drop_database());
+            }
+            let _ = dropped.send(());
+        });
+        let _ = done.recv_timeout(Duration::from_secs(30));
+    }
+}
+
+/// The next text message of a subscription's WebSocket, as JSON (other frames skipped); it
+/// must come within 20 s.
+pub async fn next_message(ws: &mut WebSocket, what: &str) -> Value {
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .unwrap_or_else(|_| panic!("{what} within 20 s"))
+            .unwrap()
+            .unwrap();
+        if let awc::ws::Frame::Text(text) = frame {
+            return serde_json::from_slice(&text).unwrap();
+        }
+    }
+}
+
+/// The code of the close frame that ends `ws` (text frames before it are skipped).
+pub async fn closed_with(ws: &mut WebSocket) -> u16 {
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("a close frame within 20 s")
+            .expect("a close frame before the end")
+            .unwrap();
+        if let awc::ws::Frame::Close(reason) = frame {
+            return reason.map_or(1005, |r| u16::from(r.code));
+        }
+    }
+}
+
+/// The next table view a subscription delivers (acknowledgements skipped).
+pub async fn next_view(ws: &mut WebSocket) -> Value {
+    loop {
+        let message = next_message(ws, "a table view").await;
+        match message["type"].as_str() {
+            Some("connection_ack") => {}
+            Some("next") => return message["payload"]["data"]["table"].clone(),
+            other => panic!("unexpected {other:?}: {message:#}"),
+        }
+    }
+}
+
+/// A JSON WebSocket message.
+pub fn text(v: Value) -> awc::ws::Message {
+    awc::ws::Message::Text(v.to_string().into())
+}
+
+/// The `extensions.code` of a response's first error.
+pub fn code(body: &Value) -> &str {
+    body["errors"][0]["extensions"]["code"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error code in {body:#}"))
+}
+
+/// The players whose hole cards a table view shows.
+pub fn cards_shown(view: &Value) -> Vec<String> {
+    view["seats"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no seats in {view:#}"))
+        .iter()
+        .filter(|s| !s["cards"].is_null())
+        .map(|s| s["player"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The value of one series in a Prometheus text page.
+pub fn series(page: &str, name: &str) -> u64 {
+    page.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or_else(|| panic!("{name} missing:\n{page}"))
+}
+
+/// The `/metrics` page (checked to be Prometheus text).
+pub async fn metrics_page(app: &TestApp) -> String {
+    let mut r = awc::Client::new()
+        .get(format!("{}/metrics", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success());
+    assert!(
+        r.headers()
+            .get("content-type")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain")
+    );
+    String::from_utf8(r.body().await.unwrap().to_vec()).unwrap()
+}
+
+/// Waits until `/metrics` shows `value` for `name`.
+pub async fn metric_reaches(app: &TestApp, name: &str, value: u64) {
+    let mut last = 0;
+    for _ in 0..200 {
+        last = series(&metrics_page(app).await, name);
+        if last == value {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("{name} is {last}, not {value}");
+}
+
+/// The seed of 32 bytes `n`.
+pub fn seed(n: u8) -> Seed {
+    Seed::from_bytes([n; 32])
+}
+
+/// A weekly tournament at `venue` under the WSOP's rules, as the `scheduleTournament`
+/// mutation takes it.
+pub fn schedule(venue: &str, tracking: Tracking, first_draw: &Seed) -> Value {
+    // WSOP refuses an undersized bet (the others bring it up to the minimum).
+    let schedule = weekly_schedule(venue, Preset::Wsop, tracking, first_draw.commitment());
+    serde_json::to_value(schedule).unwrap()
+}
+
+pub const SCHEDULE: &str =
+    "mutation($id: String!, $s: JSON!) { scheduleTournament(id: $id, schedule: $s) { events } }";
+pub const REGISTER: &str = "mutation($t: String!, $p: String!, $k: String) { register(tournamentId: $t, player: $p, idempotencyKey: $k) { events firstPosition lastPosition deduplicated } }";
+pub const START: &str = "mutation($t: String!, $s: String!, $n: String!) { start(tournamentId: $t, seed: $s, nextCommitment: $n) { events } }";
+pub const ACT: &str = "mutation($t: String!, $table: Int!, $seat: Int!, $a: ActionKind!, $amount: Int) { act(tournamentId: $t, table: $table, seat: $seat, action: $a, amount: $amount) { events } }";
+pub const TABLE: &str = "query($t: String!) { table(tournamentId: $t, table: 1) { hand inHand toAct board seats { seat player cards } } }";
+
+/// Schedules and starts a tournament of `players` at `venue`.
+pub async fn started(app: &TestApp, id: &str, venue: &str, tracking: Tracking, players: &[&str]) {
+    app.admin(
+        SCHEDULE,
+        json!({"id": id, "s": schedule(venue, tracking, &seed(1))}),
+    )
+    .await;
+    for p in players {
+        app.admin(REGISTER, json!({"t": id, "p": p})).await;
+    }
+    app.admin(
+        START,
+        json!({"t": id, "s": seed(1).to_string(), "n": seed(2).commitment().to_string()}),
+    )
+    .await;
+}
+
+/// The league `apl` with the venue `crown` (region north), the season `s1` (12,500, 10,000
+/// and 7,500 points for the first three) and the players ann, bob and cat.
+pub async fn a_league(app: &TestApp) {
+    app.admin(
+        "mutation { createLeague(id: \"apl\", name: \"APL\") { events } }",
+        json!({}),
+    )
+    .await;
+    app.admin(
+        "mutation { addVenue(leagueId: \"apl\", venue: \"crown\", region: \"north\") { events } }",
+        json!({}),
+    )
+    .await;
+    app.admin(
+        "mutation($s: JSON!) { addSeason(leagueId: \"apl\", season: \"s1\", scoring: $s) { events } }",
+        json!({"s": {"Table": {"points": [12500, 10000, 7500]}}}),
+    )
+    .await;
+    for p in ["ann", "bob", "cat"] {
+        app.admin(
+            "mutation($p: String!) { registerPlayer(leagueId: \"apl\", player: $p, name: $p, membership: $p) { events } }",
+            json!({"p": p}),
+        )
+        .await;
+    }
+}
+
+/// [`a_league`], and its first night in the standings of `s1`: the results-tracked
+/// tournament `t1` at crown, where ann knocked out cat and then bob, recorded as day 1.
+pub async fn a_night_in_the_standings(app: &TestApp) {
+    a_league(app).await;
+    started(
+        app,
+        "t1",
+        "crown",
+        Tracking::Results,
+        &["ann", "bob", "cat"],
+    )
+    .await;
+    for out in ["cat", "bob"] {
+        app.admin(
+            "mutation($p: String!) { eliminate(tournamentId: \"t1\", players: [$p], by: \"ann\") { events } }",
+            json!({"p": out}),
+        )
+        .await;
+    }
+    app.admin(
+        "mutation { recordTournamentResult(leagueId: \"apl\", tournamentId: \"t1\", season: \"s1\", day: 1) { events } }",
+        json!({}),
+    )
+    .await;
+}

@@ -46,7 +46,7 @@ const SHUTDOWN_GRACE_SECS: u64 = 5;
 /// HTTP worker threads per core. Each worker is a single-threaded event loop: on a busy
 /// server a command whose append or projection has just come back waits there behind every
 /// WebSocket frame and request queued on its worker. With two per core the kernel
-/// interleaves the workers' queues; on `league bench api` (2 cores) this halved the wait
+/// interleaves the workers' queues; on `league-bench api` (2 cores) this halved the wait
 /// after an append and for the projection at the 99th percentile, and the command p99 went
 /// from 50-58 ms to 33-40 ms (3 to 8 workers measured, 4 to 6 best).
 const WORKERS_PER_CORE: usize = 2;

@@ -33,7 +33,6 @@ use crate::types::{
 
 pub(crate) use postgres::PG_INDEX_BITS;
 pub use postgres::PgConnections;
-pub(crate) use sqlite::sqlite_insert_rows;
 
 /// The channel on which the sealer announces a new sealed head to other processes.
 pub const NOTIFY_CHANNEL: &str = "league_log";
@@ -598,9 +597,9 @@ impl Store {
         // connections, reads rows through sqlx. PostgreSQL reads a large page as two halves at
         // once on two connections, each a binary `COPY` (`read_all_pg_split`), and a small
         // page (a live tail's) as rows, each column taken as its raw binary value
-        // (`decode_pg_event`). On one connection a `COPY` was no faster than rows (stop 17:
-        // it costs the server more per row, and one server process was the limit); on two it
-        // is (stop 19), since the client's cost is what the two server processes wait for.
+        // (`decode_pg_event`). On one connection a `COPY` is no faster than rows (it costs the
+        // server more per row, and one server process is the limit); on two it is, since the
+        // client's cost is then what the two server processes wait for.
         match &self.inner.db {
             Db::Postgres(pool) => {
                 postgres::read_all(pool, &self.inner.warm, from_position, limit).await

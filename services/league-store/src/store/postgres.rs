@@ -424,11 +424,11 @@ async fn read_all_pg_split(
     let rest = limit - half + 1;
     // Each half in a task of its own, the second (which has its start to find) started first.
     // Polled by the caller's task instead, the first half ran wherever the caller runs: in
-    // `league bench store` and the `read_all` example, the main thread in `block_on`, which
+    // `league-bench store` and the `read_all` example, the main thread in `block_on`, which
     // a multi-threaded runtime wakes from a worker for every socket read (a futex wake and a
     // context switch each time). Measured with the example over the benchmark's log, 24
     // passes each, alternately: median 1,188,848 events/s against 1,080,720, lower quartile
-    // 1,113,060 against 899,460, and 11% less client CPU (README, stop 23).
+    // 1,113,060 against 899,460, and 11% less client CPU.
     let second_half = spawn_half(pool, warm, Some(second), from, half - 1, rest, rest);
     let first_half = spawn_half(pool, warm, None, from, 0, half, limit);
     let first = first_half

@@ -1,0 +1,228 @@
+//! The league domain's mutations: venues, seasons, scoring, players and recorded results,
+//! for the admin (and, for results, the venue's hosts).
+
+use async_graphql::{Context, Json, Object};
+use league_app::commands::Command;
+use league_engine::league::{self, TournamentOutcome};
+
+use super::stream_of;
+use crate::auth::Principal;
+use crate::error::{ApiError, ApiResult};
+use crate::schema::{ApiState, CommandResult, from_json, principal, run_command, state};
+
+async fn send(
+    state: &ApiState,
+    caller: &Principal,
+    id: String,
+    command: league::Command,
+    idempotency_key: Option<String>,
+) -> ApiResult<CommandResult> {
+    let command = Command::League {
+        id,
+        command: Box::new(command),
+    };
+    run_command(state, caller, command, idempotency_key).await
+}
+
+/// Runs a league command only an admin may send.
+async fn admin_command(
+    ctx: &Context<'_>,
+    id: String,
+    command: league::Command,
+    idempotency_key: Option<String>,
+) -> ApiResult<CommandResult> {
+    let state = state(ctx)?;
+    let caller = principal(ctx);
+    caller.require_admin()?;
+    send(state, &caller, id, command, idempotency_key).await
+}
+
+#[derive(Default)]
+pub struct LeagueMutation;
+
+#[Object]
+impl LeagueMutation {
+    /// Starts a league (`finalTable`: places that make the final table, default 9).
+    async fn create_league(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+        name: String,
+        final_table: Option<u32>,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = league::Command::CreateLeague { name, final_table };
+        admin_command(ctx, id, command, idempotency_key).await
+    }
+
+    async fn add_venue(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        venue: String,
+        region: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = league::Command::AddVenue { venue, region };
+        admin_command(ctx, league_id, command, idempotency_key).await
+    }
+
+    /// A season with its first scoring version. `scoring` is the engine's `ScoringRule` as
+    /// JSON: `{"Table": {"points": [12500, 10000]}}` or `{"Formula": {"text": "..."}}`.
+    async fn add_season(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        season: String,
+        best_n: Option<u32>,
+        scoring: Json<serde_json::Value>,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = league::Command::AddSeason {
+            season,
+            best_n,
+            scoring: from_json("scoring", scoring)?,
+        };
+        admin_command(ctx, league_id, command, idempotency_key).await
+    }
+
+    /// A new scoring version for a season: its results are re-scored.
+    async fn set_formula(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        season: String,
+        scoring: Json<serde_json::Value>,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = league::Command::SetFormula {
+            season,
+            scoring: from_json("scoring", scoring)?,
+        };
+        admin_command(ctx, league_id, command, idempotency_key).await
+    }
+
+    async fn register_player(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        player: String,
+        name: String,
+        membership: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = league::Command::RegisterPlayer {
+            player,
+            name,
+            membership,
+        };
+        admin_command(ctx, league_id, command, idempotency_key).await
+    }
+
+    /// Renames a player (their id and results stay).
+    async fn rename_player(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        player: String,
+        name: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = league::Command::RenamePlayer { player, name };
+        admin_command(ctx, league_id, command, idempotency_key).await
+    }
+
+    /// Merges a duplicate player into the one kept: the duplicate's results count for the
+    /// kept player. An event, reversible with `unmergePlayers`.
+    async fn merge_players(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        keep: String,
+        merge: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = league::Command::MergePlayers { keep, merge };
+        admin_command(ctx, league_id, command, idempotency_key).await
+    }
+
+    /// Undoes a merge.
+    async fn unmerge_players(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        keep: String,
+        merge: String,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = league::Command::UnmergePlayers { keep, merge };
+        admin_command(ctx, league_id, command, idempotency_key).await
+    }
+
+    /// Records a tournament's outcome (the engine's `TournamentOutcome` as JSON). An admin,
+    /// or a host of the outcome's venue.
+    async fn record_tournament(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        outcome: Json<serde_json::Value>,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let state = state(ctx)?;
+        let caller = principal(ctx);
+        let outcome: TournamentOutcome = from_json("outcome", outcome)?;
+        caller.require_venue(&outcome.venue)?;
+        let command = league::Command::RecordTournament { outcome };
+        send(state, &caller, league_id, command, idempotency_key).await
+    }
+
+    /// Records a finished tournament of this service in a league season: its field, prize
+    /// pool and the league players' finishes, as the tournament's results say.
+    async fn record_tournament_result(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        tournament_id: String,
+        season: String,
+        day: u32,
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let state = state(ctx)?;
+        let caller = principal(ctx);
+        let stream = format!("tournament:{tournament_id}");
+        // Authorise before saying anything about the tournament: the venue's staff only.
+        let venue = {
+            let p = state.live.read();
+            p.tournament(&stream)
+                .and_then(|t| t.schedule().map(|s| s.venue.clone()))
+        };
+        match &venue {
+            Some(venue) => caller.require_venue(venue)?,
+            None if !matches!(caller, Principal::Admin { .. } | Principal::Host { .. }) => {
+                caller.require_admin()?;
+            }
+            None => {}
+        }
+        let outcome = {
+            let p = state.live.read();
+            let t = p
+                .tournament(&stream)
+                .ok_or_else(|| ApiError::not_found(format!("no tournament {tournament_id:?}")))?;
+            let mut outcome = t.outcome(&tournament_id, &season, day).ok_or_else(|| {
+                ApiError::client(
+                    crate::error::code::RULE_VIOLATION,
+                    "the tournament has not finished",
+                )
+            })?;
+            // Only the league's players are scored; the field counts everyone.
+            let members = p.league(&stream_of(&league_id));
+            outcome
+                .finishes
+                .retain(|f| members.is_some_and(|l| l.player(&f.player).is_some()));
+            outcome
+        };
+        caller.require_venue(&outcome.venue)?;
+        let command = league::Command::RecordTournament { outcome };
+        send(state, &caller, league_id, command, idempotency_key).await
+    }
+}

@@ -1,0 +1,96 @@
+//! The league domain's queries: a league, a season's standings, a player's record.
+
+use async_graphql::{Context, Object};
+use league_engine::league::Scope;
+use league_projections::views::player_records;
+
+use super::stream_of;
+use super::types::{LeagueOut, LeaguePlayer, PlayerRecordOut, SeasonOut, StandingOut, VenueOut};
+use crate::error::{ApiError, ApiResult};
+use crate::schema::state;
+
+#[derive(Default)]
+pub struct LeagueQuery;
+
+#[Object]
+impl LeagueQuery {
+    /// A league's settings, venues, seasons and players.
+    async fn league(&self, ctx: &Context<'_>, id: String) -> ApiResult<Option<LeagueOut>> {
+        let state = state(ctx)?;
+        let p = state.live.read();
+        let Some(l) = p.league(&stream_of(&id)) else {
+            return Ok(None);
+        };
+        let Some(settings) = l.league() else {
+            return Ok(None);
+        };
+        Ok(Some(LeagueOut {
+            id,
+            name: settings.name.clone(),
+            final_table: settings.final_table,
+            venues: l
+                .venues()
+                .iter()
+                .map(|(id, v)| VenueOut {
+                    id: id.clone(),
+                    region: v.region.clone(),
+                })
+                .collect(),
+            seasons: l
+                .seasons()
+                .iter()
+                .map(|(id, s)| SeasonOut {
+                    id: id.clone(),
+                    version: s.version(),
+                    best_n: s.best_n,
+                })
+                .collect(),
+            players: l
+                .players()
+                .iter()
+                .map(|(id, p)| LeaguePlayer {
+                    id: id.clone(),
+                    name: p.name.clone(),
+                })
+                .collect(),
+        }))
+    }
+
+    /// A season's standings, league-wide or at one venue, under a scoring version (the
+    /// current one when omitted).
+    async fn standings(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        season: String,
+        version: Option<u32>,
+        venue: Option<String>,
+    ) -> ApiResult<Vec<StandingOut>> {
+        let state = state(ctx)?;
+        let p = state.live.read();
+        let l = p
+            .league(&stream_of(&league_id))
+            .ok_or_else(|| ApiError::not_found(format!("no league {league_id:?}")))?;
+        let scope = venue.as_deref().map_or(Scope::Season, Scope::Venue);
+        let standings = l
+            .standings(&season, version, scope)
+            .map_err(|e| ApiError::from(league_app::AppError::League(e)))?;
+        Ok(standings.into_iter().map(StandingOut).collect())
+    }
+
+    /// A player's record across the league.
+    async fn player_record(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        player: String,
+    ) -> ApiResult<Option<PlayerRecordOut>> {
+        let state = state(ctx)?;
+        let p = state.live.read();
+        let Some(l) = p.league(&stream_of(&league_id)) else {
+            return Ok(None);
+        };
+        let id = l.surviving(&player).to_owned();
+        Ok(player_records(l).remove(&id).map(PlayerRecordOut))
+    }
+}

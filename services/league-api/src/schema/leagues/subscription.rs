@@ -1,0 +1,68 @@
+//! The league domain's subscription: a season's standings, live over WebSocket.
+
+use async_graphql::Context;
+use league_engine::league::Scope;
+use league_engine::standings::Standing;
+
+use super::stream_of;
+use super::types::StandingOut;
+use crate::schema::state;
+
+#[derive(Default)]
+pub struct LeagueSubscription;
+
+#[async_graphql::Subscription]
+impl LeagueSubscription {
+    /// A season's standings (league-wide or at one venue, under the current scoring
+    /// version) now, then again whenever they change: a results night recorded, a merge, a
+    /// new formula.
+    async fn standings(
+        &self,
+        ctx: &Context<'_>,
+        league_id: String,
+        season: String,
+        venue: Option<String>,
+    ) -> async_graphql::Result<futures_util::stream::BoxStream<'static, Vec<StandingOut>>> {
+        use futures_util::StreamExt as _;
+        use tokio::sync::broadcast::error::RecvError;
+        let state = state(ctx)?.clone();
+        let stream = stream_of(&league_id);
+        // Subscribe before the first rendering, so no change can fall between the two.
+        let changes = state.live.changes_of(&stream);
+        let render = move |p: &league_projections::Projector| -> Option<Vec<Standing>> {
+            let scope = venue.as_deref().map_or(Scope::Season, Scope::Venue);
+            p.league(&stream)?.standings(&season, None, scope).ok()
+        };
+        let key = stream_of(&league_id);
+        let first = true;
+        let last: Option<Vec<Standing>> = None;
+        Ok(futures_util::stream::unfold(
+            (state, changes, render, key, first, last),
+            |(state, mut changes, render, key, mut first, mut last)| async move {
+                loop {
+                    if first {
+                        first = false;
+                    } else {
+                        match changes.recv().await {
+                            Ok(folded) if !folded.streams.contains(&key) => continue,
+                            Ok(_) | Err(RecvError::Lagged(_)) => {}
+                            Err(RecvError::Closed) => return None,
+                        }
+                    }
+                    let now = {
+                        let p = state.live.read();
+                        render(&p)
+                    };
+                    if let Some(now) = now
+                        && last.as_ref() != Some(&now)
+                    {
+                        last = Some(now.clone());
+                        let out = now.into_iter().map(StandingOut).collect();
+                        return Some((out, (state, changes, render, key, first, last)));
+                    }
+                }
+            },
+        )
+        .boxed())
+    }
+}

@@ -1,0 +1,20 @@
+//! Tournaments and their tables: the dashboard views, the commands that run a tournament
+//! (from the schedule to the payouts), and live views over WebSocket.
+//!
+//! - [`types`]: the output types (wrapping read models) and the mutations' inputs.
+//! - [`query`]: the queries, [`TournamentQuery`], and the table a command's result carries.
+//! - [`mutation`]: the commands, [`TournamentMutation`], and the authorisation of each command.
+//! - [`subscription`]: the live views, [`TournamentSubscription`].
+
+pub mod mutation;
+pub mod query;
+pub mod subscription;
+pub mod types;
+
+pub use mutation::TournamentMutation;
+pub use query::TournamentQuery;
+pub use subscription::TournamentSubscription;
+
+fn stream_of(id: &str) -> String {
+    format!("tournament:{id}")
+}

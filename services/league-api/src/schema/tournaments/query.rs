@@ -1,0 +1,117 @@
+//! The tournament domain's queries: dashboard views, pages of tournaments, tables as the
+//! caller may see them, and the table a command's result carries.
+
+use async_graphql::{ComplexObject, Context, Object};
+use league_projections::views::{table_view, tournament_view};
+
+use super::stream_of;
+use super::types::{TableOut, TournamentOut, TournamentPage};
+use crate::auth::Principal;
+use crate::error::{ApiError, ApiResult};
+use crate::schema::{ApiState, CommandResult, principal, state};
+
+/// Most tournaments in one page.
+const MAX_PAGE: usize = 1_000;
+
+/// The tournament id of a stream (`tournament:<id>`).
+fn id_of(stream: &str) -> &str {
+    stream.strip_prefix("tournament:").unwrap_or(stream)
+}
+
+#[derive(Default)]
+pub struct TournamentQuery;
+
+#[Object]
+impl TournamentQuery {
+    /// A tournament's dashboard view.
+    async fn tournament(&self, ctx: &Context<'_>, id: String) -> ApiResult<Option<TournamentOut>> {
+        let state = state(ctx)?;
+        let stream = stream_of(&id);
+        let p = state.live.read();
+        Ok(p.tournament(&stream)
+            .map(|t| TournamentOut(tournament_view(&stream, t))))
+    }
+
+    /// The tournaments (optionally of one venue) in id order, a page at a time: `first`
+    /// (default 100, at most 1,000) after the cursor `after` (a page's `endCursor`).
+    async fn tournaments(
+        &self,
+        ctx: &Context<'_>,
+        venue: Option<String>,
+        first: Option<u32>,
+        after: Option<String>,
+    ) -> ApiResult<TournamentPage> {
+        let state = state(ctx)?;
+        let first = first
+            .map_or(100, |n| usize::try_from(n).unwrap_or(MAX_PAGE))
+            .clamp(1, MAX_PAGE);
+        let after = after
+            .map(|c| {
+                c.strip_prefix("t:")
+                    .map(stream_of)
+                    .ok_or_else(|| ApiError::bad_input(format!("not a cursor: {c:?}")))
+            })
+            .transpose()?;
+        let p = state.live.read();
+        let from = match &after {
+            Some(stream) => std::ops::Bound::Excluded(stream.clone()),
+            None => std::ops::Bound::Unbounded,
+        };
+        let mut page: Vec<TournamentOut> = p
+            .tournaments_in((from, std::ops::Bound::Unbounded))
+            .filter(|(_, t)| t.schedule().is_some())
+            .map(|(stream, t)| tournament_view(stream, t))
+            .filter(|v| venue.as_ref().is_none_or(|venue| &v.venue == venue))
+            .take(first.saturating_add(1))
+            .map(TournamentOut)
+            .collect();
+        let has_next_page = page.len() > first;
+        page.truncate(first);
+        Ok(TournamentPage {
+            end_cursor: page.last().map(|t| format!("t:{}", id_of(&t.0.stream))),
+            tournaments: page,
+            has_next_page,
+        })
+    }
+
+    /// A table as the caller may see it: the public sees shown cards; a player also their
+    /// own; an auditor (or admin) every card of a completed hand.
+    async fn table(
+        &self,
+        ctx: &Context<'_>,
+        tournament_id: String,
+        table: u32,
+    ) -> ApiResult<Option<TableOut>> {
+        Ok(table_now(
+            state(ctx)?,
+            &stream_of(&tournament_id),
+            table,
+            &principal(ctx),
+        ))
+    }
+}
+
+#[ComplexObject]
+impl CommandResult {
+    /// For a command to a tournament: its table `table` as the caller may see it now (the
+    /// version the command produced, or a later one), so a venue app learns who acts next
+    /// without another request. Null for a league command or a table the tournament does
+    /// not have.
+    async fn table(&self, ctx: &Context<'_>, table: u32) -> ApiResult<Option<TableOut>> {
+        if !self.stream.starts_with("tournament:") {
+            return Ok(None);
+        }
+        Ok(table_now(state(ctx)?, &self.stream, table, &principal(ctx)))
+    }
+}
+
+/// Table `table` of the tournament `stream` as `caller` may see it now.
+fn table_now(state: &ApiState, stream: &str, table: u32, caller: &Principal) -> Option<TableOut> {
+    let p = state.live.read();
+    p.tournament(stream)
+        .and_then(|t| table_view(t, table, &caller.viewer()))
+        .map(|view| TableOut {
+            view,
+            version: p.version(stream),
+        })
+}

@@ -1,0 +1,328 @@
+//! The tournament domain's GraphQL types: output types wrapping the read models of
+//! `league-projections` (a tournament's dashboard view, a table as a caller may see it),
+//! and the enums and input objects its mutations take.
+
+use async_graphql::{Enum, InputObject, Json, Object, SimpleObject};
+use league_engine::card::Card;
+use league_engine::hand::Seat;
+use league_engine::tournament::play::{Level, Stage, Tracking};
+use league_engine::tournament::{Cents, Chips};
+use league_projections::views::{TableView, TournamentView};
+
+/// Where a tournament is.
+#[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TournamentStage {
+    New,
+    Scheduled,
+    Running,
+    Finished,
+}
+
+impl From<Stage> for TournamentStage {
+    fn from(s: Stage) -> TournamentStage {
+        match s {
+            Stage::New => TournamentStage::New,
+            Stage::Scheduled => TournamentStage::Scheduled,
+            Stage::Running => TournamentStage::Running,
+            Stage::Finished => TournamentStage::Finished,
+        }
+    }
+}
+
+/// A level of the structure.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct LevelOut {
+    /// `play` or `break`.
+    pub kind: String,
+    pub minutes: u32,
+    pub small_blind: Option<Chips>,
+    pub big_blind: Option<Chips>,
+    /// The ante structure, as the engine writes it.
+    pub ante: Option<Json<serde_json::Value>>,
+    /// A colour-up during this break: the chip leaving play and the one it becomes.
+    pub colour_up_low: Option<Chips>,
+    pub colour_up_high: Option<Chips>,
+}
+
+impl From<Level> for LevelOut {
+    fn from(l: Level) -> LevelOut {
+        match l {
+            Level::Play { blinds, minutes } => LevelOut {
+                kind: "play".into(),
+                minutes,
+                small_blind: Some(blinds.small_blind),
+                big_blind: Some(blinds.big_blind),
+                ante: serde_json::to_value(blinds.ante).ok().map(Json),
+                colour_up_low: None,
+                colour_up_high: None,
+            },
+            Level::Break { minutes, colour_up } => LevelOut {
+                kind: "break".into(),
+                minutes,
+                small_blind: None,
+                big_blind: None,
+                ante: None,
+                colour_up_low: colour_up.map(|d| d.low),
+                colour_up_high: colour_up.map(|d| d.high),
+            },
+        }
+    }
+}
+
+/// A player's chips at a seat.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct SeatChips {
+    pub seat: Seat,
+    pub player: String,
+    pub chips: Chips,
+}
+
+/// One table's seating.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct TableSeating {
+    pub table: u32,
+    pub seats: Vec<SeatChips>,
+}
+
+/// A player's place (players still in share place 1).
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Place {
+    pub player: String,
+    pub place: u32,
+    pub shared: u32,
+}
+
+/// One player's final result.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct FinishOut {
+    pub player: String,
+    pub place: u32,
+    pub shared: u32,
+    /// Cents.
+    pub prize: Cents,
+    pub entries: u32,
+    pub rebuys: u32,
+    pub add_ons: u32,
+    pub knockouts: u32,
+}
+
+/// A tournament as its dashboard shows it.
+pub struct TournamentOut(pub TournamentView);
+
+#[Object(name = "Tournament")]
+impl TournamentOut {
+    /// The tournament's id (its stream is `tournament:<id>`).
+    async fn id(&self) -> &str {
+        self.0
+            .stream
+            .strip_prefix("tournament:")
+            .unwrap_or(&self.0.stream)
+    }
+    async fn name(&self) -> &str {
+        &self.0.name
+    }
+    async fn venue(&self) -> &str {
+        &self.0.venue
+    }
+    async fn stage(&self) -> TournamentStage {
+        self.0.stage.into()
+    }
+    /// `dealt`, `recorded` or `results`.
+    async fn tracking(&self) -> Option<&'static str> {
+        self.0.tracking.map(|t| match t {
+            Tracking::Dealt => "dealt",
+            Tracking::Recorded => "recorded",
+            Tracking::Results => "results",
+        })
+    }
+    /// The current level (1-based).
+    async fn level(&self) -> Option<u32> {
+        self.0.level
+    }
+    async fn level_spec(&self) -> Option<LevelOut> {
+        self.0.level_spec.map(LevelOut::from)
+    }
+    /// Milliseconds since the epoch.
+    async fn level_started_at(&self) -> i64 {
+        self.0.level_started_at
+    }
+    async fn paused_since(&self) -> Option<i64> {
+        self.0.paused_since
+    }
+    async fn entries(&self) -> u64 {
+        self.0.entries
+    }
+    async fn rebuys(&self) -> u64 {
+        self.0.rebuys
+    }
+    async fn add_ons(&self) -> u64 {
+        self.0.add_ons
+    }
+    async fn remaining(&self) -> u32 {
+        self.0.remaining
+    }
+    async fn field(&self) -> u32 {
+        self.0.field
+    }
+    /// Cents.
+    async fn prize_pool(&self) -> Cents {
+        self.0.prize_pool
+    }
+    /// Prizes by place, cents.
+    async fn prizes(&self) -> &[Cents] {
+        &self.0.prizes
+    }
+    async fn hand_for_hand(&self) -> bool {
+        self.0.hand_for_hand
+    }
+    async fn tables(&self) -> Vec<TableSeating> {
+        self.0
+            .tables
+            .iter()
+            .map(|(&table, seats)| TableSeating {
+                table,
+                seats: seats
+                    .iter()
+                    .map(|(seat, player, chips)| SeatChips {
+                        seat: *seat,
+                        player: player.clone(),
+                        chips: *chips,
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+    async fn places(&self) -> Vec<Place> {
+        self.0
+            .places
+            .iter()
+            .map(|(player, (place, shared))| Place {
+                player: player.clone(),
+                place: *place,
+                shared: *shared,
+            })
+            .collect()
+    }
+    /// The final results, once the tournament is over.
+    async fn results(&self) -> Option<Vec<FinishOut>> {
+        self.0.results.as_ref().map(|r| {
+            r.iter()
+                .map(|f| FinishOut {
+                    player: f.player.clone(),
+                    place: f.place,
+                    shared: f.shared,
+                    prize: f.prize,
+                    entries: f.entries,
+                    rebuys: f.rebuys,
+                    add_ons: f.add_ons,
+                    knockouts: f.knockouts,
+                })
+                .collect()
+        })
+    }
+}
+
+/// One seat at a table.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct SeatOut {
+    pub seat: Seat,
+    pub player: String,
+    pub chips: Chips,
+    pub absent: bool,
+    pub in_hand: bool,
+    /// The hole cards this caller may see (`["Ah", "Kd"]`).
+    pub cards: Option<Vec<String>>,
+}
+
+/// A table as the caller may see it.
+pub struct TableOut {
+    pub view: TableView,
+    /// The tournament stream's version the view reflects.
+    pub version: u64,
+}
+
+#[Object(name = "Table")]
+impl TableOut {
+    async fn table(&self) -> u32 {
+        self.view.table
+    }
+    /// The tournament stream's version this view reflects: a command's result carries the
+    /// version it produced, so a dashboard can tell which command it is seeing.
+    async fn version(&self) -> u64 {
+        self.version
+    }
+    /// Hands started at this table.
+    async fn hand(&self) -> u32 {
+        self.view.hand
+    }
+    async fn in_hand(&self) -> bool {
+        self.view.in_hand
+    }
+    async fn button(&self) -> Option<Seat> {
+        self.view.button
+    }
+    async fn board(&self) -> Vec<String> {
+        self.view.board.iter().map(Card::to_string).collect()
+    }
+    async fn pot(&self) -> Chips {
+        self.view.pot
+    }
+    async fn to_act(&self) -> Option<Seat> {
+        self.view.to_act
+    }
+    async fn current_bet(&self) -> Chips {
+        self.view.current_bet
+    }
+    async fn seats(&self) -> Vec<SeatOut> {
+        self.view
+            .seats
+            .iter()
+            .map(|s| SeatOut {
+                seat: s.seat,
+                player: s.player.clone(),
+                chips: s.chips,
+                absent: s.absent,
+                in_hand: s.in_hand,
+                cards: s.cards.map(|c| c.iter().map(Card::to_string).collect()),
+            })
+            .collect()
+    }
+}
+
+/// A page of tournaments.
+#[derive(async_graphql::SimpleObject)]
+pub struct TournamentPage {
+    pub tournaments: Vec<TournamentOut>,
+    /// The cursor of the page's last tournament (pass it as `after`).
+    pub end_cursor: Option<String>,
+    pub has_next_page: bool,
+}
+
+/// A player's action.
+#[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ActionKind {
+    Fold,
+    Check,
+    Call,
+    /// Bet to `amount` (no bet facing).
+    Bet,
+    /// Raise to a total of `amount` for the round.
+    RaiseTo,
+    AllIn,
+}
+
+/// A penalty.
+#[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PenaltyKind {
+    Warning,
+    MissHands,
+    MissRounds,
+    Disqualify,
+}
+
+/// One player's chips in a count.
+#[derive(InputObject, Clone, Debug)]
+pub struct ChipCount {
+    pub player: String,
+    pub chips: Chips,
+}

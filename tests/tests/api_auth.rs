@@ -1,0 +1,445 @@
+//! The GraphQL service end to end, who may do what: hole cards kept private, rule errors
+//! with stable codes, venues' hosts, every mutation against every role, the rate limit.
+//! Each scenario runs on its own server and database, on SQLite and (with
+//! `LEAGUE_TEST_POSTGRES_URL`) PostgreSQL.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+use league_api::auth::Role;
+use league_engine::tournament::play::Tracking;
+use league_tests::{
+    ACT, Backend, REGISTER, SCHEDULE, TABLE, TestApp, a_night_in_the_standings, cards_shown, code,
+    metrics_page, schedule, seed, series, spawn_app_with, started,
+};
+use serde_json::{Value, json};
+
+async fn a_dealt_hand_keeps_cards_private_and_reports_rule_errors_with_codes(app: &TestApp) {
+    started(app, "t2", "crown", Tracking::Dealt, &["ann", "bob"]).await;
+    app.admin(
+        "mutation { startHand(tournamentId: \"t2\", table: 1) { events } }",
+        json!({}),
+    )
+    .await;
+    let ann = app.token(Role::Player, None, Some("ann")).await;
+    let bob = app.token(Role::Player, None, Some("bob")).await;
+
+    // Privacy: each player sees their own cards only; the public none.
+    let view = app.graphql(Some(&ann), TABLE, json!({"t": "t2"})).await;
+    let seats = view["data"]["table"]["seats"].as_array().unwrap().clone();
+    let seat_of = |p: &str| {
+        seats
+            .iter()
+            .find(|s| s["player"] == p)
+            .map(|s| s["seat"].as_u64().unwrap())
+            .unwrap()
+    };
+    let (ann_seat, bob_seat) = (seat_of("ann"), seat_of("bob"));
+    for s in &seats {
+        if s["player"] == "ann" {
+            assert_eq!(s["cards"].as_array().unwrap().len(), 2, "{view:#}");
+        } else {
+            assert!(s["cards"].is_null(), "ann sees another's cards: {view:#}");
+        }
+    }
+    let public = app.graphql(None, TABLE, json!({"t": "t2"})).await;
+    for s in public["data"]["table"]["seats"].as_array().unwrap() {
+        assert!(s["cards"].is_null(), "{public:#}");
+    }
+
+    // Rule errors come with stable codes, and append nothing.
+    let to_act = view["data"]["table"]["toAct"].as_u64().unwrap();
+    let other = if to_act == ann_seat {
+        bob_seat
+    } else {
+        ann_seat
+    };
+    let before = app.last_position().await;
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            ACT,
+            json!({"t": "t2", "table": 1, "seat": other, "a": "CHECK"}),
+        )
+        .await;
+    assert_eq!(code(&body), "NOT_YOUR_TURN", "{body:#}");
+
+    // A player may act only for their own seat.
+    let (mine, not_mine) = if to_act == ann_seat {
+        (&ann, &bob)
+    } else {
+        (&bob, &ann)
+    };
+    let body = app
+        .graphql(
+            Some(not_mine),
+            ACT,
+            json!({"t": "t2", "table": 1, "seat": to_act, "a": "CALL"}),
+        )
+        .await;
+    assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    assert_eq!(app.last_position().await, before);
+
+    // Heads-up: the button calls, the big blind checks; on the flop a bet of 1 is too small.
+    // The call's answer carries the table as the caller may see it, at the version it
+    // produced: their own cards, nobody else's.
+    let body = app
+        .graphql(
+            Some(mine),
+            "mutation($t: String!, $seat: Int!) { act(tournamentId: $t, table: 1, seat: $seat, action: CALL) { version table(table: 1) { version seats { player cards } } } }",
+            json!({"t": "t2", "seat": to_act}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let answer = &body["data"]["act"];
+    assert_eq!(answer["table"]["version"], answer["version"], "{body:#}");
+    let me = if to_act == ann_seat { "ann" } else { "bob" };
+    assert_eq!(cards_shown(&answer["table"]), [me], "{body:#}");
+    app.admin(
+        ACT,
+        json!({"t": "t2", "table": 1, "seat": other, "a": "CHECK"}),
+    )
+    .await;
+    let view = app.admin(TABLE, json!({"t": "t2"})).await;
+    assert_eq!(
+        view["table"]["board"].as_array().unwrap().len(),
+        3,
+        "{view:#}"
+    );
+    let first = view["table"]["toAct"].as_u64().unwrap();
+    let before = app.last_position().await;
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            ACT,
+            json!({"t": "t2", "table": 1, "seat": first, "a": "BET", "amount": 1}),
+        )
+        .await;
+    assert_eq!(code(&body), "BET_BELOW_MINIMUM", "{body:#}");
+    assert_eq!(body["errors"][0]["extensions"]["min"], 50, "{body:#}");
+    assert_eq!(body["errors"][0]["extensions"]["got"], 1, "{body:#}");
+    assert_eq!(app.last_position().await, before);
+
+    // The running hand's hole cards and deck seed are withheld from the auditor's log.
+    let auditor = app.token(Role::Auditor, None, None).await;
+    let log = app
+        .graphql(
+            Some(&auditor),
+            "{ events(first: 1000) { events { eventType redacted payload } hasNextPage } }",
+            json!({}),
+        )
+        .await;
+    let events = log["data"]["events"]["events"].as_array().unwrap();
+    let redacted = events.iter().filter(|e| e["redacted"] == true).count();
+    assert_eq!(
+        redacted, 3,
+        "two hole-card deals and the deck seal: {log:#}"
+    );
+    assert!(!log.to_string().contains("HoleCardsDealt"), "{log:#}");
+}
+
+async fn a_host_of_another_venue_is_forbidden_and_nothing_is_appended(app: &TestApp) {
+    app.admin(
+        SCHEDULE,
+        json!({"id": "t3", "s": schedule("crown", Tracking::Results, &seed(1))}),
+    )
+    .await;
+    let host = app.token(Role::Host, Some("anchor"), None).await;
+    let before = app.last_position().await;
+    let body = app
+        .graphql(Some(&host), REGISTER, json!({"t": "t3", "p": "ann"}))
+        .await;
+    assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    let body = app
+        .graphql(None, REGISTER, json!({"t": "t3", "p": "ann"}))
+        .await;
+    assert_eq!(code(&body), "UNAUTHENTICATED", "{body:#}");
+    assert_eq!(app.last_position().await, before);
+
+    // The host of the venue may.
+    let own = app.token(Role::Host, Some("crown"), None).await;
+    let body = app
+        .graphql(Some(&own), REGISTER, json!({"t": "t3", "p": "ann"}))
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Who {
+    Anonymous,
+    Admin,
+    /// A host of the tournament's venue.
+    Host,
+    /// A host of another venue.
+    OtherHost,
+    Auditor,
+    /// The player the mutation names (seated in the tournament).
+    Player,
+    /// Another player at the same table.
+    TableMate,
+    /// A player not in the tournament.
+    Stranger,
+}
+
+/// Who may send a mutation.
+#[derive(Clone, Copy)]
+enum May {
+    /// The league admin only.
+    Admin,
+    /// The admin and the venue's hosts.
+    Staff,
+    /// The staff and the player named (registration, or their own seat).
+    StaffOrPlayer,
+}
+
+impl May {
+    fn allows(self, who: Who) -> bool {
+        match self {
+            May::Admin => who == Who::Admin,
+            May::Staff => matches!(who, Who::Admin | Who::Host),
+            May::StaffOrPlayer => matches!(who, Who::Admin | Who::Host | Who::Player),
+        }
+    }
+}
+
+/// Every mutation against every role: a role that may not gets `FORBIDDEN` (or
+/// `UNAUTHENTICATED` without a token) and nothing is appended; a role that may gets past
+/// the authorisation (the engine may still refuse the command for its own reasons).
+async fn every_mutation_against_every_role(app: &TestApp) {
+    // The league `apl` (crown) and its finished results tournament `t1` come first.
+    a_night_in_the_standings(app).await;
+    started(app, "m1", "crown", Tracking::Dealt, &["ann", "bob", "cat"]).await;
+    let table = app
+        .admin(
+            "{ table(tournamentId: \"m1\", table: 1) { seats { seat player } } }",
+            json!({}),
+        )
+        .await;
+    let seat_of = |p: &str| {
+        table["table"]["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["player"] == p)
+            .unwrap()["seat"]
+            .as_u64()
+            .unwrap()
+    };
+    let ann = seat_of("ann");
+    let tokens = [
+        (Who::Anonymous, None),
+        (Who::Admin, Some(app.admin.clone())),
+        (
+            Who::Host,
+            Some(app.token(Role::Host, Some("crown"), None).await),
+        ),
+        (
+            Who::OtherHost,
+            Some(app.token(Role::Host, Some("anchor"), None).await),
+        ),
+        (
+            Who::Auditor,
+            Some(app.token(Role::Auditor, None, None).await),
+        ),
+        (
+            Who::Player,
+            Some(app.token(Role::Player, None, Some("ann")).await),
+        ),
+        (
+            Who::TableMate,
+            Some(app.token(Role::Player, None, Some("bob")).await),
+        ),
+        (
+            Who::Stranger,
+            Some(app.token(Role::Player, None, Some("zed")).await),
+        ),
+    ];
+    let hex = |n: u8| seed(n).to_string();
+    let commit = |n: u8| seed(n).commitment().to_string();
+    let outcome = json!({
+        "tournament": "x1", "venue": "crown", "season": "s1", "day": 9, "buyin": 2000,
+        "prizepool": 4000, "field": 2,
+        "finishes": [{"player": "ann", "place": 1, "prize": 4000}, {"player": "bob", "place": 2}]
+    });
+    let cases: Vec<(&str, String, May)> = vec![
+        ("scheduleTournament", format!("scheduleTournament(id: \"m2\", schedule: {})", graphql_json(&schedule("crown", Tracking::Results, &seed(1)))), May::Staff),
+        ("register", "register(tournamentId: \"m1\", player: \"ann\")".into(), May::StaffOrPlayer),
+        ("unregister", "unregister(tournamentId: \"m1\", player: \"ann\")".into(), May::StaffOrPlayer),
+        ("lateEntry", format!("lateEntry(tournamentId: \"m1\", player: \"dan\", seed: \"{}\", nextCommitment: \"{}\")", hex(2), commit(3)), May::Staff),
+        ("pause", "pause(tournamentId: \"m1\")".into(), May::Staff),
+        ("resume", "resume(tournamentId: \"m1\")".into(), May::Staff),
+        ("markAbsent", "markAbsent(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
+        ("arrived", "arrived(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
+        ("removeAbsent", "removeAbsent(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
+        ("announceRebuy", "announceRebuy(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
+        ("declineRebuy", "declineRebuy(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
+        ("movePlayer", "movePlayer(tournamentId: \"m1\", player: \"bob\", toTable: 2, toSeat: 0)".into(), May::Staff),
+        ("start", format!("start(tournamentId: \"m1\", seed: \"{}\", nextCommitment: \"{}\")", hex(2), commit(3)), May::Staff),
+        ("advanceLevel", "advanceLevel(tournamentId: \"m1\")".into(), May::Staff),
+        ("dealHole", format!("dealHole(tournamentId: \"m1\", table: 1, seat: {ann}, cards: [\"As\", \"Kd\"])"), May::Staff),
+        ("dealBoard", "dealBoard(tournamentId: \"m1\", table: 1, cards: [\"2c\", \"3d\", \"4h\"])".into(), May::Staff),
+        ("eliminate", "eliminate(tournamentId: \"m1\", players: [\"bob\"])".into(), May::Staff),
+        ("recordChips", "recordChips(tournamentId: \"m1\", counts: [{player: \"ann\", chips: 1}])".into(), May::Staff),
+        ("rebuy", "rebuy(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
+        ("addOn", "addOn(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
+        ("colourUp", "colourUp(tournamentId: \"m1\")".into(), May::Staff),
+        ("redraw", format!("redraw(tournamentId: \"m1\", seed: \"{}\", nextCommitment: \"{}\")", hex(2), commit(3)), May::Staff),
+        ("penalise", "penalise(tournamentId: \"m1\", player: \"bob\", penalty: WARNING)".into(), May::Staff),
+        ("setPayouts", "setPayouts(tournamentId: \"m1\", amounts: [1])".into(), May::Staff),
+        ("deal", "deal(tournamentId: \"m1\", kind: \"ChipChop\", accepted: [\"ann\"])".into(), May::Staff),
+        ("startHand", "startHand(tournamentId: \"m1\", table: 1)".into(), May::Staff),
+        ("act", format!("act(tournamentId: \"m1\", table: 1, seat: {ann}, action: FOLD)"), May::StaffOrPlayer),
+        ("show", format!("show(tournamentId: \"m1\", table: 1, seat: {ann})"), May::StaffOrPlayer),
+        ("muck", format!("muck(tournamentId: \"m1\", table: 1, seat: {ann})"), May::StaffOrPlayer),
+        ("createLeague", "createLeague(id: \"l9\", name: \"L9\")".into(), May::Admin),
+        ("addVenue", "addVenue(leagueId: \"apl\", venue: \"pub9\", region: \"north\")".into(), May::Admin),
+        ("addSeason", "addSeason(leagueId: \"apl\", season: \"s9\", scoring: {Table: {points: [100]}})".into(), May::Admin),
+        ("setFormula", "setFormula(leagueId: \"apl\", season: \"s1\", scoring: {Formula: {text: \"n - r + 1\"}})".into(), May::Admin),
+        ("registerPlayer", "registerPlayer(leagueId: \"apl\", player: \"zoe\", name: \"Zoe\", membership: \"9\")".into(), May::Admin),
+        ("renamePlayer", "renamePlayer(leagueId: \"apl\", player: \"cat\", name: \"Cat\")".into(), May::Admin),
+        ("mergePlayers", "mergePlayers(leagueId: \"apl\", keep: \"ann\", merge: \"cat\")".into(), May::Admin),
+        ("unmergePlayers", "unmergePlayers(leagueId: \"apl\", keep: \"ann\", merge: \"cat\")".into(), May::Admin),
+        ("recordTournament", format!("recordTournament(leagueId: \"apl\", outcome: {})", graphql_json(&outcome)), May::Staff),
+        ("recordTournamentResult", "recordTournamentResult(leagueId: \"apl\", tournamentId: \"t1\", season: \"s1\", day: 1)".into(), May::Staff),
+    ];
+    // Every mutation of the schema is in the matrix.
+    let sdl = league_api::sdl();
+    let mutation = &sdl[sdl.find("type Mutation {").unwrap()..];
+    let mutation = &mutation[..mutation.find("\n}").unwrap()];
+    let names: Vec<&str> = mutation
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.trim().split('(').next())
+        .filter(|n| !n.is_empty() && !n.starts_with('"') && n.chars().all(char::is_alphanumeric))
+        .collect();
+    for name in &names {
+        assert!(
+            cases.iter().any(|(n, _, _)| n == name),
+            "{name} is not in the role matrix"
+        );
+    }
+    for (name, call, may) in &cases {
+        // Forbidden roles first, while the state is as set up; then the allowed ones.
+        let mut order: Vec<&(Who, Option<String>)> =
+            tokens.iter().filter(|(w, _)| !may.allows(*w)).collect();
+        order.extend(
+            tokens
+                .iter()
+                .filter(|(w, _)| may.allows(*w) && *w != Who::Admin),
+        );
+        order.extend(
+            tokens
+                .iter()
+                .filter(|(w, _)| *w == Who::Admin && may.allows(*w)),
+        );
+        for (who, token) in order {
+            let before = app.last_position().await;
+            let body = app
+                .graphql(
+                    token.as_deref(),
+                    &format!("mutation {{ {call} {{ events }} }}"),
+                    json!({}),
+                )
+                .await;
+            let got = body["errors"][0]["extensions"]["code"].as_str();
+            if may.allows(*who) {
+                assert!(
+                    !matches!(got, Some("FORBIDDEN" | "UNAUTHENTICATED")),
+                    "{name} as {who:?} must pass the authorisation: {body:#}"
+                );
+            } else {
+                let expected = if *who == Who::Anonymous {
+                    "UNAUTHENTICATED"
+                } else {
+                    "FORBIDDEN"
+                };
+                assert_eq!(got, Some(expected), "{name} as {who:?}: {body:#}");
+                assert_eq!(
+                    app.last_position().await,
+                    before,
+                    "{name} as {who:?} appended"
+                );
+            }
+        }
+    }
+    // A player acting at a table mate's seat is forbidden.
+    let mate = tokens
+        .iter()
+        .find(|(w, _)| *w == Who::TableMate)
+        .unwrap()
+        .1
+        .clone();
+    let before = app.last_position().await;
+    for call in [
+        format!("act(tournamentId: \"m1\", table: 1, seat: {ann}, action: FOLD)"),
+        format!("show(tournamentId: \"m1\", table: 1, seat: {ann})"),
+        format!("muck(tournamentId: \"m1\", table: 1, seat: {ann})"),
+    ] {
+        let body = app
+            .graphql(
+                mate.as_deref(),
+                &format!("mutation {{ {call} {{ events }} }}"),
+                json!({}),
+            )
+            .await;
+        assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    }
+    assert_eq!(app.last_position().await, before);
+}
+
+/// A JSON value written as a GraphQL input literal (object keys unquoted).
+fn graphql_json(v: &Value) -> String {
+    match v {
+        Value::Object(map) => {
+            let fields: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{k}: {}", graphql_json(v)))
+                .collect();
+            format!("{{{}}}", fields.join(", "))
+        }
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(graphql_json).collect();
+            format!("[{}]", items.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+#[actix_web::test]
+async fn the_rate_limit_refuses_a_token_over_its_rate_with_429() {
+    let app = spawn_app_with(
+        Backend::Sqlite,
+        league_api::Options {
+            rate_limit: 1,
+            burst: 3,
+        },
+    )
+    .await;
+    let query = "{ tournaments { tournaments { id } } }";
+    for _ in 0..3 {
+        let body = app.graphql(Some(&app.admin), query, json!({})).await;
+        assert!(body.get("errors").is_none(), "{body:#}");
+    }
+    let mut r = awc::Client::new()
+        .post(format!("{}/graphql", app.base))
+        .insert_header(("Authorization", format!("Bearer {}", app.admin)))
+        .send_json(&json!({"query": query}))
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 429);
+    assert!(r.headers().get("retry-after").is_some());
+    let body: Value = serde_json::from_slice(&r.body().await.unwrap()).unwrap();
+    assert_eq!(code(&body), "RATE_LIMITED", "{body:#}");
+    // Another token has its own allowance.
+    let auditor = app.token(Role::Auditor, None, None).await;
+    let body = app.graphql(Some(&auditor), query, json!({})).await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let page = metrics_page(&app).await;
+    assert_eq!(series(&page, "league_rate_limited_total"), 1);
+    app.stop().await;
+}
+
+league_tests::on_every_backend!(
+    a_dealt_hand_keeps_cards_private_and_reports_rule_errors_with_codes,
+    a_host_of_another_venue_is_forbidden_and_nothing_is_appended,
+    every_mutation_against_every_role,
+);

@@ -1,0 +1,265 @@
+//! The GraphQL service end to end, tournaments: from the schedule to the payouts and the
+//! standings, late entries, idempotent retries, racing hosts, paging. Each scenario runs on
+//! its own server and database, on SQLite and (with `LEAGUE_TEST_POSTGRES_URL`) PostgreSQL.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+use league_api::auth::Role;
+use league_engine::tournament::play::Tracking;
+use league_tests::{
+    ACT, REGISTER, SCHEDULE, START, TABLE, TestApp, a_league, code, schedule, seed, started,
+};
+use serde_json::{Value, json};
+
+async fn a_results_tracked_tournament_runs_from_schedule_to_payouts_into_the_standings(
+    app: &TestApp,
+) {
+    // Arrange: a league with a venue, a season and three players.
+    a_league(app).await;
+
+    // Act: schedule, register, start, two eliminations.
+    started(
+        app,
+        "t1",
+        "crown",
+        Tracking::Results,
+        &["ann", "bob", "cat"],
+    )
+    .await;
+    app.admin(
+        "mutation { eliminate(tournamentId: \"t1\", players: [\"cat\"], by: \"ann\") { events } }",
+        json!({}),
+    )
+    .await;
+    app.admin(
+        "mutation { eliminate(tournamentId: \"t1\", players: [\"bob\"], by: \"ann\") { events } }",
+        json!({}),
+    )
+    .await;
+
+    // Assert: finished with everyone placed and the pool paid out.
+    let t = app
+        .admin(
+            "{ tournament(id: \"t1\") { stage entries prizePool prizes results { player place prize knockouts } } }",
+            json!({}),
+        )
+        .await;
+    let t = &t["tournament"];
+    assert_eq!(t["stage"], "FINISHED", "{t:#}");
+    assert_eq!(t["entries"], 3);
+    assert_eq!(t["prizePool"], 6000);
+    let results = t["results"].as_array().unwrap();
+    assert_eq!(results[0]["player"], "ann");
+    assert_eq!(results[0]["knockouts"], 2);
+    let paid: u64 = results.iter().map(|r| r["prize"].as_u64().unwrap()).sum();
+    assert_eq!(paid, 6000);
+
+    // And into the league.
+    app.admin(
+        "mutation { recordTournamentResult(leagueId: \"apl\", tournamentId: \"t1\", season: \"s1\", day: 1) { events } }",
+        json!({}),
+    )
+    .await;
+    let s = app
+        .admin(
+            "{ standings(leagueId: \"apl\", season: \"s1\") { rank player points } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(s["standings"][0]["player"], "ann");
+    assert_eq!(s["standings"][0]["points"], 12500);
+    let record = app
+        .graphql(
+            None,
+            "{ playerRecord(leagueId: \"apl\", player: \"bob\") { played results { place } } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(record["data"]["playerRecord"]["results"][0]["place"], 2);
+}
+
+async fn a_retry_with_the_same_idempotency_key_appends_once(app: &TestApp) {
+    app.admin(
+        SCHEDULE,
+        json!({"id": "t4", "s": schedule("crown", Tracking::Results, &seed(1))}),
+    )
+    .await;
+    let first = app
+        .admin(REGISTER, json!({"t": "t4", "p": "ann", "k": "reg-ann"}))
+        .await;
+    let after_first = app.last_position().await;
+    let again = app
+        .admin(REGISTER, json!({"t": "t4", "p": "ann", "k": "reg-ann"}))
+        .await;
+    assert_eq!(app.last_position().await, after_first);
+    assert_eq!(
+        first["register"]["firstPosition"],
+        again["register"]["firstPosition"]
+    );
+    assert_eq!(again["register"]["deduplicated"], true);
+    // Without the key, the same command is a rule violation (already registered).
+    let body = app
+        .graphql(Some(&app.admin), REGISTER, json!({"t": "t4", "p": "ann"}))
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+}
+
+const LATE_ENTRY: &str = "mutation($t: String!, $p: String!, $s: String!, $n: String!) { lateEntry(tournamentId: $t, player: $p, seed: $s, nextCommitment: $n) { events } }";
+
+async fn late_entries_close_by_level_or_by_time(app: &TestApp) {
+    // Open for the first hour: the server stamps the entry with its clock.
+    let mut open = schedule("crown", Tracking::Results, &seed(1));
+    open["late_registration_until_level"] = json!(2);
+    open["late_registration_until_minutes"] = json!(60);
+    app.admin(SCHEDULE, json!({"id": "t6", "s": open})).await;
+    for p in ["ann", "bob"] {
+        app.admin(REGISTER, json!({"t": "t6", "p": p})).await;
+    }
+    app.admin(
+        START,
+        json!({"t": "t6", "s": seed(1).to_string(), "n": seed(2).commitment().to_string()}),
+    )
+    .await;
+    let late = json!({"t": "t6", "p": "cat", "s": seed(2).to_string(), "n": seed(3).commitment().to_string()});
+    let data = app.admin(LATE_ENTRY, late).await;
+    assert!(
+        data["lateEntry"]["events"].as_u64().unwrap() >= 1,
+        "{data:#}"
+    );
+    let view = app
+        .admin(
+            "{ tournament(id: \"t6\") { entries remaining } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(view["tournament"]["entries"], 3, "{view:#}");
+    // A window of no minutes is closed from the start: a typed refusal, nothing appended.
+    let mut closed = schedule("crown", Tracking::Results, &seed(1));
+    closed["late_registration_until_level"] = json!(2);
+    closed["late_registration_until_minutes"] = json!(0);
+    app.admin(SCHEDULE, json!({"id": "t7", "s": closed})).await;
+    for p in ["ann", "bob"] {
+        app.admin(REGISTER, json!({"t": "t7", "p": p})).await;
+    }
+    app.admin(
+        START,
+        json!({"t": "t7", "s": seed(1).to_string(), "n": seed(2).commitment().to_string()}),
+    )
+    .await;
+    let before = app.last_position().await;
+    let late = json!({"t": "t7", "p": "cat", "s": seed(2).to_string(), "n": seed(3).commitment().to_string()});
+    let body = app.graphql(Some(&app.admin), LATE_ENTRY, late).await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    let message = body["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("late entries close after 0 minutes"),
+        "{message}"
+    );
+    assert_eq!(app.last_position().await, before);
+}
+
+async fn two_hosts_racing_on_one_table_one_wins_and_the_log_stays_consistent(app: &TestApp) {
+    started(app, "r1", "crown", Tracking::Dealt, &["ann", "bob", "cat"]).await;
+    app.admin(
+        "mutation { startHand(tournamentId: \"r1\", table: 1) { events } }",
+        json!({}),
+    )
+    .await;
+    let before = app.admin(TABLE, json!({"t": "r1"})).await;
+    let seat = before["table"]["toAct"].as_u64().unwrap();
+    let (one, two) = (
+        app.token(Role::Host, Some("crown"), None).await,
+        app.token(Role::Host, Some("crown"), None).await,
+    );
+    // Both hosts fold the seat to act at the same moment.
+    {
+        let fold = json!({"t": "r1", "table": 1, "seat": seat, "a": "FOLD"});
+        let (a, b) = futures_util::join!(
+            app.graphql(Some(&one), ACT, fold.clone()),
+            app.graphql(Some(&two), ACT, fold.clone())
+        );
+        let ok = [&a, &b]
+            .iter()
+            .filter(|r| r.get("errors").is_none())
+            .count();
+        assert_eq!(ok, 1, "exactly one wins: {a:#} {b:#}");
+        let loser = if a.get("errors").is_some() { &a } else { &b };
+        assert!(
+            matches!(code(loser), "NOT_YOUR_TURN" | "CONFLICT"),
+            "a clear error: {loser:#}"
+        );
+    }
+    // The log: one fold, the stream's versions contiguous from 1.
+    let events = app.store.read_stream("tournament:r1", 0).await.unwrap();
+    let versions: Vec<u64> = events.iter().map(|e| e.stream_version).collect();
+    assert_eq!(
+        versions,
+        (1..=u64::try_from(events.len()).unwrap()).collect::<Vec<_>>()
+    );
+    let folds = events
+        .iter()
+        .filter(|e| String::from_utf8_lossy(&e.payload).contains("PlayerFolded"))
+        .count();
+    assert_eq!(folds, 1);
+    let after = app.admin(TABLE, json!({"t": "r1"})).await;
+    assert_ne!(after["table"]["toAct"], before["table"]["toAct"]);
+}
+
+async fn tournaments_page_by_cursor(app: &TestApp) {
+    // Arrange: five tournaments, so pages of two end with a short one.
+    for id in ["p1", "p2", "p3", "p4", "p5"] {
+        app.admin(
+            SCHEDULE,
+            json!({"id": id, "s": schedule("crown", Tracking::Results, &seed(1))}),
+        )
+        .await;
+    }
+    let all = app
+        .admin(
+            "{ tournaments(first: 1000) { tournaments { id } hasNextPage } }",
+            json!({}),
+        )
+        .await;
+    let all: Vec<String> = all["tournaments"]["tournaments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(all.len() >= 5, "{all:?}");
+    let mut paged = Vec::new();
+    let mut after = Value::Null;
+    loop {
+        let page = app
+            .admin(
+                "query($a: String) { tournaments(first: 2, after: $a) { tournaments { id } endCursor hasNextPage } }",
+                json!({"a": after}),
+            )
+            .await;
+        let page = &page["tournaments"];
+        let ids = page["tournaments"].as_array().unwrap();
+        assert!(ids.len() <= 2);
+        paged.extend(ids.iter().map(|t| t["id"].as_str().unwrap().to_owned()));
+        if page["hasNextPage"] != true {
+            break;
+        }
+        after = page["endCursor"].clone();
+    }
+    assert_eq!(paged, all, "the pages cover the list once, in order");
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            "{ tournaments(after: \"nonsense\") { hasNextPage } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+}
+
+league_tests::on_every_backend!(
+    a_results_tracked_tournament_runs_from_schedule_to_payouts_into_the_standings,
+    a_retry_with_the_same_idempotency_key_appends_once,
+    late_entries_close_by_level_or_by_time,
+    two_hosts_racing_on_one_table_one_wins_and_the_log_stays_consistent,
+    tournaments_page_by_cursor,
+);

@@ -1,0 +1,138 @@
+//! The GraphQL service end to end, the WebSocket protocols: what `graphql-transport-ws`
+//! refuses and answers, and the older `graphql-ws`. Each scenario runs on its own server
+//! and database, on SQLite and (with `LEAGUE_TEST_POSTGRES_URL`) PostgreSQL.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+use futures_util::SinkExt as _;
+use league_api::auth::Role;
+use league_engine::tournament::play::Tracking;
+use league_tests::{SCHEDULE, TestApp, closed_with, next_message, schedule, seed, started, text};
+use serde_json::json;
+
+/// What the WebSocket protocol refuses, with the `graphql-transport-ws` specification's
+/// close codes, and what it answers.
+async fn the_websocket_protocol_refuses_what_it_must(app: &TestApp) {
+    // Arrange: a tournament to watch.
+    app.admin(
+        SCHEDULE,
+        json!({"id": "t5", "s": schedule("crown", Tracking::Results, &seed(1))}),
+    )
+    .await;
+    let query = "subscription { tournament(id: \"t5\") { entries } }";
+    let subscribe = |id: &str| json!({"id": id, "type": "subscribe", "payload": {"query": query}});
+    // No protocol the server speaks: the upgrade is refused.
+    assert!(
+        awc::Client::new()
+            .ws(app.ws_url())
+            .protocols(["mqtt"])
+            .connect()
+            .await
+            .is_err()
+    );
+    // A subscription before connection_init: 4401.
+    let mut ws = app.connect("graphql-transport-ws").await;
+    ws.send(text(subscribe("1"))).await.unwrap();
+    assert_eq!(closed_with(&mut ws).await, 4401);
+    // A token that is not one: 4403.
+    let mut ws = app.connect("graphql-transport-ws").await;
+    ws.send(text(
+        json!({"type": "connection_init", "payload": {"Authorization": "Bearer tok_forged"}}),
+    ))
+    .await
+    .unwrap();
+    assert_eq!(closed_with(&mut ws).await, 4403);
+    // Not a message of the protocol: 4400.
+    let mut ws = app.connect("graphql-transport-ws").await;
+    ws.send(awc::ws::Message::Text("{not json".into()))
+        .await
+        .unwrap();
+    assert_eq!(closed_with(&mut ws).await, 4400);
+    // connection_init twice: 4429.
+    let mut ws = app
+        .subscribe(
+            "graphql-transport-ws",
+            json!({}),
+            json!({"type": "connection_init"}),
+        )
+        .await;
+    assert_eq!(closed_with(&mut ws).await, 4429);
+    // A ping is answered; the same id twice is 4409.
+    let mut ws = app
+        .subscribe("graphql-transport-ws", json!({}), subscribe("1"))
+        .await;
+    ws.send(text(json!({"type": "ping"}))).await.unwrap();
+    let mut types = Vec::new();
+    while !types.contains(&"pong".to_owned()) {
+        let message = next_message(&mut ws, "a pong").await;
+        types.push(message["type"].as_str().unwrap().to_owned());
+    }
+    assert!(types.contains(&"connection_ack".to_owned()), "{types:?}");
+    ws.send(text(subscribe("1"))).await.unwrap();
+    assert_eq!(closed_with(&mut ws).await, 4409);
+    // `complete` ends a subscription and is acknowledged; the connection stays open.
+    let mut ws = app
+        .subscribe("graphql-transport-ws", json!({}), subscribe("1"))
+        .await;
+    assert_eq!(
+        next_message(&mut ws, "an ack").await["type"],
+        "connection_ack"
+    );
+    assert_eq!(next_message(&mut ws, "a view").await["type"], "next");
+    ws.send(text(json!({"id": "1", "type": "complete"})))
+        .await
+        .unwrap();
+    let done = next_message(&mut ws, "the acknowledgement").await;
+    assert_eq!(done, json!({"type": "complete", "id": "1"}));
+    ws.send(text(subscribe("1"))).await.unwrap();
+    assert_eq!(
+        next_message(&mut ws, "the same id again").await["type"],
+        "next"
+    );
+}
+
+/// The older `graphql-ws` protocol (subscriptions-transport-ws), authenticated in the
+/// `connection_init` payload: a player's table subscription shows their own hole cards
+/// and nobody else's (the running hand of `t2`).
+async fn a_player_subscribed_over_the_older_protocol_sees_only_their_own_cards(app: &TestApp) {
+    // Arrange: a running hand at `t2`'s table.
+    started(app, "t2", "crown", Tracking::Dealt, &["ann", "bob"]).await;
+    app.admin(
+        "mutation { startHand(tournamentId: \"t2\", table: 1) { events } }",
+        json!({}),
+    )
+    .await;
+    let ann = app.token(Role::Player, None, Some("ann")).await;
+    let query = "subscription { table(tournamentId: \"t2\", table: 1) { seats { player cards } } }";
+    let init = json!({"Authorization": format!("Bearer {ann}")});
+    let start = json!({"id": "1", "type": "start", "payload": {"query": query}});
+    let mut ws = app.subscribe("graphql-ws", init, start).await;
+    loop {
+        let message = next_message(&mut ws, "a message").await;
+        match message["type"].as_str() {
+            Some("connection_ack" | "ka") => {}
+            Some("data") => {
+                let seats = message["payload"]["data"]["table"]["seats"]
+                    .as_array()
+                    .unwrap_or_else(|| panic!("{message:#}"));
+                for s in seats {
+                    if s["player"] == "ann" {
+                        assert_eq!(s["cards"].as_array().unwrap().len(), 2, "{message:#}");
+                    } else {
+                        assert!(
+                            s["cards"].is_null(),
+                            "ann sees another's cards: {message:#}"
+                        );
+                    }
+                }
+                break;
+            }
+            other => panic!("unexpected {other:?}: {message:#}"),
+        }
+    }
+}
+
+league_tests::on_every_backend!(
+    the_websocket_protocol_refuses_what_it_must,
+    a_player_subscribed_over_the_older_protocol_sees_only_their_own_cards,
+);
