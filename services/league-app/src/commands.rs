@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use league_engine::league;
 use league_engine::tournament::play::{self, TournamentCommand};
-use league_projections::streams::encode;
+use league_events::{StreamKind, encode};
 use league_store::{Appended, ExpectedVersion, Metadata, NewEvent, Store, StoreError};
 
 use crate::AppError;
@@ -42,8 +42,8 @@ pub enum Command {
 impl Command {
     pub fn stream(&self) -> String {
         match self {
-            Command::Tournament { id, .. } => format!("tournament:{id}"),
-            Command::League { id, .. } => format!("league:{id}"),
+            Command::Tournament { id, .. } => StreamKind::Tournament.stream(id),
+            Command::League { id, .. } => StreamKind::League.stream(id),
         }
     }
 }

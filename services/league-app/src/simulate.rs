@@ -17,7 +17,7 @@ use league_engine::league::{
 use league_engine::rules::Preset;
 use league_engine::tournament::play::Tracking;
 use league_engine::tournament::sim::{SimOptions, TournamentSim};
-use league_projections::streams::encode;
+use league_events::{StreamKind, encode};
 use league_store::{ExpectedVersion, NewEvent, Store};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -123,7 +123,7 @@ pub async fn run(
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut report = Report::default();
     let mut league = LeagueStream {
-        id: format!("league:sim-{}", options.seed),
+        id: StreamKind::League.stream(&format!("sim-{}", options.seed)),
         state: LeagueState::new(),
         version: 0,
     };
@@ -286,7 +286,7 @@ async fn play_tournament(
     options: SimOptions,
     report: &mut Report,
 ) -> Result<TournamentOutcome, AppError> {
-    let stream = format!("tournament:{id}");
+    let stream = StreamKind::Tournament.stream(id);
     let mut version = 0u64;
     let mut sim = TournamentSim::new(seed, options)?;
     let mut sent = 0usize;

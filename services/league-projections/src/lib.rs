@@ -7,7 +7,8 @@
 //! - [`Projector`]: folds [`RecordedEvent`]s in global order into the engine's aggregates
 //!   (one per stream) and renders the read models from them as JSON documents.
 //! - [`views`]: the read-model types and how they are built from the aggregates.
-//! - [`streams`]: stream naming (`tournament:<id>`, `league:<id>`) and payload decoding.
+//!
+//! Stream names and payload decoding are `league-events`'.
 //!
 //! # Invariants
 //!
@@ -21,8 +22,6 @@
 //!   was shown. [`views::table_view`] adds a viewer's own cards, or an auditor's view of a
 //!   completed hand, on request.
 
-pub mod streams;
-mod tournament_json;
 pub mod views;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -33,7 +32,7 @@ use league_engine::tournament::play::{self, Tournament};
 use league_store::{LogEntry, ReadModelDoc, RecordedEvent};
 use serde::Serialize;
 
-pub use streams::{StreamKind, parse, parse_tournament};
+use league_events::{StreamKind, parse, parse_tournament};
 pub use views::{PlayerRecord, TableView, TournamentView, Viewer};
 
 /// Why an event could not be folded.

@@ -16,5 +16,5 @@ pub use query::LeagueQuery;
 pub use subscription::LeagueSubscription;
 
 fn stream_of(id: &str) -> String {
-    format!("league:{id}")
+    league_events::StreamKind::League.stream(id)
 }

@@ -189,7 +189,7 @@ impl LeagueMutation {
     ) -> ApiResult<CommandResult> {
         let state = state(ctx)?;
         let caller = principal(ctx);
-        let stream = format!("tournament:{tournament_id}");
+        let stream = league_events::StreamKind::Tournament.stream(&tournament_id);
         // Authorise before saying anything about the tournament: the venue's staff only.
         let venue = {
             let p = state.live.read();

@@ -16,5 +16,5 @@ pub use query::TournamentQuery;
 pub use subscription::TournamentSubscription;
 
 fn stream_of(id: &str) -> String {
-    format!("tournament:{id}")
+    league_events::StreamKind::Tournament.stream(id)
 }

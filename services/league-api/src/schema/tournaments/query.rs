@@ -2,6 +2,7 @@
 //! caller may see them, and the table a command's result carries.
 
 use async_graphql::{ComplexObject, Context, Object};
+use league_events::StreamKind;
 use league_projections::views::{table_view, tournament_view};
 
 use super::stream_of;
@@ -15,7 +16,9 @@ const MAX_PAGE: usize = 1_000;
 
 /// The tournament id of a stream (`tournament:<id>`).
 fn id_of(stream: &str) -> &str {
-    stream.strip_prefix("tournament:").unwrap_or(stream)
+    league_events::StreamKind::Tournament
+        .id_of(stream)
+        .unwrap_or(stream)
 }
 
 #[derive(Default)]
@@ -98,7 +101,7 @@ impl CommandResult {
     /// without another request. Null for a league command or a table the tournament does
     /// not have.
     async fn table(&self, ctx: &Context<'_>, table: u32) -> ApiResult<Option<TableOut>> {
-        if !self.stream.starts_with("tournament:") {
+        if StreamKind::of(&self.stream) != Some(StreamKind::Tournament) {
             return Ok(None);
         }
         Ok(table_now(state(ctx)?, &self.stream, table, &principal(ctx)))

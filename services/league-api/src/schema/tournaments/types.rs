@@ -113,9 +113,8 @@ pub struct TournamentOut(pub TournamentView);
 impl TournamentOut {
     /// The tournament's id (its stream is `tournament:<id>`).
     async fn id(&self) -> &str {
-        self.0
-            .stream
-            .strip_prefix("tournament:")
+        league_events::StreamKind::Tournament
+            .id_of(&self.0.stream)
             .unwrap_or(&self.0.stream)
     }
     async fn name(&self) -> &str {

@@ -1,11 +1,16 @@
-//! Stream naming and payload decoding.
+//! The persisted contract between the engine's events and the log: which stream an
+//! aggregate's events go to, how an event is written (its type and payload bytes), and how
+//! a payload is read back. The write side (`league-app`) encodes with it, the read side
+//! (`league-projections`) decodes with it; nothing else names a stream or parses a payload.
 //!
 //! - `tournament:<id>`: [`TournamentEvent`] payloads (one stream per tournament).
-//! - `league:<id>`: [`league::Event`] payloads (venues, seasons, players, formulas,
-//!   recorded tournament results).
+//! - `league:<id>`: `league_engine::league::Event` payloads (venues, seasons, players,
+//!   formulas, recorded tournament results).
 //!
 //! Payloads are the events' JSON (`serde_json`), with the event's `type` tag; the store's
 //! `event_type` column repeats the tag.
+
+mod tournament_json;
 
 use league_engine::tournament::play::TournamentEvent;
 use league_store::NewEvent;
@@ -21,20 +26,31 @@ pub enum StreamKind {
 
 impl StreamKind {
     pub fn of(stream: &str) -> Option<StreamKind> {
-        if stream.starts_with("tournament:") {
+        if stream.starts_with(StreamKind::Tournament.prefix()) {
             Some(StreamKind::Tournament)
-        } else if stream.starts_with("league:") {
+        } else if stream.starts_with(StreamKind::League.prefix()) {
             Some(StreamKind::League)
         } else {
             None
         }
     }
 
+    /// The prefix every stream of this kind starts with.
     pub fn prefix(self) -> &'static str {
         match self {
             StreamKind::Tournament => "tournament:",
             StreamKind::League => "league:",
         }
+    }
+
+    /// The stream of the aggregate `id` of this kind: `tournament:<id>` or `league:<id>`.
+    pub fn stream(self, id: &str) -> String {
+        format!("{}{id}", self.prefix())
+    }
+
+    /// The aggregate's id, when `stream` is of this kind.
+    pub fn id_of(self, stream: &str) -> Option<&str> {
+        stream.strip_prefix(self.prefix())
     }
 }
 
@@ -55,10 +71,10 @@ pub fn parse<T: DeserializeOwned>(payload: &[u8]) -> Result<T, serde_json::Error
 /// serde would. Anything else goes through [`parse`]: the result, and any error, are
 /// serde's own.
 pub fn parse_tournament(payload: &[u8]) -> Result<TournamentEvent, serde_json::Error> {
-    if let Some((table, event)) = crate::tournament_json::hand_event(payload) {
+    if let Some((table, event)) = tournament_json::hand_event(payload) {
         return Ok(TournamentEvent::HandEvent { table, event });
     }
-    if let Some(event) = crate::tournament_json::tournament_event(payload) {
+    if let Some(event) = tournament_json::tournament_event(payload) {
         return Ok(event);
     }
     parse(payload)
@@ -127,7 +143,7 @@ mod tests {
                 if let TournamentEvent::HandEvent { table, event } = event {
                     hand_events += 1;
                     // Every hand event but the rare rulings and voids takes the short path.
-                    let short = crate::tournament_json::hand_event(&payload);
+                    let short = tournament_json::hand_event(&payload);
                     match event {
                         HandEvent::RaiseTreatedAsCall { .. }
                         | HandEvent::ActedOutOfTurn { .. }
@@ -140,7 +156,7 @@ mod tests {
                     }
                 } else {
                     // So do the frequent tournament events (the simulator's ids are plain).
-                    let short = crate::tournament_json::tournament_event(&payload);
+                    let short = tournament_json::tournament_event(&payload);
                     match event {
                         TournamentEvent::TableHandStarted { .. }
                         | TournamentEvent::PlayersEliminated { .. }
