@@ -67,7 +67,7 @@ pub fn init_logging(args: &LogArgs) -> Result<(), String> {
 pub struct ServeConfig {
     #[command(flatten)]
     pub db: DatabaseArgs,
-    /// The port to listen on (all interfaces).
+    /// The port to listen on.
     #[arg(long, env = "PORT", default_value_t = 8080)]
     pub port: u16,
     /// The address to bind.
