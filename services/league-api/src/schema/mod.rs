@@ -14,7 +14,6 @@ pub mod leagues;
 pub mod tournaments;
 
 use std::sync::Arc;
-use tracing::Instrument as _;
 
 use async_graphql::{
     Context, InputValueError, InputValueResult, MergedObject, MergedSubscription, Scalar,
@@ -29,6 +28,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult, correlation_id};
+use tracing::Instrument as _;
 
 /// What the resolvers share: the store and the live projector.
 #[derive(Clone)]
