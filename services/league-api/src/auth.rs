@@ -12,6 +12,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use league_engine::units::PlayerId;
 use league_projections::Viewer;
 use league_store::{Hash, Store, TokenRecord};
 use sha2::{Digest as _, Sha256};
@@ -103,7 +104,7 @@ impl Principal {
     /// card of a completed hand; anyone else what was shown.
     pub fn viewer(&self) -> Viewer {
         match self {
-            Principal::Player { player, .. } => Viewer::Player(player.clone()),
+            Principal::Player { player, .. } => Viewer::Player(PlayerId::from(player.clone())),
             Principal::Admin { .. } | Principal::Auditor { .. } => Viewer::Auditor,
             Principal::Anonymous | Principal::Host { .. } => Viewer::Public,
         }

@@ -17,6 +17,7 @@ use league_engine::league::{
 use league_engine::rules::Preset;
 use league_engine::tournament::play::Tracking;
 use league_engine::tournament::sim::{SimOptions, TournamentSim};
+use league_engine::units::PlayerId;
 use league_events::{StreamKind, encode};
 use league_store::{ExpectedVersion, NewEvent, Store};
 use rand_chacha::ChaCha8Rng;
@@ -224,7 +225,7 @@ pub async fn run(
                 table_size: 9,
                 rebuys: below(&mut rng, 2) == 0,
                 late,
-                ids,
+                ids: ids.into_iter().map(PlayerId::from).collect(),
                 venue: venue.clone(),
             };
             let tournament = format!("{venue}-w{week:02}");

@@ -12,6 +12,7 @@ use league_app::{rebuild, simulate};
 use league_engine::league::{LeagueState, Scope};
 use league_engine::points::{Formula, Inputs};
 use league_engine::tournament::play::Stage;
+use league_engine::units::Cents;
 use league_store::Backend;
 use league_testkit::Scratch;
 
@@ -47,10 +48,11 @@ fn check_league(l: &LeagueState) {
                                 r,
                                 nr: f.rebuys,
                                 nh: f.knockouts,
-                                buyin: outcome.buyin / 100,
-                                prizepool: outcome.prizepool / 100,
+                                buyin: outcome.buyin.get() / 100,
+                                prizepool: outcome.prizepool.get() / 100,
                             })
                             .unwrap()
+                            .get()
                     })
                     .sum();
                 assert_eq!(
@@ -72,7 +74,7 @@ fn check_league(l: &LeagueState) {
             by_player
                 .entry(r.player.clone())
                 .or_default()
-                .push(r.points);
+                .push(r.points.get());
         }
         for s in l
             .standings("season-1", Some(version), Scope::Season)
@@ -121,7 +123,7 @@ async fn season(backend: Backend, url: Option<&str>) {
         let players: BTreeSet<&str> = results.iter().map(|r| r.player.as_str()).collect();
         assert_eq!(players.len(), results.len());
         assert_eq!(results.len(), t.field());
-        let paid: u64 = results.iter().map(|r| r.prize).sum();
+        let paid: Cents = results.iter().map(|r| r.prize).sum();
         assert_eq!(paid, t.prize_pool().unwrap().total, "{stream}");
         assert_eq!(results.iter().filter(|r| r.place == 1).count(), 1);
         for r in results {
@@ -131,7 +133,10 @@ async fn season(backend: Backend, url: Option<&str>) {
         let outcome = league.tournament(id).unwrap();
         assert_eq!(outcome.prizepool, t.prize_pool().unwrap().total);
         for (f, r) in outcome.finishes.iter().zip(results) {
-            assert_eq!((&f.player, f.place, f.prize), (&r.player, r.place, r.prize));
+            assert_eq!(
+                (f.player.as_str(), f.place, f.prize),
+                (r.player.as_str(), r.place, r.prize)
+            );
         }
     }
     check_league(league);

@@ -18,6 +18,9 @@
 //!   formulas (re-scoring, old versions still queryable), players and reversible merges,
 //!   recorded tournament results, and the standings read from them.
 //! - [`sim`]: seeded random hands through the engine (simulation, tests, benchmarks).
+//! - [`units`]: [`Chips`](units::Chips), [`Cents`](units::Cents),
+//!   [`Centipoints`](units::Centipoints) and [`PlayerId`](units::PlayerId), newtypes that
+//!   cannot be mixed up, with checked arithmetic.
 //! - [`tournament`]: the first bricks of tournaments: prize pool, payouts by place, ties,
 //!   deals (chip chop, ICM) in integer cents; the seat and button draws and the chip race
 //!   from committed seeds; colour-ups.
@@ -27,7 +30,7 @@
 //! Nothing here does IO, reads a clock or draws OS randomness: whatever the engine needs
 //! from the world (a seed, a deck order, the time) comes in a command and is recorded in an
 //! event, so replaying the same events gives the same state, chip for chip. Chips are
-//! integers (`u64`); there are no floats anywhere.
+//! integers ([`units::Chips`]); there are no floats anywhere.
 
 pub mod button;
 pub mod card;
@@ -41,3 +44,4 @@ pub mod rules;
 pub mod sim;
 pub mod standings;
 pub mod tournament;
+pub mod units;

@@ -32,8 +32,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// Points in hundredths of a point.
-pub type Centipoints = i64;
+pub use crate::units::Centipoints;
 
 /// What a formula is evaluated with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -197,7 +196,7 @@ impl Formula {
             clippy::cast_possible_truncation,
             reason = "a whole f64 below 2^53 converts exactly"
         )]
-        Ok(hundredths as i64)
+        Ok(Centipoints::new(hundredths as i64))
     }
 
     fn check(&self) -> Result<(), FormulaError> {
@@ -208,9 +207,6 @@ impl Formula {
         } else {
             &[0]
         };
-        if self.surely_a_number(extras) {
-            return Ok(());
-        }
         self.check_each(extras)
     }
 
@@ -232,134 +228,6 @@ impl Formula {
             }
         }
         Ok(())
-    }
-}
-
-impl Formula {
-    /// Whether the formula is a number, in range, for every input of the check. A field
-    /// is evaluated at once, every place `r` of one `n`, both branches of every `if`: an
-    /// input the formula fails at fails a node of the tree, and that node is evaluated
-    /// here for every input, on the same values, so a failure is never missed. A `false`
-    /// may come from a branch never taken; [`Formula::check_each`] then finds the first
-    /// input that really fails, if any. This costs a few instructions per input where
-    /// evaluating one input at a time costs hundreds: a rebuild checks every formula it
-    /// reads back.
-    fn surely_a_number(&self, extras: &[u32]) -> bool {
-        let mut places = Vec::new();
-        for n in 2..=500u32 {
-            places.clear();
-            places.extend((1..=n).map(f64::from));
-            for &extra in extras {
-                let field = Field {
-                    n,
-                    places: &places,
-                    extra,
-                };
-                let Some(values) = field.eval(&self.expr) else {
-                    return false;
-                };
-                let in_range = |v: &f64| {
-                    let hundredths = (v * 100.0).round();
-                    hundredths.is_finite() && hundredths.abs() <= 9.0e15
-                };
-                if !values.iter().all(in_range) {
-                    return false;
-                }
-            }
-        }
-        true
-    }
-}
-
-/// The inputs of the check for one field: every place of `n` players, with `extra`
-/// re-buys and knock-outs.
-struct Field<'a> {
-    n: u32,
-    places: &'a [f64],
-    extra: u32,
-}
-
-impl Field<'_> {
-    fn inputs(&self) -> Inputs {
-        Inputs {
-            n: self.n,
-            r: 1,
-            nr: self.extra,
-            nh: self.extra,
-            buyin: 20,
-            prizepool: u64::from(self.n) * 20,
-        }
-    }
-
-    /// The expression's value at every place, or `None` where [`eval`] would fail at
-    /// one of them (in any branch).
-    fn eval(&self, expr: &Expr) -> Option<Vec<f64>> {
-        let len = self.places.len();
-        let values = match expr {
-            Expr::Num(v) => vec![*v; len],
-            Expr::Var(Var::R) => self.places.to_vec(),
-            Expr::Var(var) => vec![var.value(&self.inputs()); len],
-            Expr::Neg(inner) => {
-                let mut values = self.eval(inner)?;
-                values.iter_mut().for_each(|v| *v = -*v);
-                values
-            }
-            Expr::Bin(op, a, b) => {
-                let (mut a, b) = (self.eval(a)?, self.eval(b)?);
-                for (a, &b) in a.iter_mut().zip(&b) {
-                    *a = binary(*op, *a, b).ok()?;
-                }
-                a
-            }
-            Expr::Call(func, args) => {
-                let arg = |i: usize| match args.get(i) {
-                    Some(arg) => self.eval(arg),
-                    None => Some(vec![0.0; len]),
-                };
-                match func {
-                    Func::If => {
-                        let (test, mut then, otherwise) = (arg(0)?, arg(1)?, arg(2)?);
-                        for ((v, t), o) in then.iter_mut().zip(&test).zip(&otherwise) {
-                            if *t == 0.0 {
-                                *v = *o;
-                            }
-                        }
-                        then
-                    }
-                    Func::Max | Func::Min => {
-                        let start = if *func == Func::Max {
-                            f64::NEG_INFINITY
-                        } else {
-                            f64::INFINITY
-                        };
-                        let mut values = vec![start; len];
-                        for arg in args {
-                            for (m, v) in values.iter_mut().zip(self.eval(arg)?) {
-                                *m = if *func == Func::Max {
-                                    m.max(v)
-                                } else {
-                                    m.min(v)
-                                };
-                            }
-                        }
-                        values
-                    }
-                    Func::Pow => {
-                        let (mut x, y) = (arg(0)?, arg(1)?);
-                        x.iter_mut().zip(&y).for_each(|(x, y)| *x = x.powf(*y));
-                        x
-                    }
-                    _ => {
-                        let mut x = arg(0)?;
-                        for x in &mut x {
-                            *x = unary(*func, *x).ok()?;
-                        }
-                        x
-                    }
-                }
-            }
-        };
-        values.iter().all(|v| v.is_finite()).then_some(values)
     }
 }
 
@@ -696,7 +564,7 @@ pub fn table_points(table: &[Centipoints], place: u32) -> Centipoints {
         .and_then(|p| p.checked_sub(1))
         .and_then(|i| table.get(i))
         .copied()
-        .unwrap_or(0)
+        .unwrap_or(Centipoints::ZERO)
 }
 
 #[cfg(test)]
@@ -739,47 +607,41 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(150))]
+        #![proptest_config(ProptestConfig::with_cases(64))]
 
-        /// The field-at-once check refuses exactly what the one-input-at-a-time check
-        /// refuses, with the same error, and never passes a formula that fails somewhere.
+        /// A formula the check accepts has a value at every input of the check; one it
+        /// refuses as not a number names inputs where it has none.
         #[test]
-        fn the_check_by_fields_decides_as_the_check_by_inputs(text in formula_text()) {
-            let mut parser = Parser { text: &text, pos: 0 };
-            let expr = parser.expr().unwrap();
-            prop_assert_eq!(parser.pos, text.len());
-            let formula = Formula { text: text.clone(), expr };
-            for extras in [&[0u32][..], &[0, 1, 5]] {
-                let each = formula.check_each(extras);
-                if formula.surely_a_number(extras) {
-                    prop_assert_eq!(&each, &Ok(()), "{}", text);
+        fn the_check_accepts_only_formulas_with_a_value_everywhere(text in formula_text()) {
+            match Formula::new(&text) {
+                Ok(formula) => {
+                    for n in (2..=500u32).step_by(7) {
+                        for r in (1..=n).step_by(3) {
+                            for extra in [0, 1, 5] {
+                                let inputs = Inputs { nr: extra, nh: extra, ..at(n, r) };
+                                prop_assert!(formula.points(inputs).is_ok(), "{} at {:?}", text, inputs);
+                            }
+                        }
+                    }
                 }
+                Err(FormulaError::NotANumber { inputs, .. }) => {
+                    // The inputs named in the refusal are ones the formula has no value at.
+                    let values: Vec<u64> = inputs
+                        .split(", ")
+                        .map(|pair| pair.split_once('=').unwrap().1.parse().unwrap())
+                        .collect();
+                    let [n, r, nr, nh, buyin, prizepool] = values[..] else {
+                        panic!("{inputs}");
+                    };
+                    let small = |v: u64| u32::try_from(v).unwrap();
+                    let named = Inputs { n: small(n), r: small(r), nr: small(nr), nh: small(nh), buyin, prizepool };
+                    let mut parser = Parser { text: &text, pos: 0 };
+                    let unchecked = Formula { text: text.clone(), expr: parser.expr().unwrap() };
+                    prop_assert!(unchecked.points(named).is_err(), "{} at {}", text, inputs);
+                }
+                Err(other) => prop_assert!(false, "{} does not parse: {}", text, other),
             }
-            let each = formula.check_each(if formula.expr.reads(&|v| matches!(v, Var::Nr | Var::Nh)) {
-                &[0, 1, 5]
-            } else {
-                &[0]
-            });
-            prop_assert_eq!(formula.check(), each, "{}", text);
         }
-    }
-
-    #[test]
-    fn the_check_by_fields_passes_the_usual_formulas_and_leaves_branches_to_the_inputs() {
-        for text in [
-            "round(10 * sqrt(n) / sqrt(r)) - 9",
-            "n - r + 1",
-            "if(r <= 10, 11 - r, 0)",
-            "max(0, 50 - 5 * (r - 1)) + nh * 2 + log(prizepool)",
-        ] {
-            let formula = Formula::new(text).unwrap();
-            assert!(formula.surely_a_number(&[0, 1, 5]), "{text}");
-        }
-        // Divides by zero only in the branch not taken: the fields say "not sure", the
-        // inputs one at a time pass it.
-        let formula = Formula::new("if(r > 1, 10 / (r - 1), 50)").unwrap();
-        assert!(!formula.surely_a_number(&[0]));
-        assert_eq!(formula.check_each(&[0]), Ok(()));
     }
 
     fn at(n: u32, r: u32) -> Inputs {
@@ -800,18 +662,18 @@ mod tests {
         let f = Formula::new("round(10 * sqrt(n) / sqrt(r)) - 9").unwrap();
         let points: Vec<Centipoints> = (1..=5).map(|r| f.points(at(20, r)).unwrap()).collect();
         assert_eq!(points, [3600, 2300, 1700, 1300, 1100]);
-        assert_eq!(f.points(at(20, 20)).unwrap(), 100);
+        assert_eq!(f.points(at(20, 20)).unwrap(), Centipoints::new(100));
     }
 
     #[test]
     fn simple_formulas_and_the_apl_table() {
         let f = Formula::new("n - r + 1").unwrap();
-        assert_eq!(f.points(at(30, 1)).unwrap(), 3000);
-        assert_eq!(f.points(at(30, 30)).unwrap(), 100);
+        assert_eq!(f.points(at(30, 1)).unwrap(), Centipoints::new(3000));
+        assert_eq!(f.points(at(30, 30)).unwrap(), Centipoints::new(100));
         let f = Formula::new("if(r <= 10, 11 - r, 0)").unwrap();
-        assert_eq!(f.points(at(30, 3)).unwrap(), 800);
-        assert_eq!(f.points(at(30, 11)).unwrap(), 0);
-        let apl = [12_500, 10_000, 7_500, 5_000, 4_000];
+        assert_eq!(f.points(at(30, 3)).unwrap(), Centipoints::new(800));
+        assert_eq!(f.points(at(30, 11)).unwrap(), Centipoints::ZERO);
+        let apl = [12_500, 10_000, 7_500, 5_000, 4_000].map(Centipoints::new);
         assert_eq!(
             (1..=6).map(|r| table_points(&apl, r)).collect::<Vec<_>>(),
             [12_500, 10_000, 7_500, 5_000, 4_000, 0]
@@ -826,7 +688,10 @@ mod tests {
             buyin: 20,
             prizepool: 200,
         };
-        assert_eq!(f.points(inputs).unwrap(), 600 + 200 + 90 + 1_000);
+        assert_eq!(
+            f.points(inputs).unwrap(),
+            Centipoints::new(600 + 200 + 90 + 1_000)
+        );
     }
 
     #[test]

@@ -127,19 +127,19 @@ mod tests {
     #[test]
     fn best_n_results_count_and_ties_are_broken_in_order() {
         let results = [
-            result("ann", 1, 1, 3_600),
-            result("ann", 2, 20, 100),
-            result("ann", 3, 5, 1_100),
-            result("bob", 1, 2, 2_300),
-            result("bob", 2, 3, 1_700),
-            result("bob", 3, 30, 0),
-            result("cat", 2, 1, 3_600),
-            result("cat", 3, 12, 1_100),
+            result("ann", 1, 1, Centipoints::new(3_600)),
+            result("ann", 2, 20, Centipoints::new(100)),
+            result("ann", 3, 5, Centipoints::new(1_100)),
+            result("bob", 1, 2, Centipoints::new(2_300)),
+            result("bob", 2, 3, Centipoints::new(1_700)),
+            result("bob", 3, 30, Centipoints::ZERO),
+            result("cat", 2, 1, Centipoints::new(3_600)),
+            result("cat", 3, 12, Centipoints::new(1_100)),
         ];
         let table = standings(&results, Some(2));
-        let order: Vec<(&str, Centipoints)> = table
+        let order: Vec<(&str, i64)> = table
             .iter()
-            .map(|s| (s.player.as_str(), s.points))
+            .map(|s| (s.player.as_str(), s.points.get()))
             .collect();
         // ann: 3600 + 1100 (her 20th place does not count); cat 3600 + 1100; bob 4000.
         assert_eq!(order, [("ann", 4_700), ("cat", 4_700), ("bob", 4_000)]);
@@ -153,11 +153,17 @@ mod tests {
 
     #[test]
     fn level_on_everything_else_the_earlier_total_wins_then_the_id() {
-        let results = [result("zed", 1, 3, 1_000), result("amy", 2, 3, 1_000)];
+        let results = [
+            result("zed", 1, 3, Centipoints::new(1_000)),
+            result("amy", 2, 3, Centipoints::new(1_000)),
+        ];
         let table = standings(&results, None);
         assert_eq!(table[0].player, "zed");
         assert_eq!(table[1].separated_by, Some(TieBreak::Earliest));
-        let same_day = [result("zed", 1, 3, 1_000), result("amy", 1, 3, 1_000)];
+        let same_day = [
+            result("zed", 1, 3, Centipoints::new(1_000)),
+            result("amy", 1, 3, Centipoints::new(1_000)),
+        ];
         let table = standings(&same_day, None);
         assert_eq!(table[0].player, "amy");
         assert_eq!(table[1].separated_by, Some(TieBreak::PlayerId));
@@ -166,10 +172,10 @@ mod tests {
     #[test]
     fn the_same_results_in_any_order_publish_the_same_standings() {
         let mut results = vec![
-            result("ann", 1, 1, 3_600),
-            result("bob", 1, 2, 2_300),
-            result("cat", 2, 1, 3_600),
-            result("bob", 2, 4, 1_300),
+            result("ann", 1, 1, Centipoints::new(3_600)),
+            result("bob", 1, 2, Centipoints::new(2_300)),
+            result("cat", 2, 1, Centipoints::new(3_600)),
+            result("bob", 2, 4, Centipoints::new(1_300)),
         ];
         let first = standings(&results, Some(1));
         results.reverse();

@@ -20,15 +20,16 @@ use league_engine::league::{
 };
 use league_engine::points::{self, Centipoints, Formula, FormulaError, Inputs};
 use league_engine::standings::{self, TournamentResult};
+use league_engine::units::Cents;
 use proptest::prelude::*;
 
 const SEASON: &str = "2026";
 const SQRT: &str = "round(10 * sqrt(n) / sqrt(r)) - 9";
-const APL: [Centipoints; 5] = [12_500, 10_000, 7_500, 5_000, 4_000];
+const APL: [i64; 5] = [12_500, 10_000, 7_500, 5_000, 4_000];
 
-fn table(points: &[Centipoints]) -> ScoringRule {
+fn table(points: &[i64]) -> ScoringRule {
     ScoringRule::Table {
-        points: points.to_vec(),
+        points: points.iter().copied().map(Centipoints::new).collect(),
     }
 }
 
@@ -95,8 +96,8 @@ fn outcome(
         venue: venue.into(),
         season: SEASON.into(),
         day,
-        buyin: 2_000,
-        prizepool: u64::from(field) * 2_000,
+        buyin: Cents::new(2_000),
+        prizepool: Cents::new(u64::from(field) * 2_000),
         field,
         finishes: finishes
             .iter()
@@ -110,20 +111,16 @@ fn record(outcome: TournamentOutcome) -> Command {
 }
 
 /// `(player, points)` in standing order.
-fn table_of(
-    state: &LeagueState,
-    version: Option<u32>,
-    scope: Scope<'_>,
-) -> Vec<(String, Centipoints)> {
+fn table_of(state: &LeagueState, version: Option<u32>, scope: Scope<'_>) -> Vec<(String, i64)> {
     state
         .standings(SEASON, version, scope)
         .unwrap()
         .into_iter()
-        .map(|s| (s.player, s.points))
+        .map(|s| (s.player, s.points.get()))
         .collect()
 }
 
-fn pairs(expected: &[(&str, Centipoints)]) -> Vec<(String, Centipoints)> {
+fn pairs(expected: &[(&str, i64)]) -> Vec<(String, i64)> {
     expected.iter().map(|(p, c)| ((*p).into(), *c)).collect()
 }
 
@@ -206,8 +203,8 @@ fn n_minus_r_plus_one_and_the_apl_table_score_their_golden_vectors() {
 fn money_reaches_formulas_in_whole_currency_units_rounded_down() {
     let mut state = given_a_league(formula("buyin + prizepool / 100"), None);
     let mut t1 = outcome("t1", "crown", 1, 10, &[("ann", 1)]);
-    t1.buyin = 1_299; // 12.99 -> 12
-    t1.prizepool = 12_990; // 129.90 -> 129
+    t1.buyin = Cents::new(1_299); // 12.99 -> 12
+    t1.prizepool = Cents::new(12_990); // 129.90 -> 129
     run(&mut state, &[record(t1)]);
 
     assert_eq!(state.tournament_points("t1", 1).unwrap(), [1_200 + 129]);
@@ -289,8 +286,8 @@ fn a_formula_that_cannot_score_a_recorded_result_is_refused() {
     // `prizepool / buyin` passes the formula's own check (a 20 buy-in) but not a freeroll.
     let mut state = given_a_league(table(&APL), None);
     let mut freeroll = outcome("t1", "crown", 1, 10, &[("ann", 1)]);
-    freeroll.buyin = 0;
-    freeroll.prizepool = 0;
+    freeroll.buyin = Cents::new(0);
+    freeroll.prizepool = Cents::new(0);
     run(&mut state, &[record(freeroll.clone())]);
 
     let refused = decide(
@@ -417,8 +414,8 @@ fn rescore_diff_lists_only_the_players_whose_rank_or_points_moved() {
         player: player.into(),
         from_rank,
         to_rank,
-        from_points,
-        to_points,
+        from_points: Centipoints::new(from_points),
+        to_points: Centipoints::new(to_points),
     };
     assert_eq!(
         to_v2,
@@ -735,7 +732,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
     };
     let with = |finishes: Vec<Finish>| record(TournamentOutcome { finishes, ..t(&[]) });
     let mut rich = t(&[("bob", 1)]);
-    rich.finishes[0].prize = rich.prizepool + 1;
+    rich.finishes[0].prize = rich.prizepool + Cents::new(1);
     let mut elsewhere = t(&[("bob", 1)]);
     elsewhere.venue = "nowhere".into();
     let mut other_season = t(&[("bob", 1)]);
@@ -944,8 +941,8 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         (
             record(rich),
             LeagueError::PrizesExceedPool {
-                paid: 20_001,
-                prizepool: 20_000,
+                paid: Cents::new(20_001),
+                prizepool: Cents::new(20_000),
             },
         ),
     ];
@@ -1110,8 +1107,11 @@ fn oracle_points(
     finish: &Finish,
 ) -> Centipoints {
     match (SCORINGS[i], &formulas[i]) {
-        ("table:apl", _) => points::table_points(&APL, finish.place),
-        ("table:short", _) => points::table_points(&[1_000, 500], finish.place),
+        ("table:apl", _) => points::table_points(&APL.map(Centipoints::new), finish.place),
+        ("table:short", _) => points::table_points(
+            &[Centipoints::new(1_000), Centipoints::new(500)],
+            finish.place,
+        ),
         (text, formula) => formula
             .as_ref()
             .unwrap_or_else(|| panic!("{text} does not compile"))
@@ -1120,8 +1120,8 @@ fn oracle_points(
                 r: finish.place,
                 nr: finish.rebuys,
                 nh: finish.knockouts,
-                buyin: outcome.buyin / 100,
-                prizepool: outcome.prizepool / 100,
+                buyin: outcome.buyin.get() / 100,
+                prizepool: outcome.prizepool.get() / 100,
             })
             .unwrap(),
     }
@@ -1186,8 +1186,8 @@ fn command(op: &Op, n: usize) -> Command {
                 venue: VENUES[*venue].into(),
                 season: SEASON.into(),
                 day: *day,
-                buyin: 1_550,
-                prizepool: u64::from(*field) * 1_550,
+                buyin: Cents::new(1_550),
+                prizepool: Cents::new(u64::from(*field) * 1_550),
                 field: *field,
                 finishes,
             })

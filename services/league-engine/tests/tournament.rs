@@ -15,6 +15,7 @@ use league_engine::tournament::play::{
     BustOrder, Penalty, Standing, TournamentCommand as Cmd, TournamentError as Err,
     TournamentEvent as Ev, Tracking,
 };
+use league_engine::units::{Cents, Chips, PlayerId};
 use tour::{Game, hand_events, id, schedule};
 
 // ---------------------------------------------------------------------------------------
@@ -23,7 +24,7 @@ use tour::{Game, hand_events, id, schedule};
 
 /// Three players at one recorded table. Hand 1: everyone folds to the big blind, who wins
 /// the small blind. Returns the game and the players by stack: 5,025, 5,000 and 4,975.
-fn three_stacks(preset: Preset) -> (Game, String, String, String) {
+fn three_stacks(preset: Preset) -> (Game, PlayerId, PlayerId, PlayerId) {
     let mut g = Game::started(schedule(preset, Tracking::Recorded), 3);
     let p = g.fold_round(1);
     let big = g.player_at(1, p.big_blind);
@@ -37,7 +38,7 @@ fn three_stacks(preset: Preset) -> (Game, String, String, String) {
     (g, big, middle, small)
 }
 
-fn eliminated(events: &[Ev]) -> Vec<(Vec<String>, bool, String)> {
+fn eliminated(events: &[Ev]) -> Vec<(Vec<PlayerId>, bool, String)> {
     events
         .iter()
         .filter_map(|e| match e {
@@ -232,7 +233,7 @@ fn moves(events: &[Ev]) -> Vec<league_engine::tournament::balance::Move> {
 /// Results tracking: the player is out, their chips to nobody.
 fn knock_out(g: &mut Game, player: &str) -> Vec<Ev> {
     g.when(Cmd::Eliminate {
-        players: vec![player.to_owned()],
+        players: vec![PlayerId::from(player.to_owned())],
         by: None,
     })
 }
@@ -294,7 +295,7 @@ fn wph_7_play_halts_at_a_table_three_short_and_the_big_blind_moves_to_the_worst_
     let mut g = Game::started(schedule(Preset::Wph, Tracking::Recorded), 18);
     g.start_hand(1);
     g.start_hand(2);
-    let four: Vec<String> = g.at_table(2).into_iter().take(4).collect();
+    let four: Vec<PlayerId> = g.at_table(2).into_iter().take(4).collect();
     g.all_in(
         2,
         &[
@@ -483,7 +484,7 @@ fn at_the_colour_up(mut g: Game, counts: &[u64]) -> Game {
     let counts = counts
         .iter()
         .enumerate()
-        .map(|(i, &c)| (id(i + 1), c))
+        .map(|(i, &c)| (id(i + 1), Chips::new(c)))
         .collect();
     g.when(Cmd::RecordChips { counts });
     g.advance(60_000);
@@ -514,7 +515,7 @@ fn coloured(
                 rule,
                 ..
             },
-        ] => (players, *removed, *added, rule),
+        ] => (players, removed.get(), added.get(), rule),
         _ => panic!("{events:?}"),
     }
 }
@@ -562,7 +563,7 @@ fn chip_race_oracle_invitational_2_4_and_wph_17_majors_seven_left_over_chips_rac
     ] {
         let mut s = schedule(preset, Tracking::Results);
         s.house = tour::chip_race_rules(preset);
-        s.starting_chips = 5025;
+        s.starting_chips = Chips::new(5025);
         let g = Game::started(s, 7);
         // Six players with left-overs: 1, 1, 1, 1, 1 and 2 chips of 25; the seventh none.
         let mut g = at_the_colour_up(g, &[5025, 5025, 5025, 5025, 5025, 5050, 5000]);
@@ -597,7 +598,7 @@ fn a_chip_race_cannot_eliminate_a_player() {
     for preset in [Preset::Oracle, Preset::Invitational, Preset::Wph] {
         let mut s = schedule(preset, Tracking::Results);
         s.house = tour::chip_race_rules(preset);
-        s.starting_chips = 5025;
+        s.starting_chips = Chips::new(5025);
         let g = Game::started(s, 3);
         let mut g = at_the_colour_up(g, &[25, 5025, 10025]);
         g.race();
@@ -625,12 +626,15 @@ fn rebuys(
         tour::play_level(50, 100),
         tour::play_level(100, 200),
     ];
-    s.pool.rebuy = Some(league_engine::tournament::pool::Price::new(2000, 0));
+    s.pool.rebuy = Some(league_engine::tournament::pool::Price::new(
+        Cents::new(2000),
+        Cents::new(0),
+    ));
     s.rebuys = Some(league_engine::tournament::play::PurchasePolicy {
         per_player,
         from_level: 1,
         until_level: 2,
-        chips: 5000,
+        chips: Chips::new(5000),
         max_stack: None,
         after_bust_only,
         until_minutes: None,
@@ -678,8 +682,8 @@ fn queensix_29_wph_19_announcing_a_rebuy_during_the_hand_obliges_it_even_when_th
         assert!(
             events.contains(&Ev::RebuyMade {
                 player: big.clone(),
-                chips: 5000,
-                paid: league_engine::tournament::pool::Price::new(2000, 0),
+                chips: Chips::new(5000),
+                paid: league_engine::tournament::pool::Price::new(Cents::new(2000), Cents::new(0)),
                 obliged: true,
                 at: g.clock
             }),
@@ -890,13 +894,13 @@ fn add_ons_close_at_their_time() {
     use league_engine::tournament::play::PurchasePolicy;
     use league_engine::tournament::pool::Price;
     let mut s = schedule(Preset::QueenSix, Tracking::Results);
-    s.pool.add_on = Some(Price::new(1000, 0));
+    s.pool.add_on = Some(Price::new(Cents::new(1000), Cents::new(0)));
     s.add_ons = Some(PurchasePolicy {
         per_player: 1,
         from_level: 1,
         until_level: 7,
         until_minutes: Some(60),
-        chips: 3000,
+        chips: Chips::new(3000),
         max_stack: None,
         after_bust_only: false,
     });
@@ -960,7 +964,7 @@ fn queensix_3_an_absent_entrant_s_chips_are_removed_only_after_a_new_level_or_ha
     });
     assert!(matches!(
         &events[0],
-        Ev::AbsentPlayerRemoved { chips: 5000, rule, .. } if rule == "QueenSix 3"
+        Ev::AbsentPlayerRemoved { chips, rule, .. } if *chips == 5000 && rule == "QueenSix 3"
     ));
     assert_eq!(g.state.chips_in_play(), 15_000, "removed from play");
     assert_eq!(g.place(&id(1)), (4, 1));
@@ -1137,7 +1141,7 @@ fn a_disqualified_player_s_chips_are_removed_from_play() {
 
 /// Results tracking: everyone but `p01` is knocked out by `p01`, one at a time.
 fn play_out(g: &mut Game) {
-    let mut left: Vec<String> = g
+    let mut left: Vec<PlayerId> = g
         .state
         .players()
         .iter()
@@ -1163,13 +1167,17 @@ fn queensix_sit_and_go_the_house_keeps_one_entry_above_four_players_and_half_at_
     use league_engine::tournament::pool::{HouseCut, Price};
     for (players, pool, house) in [(5, 8_000, 2_000), (4, 7_000, 1_000), (2, 3_000, 1_000)] {
         let mut s = schedule(Preset::QueenSix, Tracking::Results);
-        s.pool.entry = Price::new(2000, 0);
+        s.pool.entry = Price::new(Cents::new(2000), Cents::new(0));
         s.pool.house = HouseCut::QueenSixSitAndGo;
         let mut g = Game::started(s, players);
         let p = g.state.prize_pool().unwrap();
-        assert_eq!((p.total, p.house), (pool, house), "{players} players");
+        assert_eq!(
+            (p.total.get(), p.house.get()),
+            (pool, house),
+            "{players} players"
+        );
         play_out(&mut g);
-        let paid: u64 = g.state.results().unwrap().iter().map(|r| r.prize).sum();
+        let paid: Cents = g.state.results().unwrap().iter().map(|r| r.prize).sum();
         assert_eq!(paid, pool);
     }
 }
@@ -1183,15 +1191,19 @@ fn invitational_1_5_all_money_goes_to_the_pool_and_the_payouts_follow_rebuys() {
     // Invitational 1.2: "$15 in cash will buy 2000 tournament chips."
     use league_engine::tournament::pool::{HouseCut, Price};
     let mut s = rebuys(Preset::Invitational, 1, true);
-    s.starting_chips = 2000;
-    s.pool.entry = Price::new(1000, 500);
-    s.pool.rebuy = Some(Price::new(1500, 0));
+    s.starting_chips = Chips::new(2000);
+    s.pool.entry = Price::new(Cents::new(1000), Cents::new(500));
+    s.pool.rebuy = Some(Price::new(Cents::new(1500), Cents::new(0)));
     s.pool.house = HouseCut::AllToPool;
     let mut g = Game::registered(s, 4);
     let p = g.state.prize_pool().unwrap();
-    assert_eq!((p.total, p.house), (6_000, 0), "4 x $15, fees and all");
+    assert_eq!(
+        (p.total.get(), p.house.get()),
+        (6_000, 0),
+        "4 x $15, fees and all"
+    );
     g.when(Cmd::SetPayouts {
-        amounts: vec![6_000],
+        amounts: vec![Cents::new(6_000)],
     });
     g.start();
     let p = g.start_hand(1);
@@ -1205,15 +1217,15 @@ fn invitational_1_5_all_money_goes_to_the_pool_and_the_payouts_follow_rebuys() {
     // The announced payouts were for $60: the pool grew, so they must be set again.
     assert_eq!(
         g.refused(Cmd::SetPayouts {
-            amounts: vec![6_000]
+            amounts: vec![Cents::new(6_000)]
         }),
         Err::PayoutsDoNotSumToPool {
-            pool: 7_500,
-            sum: 6_000
+            pool: Cents::new(7_500),
+            sum: Cents::new(6_000)
         }
     );
     g.when(Cmd::SetPayouts {
-        amounts: vec![5_000, 2_500],
+        amounts: vec![Cents::new(5_000), Cents::new(2_500)],
     });
     assert_eq!(g.state.prizes().unwrap(), vec![5_000, 2_500]);
 }
@@ -1256,8 +1268,11 @@ fn queensix_house_policies_4_the_blinds_are_capped_at_a_percentage_of_the_averag
     else {
         panic!("{events:?}");
     };
-    assert_eq!((blinds.small_blind, blinds.big_blind), (250, 500));
-    assert_eq!(*capped_from, Some((1000, 5000)));
+    assert_eq!(
+        (blinds.small_blind.get(), blinds.big_blind.get()),
+        (250, 500)
+    );
+    assert_eq!(*capped_from, Some((Chips::new(1000), Chips::new(5000))));
     assert!(hand_events(&events).iter().any(|e| matches!(
         e,
         HandEvent::BlindPosted {
@@ -1477,7 +1492,10 @@ fn schedule_is_accepted_once_and_a_bad_schedule_is_refused() {
         Err::BadSchedule(_)
     ));
     let mut s = schedule(Preset::QueenSix, Tracking::Dealt);
-    s.pool.rebuy = Some(league_engine::tournament::pool::Price::new(2000, 0));
+    s.pool.rebuy = Some(league_engine::tournament::pool::Price::new(
+        Cents::new(2000),
+        Cents::new(0),
+    ));
     assert!(matches!(
         fresh.refused(Cmd::Schedule(Box::new(s))),
         Err::BadSchedule(m) if m.contains("re-buys need both")
@@ -1497,9 +1515,9 @@ fn register_once_before_the_start_and_unregister_with_a_refund() {
     );
     assert_eq!(
         g.refused(Cmd::Register {
-            player: String::new()
+            player: PlayerId::from(String::new())
         }),
-        Err::UnknownPlayer(String::new())
+        Err::UnknownPlayer(PlayerId::from(String::new()))
     );
     let events = g.when(Cmd::Register { player: id(3) });
     assert!(matches!(&events[..], [Ev::PlayerRegistered { paid, .. }] if paid.price == 2000));
@@ -1508,7 +1526,7 @@ fn register_once_before_the_start_and_unregister_with_a_refund() {
         events,
         vec![Ev::PlayerUnregistered {
             player: id(3),
-            refund: 2500
+            refund: Cents::new(2500)
         }]
     );
     assert_eq!(
@@ -1815,7 +1833,7 @@ fn a_late_entry_sits_at_the_smallest_table_until_registration_closes() {
     else {
         panic!("{events:?}");
     };
-    assert_eq!((*chips, *reentry), (5000, false));
+    assert_eq!((chips.get(), *reentry), (5000, false));
     assert_eq!(g.state.tables()[table].seats.len(), 4, "the table of three");
     // Both tables full: a new one opens.
     let (seed, next) = g.reveal();
@@ -1877,14 +1895,14 @@ fn eliminate_and_record_chips_are_for_results_tracking_and_must_add_up() {
         }),
         Err::NotEnoughPlayers { players: 0 }
     );
-    let counts = |c: [u64; 4]| (1..=4).map(id).zip(c).collect::<Vec<_>>();
+    let counts = |c: [u64; 4]| (1..=4).map(id).zip(c.map(Chips::new)).collect::<Vec<_>>();
     assert_eq!(
         g.refused(Cmd::RecordChips {
             counts: counts([5000, 5000, 5000, 4975])
         }),
         Err::ChipCountMismatch {
-            expected: 20_000,
-            got: 19_975
+            expected: Chips::new(20_000),
+            got: Chips::new(19_975)
         }
     );
     assert_eq!(
@@ -1910,7 +1928,7 @@ fn eliminate_and_record_chips_are_for_results_tracking_and_must_add_up() {
     );
     assert_eq!(
         g.refused(Cmd::RecordChips {
-            counts: vec![(id(2), 1)]
+            counts: vec![(id(2), Chips::new(1))]
         }),
         Err::NotSeated(id(2))
     );
@@ -1953,13 +1971,13 @@ fn rebuys_and_add_ons_are_refused_where_not_offered_out_of_their_window_over_the
         Err::NotOffered("add-ons")
     );
     let mut s = rebuys(Preset::Wph, 1, false);
-    s.rebuys.as_mut().unwrap().max_stack = Some(5000);
-    s.pool.add_on = Some(Price::new(1000, 0));
+    s.rebuys.as_mut().unwrap().max_stack = Some(Chips::new(5000));
+    s.pool.add_on = Some(Price::new(Cents::new(1000), Cents::new(0)));
     s.add_ons = Some(PurchasePolicy {
         per_player: 1,
         from_level: 2,
         until_level: 2,
-        chips: 3000,
+        chips: Chips::new(3000),
         max_stack: None,
         after_bust_only: false,
         until_minutes: None,
@@ -2001,8 +2019,8 @@ fn rebuys_and_add_ons_are_refused_where_not_offered_out_of_their_window_over_the
             }),
             Err::StackTooLarge {
                 what: "re-buys",
-                max: 5000,
-                got: 5025
+                max: Chips::new(5000),
+                got: Chips::new(5025)
             }
         );
     }
@@ -2020,7 +2038,7 @@ fn rebuys_and_add_ons_are_refused_where_not_offered_out_of_their_window_over_the
         player: id(2),
         at: g.clock,
     });
-    assert!(matches!(events[..], [Ev::AddOnMade { chips: 3000, .. }]));
+    assert!(matches!(events[..], [Ev::AddOnMade { chips, .. }] if chips == 3000));
     assert_eq!(
         g.refused(Cmd::AddOn {
             player: id(2),
@@ -2040,7 +2058,7 @@ fn rebuys_and_add_ons_are_refused_where_not_offered_out_of_their_window_over_the
 #[test]
 fn redraw_and_colour_up_only_when_due_and_with_the_committed_seed() {
     let mut s = schedule(Preset::Oracle, Tracking::Results);
-    s.starting_chips = 5025;
+    s.starting_chips = Chips::new(5025);
     let mut g = Game::started(s, 10);
     let (seed, next) = (tour::secret(2), tour::secret(3).commitment());
     assert_eq!(
@@ -2125,16 +2143,16 @@ fn payouts_must_sum_to_the_pool_and_never_pay_a_place_more_than_the_one_above() 
     // 5 x $20 = $100.
     assert_eq!(
         g.refused(Cmd::SetPayouts {
-            amounts: vec![6_000, 3_000]
+            amounts: vec![Cents::new(6_000), Cents::new(3_000)]
         }),
         Err::PayoutsDoNotSumToPool {
-            pool: 10_000,
-            sum: 9_000
+            pool: Cents::new(10_000),
+            sum: Cents::new(9_000)
         }
     );
     assert!(matches!(
         g.refused(Cmd::SetPayouts {
-            amounts: vec![4_000, 6_000]
+            amounts: vec![Cents::new(4_000), Cents::new(6_000)]
         }),
         Err::BadPayouts(_)
     ));
@@ -2144,12 +2162,14 @@ fn payouts_must_sum_to_the_pool_and_never_pay_a_place_more_than_the_one_above() 
     ));
     assert!(matches!(
         g.refused(Cmd::SetPayouts {
-            amounts: vec![5_000, 2_000, 1_000, 1_000, 500, 500]
+            amounts: [5_000, 2_000, 1_000, 1_000, 500, 500]
+                .map(Cents::new)
+                .to_vec()
         }),
         Err::BadPayouts(_)
     ));
     g.when(Cmd::SetPayouts {
-        amounts: vec![7_000, 3_000],
+        amounts: vec![Cents::new(7_000), Cents::new(3_000)],
     });
     g.start();
     play_out(&mut g);
@@ -2158,7 +2178,7 @@ fn payouts_must_sum_to_the_pool_and_never_pay_a_place_more_than_the_one_above() 
     assert_eq!(g.finish(&id(1)).2, 7_000);
     assert_eq!(
         g.refused(Cmd::SetPayouts {
-            amounts: vec![10_000]
+            amounts: vec![Cents::new(10_000)]
         }),
         Err::Finished
     );
@@ -2181,10 +2201,10 @@ fn a_deal_needs_every_remaining_player_and_finishes_the_tournament() {
     g.when(Cmd::RecordChips {
         // The chips of the three out were given to nobody: they are counted again.
         counts: vec![
-            (id(1), 15_000),
-            (id(2), 10_000),
-            (id(3), 6_000),
-            (id(4), 4_000),
+            (id(1), Chips::new(15_000)),
+            (id(2), Chips::new(10_000)),
+            (id(3), Chips::new(6_000)),
+            (id(4), Chips::new(4_000)),
         ],
     });
     assert_eq!(
@@ -2212,9 +2232,9 @@ fn a_deal_needs_every_remaining_player_and_finishes_the_tournament() {
     };
     assert!(matches!(events.last(), Some(Ev::TournamentFinished { .. })));
     // 7 x $20 = $140, three places paid: the deal shares what the four could still win.
-    assert_eq!(amounts.iter().sum::<u64>(), 14_000);
+    assert_eq!(amounts.iter().sum::<Cents>(), 14_000);
     for n in 1..=4 {
-        assert_eq!(g.finish(&id(n)).2, amounts[n - 1]);
+        assert_eq!(g.finish(&id(n)).2, amounts[n - 1].get());
     }
     assert_eq!(g.finish(&id(5)).2, 0);
 }
@@ -2268,9 +2288,9 @@ fn audit(log: &[Ev]) -> Audited {
             })
             .collect::<Vec<_>>()
     };
-    let seat_draw = |seed, players: Vec<String>, tables: usize, size: u8| {
+    let seat_draw = |seed, players: Vec<PlayerId>, tables: usize, size: u8| {
         let order: Vec<u8> = (0..size).collect();
-        let mut seats: Vec<(String, u32, u8)> = draw_seats(seed, &players, tables, &order)
+        let mut seats: Vec<(PlayerId, u32, u8)> = draw_seats(seed, &players, tables, &order)
             .unwrap()
             .into_iter()
             .map(|a| (a.entrant, a.table + 1, a.seat))
@@ -2279,7 +2299,7 @@ fn audit(log: &[Ev]) -> Audited {
         seats
     };
     let sorted = |seats: &[league_engine::tournament::play::Seating]| {
-        let mut v: Vec<(String, u32, u8)> = seats
+        let mut v: Vec<(PlayerId, u32, u8)> = seats
             .iter()
             .map(|s| (s.player.clone(), s.table, s.seat))
             .collect();
@@ -2287,7 +2307,7 @@ fn audit(log: &[Ev]) -> Audited {
         v
     };
     for event in log {
-        let in_now: Vec<String> = state
+        let in_now: Vec<PlayerId> = state
             .players()
             .iter()
             .filter(|(_, p)| {
@@ -2400,19 +2420,19 @@ fn audit(log: &[Ev]) -> Audited {
                     let holdings: Vec<Holding> = at
                         .iter()
                         .map(|p| {
-                            let left = p.before % high;
+                            let left = p.before % *high;
                             Holding {
                                 seat: p.seat,
-                                low_chips: left / low,
-                                other_value: p.before - left + left % low,
+                                low_chips: left / *low,
+                                other_value: (p.before - left + left % *low).get(),
                             }
                         })
                         .collect();
                     let race = derive_seed(seed, "race", t);
                     let up = colour_up(
                         ColourUpPolicy::ChipRace,
-                        *low,
-                        *high,
+                        low.get(),
+                        high.get(),
                         &holdings,
                         Some(&race),
                     )
@@ -2420,7 +2440,7 @@ fn audit(log: &[Ev]) -> Audited {
                     for (p, c) in at.iter().zip(&up.players) {
                         assert_eq!(
                             (p.seat, p.after, &p.cards, p.raced),
-                            (c.seat, c.value, &c.cards, c.raced)
+                            (c.seat, Chips::new(c.value), &c.cards, c.raced)
                         );
                     }
                 }
@@ -2467,7 +2487,7 @@ fn an_auditor_re_derives_the_seat_draw_the_button_draws_the_late_seats_and_the_c
     }
     // And a chip race at two tables, from the harness.
     let mut s = schedule(Preset::Oracle, Tracking::Results);
-    s.starting_chips = 5025;
+    s.starting_chips = Chips::new(5025);
     s.table_size = 5;
     let g = Game::started(s, 7);
     let mut g = at_the_colour_up(g, &[5025, 5025, 5025, 5025, 5025, 5050, 5000]);
@@ -2497,7 +2517,11 @@ fn pub_night(preset: Preset, after_bust_only: bool) -> Game {
 fn a_results_only_pub_night_of_eliminations_rebuys_and_chip_counts_finishes_with_the_usual_places_and_payouts()
  {
     let mut g = pub_night(Preset::QueenSix, false);
-    let counts = |c: &[(usize, u64)]| c.iter().map(|&(n, c)| (id(n), c)).collect::<Vec<_>>();
+    let counts = |c: &[(usize, u64)]| {
+        c.iter()
+            .map(|&(n, c)| (id(n), Chips::new(c)))
+            .collect::<Vec<_>>()
+    };
     g.when(Cmd::RecordChips {
         counts: counts(&[
             (1, 9000),
@@ -2563,7 +2587,7 @@ fn a_results_only_pub_night_of_eliminations_rebuys_and_chip_counts_finishes_with
     assert_eq!(pool.total, 18_000);
     assert_eq!(g.state.prizes().unwrap(), vec![9_000, 5_400, 3_600]);
     let results = g.state.results().unwrap();
-    let by_place: Vec<(String, u32, u64)> = {
+    let by_place: Vec<(PlayerId, u32, Cents)> = {
         let mut v: Vec<_> = results
             .iter()
             .map(|r| (r.player.clone(), r.place, r.prize))
@@ -2587,7 +2611,7 @@ fn a_results_only_pub_night_of_eliminations_rebuys_and_chip_counts_finishes_with
             (
                 id(expected[i].0),
                 u32::try_from(i + 1).unwrap(),
-                expected[i].1
+                Cents::new(expected[i].1)
             )
         );
     }

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use league_engine::rules::Preset;
 use league_engine::tournament::play::{self, Stage, Tournament, TournamentEvent, Tracking};
 use league_engine::tournament::sim::{SimOptions, TournamentSim};
+use league_engine::units::Cents;
 use proptest::prelude::*;
 
 fn check(seed: u64, options: SimOptions) {
@@ -47,7 +48,7 @@ fn check(seed: u64, options: SimOptions) {
     assert_eq!(ids.len(), results.len(), "a player finished twice");
     assert_eq!(ids.len(), sim.state.field(), "every entrant finishes once");
     let pool = sim.state.prize_pool().unwrap();
-    let paid: u64 = results.iter().map(|r| r.prize).sum();
+    let paid: Cents = results.iter().map(|r| r.prize).sum();
     assert_eq!(paid, pool.total, "the prize pool is paid out exactly");
     let mut places: Vec<u32> = results.iter().map(|r| r.place).collect();
     places.sort_unstable();

@@ -38,6 +38,7 @@ use league_engine::hand::{
 use league_engine::rules::HouseRules;
 use league_engine::tournament::Price;
 use league_engine::tournament::play::{Blinds, Knockout, TournamentEvent};
+use league_engine::units::{Cents, Chips, PlayerId};
 
 /// The table and the event of a hand event in serde's shape, or `None` (see the module).
 pub(crate) fn hand_event(payload: &[u8]) -> Option<(u32, Event)> {
@@ -79,8 +80,8 @@ pub(crate) fn tournament_event(payload: &[u8]) -> Option<TournamentEvent> {
                 small_blind,
                 big_blind,
             };
-            let small_blind = c.key_uint(b"\"small_blind\":")?;
-            let big_blind = c.key_uint(b",\"big_blind\":")?;
+            let small_blind = Chips::new(c.key_uint(b"\"small_blind\":")?);
+            let big_blind = Chips::new(c.key_uint(b",\"big_blind\":")?);
             c.lit(b",\"ante\":")?;
             let ante = if c.rest.starts_with(b"\"") {
                 (c.string()? == b"None").then_some(AnteStructure::None)?
@@ -101,10 +102,10 @@ pub(crate) fn tournament_event(payload: &[u8]) -> Option<TournamentEvent> {
                 let level = c.lit(b"[").and_then(|()| c.uint())?;
                 let average = c.lit(b",").and_then(|()| c.uint())?;
                 c.lit(b"]")?;
-                Some((level, average))
+                Some((Chips::new(level), Chips::new(average)))
             })?;
             c.lit(b",\"penalised\":")?;
-            let penalised = c.list(Cursor::text)?;
+            let penalised = c.list(Cursor::player)?;
             TournamentEvent::TableHandStarted {
                 table,
                 hand,
@@ -120,7 +121,7 @@ pub(crate) fn tournament_event(payload: &[u8]) -> Option<TournamentEvent> {
         }
         b"PlayersEliminated" => {
             c.lit(b"\"players\":")?;
-            let players = c.list(Cursor::text)?;
+            let players = c.list(Cursor::player)?;
             c.lit(b",\"table\":")?;
             let table = c.nullable(Cursor::u32)?;
             c.lit(b",\"hand\":")?;
@@ -128,14 +129,14 @@ pub(crate) fn tournament_event(payload: &[u8]) -> Option<TournamentEvent> {
             let tied = c.key_bool(b",\"tied\":")?;
             c.lit(b",\"knockouts\":")?;
             let knockouts = c.list(|c| {
-                let player = c.lit(b"{\"player\":").and_then(|()| c.text())?;
-                let by = c.lit(b",\"by\":").and_then(|()| c.text())?;
+                let player = c.lit(b"{\"player\":").and_then(|()| c.player())?;
+                let by = c.lit(b",\"by\":").and_then(|()| c.player())?;
                 c.lit(b"}")?;
                 Some(Knockout { player, by })
             })?;
             c.lit(b",\"chips_to\":")?;
-            let chips_to = c.nullable(Cursor::text)?;
-            let chips = c.key_uint(b",\"chips\":")?;
+            let chips_to = c.nullable(Cursor::player)?;
+            let chips = c.key_chips(b",\"chips\":")?;
             let rule = c.lit(b",\"rule\":").and_then(|()| c.text())?;
             let reason = c.lit(b",\"reason\":").and_then(|()| c.text())?;
             TournamentEvent::PlayersEliminated {
@@ -151,15 +152,15 @@ pub(crate) fn tournament_event(payload: &[u8]) -> Option<TournamentEvent> {
             }
         }
         b"PlayerRegistered" => {
-            let player = c.lit(b"\"player\":").and_then(|()| c.text())?;
+            let player = c.lit(b"\"player\":").and_then(|()| c.player())?;
             let paid = c.lit(b",\"paid\":").and_then(|()| c.price())?;
             TournamentEvent::PlayerRegistered { player, paid }
         }
         b"PlayerEntered" => {
-            let player = c.lit(b"\"player\":").and_then(|()| c.text())?;
+            let player = c.lit(b"\"player\":").and_then(|()| c.player())?;
             let reentry = c.key_bool(b",\"reentry\":")?;
             let paid = c.lit(b",\"paid\":").and_then(|()| c.price())?;
-            let chips = c.key_uint(b",\"chips\":")?;
+            let chips = c.key_chips(b",\"chips\":")?;
             let table = c.key_u32(b",\"table\":")?;
             let seat = c.key_seat(b",\"seat\":")?;
             let opened_table = c.key_bool(b",\"opened_table\":")?;
@@ -180,11 +181,11 @@ pub(crate) fn tournament_event(payload: &[u8]) -> Option<TournamentEvent> {
             }
         }
         b"PlayerBusted" => {
-            let player = c.lit(b"\"player\":").and_then(|()| c.text())?;
+            let player = c.lit(b"\"player\":").and_then(|()| c.player())?;
             let table = c.key_u32(b",\"table\":")?;
             let seat = c.key_seat(b",\"seat\":")?;
             c.lit(b",\"chips_to\":")?;
-            let chips_to = c.nullable(Cursor::text)?;
+            let chips_to = c.nullable(Cursor::player)?;
             TournamentEvent::PlayerBusted {
                 player,
                 table,
@@ -193,8 +194,8 @@ pub(crate) fn tournament_event(payload: &[u8]) -> Option<TournamentEvent> {
             }
         }
         b"RebuyMade" => {
-            let player = c.lit(b"\"player\":").and_then(|()| c.text())?;
-            let chips = c.key_uint(b",\"chips\":")?;
+            let player = c.lit(b"\"player\":").and_then(|()| c.player())?;
+            let chips = c.key_chips(b",\"chips\":")?;
             let paid = c.lit(b",\"paid\":").and_then(|()| c.price())?;
             let obliged = c.key_bool(b",\"obliged\":")?;
             let at = c.key_millis(b",\"at\":")?;
@@ -497,9 +498,17 @@ impl<'a> Cursor<'a> {
         Some(std::str::from_utf8(self.string()?).ok()?.to_owned())
     }
 
+    fn player(&mut self) -> Option<PlayerId> {
+        self.text().map(PlayerId::from)
+    }
+
+    fn key_chips(&mut self, key: &[u8]) -> Option<Chips> {
+        self.key_uint(key).map(Chips::new)
+    }
+
     fn price(&mut self) -> Option<Price> {
-        let price = self.key_uint(b"{\"price\":")?;
-        let fee = self.key_uint(b",\"fee\":")?;
+        let price = Cents::new(self.key_uint(b"{\"price\":")?);
+        let fee = Cents::new(self.key_uint(b",\"fee\":")?);
         self.lit(b"}")?;
         Some(Price { price, fee })
     }
@@ -840,7 +849,7 @@ mod tests {
     }
 
     fn price() -> impl Strategy<Value = Price> {
-        (chips(), chips()).prop_map(|(price, fee)| Price { price, fee })
+        (chips(), chips()).prop_map(|(price, fee)| Price::new(Cents::new(price), Cents::new(fee)))
     }
 
     fn millis() -> impl Strategy<Value = i64> {
@@ -854,15 +863,17 @@ mod tests {
             chips().prop_map(AnteStructure::Uniform),
             chips().prop_map(AnteStructure::BigBlind),
         ];
-        let texts = || prop::collection::vec(text(), 0..4);
+        let tchips = || chips().prop_map(Chips::new);
+        let player = || text().prop_map(PlayerId::from);
+        let players = || prop::collection::vec(player(), 0..4);
         prop_oneof![
             (
                 any::<u32>(),
                 any::<u32>(),
                 (seat(), seat(), seat()),
-                (chips(), chips(), ante),
-                prop::option::of((chips(), chips())),
-                texts(),
+                (tchips(), tchips(), ante),
+                prop::option::of((tchips(), tchips())),
+                players(),
             )
                 .prop_map(
                     |(
@@ -896,13 +907,13 @@ mod tests {
                     }
                 ),
             (
-                texts(),
+                players(),
                 prop::option::of(any::<u32>()),
                 prop::option::of(any::<u32>()),
                 any::<bool>(),
-                prop::collection::vec((text(), text()), 0..3),
-                prop::option::of(text()),
-                chips(),
+                prop::collection::vec((player(), player()), 0..3),
+                prop::option::of(player()),
+                tchips(),
                 (text(), text()),
             )
                 .prop_map(
@@ -931,12 +942,12 @@ mod tests {
                         )
                     }
                 ),
-            (text(), price()).prop_map(|(player, paid)| {
+            (player(), price()).prop_map(|(player, paid)| {
                 let plain = plain(&player);
                 (TournamentEvent::PlayerRegistered { player, paid }, plain)
             }),
             (
-                (text(), any::<bool>(), price(), chips()),
+                (player(), any::<bool>(), price(), tchips()),
                 (any::<u32>(), seat(), any::<bool>()),
                 (seed(), seed(), millis()),
             )
@@ -964,7 +975,7 @@ mod tests {
                         )
                     }
                 ),
-            (text(), any::<u32>(), seat(), prop::option::of(text())).prop_map(
+            (player(), any::<u32>(), seat(), prop::option::of(player())).prop_map(
                 |(player, table, seat, chips_to)| {
                     let plain = plain(&player) && chips_to.as_deref().is_none_or(plain);
                     (
@@ -978,7 +989,7 @@ mod tests {
                     )
                 }
             ),
-            (text(), chips(), price(), any::<bool>(), millis()).prop_map(
+            (player(), tchips(), price(), any::<bool>(), millis()).prop_map(
                 |(player, chips, paid, obliged, at)| {
                     let plain = plain(&player) && at >= 0;
                     (
@@ -1155,11 +1166,11 @@ mod tests {
                     big_blind: 8,
                 },
                 blinds: Blinds {
-                    small_blind: 50,
-                    big_blind: 100,
+                    small_blind: Chips::new(50),
+                    big_blind: Chips::new(100),
                     ante: AnteStructure::BigBlind(100),
                 },
-                capped_from: Some((100, 2500)),
+                capped_from: Some((Chips::new(100), Chips::new(2500))),
                 penalised: vec!["pl001".into()],
             },
             TournamentEvent::PlayersEliminated {
@@ -1172,25 +1183,25 @@ mod tests {
                     by: "pl00386".into(),
                 }],
                 chips_to: Some("pl9".into()),
-                chips: 0,
+                chips: Chips::new(0),
                 rule: "QueenSix 31".into(),
                 reason: "several out: the larger stack finishes higher".into(),
             },
             TournamentEvent::PlayerRegistered {
                 player: "pl00150".into(),
                 paid: Price {
-                    price: 2000,
-                    fee: 500,
+                    price: Cents::new(2000),
+                    fee: Cents::new(500),
                 },
             },
             TournamentEvent::PlayerEntered {
                 player: "pl00101".into(),
                 reentry: true,
                 paid: Price {
-                    price: 2000,
-                    fee: 0,
+                    price: Cents::new(2000),
+                    fee: Cents::new(0),
                 },
-                chips: 5000,
+                chips: Chips::new(5000),
                 table: 2,
                 seat: 6,
                 opened_table: false,
@@ -1206,10 +1217,10 @@ mod tests {
             },
             TournamentEvent::RebuyMade {
                 player: "pl00052".into(),
-                chips: 5000,
+                chips: Chips::new(5000),
                 paid: Price {
-                    price: 2000,
-                    fee: 0,
+                    price: Cents::new(2000),
+                    fee: Cents::new(0),
                 },
                 obliged: false,
                 at: 203_425,

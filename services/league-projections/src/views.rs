@@ -98,7 +98,7 @@ pub fn tournament_view(stream: &str, t: &Tournament) -> TournamentView {
         add_ons: purchases.add_ons,
         remaining: u32::try_from(t.remaining()).unwrap_or(u32::MAX),
         field: u32::try_from(t.field()).unwrap_or(u32::MAX),
-        prize_pool: t.prize_pool().map(|p| p.total).unwrap_or(0),
+        prize_pool: t.prize_pool().map_or(Cents::ZERO, |p| p.total),
         prizes: t.prizes().unwrap_or_default(),
         hand_for_hand: t.hand_for_hand(),
         tables: t
@@ -108,7 +108,7 @@ pub fn tournament_view(stream: &str, t: &Tournament) -> TournamentView {
                 let seats = table
                     .seats
                     .iter()
-                    .map(|(&s, id)| (s, id.clone(), t.player(id).map_or(0, |p| p.chips)))
+                    .map(|(&s, id)| (s, id.clone(), t.player(id).map_or(Chips::ZERO, |p| p.chips)))
                     .collect();
                 (n, seats)
             })
@@ -135,8 +135,8 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
             let entrant = t.player(id);
             let dealt = hand.and_then(|h| h.stack(seat)).is_some();
             let chips = match (in_hand, hand.and_then(|h| h.stack(seat))) {
-                (true, Some(stack)) => stack,
-                _ => entrant.map_or(0, |p| p.chips),
+                (true, Some(stack)) => Chips::new(stack),
+                _ => entrant.map_or(Chips::ZERO, |p| p.chips),
             };
             let cards = hand.and_then(|h| {
                 let cards = h.hole_cards(seat)?;
@@ -164,9 +164,9 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
         board: hand.map(|h| h.board().collect()).unwrap_or_default(),
         pot: hand
             .filter(|h| h.phase() != Phase::Complete)
-            .map_or(0, |h| h.pot_total()),
+            .map_or(Chips::ZERO, |h| Chips::new(h.pot_total())),
         to_act: hand.and_then(|h| h.to_act()),
-        current_bet: hand.map_or(0, |h| h.current_bet()),
+        current_bet: hand.map_or(Chips::ZERO, |h| Chips::new(h.current_bet())),
     })
 }
 
@@ -214,7 +214,7 @@ pub fn player_records(l: &LeagueState) -> BTreeMap<String, PlayerRecord> {
                     played: 0,
                     wins: 0,
                     cashes: 0,
-                    winnings: 0,
+                    winnings: Cents::ZERO,
                     knockouts: 0,
                     results: Vec::new(),
                 },
@@ -244,7 +244,9 @@ pub fn player_records(l: &LeagueState) -> BTreeMap<String, PlayerRecord> {
                 prize: finish.prize,
                 knockouts: finish.knockouts,
                 rebuys: finish.rebuys,
-                points: points.and_then(|p| p.get(i).copied()).unwrap_or(0),
+                points: points
+                    .and_then(|p| p.get(i).copied())
+                    .unwrap_or(Centipoints::ZERO),
             });
         }
     }

@@ -74,5 +74,5 @@ pub enum LeagueError {
     #[error("`{player}` finishes twice (directly or through a merge)")]
     PlayerTwice { player: String },
     #[error("the prizes ({paid} cents) exceed the prize pool ({prizepool} cents)")]
-    PrizesExceedPool { paid: u64, prizepool: u64 },
+    PrizesExceedPool { paid: Cents, prizepool: Cents },
 }

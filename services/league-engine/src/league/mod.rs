@@ -55,6 +55,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::points::{self, Centipoints, Formula, FormulaError, Inputs};
 use crate::standings::{self, Standing, TournamentResult};
+use crate::units::Cents;
 
 mod commands;
 mod errors;

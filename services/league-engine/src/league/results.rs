@@ -19,9 +19,8 @@ pub struct Finish {
     pub rebuys: u32,
     #[serde(default)]
     pub knockouts: u32,
-    /// Cents.
     #[serde(default)]
-    pub prize: u64,
+    pub prize: Cents,
 }
 
 pub(super) fn one() -> u32 {
@@ -37,7 +36,7 @@ impl Finish {
             shared: 1,
             rebuys: 0,
             knockouts: 0,
-            prize: 0,
+            prize: Cents::ZERO,
         }
     }
 }
@@ -51,10 +50,8 @@ pub struct TournamentOutcome {
     pub season: String,
     /// Days (or any increasing timestamp): the standings' "earliest" tie-break.
     pub day: u32,
-    /// Cents.
-    pub buyin: u64,
-    /// Cents.
-    pub prizepool: u64,
+    pub buyin: Cents,
+    pub prizepool: Cents,
     pub field: u32,
     pub finishes: Vec<Finish>,
 }
@@ -85,7 +82,7 @@ pub(super) fn check_outcome(
     }
     let mut seen = BTreeSet::new();
     let mut places: BTreeMap<u32, (u32, u32)> = BTreeMap::new();
-    let mut paid = 0u64;
+    let mut paid = Cents::ZERO;
     for finish in &outcome.finishes {
         known_player(state, &finish.player)?;
         if !seen.insert(state.surviving(&finish.player)) {

@@ -71,17 +71,19 @@ impl Scoring {
                 r: place,
                 nr: finish.rebuys,
                 nh: finish.knockouts,
-                buyin: outcome.buyin / 100,
-                prizepool: outcome.prizepool / 100,
+                buyin: outcome.buyin.get() / 100,
+                prizepool: outcome.prizepool.get() / 100,
             };
-            sum += i128::from(self.place_points(inputs)?);
+            sum += i128::from(self.place_points(inputs)?.get());
         }
         let mean = div_round(sum, i128::from(shared));
         // The mean of i64 values is an i64.
-        i64::try_from(mean).map_err(|_| FormulaError::NotANumber {
-            inputs: format!("place {} shared by {shared}", finish.place),
-            why: "out of range".to_owned(),
-        })
+        i64::try_from(mean)
+            .map(Centipoints::new)
+            .map_err(|_| FormulaError::NotANumber {
+                inputs: format!("place {} shared by {shared}", finish.place),
+                why: "out of range".to_owned(),
+            })
     }
 }
 
@@ -173,7 +175,13 @@ mod tests {
     #[test]
     fn a_shared_place_scores_the_mean_of_the_places_it_covers() {
         let apl = Scoring::new(&ScoringRule::Table {
-            points: vec![12_500, 10_000, 7_500, 5_000, 4_000],
+            points: vec![
+                Centipoints::new(12_500),
+                Centipoints::new(10_000),
+                Centipoints::new(7_500),
+                Centipoints::new(5_000),
+                Centipoints::new(4_000),
+            ],
         })
         .unwrap();
         let outcome = TournamentOutcome {
@@ -181,8 +189,8 @@ mod tests {
             venue: "v".into(),
             season: "s".into(),
             day: 1,
-            buyin: 2_000,
-            prizepool: 20_000,
+            buyin: Cents::new(2_000),
+            prizepool: Cents::new(20_000),
             field: 10,
             finishes: Vec::new(),
         };
@@ -190,12 +198,18 @@ mod tests {
             shared: 2,
             ..Finish::new("ann", 3)
         };
-        assert_eq!(apl.points(&outcome, &shared).unwrap(), 6_250);
+        assert_eq!(
+            apl.points(&outcome, &shared).unwrap(),
+            Centipoints::new(6_250)
+        );
         let three = Finish {
             shared: 3,
             ..Finish::new("ann", 4)
         };
         // (5000 + 4000 + 0) / 3 = 3000.
-        assert_eq!(apl.points(&outcome, &three).unwrap(), 3_000);
+        assert_eq!(
+            apl.points(&outcome, &three).unwrap(),
+            Centipoints::new(3_000)
+        );
     }
 }

@@ -198,7 +198,10 @@ impl LeagueState {
                     tournament: outcome.tournament.clone(),
                     day: outcome.day,
                     place: finish.place,
-                    points: points.and_then(|p| p.get(i)).copied().unwrap_or(0),
+                    points: points
+                        .and_then(|p| p.get(i))
+                        .copied()
+                        .unwrap_or(Centipoints::ZERO),
                     final_table: finish.place <= league.final_table,
                 });
             }

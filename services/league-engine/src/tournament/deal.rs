@@ -62,7 +62,7 @@ pub enum DealError {
 
 /// Checks the inputs of a deal and returns the prizes padded with 0 to one per player,
 /// their total and the total of the chips.
-fn prepare(prizes: &[Cents], stacks: &[Chips]) -> Result<(Vec<Cents>, Cents, Chips), DealError> {
+fn prepare(prizes: &[u64], stacks: &[u64]) -> Result<(Vec<u64>, u64, u64), DealError> {
     if stacks.is_empty() {
         return Err(DealError::NoPlayers);
     }
@@ -92,26 +92,14 @@ fn prepare(prizes: &[Cents], stacks: &[Chips]) -> Result<(Vec<Cents>, Cents, Chi
 }
 
 /// Player indices by chips, most first, then by index: the order in which odd cents go.
-fn by_chips(stacks: &[Chips]) -> Vec<usize> {
+fn by_chips(stacks: &[u64]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..stacks.len()).collect();
     order.sort_by(|&a, &b| stacks[b].cmp(&stacks[a]).then(a.cmp(&b)));
     order
 }
 
-/// Chip chop: every remaining player is guaranteed the prize of the last remaining place
-/// (`prizes[stacks.len() - 1]`, 0 when that place is not paid); the rest of the remaining
-/// money is split in proportion to chips. Each share is rounded down and the left-over
-/// cents (fewer than the players) go one each to the biggest stacks, ties by index.
-///
-/// `prizes` are the prizes still to be won, highest first (shorter than `stacks` when
-/// fewer places are paid than players remain); `stacks` the players' chips. Returns each
-/// player's money in the order of `stacks`, summing to the prizes exactly.
-///
-/// # Errors
-///
-/// [`DealError::NoPlayers`], [`DealError::MorePrizesThanPlayers`],
-/// [`DealError::EmptyStack`], [`DealError::PrizesNotInOrder`], [`DealError::Overflow`].
-pub fn chip_chop(prizes: &[Cents], stacks: &[Chips]) -> Result<Vec<Cents>, DealError> {
+/// [`chip_chop`] on bare cents and chips.
+fn chip_chop_bare(prizes: &[u64], stacks: &[u64]) -> Result<Vec<u64>, DealError> {
     let (padded, money, _) = prepare(prizes, stacks)?;
     let floor = padded.last().copied().unwrap_or(0);
     let players = u64::try_from(stacks.len()).map_err(|_| DealError::Overflow)?;
@@ -121,28 +109,16 @@ pub fn chip_chop(prizes: &[Cents], stacks: &[Chips]) -> Result<Vec<Cents>, DealE
         .ok_or(DealError::Overflow)?;
     let order = by_chips(stacks);
     let weights: Vec<u128> = order.iter().map(|&i| u128::from(stacks[i])).collect();
-    let shares = split_by_weight(rest, &weights);
+    let shares = split_by_weight(Cents::new(rest), &weights);
     let mut out = vec![floor; stacks.len()];
     for (&i, share) in order.iter().zip(shares) {
-        out[i] += share;
+        out[i] += share.get();
     }
     Ok(out)
 }
 
-/// ICM by the Malmuth-Harville model: a player finishes first with probability
-/// `chips / all chips`, and, given who finished above, next with probability `chips /
-/// chips left`. Each player's equity, `sum over places of P(place) * prize`, is computed
-/// as an exact fraction; the money is its floor, and the left-over cents (fewer than the
-/// players) go one each to the largest fractional parts, ties to the bigger stack, then
-/// by index. So the shares sum to the prizes exactly, equal stacks get equal money within
-/// a cent, and more chips never get less.
-///
-/// Inputs and output as for [`chip_chop`]; at most [`ICM_MAX_PLAYERS`] players.
-///
-/// # Errors
-///
-/// As [`chip_chop`], and [`DealError::TooManyPlayers`].
-pub fn icm(prizes: &[Cents], stacks: &[Chips]) -> Result<Vec<Cents>, DealError> {
+/// [`icm`] on bare cents and chips.
+fn icm_bare(prizes: &[u64], stacks: &[u64]) -> Result<Vec<u64>, DealError> {
     let n = stacks.len();
     if n > ICM_MAX_PLAYERS {
         return Err(DealError::TooManyPlayers {
@@ -209,7 +185,7 @@ pub fn icm(prizes: &[Cents], stacks: &[Chips]) -> Result<Vec<Cents>, DealError> 
         shares.push(lo);
         fractions.push(e.sub(&denominator.mul_small(lo)));
     }
-    let given: Cents = shares.iter().sum();
+    let given: u64 = shares.iter().sum();
     let left = money.checked_sub(given).ok_or(DealError::Overflow)?;
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
@@ -237,6 +213,53 @@ pub fn deal(kind: DealKind, prizes: &[Cents], stacks: &[Chips]) -> Result<Vec<Ce
         DealKind::ChipChop => chip_chop(prizes, stacks),
         DealKind::Icm => icm(prizes, stacks),
     }
+}
+
+/// Chip chop: every remaining player is guaranteed the prize of the last remaining place
+/// (`prizes[stacks.len() - 1]`, 0 when that place is not paid); the rest of the remaining
+/// money is split in proportion to chips. Each share is rounded down and the left-over
+/// cents (fewer than the players) go one each to the biggest stacks, ties by index.
+///
+/// `prizes` are the prizes still to be won, highest first (shorter than `stacks` when
+/// fewer places are paid than players remain); `stacks` the players' chips. Returns each
+/// player's money in the order of `stacks`, summing to the prizes exactly.
+///
+/// # Errors
+///
+/// [`DealError::NoPlayers`], [`DealError::MorePrizesThanPlayers`],
+/// [`DealError::EmptyStack`], [`DealError::PrizesNotInOrder`], [`DealError::Overflow`].
+pub fn chip_chop(prizes: &[Cents], stacks: &[Chips]) -> Result<Vec<Cents>, DealError> {
+    in_units(prizes, stacks, chip_chop_bare)
+}
+
+/// ICM by the Malmuth-Harville model: a player finishes first with probability
+/// `chips / all chips`, and, given who finished above, next with probability `chips /
+/// chips left`. Each player's equity, `sum over places of P(place) * prize`, is computed
+/// as an exact fraction; the money is its floor, and the left-over cents (fewer than the
+/// players) go one each to the largest fractional parts, ties to the bigger stack, then
+/// by index. So the shares sum to the prizes exactly, equal stacks get equal money within
+/// a cent, and more chips never get less.
+///
+/// Inputs and output as for [`chip_chop`]; at most [`ICM_MAX_PLAYERS`] players.
+///
+/// # Errors
+///
+/// As [`chip_chop`], and [`DealError::TooManyPlayers`].
+pub fn icm(prizes: &[Cents], stacks: &[Chips]) -> Result<Vec<Cents>, DealError> {
+    in_units(prizes, stacks, icm_bare)
+}
+
+/// A deal worked out on bare cents and chips.
+type BareDeal = fn(&[u64], &[u64]) -> Result<Vec<u64>, DealError>;
+
+/// Runs a deal worked out on bare integers (cents and chips) with the units on both sides.
+fn in_units(prizes: &[Cents], stacks: &[Chips], bare: BareDeal) -> Result<Vec<Cents>, DealError> {
+    let prizes: Vec<u64> = prizes.iter().map(|p| p.get()).collect();
+    let stacks: Vec<u64> = stacks.iter().map(|c| c.get()).collect();
+    Ok(bare(&prizes, &stacks)?
+        .into_iter()
+        .map(Cents::new)
+        .collect())
 }
 
 fn popcount(set: usize) -> usize {
@@ -355,6 +378,16 @@ impl Ord for Big {
 #[cfg(test)]
 mod tests {
     use super::*;
+    // The deals on bare cents and chips; `chip_chop` and `icm` only add the units, and
+    // `deal` below goes through them.
+    use super::{chip_chop_bare as chip_chop, icm_bare as icm};
+
+    fn deal(kind: DealKind, prizes: &[u64], stacks: &[u64]) -> Result<Vec<u64>, DealError> {
+        let prizes: Vec<Cents> = prizes.iter().copied().map(Cents::new).collect();
+        let stacks: Vec<Chips> = stacks.iter().copied().map(Chips::new).collect();
+        let shares = super::deal(kind, &prizes, &stacks)?;
+        Ok(shares.into_iter().map(u64::from).collect())
+    }
     use proptest::prelude::*;
 
     #[test]
@@ -445,7 +478,7 @@ mod tests {
         assert!(shares[8] >= 500_000 && shares[8] < 500_100);
     }
 
-    fn table() -> impl Strategy<Value = (Vec<Cents>, Vec<Chips>)> {
+    fn table() -> impl Strategy<Value = (Vec<u64>, Vec<u64>)> {
         (1usize..=ICM_MAX_PLAYERS).prop_flat_map(|n| {
             (
                 proptest::collection::vec(0u64..1_000_000, 1..=n).prop_map(|mut p| {
@@ -457,7 +490,7 @@ mod tests {
         })
     }
 
-    fn check(kind: DealKind, prizes: &[Cents], stacks: &[Chips]) -> Result<(), TestCaseError> {
+    fn check(kind: DealKind, prizes: &[u64], stacks: &[u64]) -> Result<(), TestCaseError> {
         let shares = deal(kind, prizes, stacks).unwrap();
         prop_assert_eq!(shares.iter().sum::<u64>(), prizes.iter().sum::<u64>());
         let last = prizes.get(stacks.len() - 1).copied().unwrap_or(0);
@@ -508,9 +541,9 @@ mod tests {
             let mut stacks = stacks;
             stacks.sort_unstable();
             stacks.dedup();
-            let prizes: Vec<Cents> = prizes.into_iter().take(stacks.len()).collect();
+            let prizes: Vec<u64> = prizes.into_iter().take(stacks.len()).collect();
             let forward = icm(&prizes, &stacks).unwrap();
-            let reversed: Vec<Chips> = stacks.iter().rev().copied().collect();
+            let reversed: Vec<u64> = stacks.iter().rev().copied().collect();
             let mut backward = icm(&prizes, &reversed).unwrap();
             backward.reverse();
             prop_assert_eq!(forward, backward);

@@ -24,6 +24,7 @@ use sha2::{Digest, Sha256};
 use crate::card::Card;
 use crate::deck::{Deck, Seed};
 use crate::hand::{MAX_SEATS, Seat};
+use crate::units::PlayerId;
 
 /// Why a draw cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
@@ -45,7 +46,7 @@ pub enum DrawError {
 /// One entrant's seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatAssignment {
-    pub entrant: String,
+    pub entrant: PlayerId,
     pub table: u32,
     pub seat: Seat,
 }
@@ -61,7 +62,7 @@ pub struct ButtonDraw {
 /// Seats `entrants` at `tables` tables whose seats are `seat_order` (e.g. `0..9`).
 pub fn draw_seats(
     seed: &Seed,
-    entrants: &[String],
+    entrants: &[PlayerId],
     tables: usize,
     seat_order: &[Seat],
 ) -> Result<Vec<SeatAssignment>, DrawError> {
@@ -78,10 +79,10 @@ pub fn draw_seats(
             seats: seat_order.len(),
         });
     }
-    let mut order: Vec<&String> = entrants.iter().collect();
-    order.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    let mut order: Vec<&PlayerId> = entrants.iter().collect();
+    order.sort_unstable_by(|a, b| a.as_str().as_bytes().cmp(b.as_str().as_bytes()));
     if let Some(pair) = order.windows(2).find(|w| w[0] == w[1]) {
-        return Err(DrawError::Duplicate(pair[0].clone()));
+        return Err(DrawError::Duplicate(pair[0].to_string()));
     }
     let mut rng = ChaCha20Rng::from_seed(seed.to_bytes());
     for i in (1..order.len()).rev() {
@@ -164,8 +165,10 @@ pub fn pick(seed: &Seed, n: usize) -> usize {
 mod tests {
     use super::*;
 
-    fn entrants(n: usize) -> Vec<String> {
-        (0..n).map(|i| format!("player-{i:03}")).collect()
+    fn entrants(n: usize) -> Vec<PlayerId> {
+        (0..n)
+            .map(|i| PlayerId::new(format!("player-{i:03}")))
+            .collect()
     }
 
     fn seed(byte: u8) -> Seed {
@@ -220,7 +223,7 @@ mod tests {
             draw_seats(&seed(0), &entrants(19), 2, &seats),
             Err(DrawError::DoesNotFit { .. })
         ));
-        let twice = vec!["a".to_string(), "a".to_string()];
+        let twice = vec![PlayerId::from("a"), PlayerId::from("a")];
         assert_eq!(
             draw_seats(&seed(0), &twice, 1, &seats),
             Err(DrawError::Duplicate("a".into()))

@@ -54,8 +54,4 @@ pub use draw::{ButtonDraw, DrawError, SeatAssignment, draw_button, draw_seats};
 pub use payouts::{FULL_POOL_BP, PayoutError, PayoutStructure, PayoutTable, split_tie};
 pub use pool::{HouseCut, PoolError, PoolRules, Price, PrizePool, Purchases};
 
-/// Money, in cents.
-pub type Cents = u64;
-
-/// Tournament chips.
-pub type Chips = u64;
+pub use crate::units::{Cents, Chips};

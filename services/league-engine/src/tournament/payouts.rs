@@ -141,21 +141,21 @@ impl PayoutStructure {
 pub(crate) fn split_by_weight(total: Cents, weights: &[u128]) -> Vec<Cents> {
     let sum: u128 = weights.iter().sum();
     if sum == 0 {
-        return vec![0; weights.len()];
+        return vec![Cents::ZERO; weights.len()];
     }
     let mut out: Vec<Cents> = weights
         .iter()
         // total * w / sum <= total, so it always fits back into a u64.
-        .map(|&w| u64::try_from(u128::from(total) * w / sum).unwrap_or(total))
+        .map(|&w| Cents::new(u64::try_from(u128::from(total) * w / sum).unwrap_or(total.get())))
         .collect();
     let given: Cents = out.iter().sum();
     let mut left = total.saturating_sub(given);
     for amount in &mut out {
-        if left == 0 {
+        if left == Cents::ZERO {
             break;
         }
-        *amount += 1;
-        left -= 1;
+        *amount += Cents::new(1);
+        left -= Cents::new(1);
     }
     out
 }
@@ -318,7 +318,7 @@ pub fn split_tie(
     // The sum of u64 prizes that all came out of one u64 pool fits a u64; saturate rather
     // than panic if a caller hands in prizes that do not.
     let shared = u64::try_from(shared).unwrap_or(u64::MAX);
-    Ok(split_by_weight(shared, &vec![1; tied]))
+    Ok(split_by_weight(Cents::new(shared), &vec![1; tied]))
 }
 
 /// Pays a whole finishing order: `groups` are the sizes of the groups of players who
@@ -351,6 +351,10 @@ pub fn pay_finish(prizes: &[Cents], groups: &[usize]) -> Result<Vec<Cents>, Payo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn cents(amounts: &[u64]) -> Vec<Cents> {
+        amounts.iter().copied().map(Cents::new).collect()
+    }
     use proptest::prelude::*;
 
     fn s(shares: &[u32]) -> PayoutStructure {
@@ -392,7 +396,7 @@ mod tests {
     #[test]
     fn more_places_than_players_is_refused() {
         assert_eq!(
-            s(&[5_000, 3_000, 2_000]).amounts(10_000, 2),
+            s(&[5_000, 3_000, 2_000]).amounts(Cents::new(10_000), 2),
             Err(PayoutError::MorePlacesThanPlayers {
                 places: 3,
                 players: 2
@@ -404,12 +408,14 @@ mod tests {
     fn left_over_cents_go_to_the_highest_places() {
         // 100.01 over 50/30/20: floors 50.00, 30.00, 20.00 leave 1 cent, to the winner.
         assert_eq!(
-            s(&[5_000, 3_000, 2_000]).amounts(10_001, 9).unwrap(),
+            s(&[5_000, 3_000, 2_000])
+                .amounts(Cents::new(10_001), 9)
+                .unwrap(),
             vec![5_001, 3_000, 2_000]
         );
         // 1 cent over three equal-ish places: 3334/3333/3333 bp -> floors 0, 0, 0.
         assert_eq!(
-            s(&[3_334, 3_333, 3_333]).amounts(2, 3).unwrap(),
+            s(&[3_334, 3_333, 3_333]).amounts(Cents::new(2), 3).unwrap(),
             vec![1, 1, 0]
         );
     }
@@ -463,13 +469,19 @@ mod tests {
         let prizes = [
             40_000, 25_000, 15_000, 7_000, 5_000, 3_000, 2_001, 1_500, 1_500,
         ];
-        assert_eq!(split_tie(&prizes, 7, 3).unwrap(), vec![1_667, 1_667, 1_667]);
+        assert_eq!(
+            split_tie(&cents(&prizes), 7, 3).unwrap(),
+            vec![1_667, 1_667, 1_667]
+        );
         // Two bust sharing places 9 and 10 where only 9 is paid.
-        assert_eq!(split_tie(&prizes, 9, 2).unwrap(), vec![750, 750]);
+        assert_eq!(split_tie(&cents(&prizes), 9, 2).unwrap(), vec![750, 750]);
         // 2_001 + 1_500 = 3_501 split two ways: the odd cent to the higher finisher.
-        assert_eq!(split_tie(&prizes, 7, 2).unwrap(), vec![1_751, 1_750]);
-        assert_eq!(split_tie(&prizes, 7, 0), Err(PayoutError::EmptyTie));
-        assert_eq!(split_tie(&prizes, 0, 2), Err(PayoutError::EmptyTie));
+        assert_eq!(
+            split_tie(&cents(&prizes), 7, 2).unwrap(),
+            vec![1_751, 1_750]
+        );
+        assert_eq!(split_tie(&cents(&prizes), 7, 0), Err(PayoutError::EmptyTie));
+        assert_eq!(split_tie(&cents(&prizes), 0, 2), Err(PayoutError::EmptyTie));
     }
 
     #[test]
@@ -477,17 +489,20 @@ mod tests {
         let prizes = [5_000, 3_000, 1_500, 501];
         // Two alone, then three busted in one hand sharing places 3, 4 and 5.
         assert_eq!(
-            pay_finish(&prizes, &[1, 1, 3, 1]).unwrap(),
+            pay_finish(&cents(&prizes), &[1, 1, 3, 1]).unwrap(),
             vec![5_000, 3_000, 667, 667, 667, 0]
         );
         assert_eq!(
-            pay_finish(&prizes, &[1, 2]),
+            pay_finish(&cents(&prizes), &[1, 2]),
             Err(PayoutError::MorePlacesThanPlayers {
                 places: 4,
                 players: 3
             })
         );
-        assert_eq!(pay_finish(&prizes, &[1, 0, 3]), Err(PayoutError::EmptyTie));
+        assert_eq!(
+            pay_finish(&cents(&prizes), &[1, 0, 3]),
+            Err(PayoutError::EmptyTie)
+        );
     }
 
     fn any_structure() -> impl Strategy<Value = PayoutStructure> {
@@ -497,9 +512,13 @@ mod tests {
             |mut w| {
                 w.sort_unstable_by(|a, b| b.cmp(a));
                 let weights: Vec<u128> = w.iter().map(|&x| u128::from(x)).collect();
-                let bp = split_by_weight(u64::from(FULL_POOL_BP), &weights);
-                PayoutStructure::new(bp.into_iter().map(|x| u32::try_from(x).unwrap()).collect())
-                    .ok()
+                let bp = split_by_weight(Cents::new(u64::from(FULL_POOL_BP)), &weights);
+                PayoutStructure::new(
+                    bp.into_iter()
+                        .map(|x| u32::try_from(x.get()).unwrap())
+                        .collect(),
+                )
+                .ok()
             },
         )
     }
@@ -510,8 +529,8 @@ mod tests {
             structure in any_structure(), pool in 0u64..u64::MAX / 2, extra in 0u64..50,
         ) {
             let players = u64::try_from(structure.places()).unwrap() + extra;
-            let amounts = structure.amounts(pool, players).unwrap();
-            prop_assert_eq!(amounts.iter().sum::<u64>(), pool);
+            let amounts = structure.amounts(Cents::new(pool), players).unwrap();
+            prop_assert_eq!(amounts.iter().sum::<Cents>(), pool);
             prop_assert!(amounts.windows(2).all(|p| p[0] >= p[1]));
         }
 
@@ -520,11 +539,11 @@ mod tests {
             prizes in proptest::collection::vec(0u64..10_000_000, 1..20),
             first in 1usize..25, tied in 1usize..6,
         ) {
-            let shares = split_tie(&prizes, first, tied).unwrap();
+            let shares = split_tie(&cents(&prizes), first, tied).unwrap();
             let expected: u64 = prizes.iter().skip(first - 1).take(tied).sum();
             prop_assert_eq!(shares.len(), tied);
-            prop_assert_eq!(shares.iter().sum::<u64>(), expected);
-            prop_assert!(shares.windows(2).all(|p| p[0] >= p[1] && p[0] - p[1] <= 1));
+            prop_assert_eq!(shares.iter().sum::<Cents>(), expected);
+            prop_assert!(shares.windows(2).all(|p| p[0] >= p[1] && p[0] - p[1] <= Cents::new(1)));
         }
 
         #[test]
@@ -534,10 +553,10 @@ mod tests {
         ) {
             let players: usize = groups.iter().sum();
             prop_assume!(players >= structure.places());
-            let prizes = structure.amounts(pool, u64::try_from(players).unwrap()).unwrap();
+            let prizes = structure.amounts(Cents::new(pool), u64::try_from(players).unwrap()).unwrap();
             let paid = pay_finish(&prizes, &groups).unwrap();
             prop_assert_eq!(paid.len(), players);
-            prop_assert_eq!(paid.iter().sum::<u64>(), pool);
+            prop_assert_eq!(paid.iter().sum::<Cents>(), pool);
             prop_assert!(paid.windows(2).all(|p| p[0] >= p[1]));
         }
     }

@@ -134,8 +134,8 @@ impl PoolRules {
                 });
             }
         };
-        let mut prices: Cents = 0;
-        let mut fees: Cents = 0;
+        let mut prices: Cents = Cents::ZERO;
+        let mut fees: Cents = Cents::ZERO;
         for (price, count) in [
             (self.entry, bought.entries),
             (rebuy, bought.rebuys),
@@ -148,10 +148,10 @@ impl PoolRules {
         let collected = prices.checked_add(fees).ok_or(PoolError::Overflow)?;
         let house = match self.house {
             HouseCut::Fees => fees,
-            HouseCut::AllToPool => 0,
+            HouseCut::AllToPool => Cents::ZERO,
             HouseCut::QueenSixSitAndGo => {
                 let seat = match bought.entries {
-                    0 => 0,
+                    0 => Cents::ZERO,
                     1..=4 => self.entry.price / 2,
                     _ => self.entry.price,
                 };
@@ -176,6 +176,10 @@ impl PoolRules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn price(price: u64, fee: u64) -> Price {
+        Price::new(Cents::new(price), Cents::new(fee))
+    }
     use proptest::prelude::*;
 
     fn rules(entry: Price, house: HouseCut) -> PoolRules {
@@ -184,7 +188,7 @@ mod tests {
             rebuy: None,
             add_on: None,
             house,
-            guarantee: 0,
+            guarantee: Cents::ZERO,
         }
     }
 
@@ -198,11 +202,11 @@ mod tests {
     #[test]
     fn a_venue_tournament_keeps_the_fees_and_pools_the_prices() {
         let r = PoolRules {
-            entry: Price::new(5_000, 500),
-            rebuy: Some(Price::new(5_000, 0)),
-            add_on: Some(Price::new(2_000, 200)),
+            entry: price(5_000, 500),
+            rebuy: Some(price(5_000, 0)),
+            add_on: Some(price(2_000, 200)),
             house: HouseCut::Fees,
-            guarantee: 0,
+            guarantee: Cents::ZERO,
         };
         let pool = r
             .prize_pool(Purchases {
@@ -211,10 +215,10 @@ mod tests {
                 add_ons: 15,
             })
             .unwrap();
-        assert_eq!(pool.total, 20 * 5_000 + 7 * 5_000 + 15 * 2_000);
-        assert_eq!(pool.house, 20 * 500 + 15 * 200);
+        assert_eq!(pool.total, Cents::new(20 * 5_000 + 7 * 5_000 + 15 * 2_000));
+        assert_eq!(pool.house, Cents::new(20 * 500 + 15 * 200));
         assert_eq!(pool.collected, pool.house + pool.contributed);
-        assert_eq!(pool.overlay, 0);
+        assert_eq!(pool.overlay, Cents::ZERO);
     }
 
     /// QueenSix, House Policies, tournament rule 5: "QueenSix will take the equivalent of one
@@ -224,27 +228,27 @@ mod tests {
     /// one entry fee above 4 players, half a fee at 4 or fewer".)
     #[test]
     fn a_queensix_sit_and_go_keeps_one_seat_above_four_players_and_half_a_seat_at_four() {
-        let r = rules(Price::new(2_000, 0), HouseCut::QueenSixSitAndGo);
+        let r = rules(price(2_000, 0), HouseCut::QueenSixSitAndGo);
 
         let five = r.prize_pool(entries(5)).unwrap();
-        assert_eq!(five.house, 2_000);
-        assert_eq!(five.total, 4 * 2_000);
+        assert_eq!(five.house, Cents::new(2_000));
+        assert_eq!(five.total, Cents::new(4 * 2_000));
 
         let four = r.prize_pool(entries(4)).unwrap();
-        assert_eq!(four.house, 1_000);
-        assert_eq!(four.total, 4 * 2_000 - 1_000);
+        assert_eq!(four.house, Cents::new(1_000));
+        assert_eq!(four.total, Cents::new(4 * 2_000 - 1_000));
 
         let nine = r.prize_pool(entries(9)).unwrap();
-        assert_eq!(nine.house, 2_000);
-        assert_eq!(nine.total, 8 * 2_000);
+        assert_eq!(nine.house, Cents::new(2_000));
+        assert_eq!(nine.total, Cents::new(8 * 2_000));
     }
 
     #[test]
     fn half_a_seat_of_an_odd_price_leaves_the_odd_cent_in_the_pool() {
-        let r = rules(Price::new(1_001, 0), HouseCut::QueenSixSitAndGo);
+        let r = rules(price(1_001, 0), HouseCut::QueenSixSitAndGo);
         let pool = r.prize_pool(entries(3)).unwrap();
-        assert_eq!(pool.house, 500);
-        assert_eq!(pool.total, 3 * 1_001 - 500);
+        assert_eq!(pool.house, Cents::new(500));
+        assert_eq!(pool.total, Cents::new(3 * 1_001 - 500));
     }
 
     /// Invitational 1.5: "All moneys paid will be placed into the pot, and distributed over
@@ -252,8 +256,8 @@ mod tests {
     #[test]
     fn the_invitational_puts_all_money_in_the_pool() {
         let r = PoolRules {
-            rebuy: Some(Price::new(1_500, 0)),
-            ..rules(Price::new(1_500, 0), HouseCut::AllToPool)
+            rebuy: Some(price(1_500, 0)),
+            ..rules(price(1_500, 0), HouseCut::AllToPool)
         };
         let pool = r
             .prize_pool(Purchases {
@@ -262,34 +266,34 @@ mod tests {
                 add_ons: 0,
             })
             .unwrap();
-        assert_eq!(pool.total, 15 * 1_500);
-        assert_eq!(pool.house, 0);
+        assert_eq!(pool.total, Cents::new(15 * 1_500));
+        assert_eq!(pool.house, Cents::ZERO);
         // Even a fee, if one were charged, would go to the pot.
-        let with_fee = rules(Price::new(1_500, 100), HouseCut::AllToPool)
+        let with_fee = rules(price(1_500, 100), HouseCut::AllToPool)
             .prize_pool(entries(10))
             .unwrap();
-        assert_eq!(with_fee.total, 10 * 1_600);
+        assert_eq!(with_fee.total, Cents::new(10 * 1_600));
     }
 
     #[test]
     fn a_guarantee_is_met_by_an_overlay_from_the_house() {
         let r = PoolRules {
-            guarantee: 100_000,
-            ..rules(Price::new(5_000, 500), HouseCut::Fees)
+            guarantee: Cents::new(100_000),
+            ..rules(price(5_000, 500), HouseCut::Fees)
         };
         let short = r.prize_pool(entries(12)).unwrap();
-        assert_eq!(short.contributed, 60_000);
-        assert_eq!(short.overlay, 40_000);
-        assert_eq!(short.total, 100_000);
+        assert_eq!(short.contributed, Cents::new(60_000));
+        assert_eq!(short.overlay, Cents::new(40_000));
+        assert_eq!(short.total, Cents::new(100_000));
 
         let over = r.prize_pool(entries(30)).unwrap();
-        assert_eq!(over.overlay, 0);
-        assert_eq!(over.total, 150_000);
+        assert_eq!(over.overlay, Cents::ZERO);
+        assert_eq!(over.total, Cents::new(150_000));
     }
 
     #[test]
     fn purchases_the_tournament_does_not_offer_are_refused() {
-        let r = rules(Price::new(5_000, 500), HouseCut::Fees);
+        let r = rules(price(5_000, 500), HouseCut::Fees);
         let bought = Purchases {
             entries: 10,
             rebuys: 2,
@@ -312,7 +316,7 @@ mod tests {
 
     #[test]
     fn a_pool_that_does_not_fit_in_u64_is_an_overflow() {
-        let r = rules(Price::new(u64::MAX / 2, 0), HouseCut::Fees);
+        let r = rules(price(u64::MAX / 2, 0), HouseCut::Fees);
         assert_eq!(r.prize_pool(entries(3)), Err(PoolError::Overflow));
     }
 
@@ -327,21 +331,21 @@ mod tests {
     proptest! {
         #[test]
         fn money_is_accounted_for(
-            price in 0u64..1_000_000, fee in 0u64..100_000,
+            amount in 0u64..1_000_000, fee in 0u64..100_000,
             entries in 0u64..500, rebuys in 0u64..500, add_ons in 0u64..500,
             guarantee in 0u64..100_000_000, house in any_cut(),
         ) {
             let r = PoolRules {
-                entry: Price::new(price, fee),
-                rebuy: Some(Price::new(price, fee)),
-                add_on: Some(Price::new(price / 2, fee)),
+                entry: price(amount, fee),
+                rebuy: Some(price(amount, fee)),
+                add_on: Some(price(amount / 2, fee)),
                 house,
-                guarantee,
+                guarantee: Cents::new(guarantee),
             };
             let p = r.prize_pool(Purchases { entries, rebuys, add_ons }).unwrap();
             prop_assert_eq!(p.collected, p.house + p.contributed);
             prop_assert_eq!(p.total, p.contributed + p.overlay);
-            prop_assert!(p.total >= guarantee);
+            prop_assert!(p.total >= Cents::new(guarantee));
         }
     }
 }

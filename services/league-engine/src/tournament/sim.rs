@@ -19,6 +19,7 @@ use super::play::{
     Tournament, TournamentCommand, TournamentError, TournamentEvent, TournamentRules, Tracking,
 };
 use super::pool::{HouseCut, PoolRules, Price};
+use super::{Cents, Chips};
 use crate::card::Card;
 use crate::deck::{Deck, Seed};
 use crate::hand::{AnteStructure, Command as HandCommand, HandState, Seat};
@@ -46,9 +47,9 @@ impl SimOptions {
     fn id(&self, i: usize) -> PlayerId {
         self.ids.get(i).cloned().unwrap_or_else(|| {
             if i < self.players {
-                format!("p{i:03}")
+                PlayerId::new(format!("p{i:03}"))
             } else {
-                format!("late{:03}", i - self.players)
+                PlayerId::new(format!("late{:03}", i - self.players))
             }
         })
     }
@@ -77,8 +78,8 @@ pub struct TournamentSim {
 fn level(small: u64, big: u64, ante: u64) -> Level {
     Level::Play {
         blinds: Blinds {
-            small_blind: small,
-            big_blind: big,
+            small_blind: Chips::new(small),
+            big_blind: Chips::new(big),
             ante: if ante == 0 {
                 AnteStructure::None
             } else {
@@ -99,7 +100,10 @@ pub fn standard_levels() -> Vec<Level> {
         level(100, 200, 200),
         Level::Break {
             minutes: 10,
-            colour_up: Some(Denominations { low: 25, high: 100 }),
+            colour_up: Some(Denominations {
+                low: Chips::new(25),
+                high: Chips::new(100),
+            }),
         },
         level(200, 400, 400),
         level(300, 600, 600),
@@ -108,8 +112,8 @@ pub fn standard_levels() -> Vec<Level> {
         Level::Break {
             minutes: 10,
             colour_up: Some(Denominations {
-                low: 100,
-                high: 1000,
+                low: Chips::new(100),
+                high: Chips::new(1000),
             }),
         },
         level(2000, 4000, 4000),
@@ -141,14 +145,14 @@ pub fn weekly_schedule(
         house: TournamentRules::for_preset(preset),
         tracking,
         pool: PoolRules {
-            entry: Price::new(2000, 500),
+            entry: Price::new(Cents::new(2000), Cents::new(500)),
             rebuy: None,
             add_on: None,
             house: HouseCut::Fees,
-            guarantee: 0,
+            guarantee: Cents::ZERO,
         },
-        starting_chips: 5000,
-        chip_unit: 25,
+        starting_chips: Chips::new(5000),
+        chip_unit: Chips::new(25),
         levels: standard_levels(),
         table_size: 9,
         rebuys: None,
@@ -187,7 +191,7 @@ impl TournamentSim {
             until_level: until,
             until_minutes: by_time,
             chips,
-            max_stack: Some(5000),
+            max_stack: Some(Chips::new(5000)),
             after_bust_only: options.preset == Preset::Invitational,
         };
         let schedule = Schedule {
@@ -198,36 +202,40 @@ impl TournamentSim {
             house,
             tracking: options.tracking,
             pool: PoolRules {
-                entry: Price::new(2000, 500),
-                rebuy: options.rebuys.then_some(Price::new(2000, 0)),
-                add_on: options.rebuys.then_some(Price::new(1000, 0)),
+                entry: Price::new(Cents::new(2000), Cents::new(500)),
+                rebuy: options
+                    .rebuys
+                    .then_some(Price::new(Cents::new(2000), Cents::ZERO)),
+                add_on: options
+                    .rebuys
+                    .then_some(Price::new(Cents::new(1000), Cents::ZERO)),
                 house: if options.preset == Preset::Invitational {
                     HouseCut::AllToPool
                 } else {
                     HouseCut::Fees
                 },
-                guarantee: 0,
+                guarantee: Cents::ZERO,
             },
-            starting_chips: 5000,
-            chip_unit: 25,
+            starting_chips: Chips::new(5000),
+            chip_unit: Chips::new(25),
             levels: standard_levels(),
             table_size: options.table_size,
             rebuys: options.rebuys.then(|| PurchasePolicy {
                 until_minutes: rebuy_minutes,
-                ..purchase(5000, 4)
+                ..purchase(Chips::new(5000), 4)
             }),
             add_ons: options.rebuys.then(|| PurchasePolicy {
                 from_level: 4,
                 max_stack: None,
                 after_bust_only: false,
                 per_player: 1,
-                ..purchase(3000, 4)
+                ..purchase(Chips::new(3000), 4)
             }),
             reentries: Some(PurchasePolicy {
                 per_player: 1,
                 max_stack: None,
                 after_bust_only: false,
-                ..purchase(5000, 3)
+                ..purchase(Chips::new(5000), 3)
             }),
             late_registration_until_level: 3,
             late_registration_until_minutes: by_time,
@@ -481,7 +489,7 @@ impl TournamentSim {
         if self.options.rebuys
             && level == 4
             && p.add_ons == 0
-            && idle(self, &id)
+            && idle(self, id.as_str())
             && self.in_time(add_on_minutes, at)
             && self.chance(30)
         {
@@ -491,7 +499,7 @@ impl TournamentSim {
         if self.options.rebuys
             && level <= 4
             && p.rebuys < 2
-            && p.chips <= 5000
+            && p.chips <= Chips::new(5000)
             && !p.rebuy_announced
             && self.options.preset != Preset::Invitational
             && self.in_time(rebuy_minutes, at)
@@ -512,7 +520,7 @@ impl TournamentSim {
                 penalty: Penalty::MissRounds(1),
             });
         }
-        if roll < 14 && idle(self, &id) && self.state.remaining() > 2 {
+        if roll < 14 && idle(self, id.as_str()) && self.state.remaining() > 2 {
             return self.send(&TournamentCommand::Penalise {
                 player: id,
                 penalty: Penalty::Disqualify,
@@ -526,7 +534,7 @@ impl TournamentSim {
             return Ok(());
         }
         self.hands_in_level += 1;
-        let seated: Vec<(PlayerId, u64)> = self
+        let seated: Vec<(PlayerId, Chips)> = self
             .state
             .players()
             .iter()
@@ -539,8 +547,8 @@ impl TournamentSim {
         if self.chance(30) {
             // A chip count: chips move between players, the total stays.
             let total = self.state.chips_in_play();
-            let mut counts: Vec<(PlayerId, u64)> = seated.clone();
-            let unit = self.state.chip_unit().max(1);
+            let mut counts: Vec<(PlayerId, Chips)> = seated.clone();
+            let unit = self.state.chip_unit().max(Chips::new(1));
             let mut left = total;
             let n = counts.len();
             for (i, c) in counts.iter_mut().enumerate() {

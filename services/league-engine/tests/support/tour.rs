@@ -19,6 +19,7 @@ use league_engine::tournament::play::{
     TournamentCommand, TournamentError, TournamentEvent, TournamentRules, Tracking,
 };
 use league_engine::tournament::sim::weekly_schedule;
+use league_engine::units::Chips;
 
 /// The `n`-th secret of a chain (`n` from 1).
 pub fn secret(n: u32) -> Seed {
@@ -30,8 +31,8 @@ pub fn secret(n: u32) -> Seed {
 pub fn play_level(small: u64, big: u64) -> Level {
     Level::Play {
         blinds: Blinds {
-            small_blind: small,
-            big_blind: big,
+            small_blind: Chips::new(small),
+            big_blind: Chips::new(big),
             ante: league_engine::hand::AnteStructure::None,
         },
         minutes: 20,
@@ -45,7 +46,10 @@ pub fn levels() -> Vec<Level> {
         play_level(50, 100),
         Level::Break {
             minutes: 10,
-            colour_up: Some(Denominations { low: 25, high: 100 }),
+            colour_up: Some(Denominations {
+                low: Chips::new(25),
+                high: Chips::new(100),
+            }),
         },
         play_level(100, 200),
         play_level(200, 400),
@@ -72,7 +76,7 @@ pub fn two(s: &str) -> [Card; 2] {
 }
 
 pub fn id(n: usize) -> PlayerId {
-    format!("p{n:02}")
+    PlayerId::new(format!("p{n:02}"))
 }
 
 pub struct Game {
@@ -229,7 +233,7 @@ impl Game {
     }
 
     pub fn chips(&self, player: &str) -> u64 {
-        self.state.player(player).unwrap().chips
+        self.state.player(player).unwrap().chips.get()
     }
 
     pub fn hand(&self, table: u32) -> HandState {
@@ -393,7 +397,7 @@ impl Game {
             .iter()
             .find(|r| r.player == player)
             .unwrap();
-        (r.place, r.shared, r.prize)
+        (r.place, r.shared, r.prize.get())
     }
 }
 

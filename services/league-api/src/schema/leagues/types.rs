@@ -2,9 +2,7 @@
 //! the standings, a player's record, wrapping the read models of `league-projections`.
 
 use async_graphql::{Object, SimpleObject};
-use league_engine::points::Centipoints;
 use league_engine::standings::Standing;
-use league_engine::tournament::Cents;
 use league_projections::views::PlayerRecord;
 
 #[derive(SimpleObject, Clone, Debug)]
@@ -51,8 +49,8 @@ impl StandingOut {
         &self.0.player
     }
     /// Hundredths of a point.
-    async fn points(&self) -> Centipoints {
-        self.0.points
+    async fn points(&self) -> i64 {
+        self.0.points.get()
     }
     async fn counted(&self) -> u32 {
         self.0.counted
@@ -96,11 +94,11 @@ pub struct RecordLineOut {
     pub place: u32,
     pub field: u32,
     /// Cents.
-    pub prize: Cents,
+    pub prize: u64,
     pub knockouts: u32,
     pub rebuys: u32,
     /// Hundredths of a point, under the season's current scoring version.
-    pub points: Centipoints,
+    pub points: i64,
 }
 
 /// A player's record across the league.
@@ -124,8 +122,8 @@ impl PlayerRecordOut {
         self.0.cashes
     }
     /// Cents.
-    async fn winnings(&self) -> Cents {
-        self.0.winnings
+    async fn winnings(&self) -> u64 {
+        self.0.winnings.get()
     }
     async fn knockouts(&self) -> u32 {
         self.0.knockouts
@@ -141,10 +139,10 @@ impl PlayerRecordOut {
                 day: r.day,
                 place: r.place,
                 field: r.field,
-                prize: r.prize,
+                prize: r.prize.get(),
                 knockouts: r.knockouts,
                 rebuys: r.rebuys,
-                points: r.points,
+                points: r.points.get(),
             })
             .collect()
     }

@@ -8,6 +8,7 @@ use league_engine::deck::{Commitment, Seed};
 use league_engine::hand::{Action, Command as HandCommand, Seat};
 use league_engine::tournament::play::{Penalty, Schedule, Tournament, TournamentCommand, Tracking};
 use league_engine::tournament::{Cents, Chips};
+use league_engine::units::PlayerId;
 
 use super::stream_of;
 use super::types::{ActionKind, ChipCount, PenaltyKind};
@@ -156,7 +157,9 @@ impl TournamentMutation {
         let caller = principal(ctx);
         let venue = venue_of(state, &tournament_id).await?;
         caller.require_seat(&venue, Some(&player))?;
-        let command = TournamentCommand::Register { player };
+        let command = TournamentCommand::Register {
+            player: PlayerId::from(player),
+        };
         send(state, &caller, tournament_id, command, idempotency_key).await
     }
 
@@ -172,7 +175,9 @@ impl TournamentMutation {
         let caller = principal(ctx);
         let venue = venue_of(state, &tournament_id).await?;
         caller.require_seat(&venue, Some(&player))?;
-        let command = TournamentCommand::Unregister { player };
+        let command = TournamentCommand::Unregister {
+            player: PlayerId::from(player),
+        };
         send(state, &caller, tournament_id, command, idempotency_key).await
     }
 
@@ -189,7 +194,7 @@ impl TournamentMutation {
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::LateEntry {
-            player,
+            player: PlayerId::from(player),
             at: now_millis(),
             seed: self::seed("seed", &seed)?,
             next_commitment: commitment("nextCommitment", &next_commitment)?,
@@ -227,7 +232,9 @@ impl TournamentMutation {
         player: String,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = TournamentCommand::MarkAbsent { player };
+        let command = TournamentCommand::MarkAbsent {
+            player: PlayerId::from(player),
+        };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
@@ -239,7 +246,9 @@ impl TournamentMutation {
         player: String,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = TournamentCommand::Arrived { player };
+        let command = TournamentCommand::Arrived {
+            player: PlayerId::from(player),
+        };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
@@ -252,7 +261,7 @@ impl TournamentMutation {
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::RemoveAbsent {
-            player,
+            player: PlayerId::from(player),
             at: now_millis(),
         };
         staff_command(ctx, tournament_id, command, idempotency_key).await
@@ -268,7 +277,7 @@ impl TournamentMutation {
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::AnnounceRebuy {
-            player,
+            player: PlayerId::from(player),
             at: now_millis(),
         };
         staff_command(ctx, tournament_id, command, idempotency_key).await
@@ -282,7 +291,9 @@ impl TournamentMutation {
         player: String,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = TournamentCommand::DeclineRebuy { player };
+        let command = TournamentCommand::DeclineRebuy {
+            player: PlayerId::from(player),
+        };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
@@ -298,7 +309,7 @@ impl TournamentMutation {
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::MovePlayer {
-            player,
+            player: PlayerId::from(player),
             to_table,
             to_seat,
         };
@@ -363,7 +374,7 @@ impl TournamentMutation {
         table: u32,
         seat: Seat,
         action: ActionKind,
-        amount: Option<Chips>,
+        amount: Option<u64>,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let need = || ApiError::bad_input("this action needs an amount");
@@ -454,7 +465,10 @@ impl TournamentMutation {
         by: Option<String>,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = TournamentCommand::Eliminate { players, by };
+        let command = TournamentCommand::Eliminate {
+            players: player_ids(players),
+            by: by.map(PlayerId::from),
+        };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
@@ -466,7 +480,10 @@ impl TournamentMutation {
         counts: Vec<ChipCount>,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let counts = counts.into_iter().map(|c| (c.player, c.chips)).collect();
+        let counts = counts
+            .into_iter()
+            .map(|c| (PlayerId::from(c.player), Chips::new(c.chips)))
+            .collect();
         let command = TournamentCommand::RecordChips { counts };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
@@ -479,7 +496,7 @@ impl TournamentMutation {
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::Rebuy {
-            player,
+            player: PlayerId::from(player),
             at: now_millis(),
         };
         staff_command(ctx, tournament_id, command, idempotency_key).await
@@ -493,7 +510,7 @@ impl TournamentMutation {
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::AddOn {
-            player,
+            player: PlayerId::from(player),
             at: now_millis(),
         };
         staff_command(ctx, tournament_id, command, idempotency_key).await
@@ -551,7 +568,10 @@ impl TournamentMutation {
             PenaltyKind::MissRounds => Penalty::MissRounds(count.ok_or_else(need)?),
             PenaltyKind::Disqualify => Penalty::Disqualify,
         };
-        let command = TournamentCommand::Penalise { player, penalty };
+        let command = TournamentCommand::Penalise {
+            player: PlayerId::from(player),
+            penalty,
+        };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
@@ -560,10 +580,12 @@ impl TournamentMutation {
         &self,
         ctx: &Context<'_>,
         tournament_id: String,
-        amounts: Vec<Cents>,
+        amounts: Vec<u64>,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = TournamentCommand::SetPayouts { amounts };
+        let command = TournamentCommand::SetPayouts {
+            amounts: amounts.into_iter().map(Cents::new).collect(),
+        };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
@@ -579,8 +601,13 @@ impl TournamentMutation {
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::Deal {
             kind: from_json("kind", kind)?,
-            accepted,
+            accepted: player_ids(accepted),
         };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
+}
+
+/// Player ids as a client sends them.
+fn player_ids(ids: Vec<String>) -> Vec<PlayerId> {
+    ids.into_iter().map(PlayerId::from).collect()
 }

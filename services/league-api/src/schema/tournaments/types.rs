@@ -6,7 +6,6 @@ use async_graphql::{Enum, InputObject, Json, Object, SimpleObject};
 use league_engine::card::Card;
 use league_engine::hand::Seat;
 use league_engine::tournament::play::{Level, Stage, Tracking};
-use league_engine::tournament::{Cents, Chips};
 use league_projections::views::{TableView, TournamentView};
 
 /// Where a tournament is.
@@ -35,13 +34,13 @@ pub struct LevelOut {
     /// `play` or `break`.
     pub kind: String,
     pub minutes: u32,
-    pub small_blind: Option<Chips>,
-    pub big_blind: Option<Chips>,
+    pub small_blind: Option<u64>,
+    pub big_blind: Option<u64>,
     /// The ante structure, as the engine writes it.
     pub ante: Option<Json<serde_json::Value>>,
     /// A colour-up during this break: the chip leaving play and the one it becomes.
-    pub colour_up_low: Option<Chips>,
-    pub colour_up_high: Option<Chips>,
+    pub colour_up_low: Option<u64>,
+    pub colour_up_high: Option<u64>,
 }
 
 impl From<Level> for LevelOut {
@@ -50,8 +49,8 @@ impl From<Level> for LevelOut {
             Level::Play { blinds, minutes } => LevelOut {
                 kind: "play".into(),
                 minutes,
-                small_blind: Some(blinds.small_blind),
-                big_blind: Some(blinds.big_blind),
+                small_blind: Some(blinds.small_blind.get()),
+                big_blind: Some(blinds.big_blind.get()),
                 ante: serde_json::to_value(blinds.ante).ok().map(Json),
                 colour_up_low: None,
                 colour_up_high: None,
@@ -62,8 +61,8 @@ impl From<Level> for LevelOut {
                 small_blind: None,
                 big_blind: None,
                 ante: None,
-                colour_up_low: colour_up.map(|d| d.low),
-                colour_up_high: colour_up.map(|d| d.high),
+                colour_up_low: colour_up.map(|d| d.low.get()),
+                colour_up_high: colour_up.map(|d| d.high.get()),
             },
         }
     }
@@ -74,7 +73,7 @@ impl From<Level> for LevelOut {
 pub struct SeatChips {
     pub seat: Seat,
     pub player: String,
-    pub chips: Chips,
+    pub chips: u64,
 }
 
 /// One table's seating.
@@ -99,7 +98,7 @@ pub struct FinishOut {
     pub place: u32,
     pub shared: u32,
     /// Cents.
-    pub prize: Cents,
+    pub prize: u64,
     pub entries: u32,
     pub rebuys: u32,
     pub add_ons: u32,
@@ -164,12 +163,12 @@ impl TournamentOut {
         self.0.field
     }
     /// Cents.
-    async fn prize_pool(&self) -> Cents {
-        self.0.prize_pool
+    async fn prize_pool(&self) -> u64 {
+        self.0.prize_pool.get()
     }
     /// Prizes by place, cents.
-    async fn prizes(&self) -> &[Cents] {
-        &self.0.prizes
+    async fn prizes(&self) -> Vec<u64> {
+        self.0.prizes.iter().map(|p| p.get()).collect()
     }
     async fn hand_for_hand(&self) -> bool {
         self.0.hand_for_hand
@@ -184,8 +183,8 @@ impl TournamentOut {
                     .iter()
                     .map(|(seat, player, chips)| SeatChips {
                         seat: *seat,
-                        player: player.clone(),
-                        chips: *chips,
+                        player: player.to_string(),
+                        chips: chips.get(),
                     })
                     .collect(),
             })
@@ -196,7 +195,7 @@ impl TournamentOut {
             .places
             .iter()
             .map(|(player, (place, shared))| Place {
-                player: player.clone(),
+                player: player.to_string(),
                 place: *place,
                 shared: *shared,
             })
@@ -207,10 +206,10 @@ impl TournamentOut {
         self.0.results.as_ref().map(|r| {
             r.iter()
                 .map(|f| FinishOut {
-                    player: f.player.clone(),
+                    player: f.player.to_string(),
                     place: f.place,
                     shared: f.shared,
-                    prize: f.prize,
+                    prize: f.prize.get(),
                     entries: f.entries,
                     rebuys: f.rebuys,
                     add_ons: f.add_ons,
@@ -226,7 +225,7 @@ impl TournamentOut {
 pub struct SeatOut {
     pub seat: Seat,
     pub player: String,
-    pub chips: Chips,
+    pub chips: u64,
     pub absent: bool,
     pub in_hand: bool,
     /// The hole cards this caller may see (`["Ah", "Kd"]`).
@@ -263,14 +262,14 @@ impl TableOut {
     async fn board(&self) -> Vec<String> {
         self.view.board.iter().map(Card::to_string).collect()
     }
-    async fn pot(&self) -> Chips {
-        self.view.pot
+    async fn pot(&self) -> u64 {
+        self.view.pot.get()
     }
     async fn to_act(&self) -> Option<Seat> {
         self.view.to_act
     }
-    async fn current_bet(&self) -> Chips {
-        self.view.current_bet
+    async fn current_bet(&self) -> u64 {
+        self.view.current_bet.get()
     }
     async fn seats(&self) -> Vec<SeatOut> {
         self.view
@@ -278,8 +277,8 @@ impl TableOut {
             .iter()
             .map(|s| SeatOut {
                 seat: s.seat,
-                player: s.player.clone(),
-                chips: s.chips,
+                player: s.player.to_string(),
+                chips: s.chips.get(),
                 absent: s.absent,
                 in_hand: s.in_hand,
                 cards: s.cards.map(|c| c.iter().map(Card::to_string).collect()),
@@ -323,5 +322,5 @@ pub enum PenaltyKind {
 #[derive(InputObject, Clone, Debug)]
 pub struct ChipCount {
     pub player: String,
-    pub chips: Chips,
+    pub chips: u64,
 }

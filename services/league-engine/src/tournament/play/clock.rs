@@ -56,7 +56,9 @@ impl Run<'_> {
         self.clock(at)?;
         let p = self.entrant(player)?;
         if !p.absent || !p.absent_entrant {
-            return Err(TournamentError::NotAnAbsentEntrant(player.to_owned()));
+            return Err(TournamentError::NotAnAbsentEntrant(PlayerId::from(
+                player.to_owned(),
+            )));
         }
         let (table, _) = self.seated(player)?;
         self.between_hands(table)?;
@@ -76,12 +78,12 @@ impl Run<'_> {
         };
         let chips = p.chips;
         self.emit(TournamentEvent::AbsentPlayerRemoved {
-            player: player.to_owned(),
+            player: PlayerId::from(player.to_owned()),
             chips,
             rule: rule.into(),
         });
         self.eliminate_group(
-            vec![player.to_owned()],
+            vec![PlayerId::from(player.to_owned())],
             Some(table),
             rule.into(),
             "absent entrant's chips removed from play".into(),

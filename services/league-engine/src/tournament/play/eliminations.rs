@@ -17,7 +17,7 @@ impl Run<'_> {
             tied: false,
             knockouts: Vec::new(),
             chips_to: None,
-            chips: 0,
+            chips: Chips::ZERO,
             rule,
             reason,
         });
@@ -35,7 +35,7 @@ impl Run<'_> {
             if !seen.insert(id) {
                 return Err(TournamentError::DuplicatePlayer(id.clone()));
             }
-            let p = self.entrant(id)?;
+            let p = self.entrant(id.as_str())?;
             if !p.is_in() {
                 return Err(TournamentError::NotSeated(id.clone()));
             }
@@ -45,7 +45,7 @@ impl Run<'_> {
             if seen.contains(by) {
                 return Err(TournamentError::DuplicatePlayer(by.clone()));
             }
-            self.seated(by)?;
+            self.seated(by.as_str())?;
         }
         if self.state.remaining() <= players.len() {
             return Err(TournamentError::NotEnoughPlayers {
@@ -73,7 +73,7 @@ impl Run<'_> {
             });
         }
         for id in busted {
-            let (table, seat) = self.seated(&id)?;
+            let (table, seat) = self.seated(id.as_str())?;
             self.emit(TournamentEvent::PlayerBusted {
                 player: id,
                 table,
@@ -92,7 +92,7 @@ impl Run<'_> {
             group.sort_by_key(|g| std::cmp::Reverse(g.1));
         }
         let chips: Chips = group.iter().map(|(_, c)| c).sum();
-        let table = self.seated(&group[0].0).ok().map(|(t, _)| t);
+        let table = self.seated(group[0].0.as_str()).ok().map(|(t, _)| t);
         let hfh = self.state.hand_for_hand.is_some();
         let knocked: Vec<PlayerId> = group.iter().map(|(id, _)| id.clone()).collect();
         self.emit(TournamentEvent::PlayersEliminated {
@@ -112,7 +112,7 @@ impl Run<'_> {
                 })
                 .unwrap_or_default(),
             chips_to: by.cloned(),
-            chips: if by.is_some() { chips } else { 0 },
+            chips: if by.is_some() { chips } else { Chips::ZERO },
             rule: if hfh {
                 "hand-for-hand".into()
             } else {
@@ -131,7 +131,7 @@ impl Run<'_> {
             if !seen.insert(id.clone()) {
                 return Err(TournamentError::DuplicatePlayer(id.clone()));
             }
-            if !self.entrant(id)?.is_in() {
+            if !self.entrant(id.as_str())?.is_in() {
                 return Err(TournamentError::NotSeated(id.clone()));
             }
         }
@@ -145,7 +145,7 @@ impl Run<'_> {
         }
         let got = counts
             .iter()
-            .try_fold(0u64, |sum, (_, c)| sum.checked_add(*c))
+            .try_fold(Chips::ZERO, |sum, (_, c)| sum.checked_add(*c))
             .ok_or(TournamentError::Overflow)?;
         let expected = self.state.chips_in_play();
         if got != expected {

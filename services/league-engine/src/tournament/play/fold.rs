@@ -10,7 +10,9 @@ pub(super) const HALF_HOUR: Millis = 30 * 60 * 1000;
 
 impl Tournament {
     pub(super) fn entrant(&mut self, id: &str) -> &mut Entrant {
-        self.players.entry(id.to_owned()).or_default()
+        self.players
+            .entry(PlayerId::from(id.to_owned()))
+            .or_default()
     }
 
     pub(super) fn unseat(&mut self, id: &str) {
@@ -28,7 +30,7 @@ impl Tournament {
             .entry(table)
             .or_default()
             .seats
-            .insert(seat, id.to_owned());
+            .insert(seat, PlayerId::from(id.to_owned()));
         self.entrant(id).standing = Standing::Seated { table, seat };
     }
 
@@ -49,9 +51,12 @@ impl Tournament {
                 self.schedule = Some(schedule.clone());
             }
             TournamentEvent::PlayerRegistered { player, paid } => {
-                let chips = self.schedule.as_ref().map_or(0, |s| s.starting_chips);
-                self.purchase(player, *paid, chips);
-                self.entrant(player).entries = 1;
+                let chips = self
+                    .schedule
+                    .as_ref()
+                    .map_or(Chips::ZERO, |s| s.starting_chips);
+                self.purchase(player.as_str(), *paid, chips);
+                self.entrant(player.as_str()).entries = 1;
                 self.purchases.entries += 1;
             }
             TournamentEvent::PlayerUnregistered { player, .. } => {
@@ -72,7 +77,7 @@ impl Tournament {
                 self.commitment = Some(*next_commitment);
                 self.last_at = *at;
                 for s in seats {
-                    self.seat(&s.player, s.table, s.seat);
+                    self.seat(s.player.as_str(), s.table, s.seat);
                 }
                 for b in buttons {
                     self.tables.entry(b.table).or_default().button = Some(b.button);
@@ -108,19 +113,19 @@ impl Tournament {
             }
             TournamentEvent::PlayerMarkedAbsent { player } => {
                 let started = self.stage >= Stage::Running;
-                let p = self.entrant(player);
+                let p = self.entrant(player.as_str());
                 p.absent = true;
                 if !started {
                     p.absent_entrant = true;
                 }
             }
             TournamentEvent::PlayerArrived { player } => {
-                let p = self.entrant(player);
+                let p = self.entrant(player.as_str());
                 p.absent = false;
                 p.absent_entrant = false;
             }
             TournamentEvent::AbsentPlayerRemoved { player, chips, .. } => {
-                self.entrant(player).chips -= chips;
+                self.entrant(player.as_str()).chips -= chips;
                 self.removed += chips;
             }
             TournamentEvent::PlayerEntered {
@@ -142,10 +147,10 @@ impl Tournament {
                     }
                     self.busts.retain(|b| !b.players.is_empty());
                 }
-                self.purchase(player, *paid, *chips);
-                self.entrant(player).entries += 1;
+                self.purchase(player.as_str(), *paid, *chips);
+                self.entrant(player.as_str()).entries += 1;
                 self.purchases.entries += 1;
-                self.seat(player, *table, *seat);
+                self.seat(player.as_str(), *table, *seat);
             }
             TournamentEvent::TableHandStarted {
                 table,
@@ -162,7 +167,7 @@ impl Tournament {
                     hfh.played.clear();
                 }
                 for id in penalised {
-                    let p = self.entrant(id);
+                    let p = self.entrant(id.as_str());
                     p.missed_hands = p.missed_hands.saturating_sub(1);
                 }
                 let starts: Vec<(Seat, Chips)> = self
@@ -171,7 +176,9 @@ impl Tournament {
                     .map(|t| {
                         t.seats
                             .iter()
-                            .map(|(&s, id)| (s, self.players.get(id).map_or(0, |p| p.chips)))
+                            .map(|(&s, id)| {
+                                (s, self.players.get(id).map_or(Chips::ZERO, |p| p.chips))
+                            })
                             .collect()
                     })
                     .unwrap_or_default();
@@ -190,19 +197,19 @@ impl Tournament {
                 seat,
                 chips_to,
             } => {
-                let p = self.entrant(player);
+                let p = self.entrant(player.as_str());
                 p.standing = Standing::Busted {
                     table: *table,
                     seat: *seat,
                 };
                 let freed = std::mem::take(&mut p.chips);
                 match chips_to {
-                    Some(to) => self.entrant(to).chips += freed,
+                    Some(to) => self.entrant(to.as_str()).chips += freed,
                     None => self.unallocated += freed,
                 }
             }
             TournamentEvent::RebuyAnnounced { player, at } => {
-                self.entrant(player).rebuy_announced = true;
+                self.entrant(player.as_str()).rebuy_announced = true;
                 self.last_at = self.last_at.max(*at);
             }
             TournamentEvent::RebuyMade {
@@ -213,8 +220,8 @@ impl Tournament {
                 ..
             } => {
                 self.last_at = self.last_at.max(*at);
-                self.purchase(player, *paid, *chips);
-                let p = self.entrant(player);
+                self.purchase(player.as_str(), *paid, *chips);
+                let p = self.entrant(player.as_str());
                 p.rebuys += 1;
                 p.rebuy_announced = false;
                 if let Standing::Busted { table, seat } = p.standing {
@@ -229,8 +236,8 @@ impl Tournament {
                 at,
             } => {
                 self.last_at = self.last_at.max(*at);
-                self.purchase(player, *paid, *chips);
-                self.entrant(player).add_ons += 1;
+                self.purchase(player.as_str(), *paid, *chips);
+                self.entrant(player.as_str()).add_ons += 1;
                 self.purchases.add_ons += 1;
             }
             TournamentEvent::PlayersEliminated {
@@ -241,21 +248,21 @@ impl Tournament {
                 chips,
                 ..
             } => {
-                let mut freed = 0;
+                let mut freed = Chips::ZERO;
                 for id in players {
-                    self.unseat(id);
-                    let p = self.entrant(id);
+                    self.unseat(id.as_str());
+                    let p = self.entrant(id.as_str());
                     freed += p.chips;
-                    p.chips = 0;
+                    p.chips = Chips::ZERO;
                     p.standing = Standing::Out;
                     p.rebuy_announced = false;
                 }
                 for k in knockouts {
-                    self.entrant(&k.by).knockouts += 1;
+                    self.entrant(k.by.as_str()).knockouts += 1;
                 }
                 match chips_to {
                     Some(to) => {
-                        self.entrant(to).chips += chips;
+                        self.entrant(to.as_str()).chips += chips;
                         self.unallocated += freed.saturating_sub(*chips);
                     }
                     None => self.unallocated += freed,
@@ -274,16 +281,16 @@ impl Tournament {
             }
             TournamentEvent::ChipsCounted { counts } => {
                 for (id, chips) in counts {
-                    self.entrant(id).chips = *chips;
+                    self.entrant(id.as_str()).chips = *chips;
                 }
-                self.unallocated = 0;
+                self.unallocated = Chips::ZERO;
             }
             TournamentEvent::PlayerMoved { player, moved } => {
-                self.seat(player, moved.to_table, moved.to_seat);
+                self.seat(player.as_str(), moved.to_table, moved.to_seat);
             }
             TournamentEvent::TableBroken { table, moves, .. } => {
                 for (player, m) in moves {
-                    self.seat(player, m.to_table, m.to_seat);
+                    self.seat(player.as_str(), m.to_table, m.to_seat);
                 }
                 self.tables.remove(table);
             }
@@ -306,11 +313,11 @@ impl Tournament {
                 self.redraw = None;
                 if !seats.is_empty() {
                     for s in seats {
-                        self.unseat(&s.player);
+                        self.unseat(s.player.as_str());
                     }
                     self.tables.clear();
                     for s in seats {
-                        self.seat(&s.player, s.table, s.seat);
+                        self.seat(s.player.as_str(), s.table, s.seat);
                     }
                 }
                 for b in buttons {
@@ -333,7 +340,7 @@ impl Tournament {
                 ..
             } => {
                 for p in players {
-                    self.entrant(&p.player).chips = p.after;
+                    self.entrant(p.player.as_str()).chips = p.after;
                 }
                 self.removed += removed;
                 self.added += added;
@@ -349,7 +356,7 @@ impl Tournament {
                 hands,
                 ..
             } => {
-                let p = self.entrant(player);
+                let p = self.entrant(player.as_str());
                 match penalty {
                     Penalty::Warning => p.warnings += 1,
                     _ => p.missed_hands += hands,
@@ -360,7 +367,7 @@ impl Tournament {
                 chips_removed,
                 ..
             } => {
-                self.entrant(player).chips -= chips_removed;
+                self.entrant(player.as_str()).chips -= chips_removed;
                 self.removed += chips_removed;
             }
             TournamentEvent::PayoutsSet { pool, amounts } => {
@@ -401,14 +408,14 @@ impl Tournament {
             .iter()
             .filter_map(|&(seat, _)| {
                 let id = t.seats.get(&seat)?;
-                Some((id.clone(), hand.stack(seat).unwrap_or(0)))
+                Some((id.clone(), Chips::new(hand.stack(seat).unwrap_or(0))))
             })
             .collect();
         if let Some(hfh) = self.hand_for_hand.as_mut() {
             hfh.played.insert(table);
         }
         for (id, chips) in stacks {
-            self.entrant(&id).chips = chips;
+            self.entrant(id.as_str()).chips = chips;
         }
     }
 

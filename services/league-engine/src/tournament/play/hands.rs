@@ -20,23 +20,23 @@ impl Run<'_> {
             .collect();
         let players = u64::try_from(stacks.len()).unwrap_or(1).max(1);
         let average = stacks.iter().sum::<Chips>() / players;
-        let unit = self.state.chip_unit.max(1);
+        let unit = self.state.chip_unit.max(Chips::new(1));
         let cap = average.saturating_mul(u64::from(percent)) / 100 / unit * unit;
-        if blinds.big_blind <= cap || cap == 0 {
+        if blinds.big_blind <= cap || cap.is_zero() {
             return Ok((blinds, None));
         }
         // The small blind and the ante keep their proportion to the big blind.
         let scale = |x: Chips| {
             let scaled = u128::from(x) * u128::from(cap) / u128::from(blinds.big_blind);
-            u64::try_from(scaled).unwrap_or(x) / unit * unit
+            Chips::new(u64::try_from(scaled).unwrap_or(x.get())) / unit * unit
         };
         let capped = Blinds {
             small_blind: scale(blinds.small_blind).max(unit).min(cap),
             big_blind: cap,
             ante: match blinds.ante {
                 AnteStructure::None => AnteStructure::None,
-                AnteStructure::Uniform(a) => AnteStructure::Uniform(scale(a)),
-                AnteStructure::BigBlind(a) => AnteStructure::BigBlind(scale(a)),
+                AnteStructure::Uniform(a) => AnteStructure::Uniform(scale(Chips::new(a)).get()),
+                AnteStructure::BigBlind(a) => AnteStructure::BigBlind(scale(Chips::new(a)).get()),
             },
         };
         Ok((capped, Some((blinds.big_blind, average))))
@@ -114,13 +114,13 @@ impl Run<'_> {
         let mut seats = Vec::with_capacity(occupied.len());
         let mut penalised = Vec::new();
         for (&seat, id) in &table.seats {
-            let p = self.entrant(id)?;
+            let p = self.entrant(id.as_str())?;
             if p.missed_hands > 0 {
                 penalised.push(id.clone());
             }
             seats.push(SeatSetup {
                 seat,
-                stack: p.chips,
+                stack: p.chips.get(),
                 absent: p.absent || p.missed_hands > 0,
             });
         }
@@ -137,8 +137,8 @@ impl Run<'_> {
         let setup = HandSetup {
             button: positions.button,
             seats,
-            big_blind: blinds.big_blind,
-            blinds: positions.blinds(&occupied, blinds.small_blind, blinds.big_blind),
+            big_blind: blinds.big_blind.get(),
+            blinds: positions.blinds(&occupied, blinds.small_blind.get(), blinds.big_blind.get()),
             antes: antes.into_iter().filter(|a| a.amount > 0).collect(),
             dealing: match seed {
                 Some(seed) => Dealing::Seeded {
@@ -210,10 +210,10 @@ impl Run<'_> {
             let Some(id) = table.seats.get(&seat) else {
                 continue;
             };
-            let p = self.entrant(id)?;
+            let p = self.entrant(id.as_str())?;
             if p.rebuy_announced {
                 announced.push(id.clone());
-            } else if p.chips == 0 {
+            } else if p.chips == Chips::ZERO {
                 let value = hand.hole_cards(seat).and_then(|hole| {
                     let mut cards = board.clone();
                     cards.extend(hole);
@@ -241,11 +241,11 @@ impl Run<'_> {
         let level = self.level_now();
         let played = self.state.played(self.state.last_at);
         for id in announced {
-            self.make_rebuy(&id, true, self.state.last_at)?;
+            self.make_rebuy(id.as_str(), true, self.state.last_at)?;
         }
         let mut out = Vec::new();
         for (id, seat, start, value) in busted {
-            let p = self.entrant(&id)?;
+            let p = self.entrant(id.as_str())?;
             let can_rebuy = rebuys.is_some_and(|r| {
                 window("re-buys", &r, level, played).is_ok() && p.rebuys < r.per_player
             });
@@ -307,7 +307,7 @@ impl Run<'_> {
                 tied: hfh,
                 knockouts,
                 chips_to: None,
-                chips: 0,
+                chips: Chips::ZERO,
                 rule: rule.into(),
                 reason: reason.into(),
             });

@@ -27,24 +27,24 @@ impl Run<'_> {
             (ColourUpPolicy::RoundUp, _, _) => (None, None),
         };
         let mut players = Vec::new();
-        let (mut removed, mut added) = (0, 0);
+        let (mut removed, mut added) = (Chips::ZERO, Chips::ZERO);
         for (&number, table) in &self.state.tables {
             let mut holdings = Vec::new();
             for (&seat, id) in &table.seats {
-                let chips = self.entrant(id)?.chips;
+                let chips = self.entrant(id.as_str())?.chips;
                 // Every other chip in play is a multiple of `high`: the low chips are
                 // what is left over above the last multiple.
                 let low_value = chips % d.high;
                 holdings.push(Holding {
                     seat,
                     low_chips: low_value / d.low,
-                    other_value: chips - low_value + low_value % d.low,
+                    other_value: (chips - low_value + low_value % d.low).get(),
                 });
             }
             let race = seed.map(|s| derive_seed(&s, "race", number));
-            let up = colour_up(policy, d.low, d.high, &holdings, race.as_ref())?;
-            removed += up.removed;
-            added += up.added;
+            let up = colour_up(policy, d.low.get(), d.high.get(), &holdings, race.as_ref())?;
+            removed += Chips::new(up.removed);
+            added += Chips::new(up.added);
             for c in up.players {
                 let Some(id) = table.seats.get(&c.seat) else {
                     continue;
@@ -53,8 +53,8 @@ impl Run<'_> {
                     player: id.clone(),
                     table: number,
                     seat: c.seat,
-                    before: self.entrant(id)?.chips,
-                    after: c.value,
+                    before: self.entrant(id.as_str())?.chips,
+                    after: Chips::new(c.value),
                     cards: c.cards,
                     raced: c.raced,
                 });
@@ -87,11 +87,13 @@ impl Run<'_> {
         let rule = schedule.house.penalty_rule.clone();
         let p = self.entrant(player)?;
         if !p.is_in() {
-            return Err(TournamentError::NotSeated(player.to_owned()));
+            return Err(TournamentError::NotSeated(PlayerId::from(
+                player.to_owned(),
+            )));
         }
-        let (table, _) = p
-            .seat()
-            .ok_or(TournamentError::NotSeated(player.to_owned()))?;
+        let (table, _) = p.seat().ok_or(TournamentError::NotSeated(PlayerId::from(
+            player.to_owned(),
+        )))?;
         let at_table = count(self.table(table)?.seats.len());
         let hands = match penalty {
             Penalty::Warning | Penalty::Disqualify => 0,
@@ -102,18 +104,18 @@ impl Run<'_> {
             self.between_hands(table)?;
             let chips = p.chips;
             self.emit(TournamentEvent::PenaltyGiven {
-                player: player.to_owned(),
+                player: PlayerId::from(player.to_owned()),
                 penalty,
                 hands,
                 rule: rule.clone(),
             });
             self.emit(TournamentEvent::PlayerDisqualified {
-                player: player.to_owned(),
+                player: PlayerId::from(player.to_owned()),
                 chips_removed: chips,
                 rule: rule.clone(),
             });
             self.eliminate_group(
-                vec![player.to_owned()],
+                vec![PlayerId::from(player.to_owned())],
                 Some(table),
                 rule,
                 "disqualified: chips removed from play".into(),
@@ -121,7 +123,7 @@ impl Run<'_> {
             return self.settle();
         }
         self.emit(TournamentEvent::PenaltyGiven {
-            player: player.to_owned(),
+            player: PlayerId::from(player.to_owned()),
             penalty,
             hands,
             rule,
@@ -151,7 +153,7 @@ impl Run<'_> {
         }
         let sum = amounts
             .iter()
-            .try_fold(0u64, |s, a| s.checked_add(*a))
+            .try_fold(Cents::ZERO, |s, a| s.checked_add(*a))
             .ok_or(TournamentError::Overflow)?;
         if sum != pool {
             return Err(TournamentError::PayoutsDoNotSumToPool { pool, sum });
@@ -191,7 +193,7 @@ impl Run<'_> {
         }
         let prizes = self.state.prizes()?;
         let top: Vec<Cents> = (0..remaining.len())
-            .map(|i| prizes.get(i).copied().unwrap_or(0))
+            .map(|i| prizes.get(i).copied().unwrap_or(Cents::ZERO))
             .collect();
         let stacks: Vec<Chips> = remaining.iter().map(|(_, c)| *c).collect();
         let amounts = deal(kind, &top, &stacks)?;

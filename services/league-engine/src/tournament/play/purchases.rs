@@ -17,7 +17,11 @@ impl Run<'_> {
         let reentry = match self.state.players.get(player) {
             None => None,
             Some(p) if p.standing == Standing::Out => Some(p.entries),
-            Some(_) => return Err(TournamentError::AlreadyRegistered(player.to_owned())),
+            Some(_) => {
+                return Err(TournamentError::AlreadyRegistered(PlayerId::from(
+                    player.to_owned(),
+                )));
+            }
         };
         let until = schedule.late_registration_until_level;
         let paid = schedule.pool.entry;
@@ -81,7 +85,7 @@ impl Run<'_> {
             self.emit(TournamentEvent::TableOpened { table });
         }
         self.emit(TournamentEvent::PlayerEntered {
-            player: player.to_owned(),
+            player: PlayerId::from(player.to_owned()),
             reentry: reentry.is_some(),
             paid,
             chips,
@@ -108,7 +112,9 @@ impl Run<'_> {
             .ok_or(TournamentError::NotOffered("re-buys"))?;
         let p = self.entrant(player)?;
         if !p.is_in() {
-            return Err(TournamentError::NotSeated(player.to_owned()));
+            return Err(TournamentError::NotSeated(PlayerId::from(
+                player.to_owned(),
+            )));
         }
         if obliged {
             return Ok(policy);
@@ -144,7 +150,7 @@ impl Run<'_> {
             .rebuy
             .ok_or(TournamentError::NotOffered("re-buys"))?;
         self.emit(TournamentEvent::RebuyMade {
-            player: player.to_owned(),
+            player: PlayerId::from(player.to_owned()),
             chips: policy.chips,
             paid,
             obliged,
@@ -157,7 +163,9 @@ impl Run<'_> {
         self.rebuy_policy(player, false, at)?;
         let p = self.entrant(player)?;
         if p.rebuy_announced {
-            return Err(TournamentError::RebuyAnnounced(player.to_owned()));
+            return Err(TournamentError::RebuyAnnounced(PlayerId::from(
+                player.to_owned(),
+            )));
         }
         let in_hand = p
             .seat()
@@ -165,7 +173,7 @@ impl Run<'_> {
             .is_some_and(Table::in_hand);
         if in_hand {
             self.emit(TournamentEvent::RebuyAnnounced {
-                player: player.to_owned(),
+                player: PlayerId::from(player.to_owned()),
                 at,
             });
             Ok(())
@@ -213,7 +221,7 @@ impl Run<'_> {
             });
         }
         self.emit(TournamentEvent::AddOnMade {
-            player: player.to_owned(),
+            player: PlayerId::from(player.to_owned()),
             chips: policy.chips,
             paid,
             at,

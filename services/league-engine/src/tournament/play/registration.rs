@@ -22,14 +22,16 @@ impl Run<'_> {
             Stage::Finished => return Err(TournamentError::Finished),
         }
         if player.is_empty() {
-            return Err(TournamentError::UnknownPlayer(String::new()));
+            return Err(TournamentError::UnknownPlayer(PlayerId::default()));
         }
         if self.state.players.contains_key(player) {
-            return Err(TournamentError::AlreadyRegistered(player.to_owned()));
+            return Err(TournamentError::AlreadyRegistered(PlayerId::from(
+                player.to_owned(),
+            )));
         }
         let paid = self.schedule()?.pool.entry;
         self.emit(TournamentEvent::PlayerRegistered {
-            player: player.to_owned(),
+            player: PlayerId::from(player.to_owned()),
             paid,
         });
         Ok(())
@@ -41,7 +43,7 @@ impl Run<'_> {
         }
         let refund = self.entrant(player)?.paid;
         self.emit(TournamentEvent::PlayerUnregistered {
-            player: player.to_owned(),
+            player: PlayerId::from(player.to_owned()),
             refund,
         });
         Ok(())
@@ -66,7 +68,7 @@ impl Run<'_> {
         let schedule = self.schedule()?;
         let size = usize::from(schedule.table_size);
         let tables = players.div_ceil(size);
-        let entrants: Vec<String> = self.state.players.keys().cloned().collect();
+        let entrants: Vec<PlayerId> = self.state.players.keys().cloned().collect();
         let order: Vec<Seat> = (0..schedule.table_size).collect();
         let drawn = draw_seats(seed, &entrants, tables, &order)?;
         let seats: Vec<Seating> = drawn
@@ -98,7 +100,10 @@ pub(super) fn validate_schedule(s: &Schedule) -> Result<()> {
     if !(2..=10).contains(&s.table_size) {
         return bad("a table seats 2 to 10 players");
     }
-    if s.starting_chips == 0 || s.chip_unit == 0 || !s.starting_chips.is_multiple_of(s.chip_unit) {
+    if s.starting_chips.is_zero()
+        || s.chip_unit.is_zero()
+        || !s.starting_chips.is_multiple_of(s.chip_unit)
+    {
         return bad("starting chips must be a positive multiple of the chip unit");
     }
     match s.levels.first() {
@@ -114,7 +119,7 @@ pub(super) fn validate_schedule(s: &Schedule) -> Result<()> {
                 if minutes == 0 {
                     return bad(&format!("level {n} has no minutes"));
                 }
-                if blinds.big_blind == 0 || blinds.small_blind > blinds.big_blind {
+                if blinds.big_blind == Chips::ZERO || blinds.small_blind > blinds.big_blind {
                     return bad(&format!(
                         "level {n}: the big blind must be positive and at least the small blind"
                     ));
@@ -123,9 +128,9 @@ pub(super) fn validate_schedule(s: &Schedule) -> Result<()> {
                     AnteStructure::None => 0,
                     AnteStructure::Uniform(a) | AnteStructure::BigBlind(a) => a,
                 };
-                if [blinds.small_blind, blinds.big_blind, ante]
+                if [blinds.small_blind, blinds.big_blind, Chips::new(ante)]
                     .iter()
-                    .any(|x| x % unit != 0)
+                    .any(|x| !x.is_multiple_of(unit))
                 {
                     return bad(&format!(
                         "level {n}: blinds and antes must be multiples of the smallest chip ({unit})"
@@ -134,7 +139,7 @@ pub(super) fn validate_schedule(s: &Schedule) -> Result<()> {
             }
             Level::Break { colour_up, .. } => {
                 if let Some(d) = colour_up {
-                    if d.low != unit || d.high <= d.low || d.high % d.low != 0 {
+                    if d.low != unit || d.high <= d.low || d.high % d.low != Chips::ZERO {
                         return bad(&format!(
                             "level {n}: a colour-up takes the smallest chip ({unit}) up to a multiple of it"
                         ));
@@ -151,7 +156,7 @@ pub(super) fn validate_schedule(s: &Schedule) -> Result<()> {
         ("re-entry", s.reentries),
     ] {
         if let Some(p) = policy {
-            if p.chips == 0 || p.per_player == 0 {
+            if p.chips == Chips::ZERO || p.per_player == 0 {
                 return bad(&format!(
                     "a {what} must give chips and be allowed at least once"
                 ));

@@ -38,13 +38,13 @@ impl Run<'_> {
         self.state
             .players
             .get(id)
-            .ok_or_else(|| TournamentError::UnknownPlayer(id.to_owned()))
+            .ok_or_else(|| TournamentError::UnknownPlayer(PlayerId::from(id.to_owned())))
     }
 
     pub(super) fn seated(&self, id: &str) -> Result<(u32, Seat)> {
         match self.entrant(id)?.standing {
             Standing::Seated { table, seat } => Ok((table, seat)),
-            _ => Err(TournamentError::NotSeated(id.to_owned())),
+            _ => Err(TournamentError::NotSeated(PlayerId::from(id.to_owned()))),
         }
     }
 
@@ -95,8 +95,8 @@ impl Run<'_> {
     pub(super) fn command(&mut self, command: &TournamentCommand) -> Result<()> {
         match command {
             TournamentCommand::Schedule(schedule) => self.schedule_cmd(schedule),
-            TournamentCommand::Register { player } => self.register(player),
-            TournamentCommand::Unregister { player } => self.unregister(player),
+            TournamentCommand::Register { player } => self.register(player.as_str()),
+            TournamentCommand::Unregister { player } => self.unregister(player.as_str()),
             TournamentCommand::Start {
                 at,
                 seed,
@@ -125,7 +125,7 @@ impl Run<'_> {
                 if self.state.stage == Stage::Finished {
                     return Err(TournamentError::Finished);
                 }
-                let p = self.entrant(player)?;
+                let p = self.entrant(player.as_str())?;
                 if !p.is_in() && p.standing != Standing::Registered {
                     return Err(TournamentError::NotSeated(player.clone()));
                 }
@@ -138,7 +138,7 @@ impl Run<'_> {
                 Ok(())
             }
             TournamentCommand::Arrived { player } => {
-                if !self.entrant(player)?.absent {
+                if !self.entrant(player.as_str())?.absent {
                     return Err(TournamentError::NotAbsent(player.clone()));
                 }
                 self.emit(TournamentEvent::PlayerArrived {
@@ -146,22 +146,26 @@ impl Run<'_> {
                 });
                 Ok(())
             }
-            TournamentCommand::RemoveAbsent { player, at } => self.remove_absent(player, *at),
+            TournamentCommand::RemoveAbsent { player, at } => {
+                self.remove_absent(player.as_str(), *at)
+            }
             TournamentCommand::LateEntry {
                 player,
                 at,
                 seed,
                 next_commitment,
-            } => self.late_entry(player, *at, seed, *next_commitment),
+            } => self.late_entry(player.as_str(), *at, seed, *next_commitment),
             TournamentCommand::StartHand { table, seed } => self.start_hand(*table, seed.as_ref()),
             TournamentCommand::Hand { table, command } => self.hand(*table, command),
             TournamentCommand::Eliminate { players, by } => self.eliminate(players, by.as_ref()),
             TournamentCommand::RecordChips { counts } => self.record_chips(counts),
-            TournamentCommand::AnnounceRebuy { player, at } => self.announce_rebuy(player, *at),
-            TournamentCommand::Rebuy { player, at } => self.rebuy(player, *at),
+            TournamentCommand::AnnounceRebuy { player, at } => {
+                self.announce_rebuy(player.as_str(), *at)
+            }
+            TournamentCommand::Rebuy { player, at } => self.rebuy(player.as_str(), *at),
             TournamentCommand::DeclineRebuy { player } => {
                 self.running()?;
-                let p = self.entrant(player)?;
+                let p = self.entrant(player.as_str())?;
                 if p.rebuy_announced {
                     return Err(TournamentError::RebuyAnnounced(player.clone()));
                 }
@@ -176,7 +180,7 @@ impl Run<'_> {
                 );
                 self.settle()
             }
-            TournamentCommand::AddOn { player, at } => self.add_on(player, *at),
+            TournamentCommand::AddOn { player, at } => self.add_on(player.as_str(), *at),
             TournamentCommand::Redraw {
                 seed,
                 next_commitment,
@@ -185,12 +189,14 @@ impl Run<'_> {
                 seed,
                 next_commitment,
             } => self.colour_up(seed.as_ref(), *next_commitment),
-            TournamentCommand::Penalise { player, penalty } => self.penalise(player, *penalty),
+            TournamentCommand::Penalise { player, penalty } => {
+                self.penalise(player.as_str(), *penalty)
+            }
             TournamentCommand::MovePlayer {
                 player,
                 to_table,
                 to_seat,
-            } => self.move_player(player, *to_table, *to_seat),
+            } => self.move_player(player.as_str(), *to_table, *to_seat),
             TournamentCommand::SetPayouts { amounts } => self.set_payouts(amounts),
             TournamentCommand::Deal { kind, accepted } => self.deal(*kind, accepted),
         }

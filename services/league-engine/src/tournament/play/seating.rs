@@ -18,7 +18,7 @@ impl Run<'_> {
         let schedule = self.schedule()?;
         let rule = redraw_rule(schedule.preset, due.seats).to_owned();
         let (seats, buttons) = if due.seats {
-            let entrants: Vec<String> = self
+            let entrants: Vec<PlayerId> = self
                 .state
                 .players
                 .iter()
@@ -93,7 +93,7 @@ impl Run<'_> {
         }
         let players = dest.seats.len();
         self.emit(TournamentEvent::PlayerMoved {
-            player: player.to_owned(),
+            player: PlayerId::from(player.to_owned()),
             moved: Move {
                 from_table,
                 from_seat,

@@ -289,12 +289,12 @@ impl Tournament {
                 .entry
                 .price
                 .saturating_add(schedule.pool.entry.fee),
-            prizepool: self.prize_pool().map(|p| p.total).unwrap_or(0),
+            prizepool: self.prize_pool().map_or(Cents::ZERO, |p| p.total),
             field: u32::try_from(results.len()).unwrap_or(u32::MAX),
             finishes: results
                 .iter()
                 .map(|r| crate::league::Finish {
-                    player: r.player.clone(),
+                    player: r.player.to_string(),
                     place: r.place,
                     shared: r.shared,
                     rebuys: r.rebuys,
@@ -411,13 +411,13 @@ impl Tournament {
             {
                 return Err(format!("{id} thinks they sit at {t}/{s}"));
             }
-            if p.standing == Standing::Out && p.chips != 0 {
+            if p.standing == Standing::Out && p.chips != Chips::ZERO {
                 return Err(format!("{id} is out with {} chips", p.chips));
             }
         }
         if self.stage >= Stage::Running {
             let places = self.places();
-            let ids: BTreeSet<&String> = places.iter().map(|(id, _, _)| id).collect();
+            let ids: BTreeSet<&PlayerId> = places.iter().map(|(id, _, _)| id).collect();
             if ids.len() != places.len() || ids.len() != self.players.len() {
                 return Err("every entrant must have exactly one place".into());
             }

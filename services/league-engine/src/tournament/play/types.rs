@@ -2,8 +2,7 @@
 
 use super::*;
 
-/// A player's stable id in the league.
-pub type PlayerId = String;
+pub use crate::units::PlayerId;
 
 /// Milliseconds since the Unix epoch, as the command says (the engine reads no clock).
 pub type Millis = i64;
