@@ -175,7 +175,7 @@ pub async fn run(
             .send(
                 store,
                 LeagueCommand::RegisterPlayer {
-                    player: player.clone(),
+                    player: PlayerId::from(player.clone()),
                     name: format!("Player {}", i + 1),
                     membership: format!("M{:06}", i + 1),
                 },
@@ -254,8 +254,8 @@ pub async fn run(
             let merge_ok = league::decide(
                 &league.state,
                 &LeagueCommand::MergePlayers {
-                    keep: keep.clone(),
-                    merge: merge.clone(),
+                    keep: PlayerId::from(keep.clone()),
+                    merge: PlayerId::from(merge.clone()),
                 },
             );
             if merge_ok.is_ok() {
@@ -263,7 +263,10 @@ pub async fn run(
                 league
                     .send(
                         store,
-                        LeagueCommand::MergePlayers { keep, merge },
+                        LeagueCommand::MergePlayers {
+                            keep: PlayerId::from(keep),
+                            merge: PlayerId::from(merge),
+                        },
                         &mut report,
                     )
                     .await?;

@@ -12,7 +12,7 @@ use league_app::{rebuild, simulate};
 use league_engine::league::{LeagueState, Scope};
 use league_engine::points::{Formula, Inputs};
 use league_engine::tournament::play::Stage;
-use league_engine::units::Cents;
+use league_engine::units::{Cents, PlayerId};
 use league_store::Backend;
 use league_testkit::Scratch;
 
@@ -69,7 +69,7 @@ fn check_league(l: &LeagueState) {
     // The season standings' totals are each player's best 8 results under the version.
     for version in [1, 2] {
         let results = l.results("season-1", Some(version), Scope::Season).unwrap();
-        let mut by_player: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+        let mut by_player: BTreeMap<PlayerId, Vec<i64>> = BTreeMap::new();
         for r in &results {
             by_player
                 .entry(r.player.clone())

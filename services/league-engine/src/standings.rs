@@ -13,11 +13,12 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::points::Centipoints;
+use crate::units::PlayerId;
 
 /// One player's result in one tournament.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TournamentResult {
-    pub player: String,
+    pub player: PlayerId,
     pub tournament: String,
     /// Days (or any increasing timestamp) of the tournament.
     pub day: u32,
@@ -41,7 +42,7 @@ pub enum TieBreak {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standing {
     pub rank: u32,
-    pub player: String,
+    pub player: PlayerId,
     pub points: Centipoints,
     pub counted: u32,
     pub played: u32,
@@ -72,7 +73,7 @@ pub fn standings(results: &[TournamentResult], best_n: Option<usize>) -> Vec<Sta
             };
             Standing {
                 rank: 0,
-                player: player.to_owned(),
+                player: PlayerId::from(player),
                 points: counted.iter().map(|r| r.points).sum(),
                 counted: u32::try_from(counted.len()).unwrap_or(u32::MAX),
                 played: u32::try_from(played.len()).unwrap_or(u32::MAX),

@@ -20,7 +20,7 @@ use league_engine::league::{
 };
 use league_engine::points::{self, Centipoints, Formula, FormulaError, Inputs};
 use league_engine::standings::{self, TournamentResult};
-use league_engine::units::Cents;
+use league_engine::units::{Cents, PlayerId};
 use proptest::prelude::*;
 
 const SEASON: &str = "2026";
@@ -116,7 +116,7 @@ fn table_of(state: &LeagueState, version: Option<u32>, scope: Scope<'_>) -> Vec<
         .standings(SEASON, version, scope)
         .unwrap()
         .into_iter()
-        .map(|s| (s.player, s.points.get()))
+        .map(|s| (s.player.into_string(), s.points.get()))
         .collect()
 }
 
@@ -798,7 +798,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         ),
         (
             Command::RegisterPlayer {
-                player: s("ann"),
+                player: PlayerId::from(s("ann")),
                 name: s("Ann"),
                 membership: s("M999"),
             },
@@ -806,7 +806,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         ),
         (
             Command::RegisterPlayer {
-                player: s("fay"),
+                player: PlayerId::from(s("fay")),
                 name: s("Fay"),
                 membership: s("M002"),
             },
@@ -817,22 +817,22 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         ),
         (
             Command::RenamePlayer {
-                player: s("zed"),
+                player: PlayerId::from(s("zed")),
                 name: s("Zed"),
             },
             LeagueError::UnknownPlayer { player: s("zed") },
         ),
         (
             Command::MergePlayers {
-                keep: s("bob"),
-                merge: s("bob"),
+                keep: PlayerId::from(s("bob")),
+                merge: PlayerId::from(s("bob")),
             },
             LeagueError::SamePlayer { player: s("bob") },
         ),
         (
             Command::MergePlayers {
-                keep: s("bob"),
-                merge: s("eve"),
+                keep: PlayerId::from(s("bob")),
+                merge: PlayerId::from(s("eve")),
             },
             LeagueError::AlreadyMerged {
                 player: s("eve"),
@@ -841,8 +841,8 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         ),
         (
             Command::MergePlayers {
-                keep: s("bob"),
-                merge: s("cat"),
+                keep: PlayerId::from(s("bob")),
+                merge: PlayerId::from(s("cat")),
             },
             LeagueError::PlayedTogether {
                 keep: s("bob"),
@@ -852,8 +852,8 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         ),
         (
             Command::UnmergePlayers {
-                keep: s("bob"),
-                merge: s("eve"),
+                keep: PlayerId::from(s("bob")),
+                merge: PlayerId::from(s("eve")),
             },
             LeagueError::NotMerged {
                 keep: s("bob"),
@@ -1237,7 +1237,7 @@ proptest! {
         let mut events = Vec::new();
         let mut versions = Vec::new();
         let mut recorded = Vec::new();
-        let mut merged: BTreeMap<String, String> = BTreeMap::new();
+        let mut merged: BTreeMap<PlayerId, PlayerId> = BTreeMap::new();
         for command in &commands {
             let Ok(decided) = decide(&state, command) else {
                 let mut after = state.clone();
@@ -1267,8 +1267,8 @@ proptest! {
 
         // Every version's standings, season-wide and at one venue, are the recorded
         // results scored afresh with that version's scoring.
-        let surviving = |id: &str| {
-            let mut id = id.to_owned();
+        let surviving = |id: &PlayerId| {
+            let mut id = id.clone();
             while let Some(into) = merged.get(&id) {
                 id.clone_from(into);
             }

@@ -189,7 +189,7 @@ pub struct RecordLine {
 /// A player's record across the league.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerRecord {
-    pub player: String,
+    pub player: PlayerId,
     pub name: String,
     pub played: u32,
     pub wins: u32,
@@ -200,8 +200,8 @@ pub struct PlayerRecord {
 }
 
 /// Every registered player's record (results of merged ids count for the survivor).
-pub fn player_records(l: &LeagueState) -> BTreeMap<String, PlayerRecord> {
-    let mut records: BTreeMap<String, PlayerRecord> = l
+pub fn player_records(l: &LeagueState) -> BTreeMap<PlayerId, PlayerRecord> {
+    let mut records: BTreeMap<PlayerId, PlayerRecord> = l
         .players()
         .iter()
         .filter(|(id, _)| l.surviving(id) == id.as_str())

@@ -26,23 +26,23 @@ pub enum Command {
         scoring: ScoringRule,
     },
     RegisterPlayer {
-        player: String,
+        player: PlayerId,
         name: String,
         membership: String,
     },
     RenamePlayer {
-        player: String,
+        player: PlayerId,
         name: String,
     },
     /// `merge` is a duplicate of `keep`: its results count for `keep`.
     MergePlayers {
-        keep: String,
-        merge: String,
+        keep: PlayerId,
+        merge: PlayerId,
     },
     /// Undo the merge of `merge` into `keep`.
     UnmergePlayers {
-        keep: String,
-        merge: String,
+        keep: PlayerId,
+        merge: PlayerId,
     },
     RecordTournament {
         outcome: TournamentOutcome,

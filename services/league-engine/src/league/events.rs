@@ -41,21 +41,21 @@ pub enum Event {
         rescored: Vec<TournamentPoints>,
     },
     PlayerRegistered {
-        player: String,
+        player: PlayerId,
         name: String,
         membership: String,
     },
     PlayerRenamed {
-        player: String,
+        player: PlayerId,
         name: String,
     },
     PlayersMerged {
-        keep: String,
-        merge: String,
+        keep: PlayerId,
+        merge: PlayerId,
     },
     PlayersUnmerged {
-        keep: String,
-        merge: String,
+        keep: PlayerId,
+        merge: PlayerId,
     },
     /// A tournament's outcome and its points under every version of its season.
     TournamentRecorded {

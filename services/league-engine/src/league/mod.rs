@@ -55,7 +55,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::points::{self, Centipoints, Formula, FormulaError, Inputs};
 use crate::standings::{self, Standing, TournamentResult};
-use crate::units::Cents;
+use crate::units::{Cents, PlayerId};
 
 mod commands;
 mod errors;
@@ -149,7 +149,7 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
             not_blank("the membership number", membership)?;
             if state.players.contains_key(player) {
                 return Err(LeagueError::PlayerExists {
-                    player: player.clone(),
+                    player: player.to_string(),
                 });
             }
             if let Some((holder, _)) = state
@@ -159,7 +159,7 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
             {
                 return Err(LeagueError::MembershipTaken {
                     membership: membership.clone(),
-                    player: holder.clone(),
+                    player: holder.to_string(),
                 });
             }
             Ok(vec![Event::PlayerRegistered {
@@ -182,8 +182,8 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
             known_player(state, merge)?;
             if state.merged_into.get(merge) != Some(keep) {
                 return Err(LeagueError::NotMerged {
-                    keep: keep.clone(),
-                    merge: merge.clone(),
+                    keep: keep.to_string(),
+                    merge: merge.to_string(),
                 });
             }
             Ok(vec![Event::PlayersUnmerged {

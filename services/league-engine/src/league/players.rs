@@ -28,7 +28,7 @@ pub(super) fn merge_players(
         if let Some(into) = state.merged_into.get(player) {
             return Err(LeagueError::AlreadyMerged {
                 player: player.to_owned(),
-                into: into.clone(),
+                into: into.to_string(),
             });
         }
     }
@@ -50,7 +50,7 @@ pub(super) fn merge_players(
         }
     }
     Ok(vec![Event::PlayersMerged {
-        keep: keep.to_owned(),
-        merge: merge.to_owned(),
+        keep: PlayerId::from(keep),
+        merge: PlayerId::from(merge),
     }])
 }

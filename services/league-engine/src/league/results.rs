@@ -9,7 +9,7 @@ pub const MAX_FIELD: u32 = 100_000;
 /// One player's finish in a tournament.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finish {
-    pub player: String,
+    pub player: PlayerId,
     /// 1 is the winner. Players sharing a place all report the top place they share.
     pub place: u32,
     /// How many players share this place (1 normally).
@@ -31,7 +31,7 @@ impl Finish {
     /// A place of one's own, no re-buys, knock-outs or prize.
     pub fn new(player: &str, place: u32) -> Finish {
         Finish {
-            player: player.to_owned(),
+            player: PlayerId::from(player),
             place,
             shared: 1,
             rebuys: 0,
@@ -87,7 +87,7 @@ pub(super) fn check_outcome(
         known_player(state, &finish.player)?;
         if !seen.insert(state.surviving(&finish.player)) {
             return Err(LeagueError::PlayerTwice {
-                player: finish.player.clone(),
+                player: finish.player.to_string(),
             });
         }
         let last = finish
@@ -96,7 +96,7 @@ pub(super) fn check_outcome(
             .and_then(|end| end.checked_sub(1));
         if finish.place == 0 || finish.shared == 0 || last.is_none_or(|last| last > field) {
             return Err(LeagueError::PlaceOutOfRange {
-                player: finish.player.clone(),
+                player: finish.player.to_string(),
                 place: finish.place,
                 shared: finish.shared,
                 field,

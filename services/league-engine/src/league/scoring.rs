@@ -151,7 +151,7 @@ pub(super) fn score(
                 .points(outcome, finish)
                 .map_err(|error| LeagueError::CannotScore {
                     tournament: outcome.tournament.clone(),
-                    player: finish.player.clone(),
+                    player: finish.player.to_string(),
                     version,
                     error,
                 })

@@ -62,7 +62,7 @@ pub enum Scope<'a> {
 /// A player whose rank or points differ between two scoring versions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Movement {
-    pub player: String,
+    pub player: PlayerId,
     pub from_rank: u32,
     pub to_rank: u32,
     pub from_points: Centipoints,
@@ -75,9 +75,9 @@ pub struct LeagueState {
     pub(super) league: Option<League>,
     pub(super) venues: BTreeMap<String, Venue>,
     pub(super) seasons: BTreeMap<String, Season>,
-    pub(super) players: BTreeMap<String, Player>,
+    pub(super) players: BTreeMap<PlayerId, Player>,
     /// Merged id -> the id it was merged into.
-    pub(super) merged_into: BTreeMap<String, String>,
+    pub(super) merged_into: BTreeMap<PlayerId, PlayerId>,
     pub(super) tournaments: BTreeMap<String, Recorded>,
 }
 
@@ -102,7 +102,7 @@ impl LeagueState {
     }
 
     /// Every registered player, by id.
-    pub fn players(&self) -> &BTreeMap<String, Player> {
+    pub fn players(&self) -> &BTreeMap<PlayerId, Player> {
         &self.players
     }
 
@@ -194,7 +194,7 @@ impl LeagueState {
             let points = recorded.points.get(&version);
             for (i, finish) in outcome.finishes.iter().enumerate() {
                 results.push(TournamentResult {
-                    player: self.surviving(&finish.player).to_owned(),
+                    player: PlayerId::from(self.surviving(&finish.player)),
                     tournament: outcome.tournament.clone(),
                     day: outcome.day,
                     place: finish.place,

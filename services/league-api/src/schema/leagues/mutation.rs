@@ -4,6 +4,7 @@
 use async_graphql::{Context, Json, Object};
 use league_app::commands::Command;
 use league_engine::league::{self, TournamentOutcome};
+use league_engine::units::PlayerId;
 
 use super::stream_of;
 use crate::auth::Principal;
@@ -112,7 +113,7 @@ impl LeagueMutation {
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = league::Command::RegisterPlayer {
-            player,
+            player: PlayerId::from(player),
             name,
             membership,
         };
@@ -128,7 +129,10 @@ impl LeagueMutation {
         name: String,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = league::Command::RenamePlayer { player, name };
+        let command = league::Command::RenamePlayer {
+            player: PlayerId::from(player),
+            name,
+        };
         admin_command(ctx, league_id, command, idempotency_key).await
     }
 
@@ -142,7 +146,10 @@ impl LeagueMutation {
         merge: String,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = league::Command::MergePlayers { keep, merge };
+        let command = league::Command::MergePlayers {
+            keep: PlayerId::from(keep),
+            merge: PlayerId::from(merge),
+        };
         admin_command(ctx, league_id, command, idempotency_key).await
     }
 
@@ -155,7 +162,10 @@ impl LeagueMutation {
         merge: String,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = league::Command::UnmergePlayers { keep, merge };
+        let command = league::Command::UnmergePlayers {
+            keep: PlayerId::from(keep),
+            merge: PlayerId::from(merge),
+        };
         admin_command(ctx, league_id, command, idempotency_key).await
     }
 

@@ -49,7 +49,7 @@ impl LeagueQuery {
                 .players()
                 .iter()
                 .map(|(id, p)| LeaguePlayer {
-                    id: id.clone(),
+                    id: id.to_string(),
                     name: p.name.clone(),
                 })
                 .collect(),
@@ -91,6 +91,6 @@ impl LeagueQuery {
             return Ok(None);
         };
         let id = l.surviving(&player).to_owned();
-        Ok(player_records(l).remove(&id).map(PlayerRecordOut))
+        Ok(player_records(l).remove(id.as_str()).map(PlayerRecordOut))
     }
 }

@@ -294,7 +294,7 @@ impl Tournament {
             finishes: results
                 .iter()
                 .map(|r| crate::league::Finish {
-                    player: r.player.to_string(),
+                    player: r.player.clone(),
                     place: r.place,
                     shared: r.shared,
                     rebuys: r.rebuys,
