@@ -10,7 +10,9 @@
 //! - [`store`]: [`Store`]: open/migrate, `append`, `read_stream`, `read_all`, `read_log`,
 //!   and what both backends share (building and hashing rows, expected versions,
 //!   idempotency, the stream-head cache); each backend's SQL and the code that runs it in
-//!   the private `store::sqlite` and `store::postgres`, which `Store`'s methods call; bulk
+//!   the private `store::sqlite` and `store::postgres` (the sealer's in their `seals`, the
+//!   tokens' in their `tokens`), which `Store`'s methods call, here and in `sealer`,
+//!   `verify` and `tokens`, one function per backend and operation; bulk
 //!   reads of the log in the private `direct` (SQLite in a file: rows read in place
 //!   through rusqlite, two ranges at once for large pages) and `pg_copy` (PostgreSQL:
 //!   binary `COPY`, for `read_log` and for large `read_all` pages, read as two halves on two
@@ -22,9 +24,12 @@
 //! - [`hash`]: the byte encodings of event hashes and tree-head messages
 //!   (`docs/event-store.md`).
 //! - [`merkle`]: RFC 6962 trees, proofs and their verification; pure.
-//! - [`sealer`]: folds the global order into the tree, signs heads, sends NOTIFY hints.
+//! - [`sealer`]: folds the global order into the tree, signs heads, sends NOTIFY hints
+//!   (what a round decides; each backend's round runs it in its own transaction).
 //! - [`verify`]: the auditor's walk, inclusion and consistency proofs.
 //! - [`tokens`]: the API's bearer tokens (hashes only) and the idempotency-key lookup.
+//!
+//! No SQL outside `store` (and the bulk readers `direct`, `pg_copy`, `pg_batch` it uses).
 //!
 //! # Invariants
 //!

@@ -4,11 +4,12 @@
 //! read-your-write appends, decoding rows, read models).
 //!
 //! Each backend's SQL and the code that runs it are in a module of its own, `sqlite` and
-//! `postgres`; the public methods here choose between them, each with one `match` on the
-//! backend (`Db`).
+//! `postgres` (with submodules `seals` for the sealer and `tokens` for the API's tokens);
+//! the public methods here, and those of `sealer`, `tokens` and `verify`, choose between
+//! them, each with one `match` on the backend (`Db`) calling one function per backend.
 
-mod postgres;
-mod sqlite;
+pub(crate) mod postgres;
+pub(crate) mod sqlite;
 
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -1,10 +1,15 @@
-//! The store on PostgreSQL: all of its SQL (together at the top; the binary `COPY`
-//! statements are built in `pg_copy`), opening its pool, appends (the stream head read, then
-//! one `INSERT` whose transaction id orders the events; appends on known heads are written in
-//! groups by `pg_batch`), reads below the commit horizon (rows decoded from their raw binary
-//! values; a large `read_all` page as two halves on two connections, `pg_copy` and
-//! `pg_warm`), and the listener that turns the sealer's NOTIFY hints into wake-ups.
-//! `Store`'s methods in `store/mod.rs` call these functions.
+//! The store on PostgreSQL: all of its SQL (the events' together at the top of this file;
+//! the binary `COPY` statements are built in `pg_copy`), opening its pool, appends (the
+//! stream head read, then one `INSERT` whose transaction id orders the events; appends on
+//! known heads are written in groups by `pg_batch`), reads below the commit horizon (rows
+//! decoded from their raw binary values; a large `read_all` page as two halves on two
+//! connections, `pg_copy` and `pg_warm`), the auditor's reads, and the listener that turns
+//! the sealer's NOTIFY hints into wake-ups. The sealer's SQL is in `seals`, the tokens' and
+//! the idempotency-key lookup's in `tokens`. `Store`'s methods in `store/mod.rs`, and those
+//! of `sealer`, `tokens` and `verify`, call these functions.
+
+pub(crate) mod seals;
+pub(crate) mod tokens;
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -37,10 +42,10 @@ const PG_SPLIT_MIN: usize = 2_048;
 
 /// The schema's migrations, in order (`migrator` names them).
 pub(super) const MIGRATIONS: [&str; 4] = [
-    include_str!("../../../../migrations/postgres/0001_event_store.sql"),
-    include_str!("../../../../migrations/postgres/0002_read_models.sql"),
-    include_str!("../../../../migrations/postgres/0003_tokens.sql"),
-    include_str!("../../../../migrations/postgres/0004_seals_by_position.sql"),
+    include_str!("../../../../../migrations/postgres/0001_event_store.sql"),
+    include_str!("../../../../../migrations/postgres/0002_read_models.sql"),
+    include_str!("../../../../../migrations/postgres/0003_tokens.sql"),
+    include_str!("../../../../../migrations/postgres/0004_seals_by_position.sql"),
 ];
 
 const HEAD: &str = "SELECT h.stream_version, h.hash, i.stream_id, i.fingerprint, \
@@ -91,6 +96,17 @@ const READ_STREAM: &str = "SELECT position, stream_id, stream_version, event_typ
     AND stream_version >= $2 ORDER BY stream_version";
 
 const LAST_POSITION: &str = "SELECT max(position) FROM events";
+
+/// The auditor's read: events with positions in `[$1, $2]`, up to `$3`, ignoring the commit
+/// horizon.
+const READ_RANGE: &str = "SELECT position, stream_id, stream_version, event_type, \
+    schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
+    recorded_at, prev_hash, hash FROM events WHERE position >= $1 AND position <= $2 \
+    ORDER BY position LIMIT $3";
+
+const EVENT_AT: &str = "SELECT position, stream_id, stream_version, event_type, \
+    schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
+    recorded_at, prev_hash, hash FROM events WHERE stream_id = $1 AND stream_version = $2";
 
 const READ_MODEL_UPSERT: &str = "INSERT INTO read_models (projection, kind, key, doc) \
     VALUES ($1, $2, $3, $4) ON CONFLICT (projection, kind, key) DO UPDATE SET doc = excluded.doc";
@@ -340,6 +356,41 @@ pub(super) async fn read_stream(
         .iter()
         .map(decode_event)
         .collect()
+}
+
+/// Events with positions in `[from, to]`, at most `limit`, ignoring the commit horizon (the
+/// auditor wants everything stored). Not prepared, as `read_pg_rows` explains.
+pub(crate) async fn read_range(
+    pool: &PgPool,
+    from: i64,
+    to: i64,
+    limit: i64,
+) -> Result<Vec<RecordedEvent>, StoreError> {
+    sqlx::query(READ_RANGE)
+        .persistent(false)
+        .bind(from)
+        .bind(to)
+        .bind(limit)
+        .fetch_all(pool)
+        .await?
+        .iter()
+        .map(decode_event)
+        .collect()
+}
+
+/// The event of `stream_id` at `version`, if there is one.
+pub(crate) async fn event_at(
+    pool: &PgPool,
+    stream_id: &str,
+    version: i64,
+) -> Result<Option<RecordedEvent>, StoreError> {
+    sqlx::query(EVENT_AT)
+        .bind(stream_id)
+        .bind(version)
+        .fetch_optional(pool)
+        .await?
+        .map(|r| decode_event(&r))
+        .transpose()
 }
 
 /// [`Store::read_all`] on PostgreSQL: a large page as two halves when a second connection is
