@@ -13,11 +13,8 @@
 //!   the private `store::sqlite` and `store::postgres` (the sealer's in their `seals`, the
 //!   tokens' in their `tokens`), which `Store`'s methods call, here and in `sealer`,
 //!   `verify` and `tokens`, one function per backend and operation; bulk
-//!   reads of the log in the private `direct` (SQLite in a file: rows read in place
-//!   through rusqlite, two ranges at once for large pages) and `pg_copy` (PostgreSQL:
-//!   binary `COPY`, for `read_log` and for large `read_all` pages, read as two halves on two
-//!   connections, the second starting where the sealed leaves put it once the log is sealed
-//!   that far; `pg_warm` keeps those connections briefly for the next bulk read);
+//!   reads of the SQLite log in a file in the private `direct` (rows read in place through
+//!   rusqlite);
 //!   `pg_batch`: PostgreSQL appends on known heads written in groups, one transaction for
 //!   many streams.
 //! - [`subscribe`]: `subscribe_all`, catch-up then live.
@@ -29,7 +26,7 @@
 //! - [`verify`]: the auditor's walk, inclusion and consistency proofs.
 //! - [`tokens`]: the API's bearer tokens (hashes only) and the idempotency-key lookup.
 //!
-//! No SQL outside `store` (and the bulk readers `direct`, `pg_copy`, `pg_batch` it uses).
+//! No SQL outside `store` (and `direct` and `pg_batch`, which it uses).
 //!
 //! # Invariants
 //!
@@ -78,8 +75,6 @@ pub mod error;
 pub mod hash;
 pub mod merkle;
 mod pg_batch;
-mod pg_copy;
-mod pg_warm;
 pub mod sealer;
 pub mod store;
 pub mod subscribe;
@@ -89,9 +84,7 @@ pub mod verify;
 
 pub use error::StoreError;
 pub use sealer::{SealOutcome, SealerConfig, SealerHandle, TreeHead};
-pub use store::{
-    Backend, LogEntry, PgConnections, ReadModelDoc, Store, StoreOptions, backend_of, migrator,
-};
+pub use store::{Backend, LogEntry, ReadModelDoc, Store, StoreOptions, backend_of, migrator};
 pub use subscribe::Subscription;
 pub use tokens::TokenRecord;
 pub use types::{

@@ -33,7 +33,6 @@ use crate::types::{
 };
 
 pub(crate) use postgres::PG_INDEX_BITS;
-pub use postgres::PgConnections;
 
 /// The channel on which the sealer announces a new sealed head to other processes.
 pub const NOTIFY_CHANNEL: &str = "league_log";
@@ -117,9 +116,6 @@ pub(crate) struct Inner {
     heads: std::sync::Mutex<HashMap<String, (u64, Hash)>>,
     /// PostgreSQL: appends on known heads waiting to be written together (`pg_batch`).
     groups: Arc<crate::pg_batch::Groups>,
-    /// PostgreSQL: the connections of the last bulk reads, kept briefly for the next
-    /// (`pg_warm`).
-    warm: Arc<crate::pg_warm::WarmConnections>,
     listener: Option<JoinHandle<()>>,
 }
 
@@ -447,7 +443,6 @@ impl Store {
                 direct,
                 heads: std::sync::Mutex::new(HashMap::new()),
                 groups: Arc::default(),
-                warm: Arc::default(),
                 listener,
             }),
         })
@@ -471,7 +466,6 @@ impl Store {
         if let Some(direct) = &self.inner.direct {
             direct.close();
         }
-        self.inner.warm.release_all();
         match &self.inner.db {
             Db::Sqlite(p) => p.close().await,
             Db::Postgres(p) => p.close().await,
@@ -595,16 +589,10 @@ impl Store {
     ) -> Result<Vec<RecordedEvent>, StoreError> {
         // SQLite in a file reads through `direct` (sqlx's row objects were most of the cost
         // of a read there); an in-memory SQLite database, only reachable through sqlx's own
-        // connections, reads rows through sqlx. PostgreSQL reads a large page as two halves at
-        // once on two connections, each a binary `COPY` (`read_all_pg_split`), and a small
-        // page (a live tail's) as rows, each column taken as its raw binary value
-        // (`decode_pg_event`). On one connection a `COPY` is no faster than rows (it costs the
-        // server more per row, and one server process is the limit); on two it is, since the
-        // client's cost is then what the two server processes wait for.
+        // connections, reads rows through sqlx. PostgreSQL reads rows, each column taken as
+        // its raw binary value (`decode_pg_event`).
         match &self.inner.db {
-            Db::Postgres(pool) => {
-                postgres::read_all(pool, &self.inner.warm, from_position, limit).await
-            }
+            Db::Postgres(pool) => postgres::read_all(pool, from_position, limit).await,
             Db::Sqlite(pool) => {
                 sqlite::read_all(pool, self.inner.direct.as_ref(), from_position, limit).await
             }
@@ -619,9 +607,7 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<LogEntry>, StoreError> {
         match &self.inner.db {
-            Db::Postgres(pool) => {
-                postgres::read_log(pool, &self.inner.warm, from_position, limit).await
-            }
+            Db::Postgres(pool) => postgres::read_log(pool, from_position, limit).await,
             Db::Sqlite(pool) => {
                 sqlite::read_log(pool, self.inner.direct.as_ref(), from_position, limit).await
             }
@@ -655,16 +641,6 @@ impl Store {
     /// then live, as one sequence with no gap and no duplicate.
     pub fn subscribe_all(&self, from_position: u64) -> Subscription {
         Subscription::new(self.clone(), from_position)
-    }
-
-    /// A PostgreSQL store's connections: open in its pool, idle there, and kept by the last
-    /// bulk reads for the next (`pg_warm`); `None` on SQLite. For tests.
-    #[doc(hidden)]
-    pub fn pg_connections(&self) -> Option<PgConnections> {
-        match &self.inner.db {
-            Db::Postgres(pool) => Some(postgres::connections(pool, &self.inner.warm)),
-            Db::Sqlite(_) => None,
-        }
     }
 
     /// Raw access for tests and tools that must reach around the store (tamper tests).
