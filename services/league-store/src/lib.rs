@@ -12,11 +12,10 @@
 //!   idempotency, the stream-head cache); each backend's SQL and the code that runs it in
 //!   the private `store::sqlite` and `store::postgres` (the sealer's in their `seals`, the
 //!   tokens' in their `tokens`), which `Store`'s methods call, here and in `sealer`,
-//!   `verify` and `tokens`, one function per backend and operation; bulk
-//!   reads of the SQLite log in a file in the private `direct` (rows read in place through
-//!   rusqlite);
-//!   `pg_batch`: PostgreSQL appends on known heads written in groups, one transaction for
-//!   many streams.
+//!   `verify` and `tokens`, one function per backend and operation; bulk reads of the
+//!   SQLite log in a file in `store::sqlite::direct` (rows read in place through
+//!   rusqlite); PostgreSQL appends on known heads written in groups, one transaction for
+//!   many streams, in `store::postgres::batch`.
 //! - [`subscribe`]: `subscribe_all`, catch-up then live.
 //! - [`hash`]: the byte encodings of event hashes and tree-head messages
 //!   (`docs/event-store.md`).
@@ -26,7 +25,7 @@
 //! - [`verify`]: the auditor's walk, inclusion and consistency proofs.
 //! - [`tokens`]: the API's bearer tokens (hashes only) and the idempotency-key lookup.
 //!
-//! No SQL outside `store` (and `direct` and `pg_batch`, which it uses).
+//! No SQL outside `store`.
 //!
 //! # Invariants
 //!
@@ -70,11 +69,9 @@
 //! in the WAL file) but may lose the last commits on power loss; set
 //! [`StoreOptions::sqlite_synchronous_full`] for that.
 
-mod direct;
 pub mod error;
 pub mod hash;
 pub mod merkle;
-mod pg_batch;
 pub mod sealer;
 pub mod store;
 pub mod subscribe;

@@ -1219,7 +1219,7 @@ async fn of_racing_appends_to_one_version_exactly_one_wins(db: &TestDb) {
 
 /// 32 writers each append 40 times to a stream of their own (1 to 3 events, exact versions)
 /// while 4 race on one shared stream each round: on PostgreSQL concurrent appends on known
-/// heads are written in groups, one transaction for several streams (`pg_batch`), and a
+/// heads are written in groups, one transaction for several streams (`store::postgres::batch`), and a
 /// group that a racing append poisons is retried append by append. Every append must come
 /// back with exactly the positions its events have in the log, every stream must be whole
 /// and in order, exactly one racer must win each round, the log must verify, and on

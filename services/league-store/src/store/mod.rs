@@ -107,15 +107,15 @@ pub(crate) struct Inner {
     /// SQLite: appends and seals of this process queue here instead of spinning on the file
     /// lock (SQLite's busy handler backs off in sleeps of up to 100 ms).
     pub(crate) sqlite_writer: Mutex<()>,
-    /// SQLite in a file: bulk reads of the log by connections of our own (see `direct`).
-    direct: Option<Arc<crate::direct::DirectReader>>,
+    /// SQLite in a file: bulk reads of the log by connections of our own (see `sqlite::direct`).
+    direct: Option<Arc<sqlite::direct::DirectReader>>,
     /// PostgreSQL: the last version and hash this process wrote or read for recent streams,
     /// so that an append whose expectation matches skips the head read (one statement per
     /// append). A stale entry is harmless: the insert then violates `(stream, version)` and
     /// the append falls back to reading the head.
     heads: std::sync::Mutex<HashMap<String, (u64, Hash)>>,
-    /// PostgreSQL: appends on known heads waiting to be written together (`pg_batch`).
-    groups: Arc<crate::pg_batch::Groups>,
+    /// PostgreSQL: appends on known heads waiting to be written together (`postgres::batch`).
+    groups: Arc<postgres::batch::Groups>,
     listener: Option<JoinHandle<()>>,
 }
 

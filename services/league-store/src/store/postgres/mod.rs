@@ -1,11 +1,12 @@
 //! The store on PostgreSQL: all of its SQL (the events' together at the top of this file),
 //! opening its pool, appends (the stream head read, then one `INSERT` whose transaction id
-//! orders the events; appends on known heads are written in groups by `pg_batch`), reads
+//! orders the events; appends on known heads are written in groups by `batch`), reads
 //! below the commit horizon (rows decoded from their raw binary values), the auditor's
 //! reads, and the listener that turns the sealer's NOTIFY hints into wake-ups. The sealer's SQL is in `seals`, the tokens' and
 //! the idempotency-key lookup's in `tokens`. `Store`'s methods in `store/mod.rs`, and those
 //! of `sealer`, `tokens` and `verify`, call these functions.
 
+pub(crate) mod batch;
 pub(crate) mod seals;
 pub(crate) mod tokens;
 
@@ -183,7 +184,7 @@ pub(super) async fn append(
         let first_version = head.map_or(1, |h| h.0 + 1);
         let n = u64::try_from(count).unwrap_or(u64::MAX);
         // A known head and no key: written with whatever else is appending now, in one
-        // transaction (`pg_batch`); if that group fails, alone below.
+        // transaction (`batch`); if that group fails, alone below.
         let appended = |first_position: u64| Appended {
             first_position,
             last_position: first_position + n - 1,
@@ -194,7 +195,7 @@ pub(super) async fn append(
         if from_cache && key.is_none() {
             let new_head = head_of_rows(&rows);
             let grouped = store.inner.groups.append(pool, stream_id, rows).await;
-            if let crate::pg_batch::Grouped::Appended(first_position) = grouped {
+            if let batch::Grouped::Appended(first_position) = grouped {
                 if let Some(h) = new_head {
                     store.remember_head(stream_id, h);
                 }

@@ -6,6 +6,7 @@
 //! tokens' and the idempotency-key lookup's in `tokens`. `Store`'s methods in
 //! `store/mod.rs`, and those of `sealer`, `tokens` and `verify`, call these functions.
 
+pub(crate) mod direct;
 pub(crate) mod seals;
 pub(crate) mod tokens;
 
@@ -26,9 +27,9 @@ use super::{
     StreamIds, build_rows, check_expected, decode_event, head_of, ping_if_idle, to_hash, to_i64,
     to_u64,
 };
-use crate::direct::DirectReader;
 use crate::error::StoreError;
 use crate::types::{Appended, ExpectedVersion, Hash, NewEvent, RecordedEvent};
+use direct::DirectReader;
 
 /// The schema's migrations, in order (`migrator` names them).
 pub(super) const MIGRATIONS: [&str; 4] = [
