@@ -79,7 +79,7 @@ pub enum StoreError {
     /// The database failed.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
-    /// The database failed, in a bulk read of SQLite's log (see `direct`).
+    /// The database failed, in a bulk read of SQLite's log (see `store::sqlite::direct`).
     #[error("database error: {0}")]
     DirectRead(#[from] rusqlite::Error),
     /// Applying the migrations failed.

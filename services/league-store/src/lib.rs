@@ -10,21 +10,22 @@
 //! - [`store`]: [`Store`]: open/migrate, `append`, `read_stream`, `read_all`, `read_log`,
 //!   and what both backends share (building and hashing rows, expected versions,
 //!   idempotency, the stream-head cache); each backend's SQL and the code that runs it in
-//!   the private `store::sqlite` and `store::postgres`, which `Store`'s methods call; bulk
-//!   reads of the log in the private `direct` (SQLite in a file: rows read in place
-//!   through rusqlite, two ranges at once for large pages) and `pg_copy` (PostgreSQL:
-//!   binary `COPY`, for `read_log` and for large `read_all` pages, read as two halves on two
-//!   connections, the second starting where the sealed leaves put it once the log is sealed
-//!   that far; `pg_warm` keeps those connections briefly for the next bulk read);
-//!   `pg_batch`: PostgreSQL appends on known heads written in groups, one transaction for
-//!   many streams.
+//!   the private `store::sqlite` and `store::postgres` (the sealer's in their `seals`, the
+//!   tokens' in their `tokens`), which `Store`'s methods call, here and in `sealer`,
+//!   `verify` and `tokens`, one function per backend and operation; bulk reads of the
+//!   SQLite log in a file in `store::sqlite::direct` (rows read in place through
+//!   rusqlite); PostgreSQL appends on known heads written in groups, one transaction for
+//!   many streams, in `store::postgres::batch`.
 //! - [`subscribe`]: `subscribe_all`, catch-up then live.
 //! - [`hash`]: the byte encodings of event hashes and tree-head messages
 //!   (`docs/event-store.md`).
 //! - [`merkle`]: RFC 6962 trees, proofs and their verification; pure.
-//! - [`sealer`]: folds the global order into the tree, signs heads, sends NOTIFY hints.
+//! - [`sealer`]: folds the global order into the tree, signs heads, sends NOTIFY hints
+//!   (what a round decides; each backend's round runs it in its own transaction).
 //! - [`verify`]: the auditor's walk, inclusion and consistency proofs.
 //! - [`tokens`]: the API's bearer tokens (hashes only) and the idempotency-key lookup.
+//!
+//! No SQL outside `store`.
 //!
 //! # Invariants
 //!
@@ -68,13 +69,9 @@
 //! in the WAL file) but may lose the last commits on power loss; set
 //! [`StoreOptions::sqlite_synchronous_full`] for that.
 
-mod direct;
 pub mod error;
 pub mod hash;
 pub mod merkle;
-mod pg_batch;
-mod pg_copy;
-mod pg_warm;
 pub mod sealer;
 pub mod store;
 pub mod subscribe;
@@ -84,9 +81,7 @@ pub mod verify;
 
 pub use error::StoreError;
 pub use sealer::{SealOutcome, SealerConfig, SealerHandle, TreeHead};
-pub use store::{
-    Backend, LogEntry, PgConnections, ReadModelDoc, Store, StoreOptions, backend_of, migrator,
-};
+pub use store::{Backend, LogEntry, ReadModelDoc, Store, StoreOptions, backend_of, migrator};
 pub use subscribe::Subscription;
 pub use tokens::TokenRecord;
 pub use types::{

@@ -11,19 +11,13 @@
 use std::time::Duration;
 
 use ed25519_dalek::{Signature, Signer as _, SigningKey, Verifier as _, VerifyingKey};
-use sqlx::Connection as _;
-use sqlx::postgres::PgConnection;
 use tokio::task::JoinHandle;
 
 use crate::error::StoreError;
 use crate::hash::tree_head_message;
 use crate::merkle::{Frontier, leaf_hash};
-use crate::store::{Db, NOTIFY_CHANNEL, Store, to_hash, to_i64, to_u64};
+use crate::store::{Db, Store, postgres, sqlite, to_hash, to_i64, to_u64};
 use crate::types::{Hash, Timestamp};
-
-/// First half of the PostgreSQL advisory lock key of the sealer ("LGSL"); the second half is
-/// a hash of the schema, so stores in different schemas of one database do not contend.
-const LOCK_CLASS: i32 = 0x4c47_534c;
 
 /// How the sealer behaves.
 #[derive(Clone, Debug)]
@@ -109,9 +103,13 @@ pub struct SealOutcome {
 }
 
 /// `tree_heads` columns: size, root, signed at, public key, signature.
-type HeadRow = (i64, Vec<u8>, i64, Vec<u8>, Vec<u8>);
+pub(crate) type HeadRow = (i64, Vec<u8>, i64, Vec<u8>, Vec<u8>);
 /// `seals` columns: id, first leaf, leaf count, positions, leaf hashes, root.
-type SealRow = (i64, i64, i64, Vec<u8>, Vec<u8>, Vec<u8>);
+pub(crate) type SealRow = (i64, i64, i64, Vec<u8>, Vec<u8>, Vec<u8>);
+/// The last `seals` row: id, first leaf, leaf count, last position, frontier.
+pub(crate) type LastSeal = (i64, i64, i64, i64, Vec<u8>);
+/// The last `tree_heads` row: size, signed at.
+pub(crate) type LastHead = (i64, i64);
 
 /// The tree as the last seal left it.
 struct SealState {
@@ -121,22 +119,105 @@ struct SealState {
     last_head: Option<(u64, Timestamp)>,
 }
 
-/// What a round will write.
-struct SealWrite {
-    seal_id: i64,
-    first_leaf: i64,
-    leaf_count: i64,
-    last_position: i64,
-    positions: Vec<u8>,
-    leaf_hashes: Vec<u8>,
-    root: Vec<u8>,
-    frontier: Vec<u8>,
-    sealed_at: i64,
+/// What a round will write: one `seals` row.
+pub(crate) struct SealWrite {
+    pub(crate) seal_id: i64,
+    pub(crate) first_leaf: i64,
+    pub(crate) leaf_count: i64,
+    pub(crate) last_position: i64,
+    pub(crate) positions: Vec<u8>,
+    pub(crate) leaf_hashes: Vec<u8>,
+    pub(crate) root: Vec<u8>,
+    pub(crate) frontier: Vec<u8>,
+    pub(crate) sealed_at: i64,
+}
+
+/// One sealing round's decisions. A backend's round (`store::postgres::seals`,
+/// `store::sqlite::seals`) runs them inside its transaction: from the last seal and tree
+/// head it read, [`Round::start`] says after which position to read the events' hashes;
+/// from those, [`Round::fold`] says what to write (the seal row, and [`Round::head`], the
+/// tree head if one is due).
+pub(crate) struct Round<'a> {
+    config: &'a SealerConfig,
+    now: Timestamp,
+    state: Option<SealState>,
+    added: u64,
+    head: Option<TreeHead>,
+}
+
+impl<'a> Round<'a> {
+    fn new(config: &'a SealerConfig, now: Timestamp) -> Self {
+        Self {
+            config,
+            now,
+            state: None,
+            added: 0,
+            head: None,
+        }
+    }
+
+    /// Takes the tree as the last seal left it; returns the position after which the round
+    /// reads.
+    pub(crate) fn start(
+        &mut self,
+        last_seal: Option<LastSeal>,
+        last_head: Option<LastHead>,
+    ) -> Result<i64, StoreError> {
+        let state = parse_state(last_seal, last_head)?;
+        let after = state.last_position;
+        self.state = Some(state);
+        Ok(after)
+    }
+
+    /// The most `(position, event hash)` rows the round reads.
+    pub(crate) fn max_leaves(&self) -> i64 {
+        i64::try_from(self.config.max_leaves_per_round).unwrap_or(i64::MAX)
+    }
+
+    /// Folds the `(position, event hash)` rows read into the tree; returns the seal row to
+    /// write, if any rows were read.
+    pub(crate) fn fold(
+        &mut self,
+        rows: &[(i64, Vec<u8>)],
+    ) -> Result<Option<SealWrite>, StoreError> {
+        let state = self.state.as_mut().ok_or_else(|| {
+            StoreError::Corrupt("a sealing round folded before it started".into())
+        })?;
+        self.added = u64::try_from(rows.len()).unwrap_or(u64::MAX);
+        let write = fold(state, rows, self.now)?;
+        self.head = head_due(state, self.config, self.now);
+        Ok(write)
+    }
+
+    /// The tree head to write with the seal row, if one is due.
+    pub(crate) fn head(&self) -> Option<&TreeHead> {
+        self.head.as_ref()
+    }
+
+    /// What the round did; `leader` is false if another sealer held the lock.
+    fn outcome(self, leader: bool) -> SealOutcome {
+        match self.state {
+            Some(state) if leader => SealOutcome {
+                leader: true,
+                leaves_added: self.added,
+                tree_size: state.frontier.size(),
+                root: state.frontier.root(),
+                tree_head: self.head,
+            },
+            _ => SealOutcome {
+                leader: false,
+                leaves_added: 0,
+                tree_size: 0,
+                root: crate::merkle::empty_root(),
+                tree_head: None,
+            },
+        }
+    }
 }
 
 fn parse_state(
-    last_seal: Option<(i64, i64, i64, i64, Vec<u8>)>,
-    last_head: Option<(i64, i64)>,
+    last_seal: Option<LastSeal>,
+    last_head: Option<LastHead>,
 ) -> Result<SealState, StoreError> {
     let (next_seal_id, frontier, last_position) = match last_seal {
         None => (1, Frontier::new(), 0),
@@ -208,140 +289,6 @@ fn head_due(state: &SealState, config: &SealerConfig, now: Timestamp) -> Option<
     due.then(|| TreeHead::sign(key, size, state.frontier.root(), now))
 }
 
-const SQL_LAST_SEAL: &str = "SELECT seal_id, first_leaf, leaf_count, last_position, frontier \
-    FROM seals ORDER BY seal_id DESC LIMIT 1";
-const SQL_LAST_HEAD: &str =
-    "SELECT tree_size, signed_at FROM tree_heads ORDER BY tree_size DESC LIMIT 1";
-const SQL_INSERT_SEAL: &str = "INSERT INTO seals (seal_id, first_leaf, leaf_count, last_position, \
-    positions, leaf_hashes, root, frontier, sealed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
-const SQL_INSERT_HEAD: &str = "INSERT INTO tree_heads (tree_size, root, signed_at, public_key, \
-    signature) VALUES ($1, $2, $3, $4, $5)";
-
-macro_rules! write_round {
-    ($conn:expr, $write:expr, $head:expr) => {{
-        if let Some(w) = $write {
-            sqlx::query(SQL_INSERT_SEAL)
-                .bind(w.seal_id)
-                .bind(w.first_leaf)
-                .bind(w.leaf_count)
-                .bind(w.last_position)
-                .bind(&w.positions)
-                .bind(&w.leaf_hashes)
-                .bind(&w.root)
-                .bind(&w.frontier)
-                .bind(w.sealed_at)
-                .execute(&mut *$conn)
-                .await?;
-        }
-        if let Some(h) = $head {
-            sqlx::query(SQL_INSERT_HEAD)
-                .bind(to_i64(h.tree_size))
-                .bind(h.root.to_vec())
-                .bind(h.signed_at.as_micros())
-                .bind(h.public_key.to_vec())
-                .bind(h.signature.to_vec())
-                .execute(&mut *$conn)
-                .await?;
-        }
-    }};
-}
-
-async fn round_pg(
-    conn: &mut PgConnection,
-    config: &SealerConfig,
-    now: Timestamp,
-) -> Result<SealOutcome, StoreError> {
-    let mut tx = conn.begin().await?;
-    let leader: bool =
-        sqlx::query_scalar("SELECT pg_try_advisory_xact_lock($1, hashtext(current_schema()))")
-            .bind(LOCK_CLASS)
-            .fetch_one(&mut *tx)
-            .await?;
-    if !leader {
-        return Ok(SealOutcome {
-            leader: false,
-            leaves_added: 0,
-            tree_size: 0,
-            root: crate::merkle::empty_root(),
-            tree_head: None,
-        });
-    }
-    let last_seal = sqlx::query_as(SQL_LAST_SEAL)
-        .fetch_optional(&mut *tx)
-        .await?;
-    let last_head = sqlx::query_as(SQL_LAST_HEAD)
-        .fetch_optional(&mut *tx)
-        .await?;
-    let mut state = parse_state(last_seal, last_head)?;
-    let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(
-        "SELECT position, hash FROM events WHERE position > $1 \
-         AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
-         ORDER BY position LIMIT $2",
-    )
-    // Not prepared: a generic plan for `position > $1 ... LIMIT $2` may sort the whole table
-    // for every round (seen right after a bulk load, before autovacuum has analysed it).
-    .persistent(false)
-    .bind(state.last_position)
-    .bind(i64::try_from(config.max_leaves_per_round).unwrap_or(i64::MAX))
-    .fetch_all(&mut *tx)
-    .await?;
-    let added = u64::try_from(rows.len()).unwrap_or(u64::MAX);
-    let write = fold(&mut state, &rows, now)?;
-    let head = head_due(&state, config, now);
-    let notify = write.as_ref().map(|w| w.last_position);
-    write_round!(tx, write, head.as_ref());
-    if let Some(head_position) = notify {
-        // One hint per round, carrying only the sealed head; delivered at commit.
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(NOTIFY_CHANNEL)
-            .bind(head_position.to_string())
-            .execute(&mut *tx)
-            .await?;
-    }
-    tx.commit().await?;
-    Ok(SealOutcome {
-        leader: true,
-        leaves_added: added,
-        tree_size: state.frontier.size(),
-        root: state.frontier.root(),
-        tree_head: head,
-    })
-}
-
-async fn round_sqlite(
-    pool: &sqlx::SqlitePool,
-    config: &SealerConfig,
-    now: Timestamp,
-) -> Result<SealOutcome, StoreError> {
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    let last_seal = sqlx::query_as(SQL_LAST_SEAL)
-        .fetch_optional(&mut *tx)
-        .await?;
-    let last_head = sqlx::query_as(SQL_LAST_HEAD)
-        .fetch_optional(&mut *tx)
-        .await?;
-    let mut state = parse_state(last_seal, last_head)?;
-    let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(
-        "SELECT position, hash FROM events WHERE position > $1 ORDER BY position LIMIT $2",
-    )
-    .bind(state.last_position)
-    .bind(i64::try_from(config.max_leaves_per_round).unwrap_or(i64::MAX))
-    .fetch_all(&mut *tx)
-    .await?;
-    let added = u64::try_from(rows.len()).unwrap_or(u64::MAX);
-    let write = fold(&mut state, &rows, now)?;
-    let head = head_due(&state, config, now);
-    write_round!(tx, write, head.as_ref());
-    tx.commit().await?;
-    Ok(SealOutcome {
-        leader: true,
-        leaves_added: added,
-        tree_size: state.frontier.size(),
-        root: state.frontier.root(),
-        tree_head: head,
-    })
-}
-
 /// Stops the background sealer when dropped.
 #[derive(Debug)]
 pub struct SealerHandle {
@@ -365,17 +312,12 @@ impl Store {
     /// Runs one sealing round now. On PostgreSQL, returns `leader: false` without doing
     /// anything if another sealer (in any process) is mid-round or leading.
     pub async fn seal_once(&self, config: &SealerConfig) -> Result<SealOutcome, StoreError> {
-        let now = self.inner.clock.now();
-        let outcome = match &self.inner.db {
-            Db::Postgres(pool) => {
-                let mut conn = pool.acquire().await?;
-                round_pg(&mut conn, config, now).await?
-            }
-            Db::Sqlite(pool) => {
-                let _writer = self.inner.sqlite_writer.lock().await;
-                round_sqlite(pool, config, now).await?
-            }
+        let mut round = Round::new(config, self.inner.clock.now());
+        let leader = match &self.inner.db {
+            Db::Postgres(pool) => postgres::seals::seal_once(pool, &mut round).await?,
+            Db::Sqlite(pool) => sqlite::seals::seal_once(self, pool, &mut round).await?,
         };
+        let outcome = round.outcome(leader);
         if outcome.leaves_added > 0 {
             self.wake_subscribers();
         }
@@ -394,7 +336,8 @@ impl Store {
 
     /// Starts the background sealer. On PostgreSQL it first becomes the leader by taking a
     /// session advisory lock on a connection of its own (released if the connection or the
-    /// process dies); until then it waits, so many instances can all start one.
+    /// process dies: `store::postgres::seals::Leader`); until then it waits, so many
+    /// instances can all start one.
     pub fn spawn_sealer(&self, config: SealerConfig) -> SealerHandle {
         let store = self.clone();
         SealerHandle {
@@ -407,19 +350,9 @@ impl Store {
         loop {
             match &self.inner.db {
                 Db::Postgres(pool) => {
-                    if let Ok(conn) = pool.acquire().await {
-                        let mut conn = conn.detach();
-                        let lead: Result<bool, _> = sqlx::query_scalar(
-                            "SELECT pg_try_advisory_lock($1, hashtext(current_schema()))",
-                        )
-                        .bind(LOCK_CLASS)
-                        .fetch_one(&mut conn)
-                        .await;
-                        if let Ok(true) = lead {
-                            self.lead_pg(&mut conn, &config, &mut wake).await;
-                        }
-                        // Closing the connection releases the lock if we held it.
-                        let _ = conn.close().await;
+                    if let Some(mut leader) = postgres::seals::Leader::elect(pool).await {
+                        self.lead(&mut leader, &config, &mut wake).await;
+                        leader.step_down().await;
                     }
                     tokio::time::sleep(config.poll_interval.saturating_mul(5)).await;
                 }
@@ -439,17 +372,17 @@ impl Store {
         }
     }
 
-    /// Rounds on the leader's connection until it fails.
-    async fn lead_pg(
+    /// Rounds on the leader's connection until one fails.
+    async fn lead(
         &self,
-        conn: &mut PgConnection,
+        leader: &mut postgres::seals::Leader,
         config: &SealerConfig,
         wake: &mut tokio::sync::watch::Receiver<u64>,
     ) {
         loop {
             wake.borrow_and_update();
-            let now = self.inner.clock.now();
-            match round_pg(conn, config, now).await {
+            let mut round = Round::new(config, self.inner.clock.now());
+            match leader.seal(&mut round).await.map(|l| round.outcome(l)) {
                 Ok(o) => {
                     if o.leaves_added > 0 {
                         self.wake_subscribers();
@@ -467,10 +400,9 @@ impl Store {
 
     /// Every signed tree head, smallest first.
     pub async fn tree_heads(&self) -> Result<Vec<TreeHead>, StoreError> {
-        const SQL: &str = "SELECT tree_size, root, signed_at, public_key, signature FROM tree_heads ORDER BY tree_size";
-        let rows: Vec<HeadRow> = match &self.inner.db {
-            Db::Postgres(pool) => sqlx::query_as(SQL).fetch_all(pool).await?,
-            Db::Sqlite(pool) => sqlx::query_as(SQL).fetch_all(pool).await?,
+        let rows = match &self.inner.db {
+            Db::Postgres(pool) => postgres::seals::tree_heads(pool).await?,
+            Db::Sqlite(pool) => sqlite::seals::tree_heads(pool).await?,
         };
         rows.into_iter()
             .map(|(size, root, at, key, sig)| {
@@ -490,11 +422,9 @@ impl Store {
     /// The sealed leaves in tree order: `(position, leaf hash)` for leaf 0, 1, ...
     /// Also checks that the seals are contiguous; reports the first seal that is not.
     pub async fn sealed_leaves(&self) -> Result<SealedLog, StoreError> {
-        const SQL: &str = "SELECT seal_id, first_leaf, leaf_count, positions, leaf_hashes, root \
-            FROM seals ORDER BY seal_id";
-        let rows: Vec<SealRow> = match &self.inner.db {
-            Db::Postgres(pool) => sqlx::query_as(SQL).fetch_all(pool).await?,
-            Db::Sqlite(pool) => sqlx::query_as(SQL).fetch_all(pool).await?,
+        let rows = match &self.inner.db {
+            Db::Postgres(pool) => postgres::seals::seals(pool).await?,
+            Db::Sqlite(pool) => sqlite::seals::seals(pool).await?,
         };
         let mut log = SealedLog::default();
         for (seal_id, first_leaf, leaf_count, positions, leaves, root) in rows {

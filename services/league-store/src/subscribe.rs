@@ -9,13 +9,12 @@ use crate::store::Store;
 use crate::types::RecordedEvent;
 
 /// Events per read when the last read found the subscriber caught up (or it just started):
-/// a live tail's read returns few, and a small page is a plain query on one connection.
+/// a live tail's read returns few.
 const PAGE: usize = 1_000;
 
 /// Events per read while the last read came back full, i.e. the subscriber is behind (a
-/// dashboard or an API instance following the log from its start). A page this large is read
-/// on PostgreSQL as two halves at once (`read_all`): 1.6x-2.4x the catch-up rate of pages of
-/// 1,000 over the benchmark's log. The buffer holds at most one page.
+/// dashboard or an API instance following the log from its start): fewer round trips than
+/// pages of 1,000. The buffer holds at most one page.
 const CATCH_UP_PAGE: usize = 10_000;
 
 /// A reader of the global log from some position on. Call [`Subscription::next`] in a loop.

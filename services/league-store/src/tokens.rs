@@ -2,10 +2,8 @@
 //!
 //! Tokens are stored as their SHA-256 only; the store never sees a token itself.
 
-use sqlx::Row as _;
-
 use crate::error::StoreError;
-use crate::store::{Db, Store, to_hash, to_u64};
+use crate::store::{Db, Store, postgres, sqlite, to_hash, to_u64};
 use crate::types::{Appended, Hash, Timestamp};
 
 /// One API token as stored.
@@ -23,9 +21,8 @@ pub struct TokenRecord {
     pub revoked_at: Option<Timestamp>,
 }
 
-const TOKEN_COLUMNS: &str = "id, hash, role, venue, player, created_at, revoked_at";
-
-type TokenRow = (
+/// A `tokens` row: id, hash, role, venue, player, created at, revoked at.
+pub(crate) type TokenRow = (
     String,
     Vec<u8>,
     String,
@@ -34,6 +31,10 @@ type TokenRow = (
     i64,
     Option<i64>,
 );
+
+/// An `idempotency` row as looked up by key: stream, first position, event count, first
+/// version.
+pub(crate) type KeyRow = (String, i64, i32, i64);
 
 fn token_of(row: TokenRow) -> Result<TokenRecord, StoreError> {
     let (id, hash, role, venue, player, created_at, revoked_at) = row;
@@ -58,31 +59,14 @@ impl Store {
         venue: Option<&str>,
         player: Option<&str>,
     ) -> Result<TokenRecord, StoreError> {
-        const SQL: &str = "INSERT INTO tokens (id, hash, role, venue, player, created_at) \
-            VALUES ($1, $2, $3, $4, $5, $6)";
         let now = self.inner.clock.now();
+        let at = now.as_micros();
         match &self.inner.db {
             Db::Postgres(pool) => {
-                sqlx::query(SQL)
-                    .bind(id)
-                    .bind(hash.as_slice())
-                    .bind(role)
-                    .bind(venue)
-                    .bind(player)
-                    .bind(now.as_micros())
-                    .execute(pool)
-                    .await?;
+                postgres::tokens::insert_token(pool, id, hash, role, venue, player, at).await?;
             }
             Db::Sqlite(pool) => {
-                sqlx::query(SQL)
-                    .bind(id)
-                    .bind(hash.as_slice())
-                    .bind(role)
-                    .bind(venue)
-                    .bind(player)
-                    .bind(now.as_micros())
-                    .execute(pool)
-                    .await?;
+                sqlite::tokens::insert_token(pool, id, hash, role, venue, player, at).await?;
             }
         }
         Ok(TokenRecord {
@@ -98,54 +82,28 @@ impl Store {
 
     /// The token with this hash, revoked or not.
     pub async fn token_by_hash(&self, hash: &Hash) -> Result<Option<TokenRecord>, StoreError> {
-        let sql = format!("SELECT {TOKEN_COLUMNS} FROM tokens WHERE hash = $1");
-        let sql = sqlx::AssertSqlSafe(sql);
-        let row: Option<TokenRow> = match &self.inner.db {
-            Db::Postgres(pool) => {
-                sqlx::query_as(sql)
-                    .bind(hash.as_slice())
-                    .fetch_optional(pool)
-                    .await?
-            }
-            Db::Sqlite(pool) => {
-                sqlx::query_as(sql)
-                    .bind(hash.as_slice())
-                    .fetch_optional(pool)
-                    .await?
-            }
+        let row = match &self.inner.db {
+            Db::Postgres(pool) => postgres::tokens::token_by_hash(pool, hash).await?,
+            Db::Sqlite(pool) => sqlite::tokens::token_by_hash(pool, hash).await?,
         };
         row.map(token_of).transpose()
     }
 
     /// Every token, oldest first.
     pub async fn tokens(&self) -> Result<Vec<TokenRecord>, StoreError> {
-        let sql = sqlx::AssertSqlSafe(format!(
-            "SELECT {TOKEN_COLUMNS} FROM tokens ORDER BY created_at, id"
-        ));
-        let rows: Vec<TokenRow> = match &self.inner.db {
-            Db::Postgres(pool) => sqlx::query_as(sql).fetch_all(pool).await?,
-            Db::Sqlite(pool) => sqlx::query_as(sql).fetch_all(pool).await?,
+        let rows = match &self.inner.db {
+            Db::Postgres(pool) => postgres::tokens::tokens(pool).await?,
+            Db::Sqlite(pool) => sqlite::tokens::tokens(pool).await?,
         };
         rows.into_iter().map(token_of).collect()
     }
 
     /// Revokes a token; false if there is no such token or it was already revoked.
     pub async fn revoke_token(&self, id: &str) -> Result<bool, StoreError> {
-        const SQL: &str = "UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL";
         let now = self.inner.clock.now().as_micros();
         let affected = match &self.inner.db {
-            Db::Postgres(pool) => sqlx::query(SQL)
-                .bind(now)
-                .bind(id)
-                .execute(pool)
-                .await?
-                .rows_affected(),
-            Db::Sqlite(pool) => sqlx::query(SQL)
-                .bind(now)
-                .bind(id)
-                .execute(pool)
-                .await?
-                .rows_affected(),
+            Db::Postgres(pool) => postgres::tokens::revoke_token(pool, id, now).await?,
+            Db::Sqlite(pool) => sqlite::tokens::revoke_token(pool, id, now).await?,
         };
         Ok(affected > 0)
     }
@@ -157,11 +115,9 @@ impl Store {
         &self,
         key: &str,
     ) -> Result<Option<(String, Appended)>, StoreError> {
-        const SQL: &str = "SELECT stream_id, first_position, event_count, first_version \
-            FROM idempotency WHERE key = $1";
-        let row: Option<(String, i64, i32, i64)> = match &self.inner.db {
-            Db::Postgres(pool) => sqlx::query_as(SQL).bind(key).fetch_optional(pool).await?,
-            Db::Sqlite(pool) => sqlx::query_as(SQL).bind(key).fetch_optional(pool).await?,
+        let row = match &self.inner.db {
+            Db::Postgres(pool) => postgres::tokens::appended_with_key(pool, key).await?,
+            Db::Sqlite(pool) => sqlite::tokens::appended_with_key(pool, key).await?,
         };
         let Some((stream, first_position, count, first_version)) = row else {
             return Ok(None);
@@ -186,9 +142,9 @@ impl Store {
 
     /// A trivial query: is the database reachable?
     pub async fn ping(&self) -> Result<(), StoreError> {
-        let one: i32 = match &self.inner.db {
-            Db::Postgres(pool) => sqlx::query("SELECT 1").fetch_one(pool).await?.try_get(0)?,
-            Db::Sqlite(pool) => sqlx::query("SELECT 1").fetch_one(pool).await?.try_get(0)?,
+        let one = match &self.inner.db {
+            Db::Postgres(pool) => postgres::tokens::ping(pool).await?,
+            Db::Sqlite(pool) => sqlite::tokens::ping(pool).await?,
         };
         if one == 1 {
             Ok(())

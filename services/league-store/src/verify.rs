@@ -9,7 +9,7 @@ use ed25519_dalek::VerifyingKey;
 use crate::error::StoreError;
 use crate::hash::{EventFields, ZERO_HASH, event_hash, to_hex};
 use crate::merkle::{self, Frontier, leaf_hash};
-use crate::store::{Db, EVENT_COLUMNS, Store, decode_event, to_i64};
+use crate::store::{Db, Store, postgres, sqlite, to_i64};
 use crate::types::{Hash, RecordedEvent};
 
 /// What is wrong at the reported position.
@@ -376,30 +376,10 @@ impl Store {
         to: u64,
         limit: i64,
     ) -> Result<Vec<RecordedEvent>, StoreError> {
-        let sql = sqlx::AssertSqlSafe(format!(
-            "SELECT {EVENT_COLUMNS} FROM events WHERE position >= $1 AND position <= $2 \
-             ORDER BY position LIMIT $3"
-        ));
+        let (from, to) = (to_i64(from), to_i64(to));
         match &self.inner.db {
-            Db::Postgres(pool) => sqlx::query(sql)
-                .persistent(false)
-                .bind(to_i64(from))
-                .bind(to_i64(to))
-                .bind(limit)
-                .fetch_all(pool)
-                .await?
-                .iter()
-                .map(decode_event)
-                .collect(),
-            Db::Sqlite(pool) => sqlx::query(sql)
-                .bind(to_i64(from))
-                .bind(to_i64(to))
-                .bind(limit)
-                .fetch_all(pool)
-                .await?
-                .iter()
-                .map(decode_event)
-                .collect(),
+            Db::Postgres(pool) => postgres::read_range(pool, from, to, limit).await,
+            Db::Sqlite(pool) => sqlite::read_range(pool, from, to, limit).await,
         }
     }
 
@@ -408,24 +388,11 @@ impl Store {
         stream_id: &str,
         version: u64,
     ) -> Result<Option<RecordedEvent>, StoreError> {
-        let sql = sqlx::AssertSqlSafe(format!(
-            "SELECT {EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND stream_version = $2"
-        ));
-        let row = match &self.inner.db {
-            Db::Postgres(pool) => sqlx::query(sql)
-                .bind(stream_id)
-                .bind(to_i64(version))
-                .fetch_optional(pool)
-                .await?
-                .map(|r| decode_event(&r)),
-            Db::Sqlite(pool) => sqlx::query(sql)
-                .bind(stream_id)
-                .bind(to_i64(version))
-                .fetch_optional(pool)
-                .await?
-                .map(|r| decode_event(&r)),
-        };
-        row.transpose()
+        let version = to_i64(version);
+        match &self.inner.db {
+            Db::Postgres(pool) => postgres::event_at(pool, stream_id, version).await,
+            Db::Sqlite(pool) => sqlite::event_at(pool, stream_id, version).await,
+        }
     }
 
     /// Proves that the event at `position` is leaf `i` of the tree of `tree_size` leaves.

@@ -215,11 +215,8 @@ on_both_backends!(
     an_open_older_transaction_holds_readers_back_instead_of_letting_them_skip,
     two_sealers_never_seal_the_same_leaves_and_a_forged_head_is_caught,
     bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams,
-    large_pages_read_while_appending_and_across_gaps_in_either_half,
-    a_reader_paging_through_the_log_gets_what_small_pages_get,
-    a_sealed_log_is_read_from_its_leaves_as_small_pages_read_it,
+    large_pages_read_while_appending_and_across_gaps,
     bulk_reads_cut_short_leave_every_pooled_connection_usable,
-    connections_kept_for_the_next_bulk_read_never_starve_the_pool,
     a_subscriber_far_behind_catches_up_with_what_small_pages_get,
     many_writers_at_once_are_written_together_and_every_append_stays_exact,
 );
@@ -370,8 +367,9 @@ async fn appending_then_reading_returns_the_exact_bytes_and_a_chain(db: &TestDb)
 }
 
 /// `read_all` and `read_log` read in bulk (SQLite: rows read in place through rusqlite;
-/// PostgreSQL: binary `COPY` for `read_log`), `read_stream` row by row through sqlx: the two
-/// must agree on every field of every event, with awkward names and metadata.
+/// PostgreSQL: rows decoded from their raw binary values), `read_stream` row by row through
+/// sqlx's typed decoding: the two must agree on every field of every event, with awkward
+/// names and metadata.
 async fn bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams(db: &TestDb) {
     // Arrange: 1,300 events in 7 streams, in appends of 1 to 9 events.
     let store = db.open().await;
@@ -462,8 +460,8 @@ async fn bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams(db: &TestDb
     assert_eq!(read_everything(&store).await, oracle);
 
     // Gaps (events deleted with SQL, as a tamperer would): single events, two on either
-    // side of 1,024, and runs of 60 and 150. Bulk reads (on SQLite, pages of 2,048 or more
-    // by two ranges of positions at once) still return exactly the events that are there.
+    // side of 1,024, and runs of 60 and 150. Bulk reads still return exactly the events
+    // that are there.
     let mut gone: Vec<usize> = vec![3, 900, 1_023, 1_024];
     gone.extend(40..100);
     gone.extend(1_100..1_250);
@@ -480,11 +478,10 @@ async fn bulk_reads_of_the_log_equal_row_by_row_reads_of_its_streams(db: &TestDb
     assert_eq!(read_everything(&store).await, left);
 }
 
-/// Pages of 2,048 events or more (on SQLite, read as two ranges of positions at once, see
-/// `direct.rs`): a reader paging while a writer appends sees every event once, in order;
-/// after deletions, a page whose first or second half has a gap, or whose second half is
-/// all gap, is still the events that are there.
-async fn large_pages_read_while_appending_and_across_gaps_in_either_half(db: &TestDb) {
+/// Pages of 2,048 events or more: a reader paging while a writer appends sees every event
+/// once, in order; after deletions (a small gap, and one of 1,201 events), a page is still
+/// the events that are there.
+async fn large_pages_read_while_appending_and_across_gaps(db: &TestDb) {
     const TOTAL: usize = 6_000;
     let store = db.open().await;
     let writer_store = store.clone();
@@ -545,8 +542,8 @@ async fn large_pages_read_while_appending_and_across_gaps_in_either_half(db: &Te
     ];
     check_bulk_reads(&store, &oracle, &cases).await;
 
-    // A small gap in the first half of a page from 0, a gap of 1,201 events that is the
-    // whole second half of a page from 1,076 (SQLite's positions are dense here: checked).
+    // A small gap in a page from 0, a gap of 1,201 events that is the whole second half of
+    // a page from 1,076 (SQLite's positions are dense here: checked).
     let gone: Vec<usize> = (500..511).chain(2_100..3_301).collect();
     let left = delete_events(&store, &oracle, &gone).await;
     if matches!(db.kind, Kind::Sqlite) {
@@ -563,223 +560,8 @@ async fn large_pages_read_while_appending_and_across_gaps_in_either_half(db: &Te
     }
 }
 
-/// Appends a log whose positions per page change sharply: batches of 1 to 400 events from
-/// one writer, single events from eight writers at once, batches again (more than 12,000
-/// events in 1,660 appends); waits until it is readable.
-async fn mixed_log(store: &Store) {
-    let batches = |stream: &'static str, rounds: usize| {
-        let store = store.clone();
-        async move {
-            for round in 0..rounds {
-                let batch: Vec<NewEvent> = (0..1 + round * 37 % 400)
-                    .map(|n| ev("E", &format!("{{\"r\":{round},\"n\":{n}}}")))
-                    .collect();
-                store
-                    .append(stream, ExpectedVersion::Any, &batch, None)
-                    .await
-                    .unwrap();
-            }
-        }
-    };
-    batches("dense-1", 30).await;
-    let writers: Vec<_> = (0..8)
-        .map(|w| {
-            let store = store.clone();
-            tokio::spawn(async move {
-                for n in 0..200 {
-                    store
-                        .append(
-                            &format!("single-{w}"),
-                            ExpectedVersion::Any,
-                            &[ev("S", &n.to_string())],
-                            None,
-                        )
-                        .await
-                        .unwrap();
-                }
-            })
-        })
-        .collect();
-    for w in writers {
-        w.await.unwrap();
-    }
-    batches("dense-2", 30).await;
-    settle(store).await;
-}
-
-/// A reader paging through the log with large pages (read as two halves at once on
-/// PostgreSQL, as two ranges on SQLite) gets exactly what small pages (one query) get, on a
-/// log whose positions per page change sharply (batches from one writer, then single
-/// events from eight at once, then batches again), at several page sizes; and events
-/// deleted with raw SQL between two of its pages are gone from the next.
-async fn a_reader_paging_through_the_log_gets_what_small_pages_get(db: &TestDb) {
-    let store = db.open().await;
-    mixed_log(&store).await;
-
-    let oracle = read_in_pages(&store, 500).await;
-    assert!(oracle.len() > 12_000, "{} events", oracle.len());
-    for limit in [2_048, 2_500, 3_001, 4_096] {
-        let seen = read_in_pages(&store, limit).await;
-        assert_eq!(seen.len(), oracle.len(), "pages of {limit}");
-        assert!(seen == oracle, "pages of {limit} differ from pages of 500");
-    }
-    // Two pages in, events of the third page are deleted with SQL: it must not have them.
-    let first = store.read_all(0, 2_048).await.unwrap();
-    let second = store
-        .read_all(first[2_047].position + 1, 2_048)
-        .await
-        .unwrap();
-    let from = second[2_047].position + 1;
-    let third_before = page_of(&oracle, from, 2_048);
-    // Every tenth event of it.
-    let gone: Vec<usize> = (0..oracle.len())
-        .filter(|&i| {
-            oracle[i].position >= from && oracle[i].position <= third_before[2_047].position
-        })
-        .step_by(10)
-        .collect();
-    let left = delete_events(&store, &oracle, &gone).await;
-    let third = store.read_all(from, 2_048).await.unwrap();
-    assert!(
-        third == page_of(&left, from, 2_048),
-        "the third page still holds deleted events"
-    );
-}
-
-/// On PostgreSQL the second half of a large page starts where the Merkle tree's leaves put
-/// it (`sealed_position_after`, migration 0004) once the log is sealed that far, and by a
-/// skip before. Checked: the function's answers against the log itself, from events and from
-/// between them, inside one seal and across seals, at and past the sealed head; pages of
-/// every size over a log sealed part-way (pages straddle the sealed head) and wholly equal
-/// small pages; with `seals` tampered with (positions rotated, a blob cut short), pages stay
-/// exact; and a large page over the sealed log really calls the function.
-async fn a_sealed_log_is_read_from_its_leaves_as_small_pages_read_it(db: &TestDb) {
-    let store = db.open().await;
-    mixed_log(&store).await;
-    let oracle = read_in_pages(&store, 500).await;
-    let limits = [2_048, 3_001, 4_096, 10_000];
-    let check_pages = |when: &'static str| {
-        let (store, oracle) = (store.clone(), oracle.clone());
-        async move {
-            for limit in limits {
-                let seen = read_in_pages(&store, limit).await;
-                assert_eq!(seen.len(), oracle.len(), "{when}: pages of {limit}");
-                assert!(
-                    seen == oracle,
-                    "{when}: pages of {limit} differ from pages of 500"
-                );
-            }
-        }
-    };
-    // Seal about 60% of it in rounds of uneven size (one `seals` row each).
-    let mut sealed = 0usize;
-    for per_round in [1, 700, 13, 2_500, 333, 1_999].into_iter().cycle() {
-        if sealed >= oracle.len() * 6 / 10 {
-            break;
-        }
-        let outcome = store
-            .seal_once(&sealer(1_000_000, per_round))
-            .await
-            .unwrap();
-        sealed = usize::try_from(outcome.tree_size).unwrap();
-    }
-    assert!(sealed < oracle.len(), "sealed all {sealed}");
-    check_pages("sealed part-way").await;
-
-    let mut conn = None;
-    if let Some(schema) = &db.schema {
-        let mut c = sqlx::PgConnection::connect(&db.url).await.unwrap();
-        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("SET search_path TO {schema}")))
-            .execute(&mut c)
-            .await
-            .unwrap();
-        conn = Some(c);
-    }
-    if let Some(conn) = &mut conn {
-        let mut checked = 0;
-        for i in (0..oracle.len())
-            .step_by(97)
-            .chain([0, sealed - 1, sealed, oracle.len() - 1])
-        {
-            for skip in [1usize, 12, 499, 2_047, 5_000] {
-                let target = i + skip;
-                // At the event itself, and from just before it (not an event's position
-                // unless it is the previous one).
-                let starts = [oracle[i].position, oracle[i].position - 1];
-                for (n, from) in starts.into_iter().enumerate() {
-                    let first = if n == 1 && i > 0 && oracle[i - 1].position == from {
-                        i - 1
-                    } else {
-                        i
-                    };
-                    let expected = (first + skip < sealed).then(|| oracle[first + skip].position);
-                    let got: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-                        "SELECT sealed_position_after({from}, {skip})"
-                    )))
-                    .fetch_one(&mut *conn)
-                    .await
-                    .unwrap();
-                    let got = got.map(|p| u64::try_from(p).unwrap());
-                    assert_eq!(
-                        got, expected,
-                        "from {from} (event {first}), skip {skip}, target {target}"
-                    );
-                    checked += usize::from(expected.is_some());
-                }
-            }
-        }
-        assert!(checked > 100, "only {checked} sealed answers checked");
-    }
-
-    store.seal_all(&sealer(1_000_000, 1_234)).await.unwrap();
-    check_pages("sealed").await;
-
-    // Tampering with `seals` makes wrong or no answers, never wrong pages.
-    let (rotate, cut) = match db.kind {
-        Kind::Postgres => (
-            "substring(positions FROM 9) || substring(positions FROM 1 FOR 8)",
-            "substring(positions FROM 1 FOR length(positions) - 3)",
-        ),
-        Kind::Sqlite => (
-            "substr(positions, 9) || substr(positions, 1, 8)",
-            "substr(positions, 1, length(positions) - 3)",
-        ),
-    };
-    store
-        .execute_raw(&format!(
-            "UPDATE seals SET positions = {rotate} WHERE seal_id % 3 = 0"
-        ))
-        .await
-        .unwrap();
-    store
-        .execute_raw(&format!(
-            "UPDATE seals SET positions = {cut} WHERE seal_id % 3 = 1"
-        ))
-        .await
-        .unwrap();
-    check_pages("seals tampered with").await;
-
-    // The sealed path is the one taken: a function that fails fails a large page.
-    if let Some(conn) = &mut conn {
-        sqlx::raw_sql(
-            "CREATE OR REPLACE FUNCTION sealed_position_after(from_position BIGINT, skip BIGINT) \
-             RETURNS BIGINT \
-             LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'sealed start asked'; END $$",
-        )
-        .execute(&mut *conn)
-        .await
-        .unwrap();
-        let err = store.read_all(0, 4_096).await.unwrap_err();
-        assert!(err.to_string().contains("sealed start asked"), "{err}");
-        assert_eq!(
-            store.read_all(0, 100).await.unwrap(),
-            page_of(&oracle, 0, 100)
-        );
-    }
-}
-
 /// A bulk read whose future is dropped half-way (a caller that gave up: a timeout, a client
-/// that went away) leaves no pooled connection with the rest of its `COPY` unread: every
+/// that went away) leaves no pooled connection with the rest of its rows unread: every
 /// query after it works.
 async fn bulk_reads_cut_short_leave_every_pooled_connection_usable(db: &TestDb) {
     let store = db.open().await;
@@ -799,7 +581,7 @@ async fn bulk_reads_cut_short_leave_every_pooled_connection_usable(db: &TestDb) 
             Err(_) => cut += 1,
             Ok(result) => result.unwrap(),
         }
-        // A large page from elsewhere, read as two halves.
+        // A large page from elsewhere.
         let from = whole[4_999].position + 1;
         let _ = tokio::time::timeout(wait, store.read_all(from, 2_048)).await;
     }
@@ -828,7 +610,7 @@ async fn bulk_reads_cut_short_leave_every_pooled_connection_usable(db: &TestDb) 
 }
 
 /// A subscriber far behind the head reads the log in large pages (`subscribe`'s catch-up
-/// pages, on PostgreSQL two halves at once) and yields what small pages of `read_all` give,
+/// pages) and yields what small pages of `read_all` give,
 /// from the start or from the middle, through `next`, `next_batch` or `try_next`, and then
 /// follows the log live.
 async fn a_subscriber_far_behind_catches_up_with_what_small_pages_get(db: &TestDb) {
@@ -858,10 +640,6 @@ async fn a_subscriber_far_behind_catches_up_with_what_small_pages_get(db: &TestD
         seen.push(sub.next().await.unwrap());
     }
     assert!(seen == oracle, "next() from 0");
-    if let Some(after_catch_up) = store.pg_connections() {
-        // Kept by large pages' halves only: small pages are read as rows on one connection.
-        assert_eq!(after_catch_up.kept, 2, "{after_catch_up:?}");
-    }
 
     let middle = oracle[12_345].position;
     let mut sub = store.subscribe_all(middle);
@@ -896,77 +674,6 @@ async fn a_subscriber_far_behind_catches_up_with_what_small_pages_get(db: &TestD
         .unwrap()
         .unwrap();
     assert_eq!(event.position, appended.first_position);
-}
-
-/// On PostgreSQL, a bulk read keeps its connections for the next one (`pg_warm`), but never
-/// so that the pool runs short: a pool of two serves writers while a reader pages through
-/// the log, kept connections go back to the pool by themselves, and closing the store does
-/// not wait for them.
-async fn connections_kept_for_the_next_bulk_read_never_starve_the_pool(db: &TestDb) {
-    let store = db.open().await;
-    league_testkit::fill(&store, 12_000).await.unwrap();
-    settle(&store).await;
-    let oracle = read_in_pages(&store, 500).await;
-    assert_eq!(read_in_pages(&store, 4_000).await, oracle);
-    if let Some(after_read) = store.pg_connections() {
-        assert_eq!(after_read.kept, 2, "{after_read:?}");
-    }
-    // Closing with connections kept.
-    tokio::time::timeout(Duration::from_secs(20), store.close())
-        .await
-        .expect("close waited for the kept connections");
-
-    // The smallest pool the store opens: two connections.
-    let small = Store::open_with(
-        &db.url,
-        StoreOptions {
-            max_connections: 2,
-            ..db.options()
-        },
-    )
-    .await
-    .unwrap();
-    let writers: Vec<_> = (0..4)
-        .map(|w| {
-            let store = small.clone();
-            tokio::spawn(async move {
-                let stream = format!("writer-{w}");
-                for n in 0..25 {
-                    let event = [ev("W", &n.to_string())];
-                    let append = store.append(&stream, ExpectedVersion::Any, &event, None);
-                    tokio::time::timeout(Duration::from_secs(20), append)
-                        .await
-                        .expect("an append waited 20 s for a connection")
-                        .unwrap();
-                }
-            })
-        })
-        .collect();
-    for _ in 0..3 {
-        let seen = read_in_pages(&small, 4_000).await;
-        assert_eq!(seen[..oracle.len()], oracle[..]);
-        if let Some(now) = small.pg_connections() {
-            assert!(now.open <= 2 && now.kept <= 2, "{now:?}");
-        }
-    }
-    for w in writers {
-        w.await.unwrap();
-    }
-    // Kept connections go back to the pool by themselves (one of the two is the listener's
-    // for wake-ups, never idle).
-    if small.pg_connections().is_some() {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while small
-            .pg_connections()
-            .is_some_and(|c| c.kept > 0 || c.idle == 0)
-        {
-            assert!(Instant::now() < deadline, "{:?}", small.pg_connections());
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-    tokio::time::timeout(Duration::from_secs(20), small.close())
-        .await
-        .expect("close of the small pool");
 }
 
 /// Deletes the events at the indexes `gone` of `oracle` with SQL, as a tamperer would;
@@ -1512,7 +1219,7 @@ async fn of_racing_appends_to_one_version_exactly_one_wins(db: &TestDb) {
 
 /// 32 writers each append 40 times to a stream of their own (1 to 3 events, exact versions)
 /// while 4 race on one shared stream each round: on PostgreSQL concurrent appends on known
-/// heads are written in groups, one transaction for several streams (`pg_batch`), and a
+/// heads are written in groups, one transaction for several streams (`store::postgres::batch`), and a
 /// group that a racing append poisons is retried append by append. Every append must come
 /// back with exactly the positions its events have in the log, every stream must be whole
 /// and in order, exactly one racer must win each round, the log must verify, and on

@@ -4,11 +4,12 @@
 //! read-your-write appends, decoding rows, read models).
 //!
 //! Each backend's SQL and the code that runs it are in a module of its own, `sqlite` and
-//! `postgres`; the public methods here choose between them, each with one `match` on the
-//! backend (`Db`).
+//! `postgres` (with submodules `seals` for the sealer and `tokens` for the API's tokens);
+//! the public methods here, and those of `sealer`, `tokens` and `verify`, choose between
+//! them, each with one `match` on the backend (`Db`) calling one function per backend.
 
-mod postgres;
-mod sqlite;
+pub(crate) mod postgres;
+pub(crate) mod sqlite;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -32,7 +33,6 @@ use crate::types::{
 };
 
 pub(crate) use postgres::PG_INDEX_BITS;
-pub use postgres::PgConnections;
 
 /// The channel on which the sealer announces a new sealed head to other processes.
 pub const NOTIFY_CHANNEL: &str = "league_log";
@@ -107,18 +107,15 @@ pub(crate) struct Inner {
     /// SQLite: appends and seals of this process queue here instead of spinning on the file
     /// lock (SQLite's busy handler backs off in sleeps of up to 100 ms).
     pub(crate) sqlite_writer: Mutex<()>,
-    /// SQLite in a file: bulk reads of the log by connections of our own (see `direct`).
-    direct: Option<Arc<crate::direct::DirectReader>>,
+    /// SQLite in a file: bulk reads of the log by connections of our own (see `sqlite::direct`).
+    direct: Option<Arc<sqlite::direct::DirectReader>>,
     /// PostgreSQL: the last version and hash this process wrote or read for recent streams,
     /// so that an append whose expectation matches skips the head read (one statement per
     /// append). A stale entry is harmless: the insert then violates `(stream, version)` and
     /// the append falls back to reading the head.
     heads: std::sync::Mutex<HashMap<String, (u64, Hash)>>,
-    /// PostgreSQL: appends on known heads waiting to be written together (`pg_batch`).
-    groups: Arc<crate::pg_batch::Groups>,
-    /// PostgreSQL: the connections of the last bulk reads, kept briefly for the next
-    /// (`pg_warm`).
-    warm: Arc<crate::pg_warm::WarmConnections>,
+    /// PostgreSQL: appends on known heads waiting to be written together (`postgres::batch`).
+    groups: Arc<postgres::batch::Groups>,
     listener: Option<JoinHandle<()>>,
 }
 
@@ -446,7 +443,6 @@ impl Store {
                 direct,
                 heads: std::sync::Mutex::new(HashMap::new()),
                 groups: Arc::default(),
-                warm: Arc::default(),
                 listener,
             }),
         })
@@ -470,7 +466,6 @@ impl Store {
         if let Some(direct) = &self.inner.direct {
             direct.close();
         }
-        self.inner.warm.release_all();
         match &self.inner.db {
             Db::Sqlite(p) => p.close().await,
             Db::Postgres(p) => p.close().await,
@@ -594,16 +589,10 @@ impl Store {
     ) -> Result<Vec<RecordedEvent>, StoreError> {
         // SQLite in a file reads through `direct` (sqlx's row objects were most of the cost
         // of a read there); an in-memory SQLite database, only reachable through sqlx's own
-        // connections, reads rows through sqlx. PostgreSQL reads a large page as two halves at
-        // once on two connections, each a binary `COPY` (`read_all_pg_split`), and a small
-        // page (a live tail's) as rows, each column taken as its raw binary value
-        // (`decode_pg_event`). On one connection a `COPY` is no faster than rows (it costs the
-        // server more per row, and one server process is the limit); on two it is, since the
-        // client's cost is then what the two server processes wait for.
+        // connections, reads rows through sqlx. PostgreSQL reads rows, each column taken as
+        // its raw binary value (`decode_pg_event`).
         match &self.inner.db {
-            Db::Postgres(pool) => {
-                postgres::read_all(pool, &self.inner.warm, from_position, limit).await
-            }
+            Db::Postgres(pool) => postgres::read_all(pool, from_position, limit).await,
             Db::Sqlite(pool) => {
                 sqlite::read_all(pool, self.inner.direct.as_ref(), from_position, limit).await
             }
@@ -618,9 +607,7 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<LogEntry>, StoreError> {
         match &self.inner.db {
-            Db::Postgres(pool) => {
-                postgres::read_log(pool, &self.inner.warm, from_position, limit).await
-            }
+            Db::Postgres(pool) => postgres::read_log(pool, from_position, limit).await,
             Db::Sqlite(pool) => {
                 sqlite::read_log(pool, self.inner.direct.as_ref(), from_position, limit).await
             }
@@ -654,16 +641,6 @@ impl Store {
     /// then live, as one sequence with no gap and no duplicate.
     pub fn subscribe_all(&self, from_position: u64) -> Subscription {
         Subscription::new(self.clone(), from_position)
-    }
-
-    /// A PostgreSQL store's connections: open in its pool, idle there, and kept by the last
-    /// bulk reads for the next (`pg_warm`); `None` on SQLite. For tests.
-    #[doc(hidden)]
-    pub fn pg_connections(&self) -> Option<PgConnections> {
-        match &self.inner.db {
-            Db::Postgres(pool) => Some(postgres::connections(pool, &self.inner.warm)),
-            Db::Sqlite(_) => None,
-        }
     }
 
     /// Raw access for tests and tools that must reach around the store (tamper tests).

@@ -1,8 +1,14 @@
-//! The store on SQLite: all of its SQL (together at the top), opening its pool, appends (one
-//! autocommit statement on a known head, otherwise a `BEGIN IMMEDIATE` transaction, both
-//! behind this process's writer queue), and the reads through sqlx's connections (a database
-//! in a file reads the log in bulk through `direct` instead). `Store`'s methods in
-//! `store/mod.rs` call these functions.
+//! The store on SQLite: all of its SQL (the events' together at the top of this file; the
+//! bulk reads' in `direct`), opening its pool, appends (one autocommit statement on a known
+//! head, otherwise a `BEGIN IMMEDIATE` transaction, both behind this process's writer
+//! queue), the reads through sqlx's connections (a database in a file reads the log in bulk
+//! through `direct` instead), and the auditor's reads. The sealer's SQL is in `seals`, the
+//! tokens' and the idempotency-key lookup's in `tokens`. `Store`'s methods in
+//! `store/mod.rs`, and those of `sealer`, `tokens` and `verify`, call these functions.
+
+pub(crate) mod direct;
+pub(crate) mod seals;
+pub(crate) mod tokens;
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -21,16 +27,16 @@ use super::{
     StreamIds, build_rows, check_expected, decode_event, head_of, ping_if_idle, to_hash, to_i64,
     to_u64,
 };
-use crate::direct::DirectReader;
 use crate::error::StoreError;
 use crate::types::{Appended, ExpectedVersion, Hash, NewEvent, RecordedEvent};
+use direct::DirectReader;
 
 /// The schema's migrations, in order (`migrator` names them).
 pub(super) const MIGRATIONS: [&str; 4] = [
-    include_str!("../../../../migrations/sqlite/0001_event_store.sql"),
-    include_str!("../../../../migrations/sqlite/0002_read_models.sql"),
-    include_str!("../../../../migrations/sqlite/0003_tokens.sql"),
-    include_str!("../../../../migrations/sqlite/0004_seals_by_position.sql"),
+    include_str!("../../../../../migrations/sqlite/0001_event_store.sql"),
+    include_str!("../../../../../migrations/sqlite/0002_read_models.sql"),
+    include_str!("../../../../../migrations/sqlite/0003_tokens.sql"),
+    include_str!("../../../../../migrations/sqlite/0004_seals_by_position.sql"),
 ];
 
 const HEAD: &str = "SELECT (SELECT max(position) FROM events), \
@@ -56,6 +62,16 @@ const READ_LOG: &str = "SELECT position, stream_id, stream_version, payload FROM
     WHERE position >= $1 ORDER BY position LIMIT $2";
 
 const LAST_POSITION: &str = "SELECT max(position) FROM events";
+
+/// The auditor's read: events with positions in `[$1, $2]`, up to `$3`.
+const READ_RANGE: &str = "SELECT position, stream_id, stream_version, event_type, \
+    schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
+    recorded_at, prev_hash, hash FROM events WHERE position >= $1 AND position <= $2 \
+    ORDER BY position LIMIT $3";
+
+const EVENT_AT: &str = "SELECT position, stream_id, stream_version, event_type, \
+    schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
+    recorded_at, prev_hash, hash FROM events WHERE stream_id = $1 AND stream_version = $2";
 
 const READ_MODEL_UPSERT: &str = "INSERT INTO read_models (projection, kind, key, doc) \
     VALUES ($1, $2, $3, $4) ON CONFLICT (projection, kind, key) DO UPDATE SET doc = excluded.doc";
@@ -357,6 +373,39 @@ pub(super) async fn read_stream(
         .iter()
         .map(decode_event)
         .collect()
+}
+
+/// Events with positions in `[from, to]`, at most `limit`.
+pub(crate) async fn read_range(
+    pool: &SqlitePool,
+    from: i64,
+    to: i64,
+    limit: i64,
+) -> Result<Vec<RecordedEvent>, StoreError> {
+    sqlx::query(READ_RANGE)
+        .bind(from)
+        .bind(to)
+        .bind(limit)
+        .fetch_all(pool)
+        .await?
+        .iter()
+        .map(decode_event)
+        .collect()
+}
+
+/// The event of `stream_id` at `version`, if there is one.
+pub(crate) async fn event_at(
+    pool: &SqlitePool,
+    stream_id: &str,
+    version: i64,
+) -> Result<Option<RecordedEvent>, StoreError> {
+    sqlx::query(EVENT_AT)
+        .bind(stream_id)
+        .bind(version)
+        .fetch_optional(pool)
+        .await?
+        .map(|r| decode_event(&r))
+        .transpose()
 }
 
 /// [`Store::read_all`] on SQLite: through `direct` for a database in a file, otherwise

@@ -1,13 +1,16 @@
-//! The store on PostgreSQL: all of its SQL (together at the top; the binary `COPY`
-//! statements are built in `pg_copy`), opening its pool, appends (the stream head read, then
-//! one `INSERT` whose transaction id orders the events; appends on known heads are written in
-//! groups by `pg_batch`), reads below the commit horizon (rows decoded from their raw binary
-//! values; a large `read_all` page as two halves on two connections, `pg_copy` and
-//! `pg_warm`), and the listener that turns the sealer's NOTIFY hints into wake-ups.
-//! `Store`'s methods in `store/mod.rs` call these functions.
+//! The store on PostgreSQL: all of its SQL (the events' together at the top of this file),
+//! opening its pool, appends (the stream head read, then one `INSERT` whose transaction id
+//! orders the events; appends on known heads are written in groups by `batch`), reads
+//! below the commit horizon (rows decoded from their raw binary values), the auditor's
+//! reads, and the listener that turns the sealer's NOTIFY hints into wake-ups. The sealer's SQL is in `seals`, the tokens' and
+//! the idempotency-key lookup's in `tokens`. `Store`'s methods in `store/mod.rs`, and those
+//! of `sealer`, `tokens` and `verify`, call these functions.
+
+pub(crate) mod batch;
+pub(crate) mod seals;
+pub(crate) mod tokens;
 
 use std::str::FromStr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::TryStreamExt as _;
@@ -17,12 +20,10 @@ use tokio::sync::watch;
 
 use super::{
     DocRow, IdempotentRecord, LogEntry, NOTIFY_CHANNEL, ReadModelDoc, Store, StoreOptions,
-    build_rows, check_expected, decode_event, head_of, head_of_rows, ping_if_idle, to_hash, to_i64,
-    to_u64,
+    StreamIds, build_rows, check_expected, decode_event, head_of, head_of_rows, ping_if_idle,
+    to_hash, to_i64, to_u64,
 };
 use crate::error::StoreError;
-use crate::pg_copy;
-use crate::pg_warm::WarmConnections;
 use crate::types::{Appended, ExpectedVersion, Hash, NewEvent, RecordedEvent, Timestamp};
 
 /// Bits of a PostgreSQL position that hold the event's index within its transaction.
@@ -31,16 +32,13 @@ pub(crate) const PG_INDEX_BITS: u32 = 16;
 /// jittered back-off, so that the last winner, which knows the new head, cannot starve the
 /// others).
 const ANY_RETRIES: u32 = 1_000;
-/// Pages of at least this many events are read from PostgreSQL on two connections when a
-/// second one is at hand.
-const PG_SPLIT_MIN: usize = 2_048;
 
 /// The schema's migrations, in order (`migrator` names them).
 pub(super) const MIGRATIONS: [&str; 4] = [
-    include_str!("../../../../migrations/postgres/0001_event_store.sql"),
-    include_str!("../../../../migrations/postgres/0002_read_models.sql"),
-    include_str!("../../../../migrations/postgres/0003_tokens.sql"),
-    include_str!("../../../../migrations/postgres/0004_seals_by_position.sql"),
+    include_str!("../../../../../migrations/postgres/0001_event_store.sql"),
+    include_str!("../../../../../migrations/postgres/0002_read_models.sql"),
+    include_str!("../../../../../migrations/postgres/0003_tokens.sql"),
+    include_str!("../../../../../migrations/postgres/0004_seals_by_position.sql"),
 ];
 
 const HEAD: &str = "SELECT h.stream_version, h.hash, i.stream_id, i.fingerprint, \
@@ -80,6 +78,13 @@ const READ_ALL: &str = "SELECT position, stream_id, stream_version, event_type, 
     AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
     ORDER BY position LIMIT $2";
 
+/// `read_log`'s query: what a projection folds of up to `$2` events from position `$1` on,
+/// below the commit horizon.
+const READ_LOG: &str = "SELECT position, stream_id, stream_version, payload FROM events \
+    WHERE position >= $1 \
+    AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
+    ORDER BY position LIMIT $2";
+
 const HORIZON: &str = "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16";
 
 const STREAM_HEAD: &str = "SELECT stream_version, hash FROM events WHERE stream_id = $1 \
@@ -92,6 +97,17 @@ const READ_STREAM: &str = "SELECT position, stream_id, stream_version, event_typ
 
 const LAST_POSITION: &str = "SELECT max(position) FROM events";
 
+/// The auditor's read: events with positions in `[$1, $2]`, up to `$3`, ignoring the commit
+/// horizon.
+const READ_RANGE: &str = "SELECT position, stream_id, stream_version, event_type, \
+    schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
+    recorded_at, prev_hash, hash FROM events WHERE position >= $1 AND position <= $2 \
+    ORDER BY position LIMIT $3";
+
+const EVENT_AT: &str = "SELECT position, stream_id, stream_version, event_type, \
+    schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
+    recorded_at, prev_hash, hash FROM events WHERE stream_id = $1 AND stream_version = $2";
+
 const READ_MODEL_UPSERT: &str = "INSERT INTO read_models (projection, kind, key, doc) \
     VALUES ($1, $2, $3, $4) ON CONFLICT (projection, kind, key) DO UPDATE SET doc = excluded.doc";
 const READ_MODEL_DELETE: &str = "DELETE FROM read_models WHERE projection = $1 AND kind = $2 \
@@ -101,27 +117,6 @@ const CHECKPOINT_UPSERT: &str = "INSERT INTO projection_checkpoints (projection,
 const CHECKPOINT: &str = "SELECT position FROM projection_checkpoints WHERE projection = $1";
 const READ_MODEL_DOCS: &str =
     "SELECT kind, key, doc FROM read_models WHERE projection = $1 ORDER BY kind, key";
-
-/// See [`Store::pg_connections`].
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PgConnections {
-    /// Open, whether in use, idle or kept.
-    pub open: u32,
-    /// Idle in the pool.
-    pub idle: usize,
-    /// Kept for the next bulk read.
-    pub kept: usize,
-}
-
-/// [`Store::pg_connections`]: the pool's connections and those kept in `warm`.
-pub(super) fn connections(pool: &PgPool, warm: &WarmConnections) -> PgConnections {
-    PgConnections {
-        open: pool.size(),
-        idle: pool.num_idle(),
-        kept: warm.len(),
-    }
-}
 
 /// Opens the pool.
 pub(super) async fn connect(url: &str, options: &StoreOptions) -> Result<PgPool, StoreError> {
@@ -189,7 +184,7 @@ pub(super) async fn append(
         let first_version = head.map_or(1, |h| h.0 + 1);
         let n = u64::try_from(count).unwrap_or(u64::MAX);
         // A known head and no key: written with whatever else is appending now, in one
-        // transaction (`pg_batch`); if that group fails, alone below.
+        // transaction (`batch`); if that group fails, alone below.
         let appended = |first_position: u64| Appended {
             first_position,
             last_position: first_position + n - 1,
@@ -200,7 +195,7 @@ pub(super) async fn append(
         if from_cache && key.is_none() {
             let new_head = head_of_rows(&rows);
             let grouped = store.inner.groups.append(pool, stream_id, rows).await;
-            if let crate::pg_batch::Grouped::Appended(first_position) = grouped {
+            if let batch::Grouped::Appended(first_position) = grouped {
                 if let Some(h) = new_head {
                     store.remember_head(stream_id, h);
                 }
@@ -342,19 +337,48 @@ pub(super) async fn read_stream(
         .collect()
 }
 
-/// [`Store::read_all`] on PostgreSQL: a large page as two halves when a second connection is
-/// at hand (`read_all_pg_split`), otherwise as rows.
+/// Events with positions in `[from, to]`, at most `limit`, ignoring the commit horizon (the
+/// auditor wants everything stored). Not prepared, as `read_pg_rows` explains.
+pub(crate) async fn read_range(
+    pool: &PgPool,
+    from: i64,
+    to: i64,
+    limit: i64,
+) -> Result<Vec<RecordedEvent>, StoreError> {
+    sqlx::query(READ_RANGE)
+        .persistent(false)
+        .bind(from)
+        .bind(to)
+        .bind(limit)
+        .fetch_all(pool)
+        .await?
+        .iter()
+        .map(decode_event)
+        .collect()
+}
+
+/// The event of `stream_id` at `version`, if there is one.
+pub(crate) async fn event_at(
+    pool: &PgPool,
+    stream_id: &str,
+    version: i64,
+) -> Result<Option<RecordedEvent>, StoreError> {
+    sqlx::query(EVENT_AT)
+        .bind(stream_id)
+        .bind(version)
+        .fetch_optional(pool)
+        .await?
+        .map(|r| decode_event(&r))
+        .transpose()
+}
+
+/// [`Store::read_all`] on PostgreSQL: rows, each column taken as its raw binary value
+/// (`decode_pg_event`).
 pub(super) async fn read_all(
     pool: &PgPool,
-    warm: &Arc<WarmConnections>,
     from_position: u64,
     limit: usize,
 ) -> Result<Vec<RecordedEvent>, StoreError> {
-    if limit >= PG_SPLIT_MIN
-        && let Some(second) = warm.second(pool).await
-    {
-        return read_all_pg_split(pool, warm, second, from_position, limit).await;
-    }
     let mut events = Vec::with_capacity(limit.min(10_000));
     let params = [to_i64(from_position), count_param(limit)];
     read_pg_rows(pool, READ_ALL, &params, &mut events).await?;
@@ -390,134 +414,6 @@ where
 /// A count as a `bigint` parameter (`LIMIT`, `OFFSET`), saturating.
 fn count_param(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
-}
-
-/// A page of `read_all` read as two halves at once, on two connections, so that two server
-/// processes (one per core) produce its rows: a single server process producing rows is the
-/// limit of a bulk read on PostgreSQL (about a microsecond a row). Each half is a binary
-/// `COPY` split by `pg_copy` (sqlx's row objects were half of the client's cost, and the
-/// client shares the machine's cores with the server).
-///
-/// The first half is the first `half` events of the page. The second starts at the event
-/// `half - 1` events after the page's first, found in its own server process while the
-/// first half streams (where the log is sealed, from the Merkle tree's leaves; elsewhere by
-/// an index scan that skips the rows: `pg_copy::events_statement`), and must start with the
-/// first half's last event:
-/// from there it is every event that follows, by its own query. The two statements may see
-/// different commit horizons; every event below a horizon is final, so one that holds an
-/// event the other does not can only reach further. If the two do not join (the first half
-/// is short: the end of the readable log; or its last event is not the second's first: the
-/// log changed between the two, which only tampering can do below the horizon) the rest of
-/// the page is read from the first half's last event on, by one query: either way the page
-/// is what one query would return.
-async fn read_all_pg_split(
-    pool: &PgPool,
-    warm: &Arc<WarmConnections>,
-    second: sqlx::pool::PoolConnection<sqlx::Postgres>,
-    from: u64,
-    limit: usize,
-) -> Result<Vec<RecordedEvent>, StoreError> {
-    // Where the log is not sealed, the second half's server process also skips the first
-    // half's rows (an index scan), but giving the first half more of the page (5/9, 2/3)
-    // measured no faster, nor did three or four parts on three or four connections.
-    let half = limit / 2;
-    let rest = limit - half + 1;
-    // Each half in a task of its own, the second (which has its start to find) started first.
-    // Polled by the caller's task instead, the first half ran wherever the caller runs: in
-    // `league-bench store` and the `read_all` example, the main thread in `block_on`, which
-    // a multi-threaded runtime wakes from a worker for every socket read (a futex wake and a
-    // context switch each time). Measured with the example over the benchmark's log, 24
-    // passes each, alternately: median 1,188,848 events/s against 1,080,720, lower quartile
-    // 1,113,060 against 899,460, and 11% less client CPU.
-    let second_half = spawn_half(pool, warm, Some(second), from, half - 1, rest, rest);
-    let first_half = spawn_half(pool, warm, None, from, 0, half, limit);
-    let first = first_half
-        .await
-        .map_err(|e| StoreError::Corrupt(format!("first half of a read: {e}")))?;
-    let second = second_half
-        .await
-        .map_err(|e| StoreError::Corrupt(format!("second half of a read: {e}")))?;
-    let mut events = first?;
-    if let Join::ReadOn { from } = join_halves(&mut events, second?, half, |e| e.position) {
-        let more = limit - events.len();
-        copy_events(pool, warm, None, from, 0, more, &mut events).await?;
-    }
-    Ok(events)
-}
-
-/// [`copy_events`] in a task of its own, into a vector with room for `capacity`.
-fn spawn_half(
-    pool: &PgPool,
-    warm: &Arc<WarmConnections>,
-    conn: Option<sqlx::pool::PoolConnection<sqlx::Postgres>>,
-    from: u64,
-    skip: usize,
-    limit: usize,
-    capacity: usize,
-) -> tokio::task::JoinHandle<Result<Vec<RecordedEvent>, StoreError>> {
-    let (pool, warm) = (pool.clone(), Arc::clone(warm));
-    tokio::spawn(async move {
-        let mut events = Vec::with_capacity(capacity.min(20_000));
-        copy_events(&pool, &warm, conn, from, skip, limit, &mut events).await?;
-        Ok(events)
-    })
-}
-
-/// Up to `limit` events from the event `skip` events after the first at or after `from`
-/// (`pg_copy::events_statement`), below the commit horizon, as one binary `COPY` onto
-/// `events`, on `conn` or else a warm connection if one is kept; the connection is given
-/// back as soon as the copy is read.
-async fn copy_events(
-    pool: &PgPool,
-    warm: &Arc<WarmConnections>,
-    conn: Option<sqlx::pool::PoolConnection<sqlx::Postgres>>,
-    from: u64,
-    skip: usize,
-    limit: usize,
-    events: &mut Vec<RecordedEvent>,
-) -> Result<(), StoreError> {
-    let conn = match conn {
-        Some(conn) => conn,
-        None => warm.acquire(pool).await?,
-    };
-    let statement = pg_copy::events_statement(from, skip, limit);
-    let conn = pg_copy::read_events(conn, &statement, events).await?;
-    // At once: the other half of a page may be waiting for a connection.
-    warm.give_back(pool, conn);
-    Ok(())
-}
-
-/// What is left to read after `join_halves`.
-#[derive(Debug, PartialEq, Eq)]
-enum Join {
-    /// The page is whole (or the readable log ends in it).
-    Done,
-    /// The halves did not join: the rest of the page is read by one query from here.
-    ReadOn { from: u64 },
-}
-
-/// Joins a page's second half onto its first (see `read_all_pg_split`): the first asked for
-/// `half` events; the second, if it joins, starts with the first's last event.
-fn join_halves<T>(
-    first: &mut Vec<T>,
-    second: Vec<T>,
-    half: usize,
-    position: impl Fn(&T) -> u64,
-) -> Join {
-    let Some(last) = first.last().map(&position) else {
-        return Join::Done;
-    };
-    if first.len() < half {
-        Join::Done
-    } else if second.first().map(&position) == Some(last) {
-        // Past the shared event; the rest is moved in one copy.
-        let mut rest = second.into_iter();
-        rest.next();
-        first.extend(rest);
-        Join::Done
-    } else {
-        Join::ReadOn { from: last + 1 }
-    }
 }
 
 /// Decodes an event row of `EVENT_COLUMNS` from PostgreSQL by its columns' raw binary
@@ -573,15 +469,28 @@ fn decode_pg_event(row: &PgRow) -> Result<RecordedEvent, StoreError> {
     })
 }
 
-/// [`Store::read_log`] on PostgreSQL: one binary `COPY` (`pg_copy`).
+/// [`Store::read_log`] on PostgreSQL: rows, not prepared (as `read_pg_rows` explains),
+/// decoded as they arrive.
 pub(super) async fn read_log(
     pool: &PgPool,
-    warm: &Arc<WarmConnections>,
     from_position: u64,
     limit: usize,
 ) -> Result<Vec<LogEntry>, StoreError> {
     let mut entries = Vec::with_capacity(limit.min(10_000));
-    pg_copy::read_log(pool, warm, from_position, limit, &mut entries).await?;
+    let mut streams = StreamIds::default();
+    let mut rows = sqlx::query_as::<_, (i64, String, i64, Vec<u8>)>(READ_LOG)
+        .bind(to_i64(from_position))
+        .bind(count_param(limit))
+        .persistent(false)
+        .fetch(pool);
+    while let Some((position, stream, version, payload)) = rows.try_next().await? {
+        entries.push(LogEntry {
+            position: to_u64("position", position)?,
+            stream_id: streams.get(&stream),
+            stream_version: to_u64("stream version", version)?,
+            payload: bytes::Bytes::from(payload),
+        });
+    }
     Ok(entries)
 }
 
@@ -674,38 +583,5 @@ pub(super) async fn listen(pool: PgPool, wake: watch::Sender<u64>) {
             return;
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Join, join_halves};
-
-    fn join(first: &[u64], second: &[u64], half: usize) -> (Vec<u64>, Join) {
-        let mut page = first.to_vec();
-        let join = join_halves(&mut page, second.to_vec(), half, |p| *p);
-        (page, join)
-    }
-
-    #[test]
-    fn halves_join_only_on_the_first_halfs_last_event() {
-        // Joined: the shared event appears once.
-        assert_eq!(
-            join(&[1, 4, 9], &[9, 12, 13], 3),
-            (vec![1, 4, 9, 12, 13], Join::Done)
-        );
-        // The second half saw nothing past the first (its horizon was earlier).
-        assert_eq!(join(&[1, 4, 9], &[9], 3), (vec![1, 4, 9], Join::Done));
-        // The second half starts elsewhere (the log changed between the two statements):
-        // nothing of it is taken, the rest is read from after the first half's last event.
-        for second in [&[12, 13][..], &[4, 9, 12], &[10, 12], &[]] {
-            assert_eq!(
-                join(&[1, 4, 9], second, 3),
-                (vec![1, 4, 9], Join::ReadOn { from: 10 })
-            );
-        }
-        // A short first half is the end of the readable log: the second is not taken.
-        assert_eq!(join(&[1, 4], &[4, 9], 3), (vec![1, 4], Join::Done));
-        assert_eq!(join(&[], &[4, 9], 3), (vec![], Join::Done));
     }
 }

@@ -9,16 +9,6 @@
 //! the same bundled SQLite library sqlx links (`libsqlite3-sys`), by connections of our own:
 //! read-only (`PRAGMA query_only`), each used by one blocking task at a time. sqlx still
 //! does everything else: migrations, appends, every other query.
-//!
-//! A page of at least [`PARALLEL_MIN`] events is read as two ranges of positions on two
-//! connections at once. Their snapshots may differ, so the second range is joined to the
-//! first only when the first holds every position of its range: SQLite assigns positions
-//! densely, in commit order, under its single writer, so no later commit can add an event
-//! to a full range, and an event committed after either snapshot lies after everything
-//! they returned. When the first range is short (the end of the log, or a gap left by a
-//! deleted event) the page is read again as one query; when the second is short, the rest
-//! of the page is read by one query from the last event taken. Either way the page is what
-//! one `position >= from ORDER BY position LIMIT limit` would return.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,9 +22,6 @@ use sqlx::sqlite::SqliteConnectOptions;
 use crate::error::StoreError;
 use crate::store::{EVENT_COLUMNS, LogEntry, StreamIds, to_hash, to_i64, to_u64};
 use crate::types::{RecordedEvent, Timestamp};
-
-/// Pages this large are read as two ranges at once.
-const PARALLEL_MIN: usize = 2_048;
 
 /// Idle connections kept for the next read.
 const IDLE_MAX: usize = 4;
@@ -80,34 +67,11 @@ impl DirectReader {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        if limit < PARALLEL_MIN {
-            return self.blocking(move |conn| first(conn, from, limit)).await;
-        }
-        let half = limit / 2;
-        let middle = from.saturating_add(u64::try_from(half).unwrap_or(u64::MAX));
-        let end = from.saturating_add(u64::try_from(limit).unwrap_or(u64::MAX));
-        let (a, b) = tokio::try_join!(
-            self.blocking(move |conn| range(conn, from, middle, half)),
-            self.blocking(move |conn| range(conn, middle, end, limit - half)),
-        )?;
-        if a.len() < half {
-            return self.blocking(move |conn| first(conn, from, limit)).await;
-        }
-        let mut events = a;
-        let b_full = b.len() == limit - half;
-        events.extend(b);
-        if !b_full {
-            let next = events
-                .last()
-                .map_or(middle, |e| e.position.saturating_add(1));
-            let rest = limit - events.len();
-            events.extend(self.blocking(move |conn| first(conn, next, rest)).await?);
-        }
-        Ok(events)
+        self.blocking(move |conn| first(conn, from, limit)).await
     }
 
-    /// [`Self::read_events`] reduced to what a projection folds, one query a page: a
-    /// rebuild folds on the other core meanwhile. The page's payloads share one buffer.
+    /// [`Self::read_events`] reduced to what a projection folds: a rebuild folds on the
+    /// other core meanwhile. The page's payloads share one buffer.
     pub(crate) async fn read_log(
         self: &Arc<Self>,
         from: u64,
@@ -169,27 +133,6 @@ fn first(conn: &Connection, from: u64, limit: usize) -> Result<Vec<RecordedEvent
     ))?;
     collect(
         stmt.query((to_i64(from), i64::try_from(limit).unwrap_or(i64::MAX)))?,
-        limit,
-    )
-}
-
-/// The events of the positions `[from, end)`, at most `limit` of them.
-fn range(
-    conn: &Connection,
-    from: u64,
-    end: u64,
-    limit: usize,
-) -> Result<Vec<RecordedEvent>, StoreError> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {EVENT_COLUMNS} FROM events WHERE position >= ?1 AND position < ?2 \
-         ORDER BY position LIMIT ?3"
-    ))?;
-    collect(
-        stmt.query((
-            to_i64(from),
-            to_i64(end),
-            i64::try_from(limit).unwrap_or(i64::MAX),
-        ))?,
         limit,
     )
 }
