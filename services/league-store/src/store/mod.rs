@@ -10,6 +10,7 @@
 
 pub(crate) mod postgres;
 pub(crate) mod sqlite;
+mod tokens_sql;
 
 use std::borrow::Cow;
 use std::collections::HashMap;

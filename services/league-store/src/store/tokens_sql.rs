@@ -1,0 +1,92 @@
+//! The SQL of the API's tokens, of the idempotency-key lookup and of the reachability
+//! check. It is the same on both backends, so it is written once here and instantiated
+//! for each backend's pool in `sqlite/tokens.rs` and `postgres/tokens.rs`; `tokens.rs` (at
+//! the crate's root) turns the rows into records.
+
+/// The token functions for one backend's pool type.
+macro_rules! token_sql {
+    ($pool:ty) => {
+        use sqlx::Row as _;
+
+        use $crate::error::StoreError;
+        use $crate::tokens::{KeyRow, TokenRow};
+        use $crate::types::Hash;
+
+        const INSERT: &str = "INSERT INTO tokens (id, hash, role, venue, player, created_at) \
+            VALUES ($1, $2, $3, $4, $5, $6)";
+        const BY_HASH: &str = "SELECT id, hash, role, venue, player, created_at, revoked_at \
+            FROM tokens WHERE hash = $1";
+        const ALL: &str = "SELECT id, hash, role, venue, player, created_at, revoked_at \
+            FROM tokens ORDER BY created_at, id";
+        const REVOKE: &str = "UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL";
+        const APPENDED_WITH_KEY: &str = "SELECT stream_id, first_position, event_count, first_version \
+            FROM idempotency WHERE key = $1";
+        const PING: &str = "SELECT 1";
+
+        /// Stores a new token, created at `created_at` (microseconds).
+        pub(crate) async fn insert_token(
+            pool: &$pool,
+            id: &str,
+            hash: &Hash,
+            role: &str,
+            venue: Option<&str>,
+            player: Option<&str>,
+            created_at: i64,
+        ) -> Result<(), StoreError> {
+            sqlx::query(INSERT)
+                .bind(id)
+                .bind(hash.as_slice())
+                .bind(role)
+                .bind(venue)
+                .bind(player)
+                .bind(created_at)
+                .execute(pool)
+                .await?;
+            Ok(())
+        }
+
+        /// The token row with this hash.
+        pub(crate) async fn token_by_hash(
+            pool: &$pool,
+            hash: &Hash,
+        ) -> Result<Option<TokenRow>, StoreError> {
+            Ok(sqlx::query_as(BY_HASH)
+                .bind(hash.as_slice())
+                .fetch_optional(pool)
+                .await?)
+        }
+
+        /// Every token row, oldest first.
+        pub(crate) async fn tokens(pool: &$pool) -> Result<Vec<TokenRow>, StoreError> {
+            Ok(sqlx::query_as(ALL).fetch_all(pool).await?)
+        }
+
+        /// Marks a token revoked at `now` (microseconds) unless it already is; the rows changed.
+        pub(crate) async fn revoke_token(pool: &$pool, id: &str, now: i64) -> Result<u64, StoreError> {
+            Ok(sqlx::query(REVOKE)
+                .bind(now)
+                .bind(id)
+                .execute(pool)
+                .await?
+                .rows_affected())
+        }
+
+        /// The idempotency record of `key`, if it was used.
+        pub(crate) async fn appended_with_key(
+            pool: &$pool,
+            key: &str,
+        ) -> Result<Option<KeyRow>, StoreError> {
+            Ok(sqlx::query_as(APPENDED_WITH_KEY)
+                .bind(key)
+                .fetch_optional(pool)
+                .await?)
+        }
+
+        /// `SELECT 1`'s answer.
+        pub(crate) async fn ping(pool: &$pool) -> Result<i32, StoreError> {
+            Ok(sqlx::query(PING).fetch_one(pool).await?.try_get(0)?)
+        }
+    };
+}
+
+pub(crate) use token_sql;
