@@ -31,6 +31,8 @@
     reason = "a test harness: a panic is the failure report"
 )]
 
+pub mod golden;
+
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;

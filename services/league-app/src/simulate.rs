@@ -18,11 +18,10 @@ use league_engine::rules::Preset;
 use league_engine::tournament::play::Tracking;
 use league_engine::tournament::sim::{SimOptions, TournamentSim};
 use league_engine::units::PlayerId;
-use league_events::{StreamKind, encode};
+use league_events::{LogEvent, StreamKind, encode};
 use league_store::{ExpectedVersion, NewEvent, Store};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
-use serde::Serialize;
 
 use crate::AppError;
 use crate::live::Live;
@@ -55,7 +54,7 @@ impl Report {
 }
 
 /// Appends `events` to `stream` at `version`, returning the new version.
-async fn append<E: Serialize>(
+async fn append<E: LogEvent>(
     store: &Store,
     stream: &str,
     version: &mut u64,
@@ -201,7 +200,11 @@ pub async fn run(
                 .await?;
         }
         for (v, venue) in venues.iter().enumerate() {
-            let field = 15 + usize::try_from(below(&mut rng, 46)).unwrap_or(0);
+            // A field and its late entries never outnumber the league's players (else the
+            // draw below would never end): at most `pool - pool / 6` start.
+            let field = (15 + usize::try_from(below(&mut rng, 46)).unwrap_or(0))
+                .min(pool - pool / 6)
+                .max(1);
             let late = field / 6;
             // Locals first, then visitors from anywhere.
             let mut ids: Vec<String> = Vec::with_capacity(field + late);

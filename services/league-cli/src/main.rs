@@ -8,7 +8,7 @@
 use std::fmt::Display;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 mod config;
 mod league_cmd;
@@ -61,8 +61,42 @@ enum Command {
     Schema(serve_cmd::SchemaArgs),
 }
 
+/// What `league --version` prints after the name: the release, the version of each event
+/// type it reads and writes (older versions are read through upcasters), and the database
+/// migrations it knows.
+fn long_version() -> String {
+    let mut out = format!(
+        "{}\nevents read and written (type version; older versions are upcast on read):",
+        league_events::RELEASE
+    );
+    for kind in [
+        league_events::StreamKind::Tournament,
+        league_events::StreamKind::League,
+    ] {
+        let types: Vec<String> = league_events::CATALOGUE
+            .iter()
+            .filter(|t| t.kind == kind)
+            .map(|t| format!("{} {}", t.name, t.version))
+            .collect();
+        out.push_str(&format!("\n  {kind}: {}", types.join(", ")));
+    }
+    let migrations = league_store::migrator(league_store::Backend::Sqlite)
+        .iter()
+        .map(|m| m.version)
+        .max()
+        .unwrap_or(0);
+    out.push_str(&format!("\ndatabase migrations: 1 to {migrations}"));
+    out
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Built once per process; clap keeps `&'static str`s.
+    let long_version: &'static str = Box::leak(long_version().into_boxed_str());
+    let matches = Cli::command().long_version(long_version).get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     if let Err(e) = config::init_logging(&cli.log) {
         error(e);
         return ExitCode::from(2);

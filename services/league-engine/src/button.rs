@@ -16,6 +16,7 @@ use crate::rules::{ButtonRule, HeadsUpStart, HouseRules};
 /// The button and the blinds of one hand. `button` and `small_blind` may be empty seats
 /// (a dead button, a dead small blind); the big blind is always a player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Positions {
     pub button: Seat,
     pub small_blind: Seat,

@@ -42,6 +42,7 @@ pub struct HandValue(u16);
 
 /// The kind of hand, weakest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Category {
     HighCard,
     OnePair,

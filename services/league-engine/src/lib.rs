@@ -41,6 +41,8 @@ pub mod league;
 pub mod phh;
 pub mod points;
 pub mod rules;
+#[cfg(feature = "schema")]
+mod schema;
 pub mod sim;
 pub mod standings;
 pub mod tournament;

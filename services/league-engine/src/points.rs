@@ -36,6 +36,7 @@ pub use crate::units::Centipoints;
 
 /// What a formula is evaluated with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Inputs {
     pub n: u32,
     pub r: u32,
@@ -47,6 +48,7 @@ pub struct Inputs {
 
 /// Why a formula was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum FormulaError {
     #[error("at {at}: {message}")]
     Syntax { at: usize, message: String },

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// How the button moves when players bust (applied by the tournament, not within a hand).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ButtonRule {
     /// The button always moves to the next occupied seat.
     Moving,
@@ -21,6 +22,7 @@ pub enum ButtonRule {
 
 /// Who takes the button when play becomes heads-up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum HeadsUpStart {
     /// The small blind is on the button; the button moves on as usual.
     SmallBlindOnButton,
@@ -32,6 +34,7 @@ pub enum HeadsUpStart {
 
 /// Until when a misdeal voids the hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum MisdealCutoff {
     /// A misdeal stands until this many players have acted after the blinds; with
     /// `never_after_big_blind` it is also too late once the big blind has acted.
@@ -46,6 +49,7 @@ pub enum MisdealCutoff {
 
 /// Whether all-ins of less than a full raise reopen the betting to players who acted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ShortAllIn {
     /// Never: only a full raise reopens (WPH 33, Hippodrome).
     NeverReopens,
@@ -65,6 +69,7 @@ pub enum ShortAllIn {
 /// What happens to a raise (or bet) declared below the legal minimum by a player who has
 /// more chips.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum UndersizedRaise {
     /// Refused with a typed error: the app must send a legal amount (digital play, PHH).
     Refused,
@@ -80,6 +85,7 @@ pub enum UndersizedRaise {
 
 /// Who gets the odd chip of a split pot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum OddChip {
     /// All odd chips to the first winner clockwise from the button (PokerKit, the PHH
     /// reference).
@@ -95,6 +101,7 @@ pub enum OddChip {
 
 /// Who shows first at the showdown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ShowdownOrder {
     /// Last aggressor of the final betting round; else the first player to act on it.
     LastAggressorElseFirstToAct,
@@ -107,6 +114,7 @@ pub enum ShowdownOrder {
 
 /// The consequence of an action taken out of turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum OutOfTurn {
     /// The action is binding if the action it faced has not changed when the turn comes;
     /// if it has changed the player is released and may act freely, except that a check
@@ -125,6 +133,7 @@ pub enum OutOfTurn {
 
 /// The clock a player can be put on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Clock {
     /// Seconds to act once the clock is called.
     pub seconds: u32,
@@ -134,6 +143,7 @@ pub struct Clock {
 
 /// The hand-level rules of one house.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HouseRules {
     pub preset: Preset,
     pub button: ButtonRule,
@@ -149,6 +159,7 @@ pub struct HouseRules {
 
 /// The named presets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Preset {
     QueenSix,

@@ -17,6 +17,7 @@ use crate::units::PlayerId;
 
 /// One player's result in one tournament.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TournamentResult {
     pub player: PlayerId,
     pub tournament: String,
@@ -29,6 +30,7 @@ pub struct TournamentResult {
 
 /// Which key separated a player from the one above.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum TieBreak {
     Points,
     Wins,
@@ -40,6 +42,7 @@ pub enum TieBreak {
 
 /// One line of the standings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Standing {
     pub rank: u32,
     pub player: PlayerId,

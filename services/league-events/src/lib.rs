@@ -8,14 +8,25 @@
 //!   formulas, recorded tournament results).
 //!
 //! Payloads are the events' JSON (`serde_json`), with the event's `type` tag; the store's
-//! `event_type` column repeats the tag.
+//! `event_type` column repeats the tag and `schema_version` carries the version of the
+//! type's shape ([`versions`]: the catalogue of types and versions, and the upcasting of old
+//! versions on read).
 
 mod tournament_json;
+pub mod versions;
 
+use std::fmt;
+
+use league_engine::league;
 use league_engine::tournament::play::TournamentEvent;
 use league_store::NewEvent;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+
+pub use versions::{CATALOGUE, CODEC, DecodeError, EventType};
+
+/// This build's release (the workspace's semantic version).
+pub const RELEASE: &str = env!("CARGO_PKG_VERSION");
 
 /// What a stream holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +63,53 @@ impl StreamKind {
     pub fn id_of(self, stream: &str) -> Option<&str> {
         stream.strip_prefix(self.prefix())
     }
+
+    /// The kind's name: `tournament` or `league`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StreamKind::Tournament => "tournament",
+            StreamKind::League => "league",
+        }
+    }
+}
+
+impl fmt::Display for StreamKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An event of one stream kind's aggregate.
+pub trait LogEvent: Serialize + DeserializeOwned {
+    /// The kind of stream the event is written to.
+    const KIND: StreamKind;
+
+    /// Reads the current version's payload (the short path where there is one).
+    fn parse_current(payload: &[u8]) -> Result<Self, serde_json::Error> {
+        parse(payload)
+    }
+}
+
+impl LogEvent for TournamentEvent {
+    const KIND: StreamKind = StreamKind::Tournament;
+
+    fn parse_current(payload: &[u8]) -> Result<Self, serde_json::Error> {
+        parse_tournament(payload)
+    }
+}
+
+impl LogEvent for league::Event {
+    const KIND: StreamKind = StreamKind::League;
+}
+
+/// Reads a stored event of type `event_type`, version `version`: refused when this build
+/// does not know the type or the version; old versions are upcast ([`versions`]).
+pub fn decode<E: LogEvent>(
+    event_type: &str,
+    version: u32,
+    payload: &[u8],
+) -> Result<E, DecodeError> {
+    CODEC.read(E::KIND, event_type, version, payload, E::parse_current)
 }
 
 /// Parses a payload. The bytes are checked as UTF-8 once, whole, and then parsed as a
@@ -80,18 +138,23 @@ pub fn parse_tournament(payload: &[u8]) -> Result<TournamentEvent, serde_json::E
     parse(payload)
 }
 
-/// An event ready to append: its `type` tag as the event type, its JSON as the payload.
-pub fn encode<E: Serialize>(event: &E) -> Result<NewEvent, serde_json::Error> {
+/// An event ready to append: its `type` tag as the event type, the version of the type's
+/// shape this build writes, its JSON as the payload.
+pub fn encode<E: LogEvent>(event: &E) -> Result<NewEvent, serde_json::Error> {
     let payload = serde_json::to_vec(event)?;
     // serde writes an internally tagged enum's tag first: `{"type":"Name",...`.
     let event_type = payload
         .strip_prefix(br#"{"type":""#)
         .and_then(|rest| rest.split(|&b| b == b'"').next())
-        .map_or_else(
-            || "Event".to_owned(),
-            |t| String::from_utf8_lossy(t).into_owned(),
-        );
-    Ok(NewEvent::new(event_type, payload))
+        .map(|t| String::from_utf8_lossy(t).into_owned())
+        .unwrap_or_default();
+    let version = CODEC.current(E::KIND, &event_type).ok_or_else(|| {
+        <serde_json::Error as serde::ser::Error>::custom(format_args!(
+            "{} event type {event_type:?} is not in the catalogue",
+            E::KIND
+        ))
+    })?;
+    Ok(NewEvent::new(event_type, payload).with_schema_version(version))
 }
 
 #[cfg(test)]

@@ -32,7 +32,7 @@ use league_engine::tournament::play::{self, Tournament};
 use league_store::{LogEntry, ReadModelDoc, RecordedEvent};
 use serde::Serialize;
 
-use league_events::{StreamKind, parse, parse_tournament};
+use league_events::{StreamKind, decode};
 pub use views::{PlayerRecord, TableView, TournamentView, Viewer};
 
 /// Why an event could not be folded.
@@ -42,8 +42,14 @@ pub enum ProjectionError {
     Decode {
         position: u64,
         stream: String,
-        source: serde_json::Error,
+        source: league_events::DecodeError,
     },
+    #[error(
+        "event at position {position} is in stream {stream}, of a kind release {release} does \
+         not know: a newer release wrote it; read this log with that release or a later one",
+        release = league_events::RELEASE
+    )]
+    UnknownStream { position: u64, stream: String },
     #[error("event at position {position} is out of order (after {after})")]
     OutOfOrder { position: u64, after: u64 },
     #[error("a read model could not be serialised: {0}")]
@@ -86,15 +92,12 @@ struct Folded {
 enum Aggregate {
     Tournament(Box<Tournament>),
     League(Box<LeagueState>),
-    /// A stream the projections do not know: only its version is kept.
-    Other,
 }
 
 /// A decoded payload.
 enum Decoded {
     Tournament(play::TournamentEvent),
     League(league::Event),
-    Other,
 }
 
 impl Projector {
@@ -158,13 +161,14 @@ impl Projector {
             .filter_map(|s| Some((s, self.league(s)?)))
     }
 
-    /// Folds one event. Events must come in global order; streams the projections do not
-    /// know are skipped (and counted).
+    /// Folds one event. Events must come in global order. A stream of a kind this release
+    /// does not know (a newer release wrote it) is refused, never skipped.
     pub fn apply(&mut self, event: &RecordedEvent) -> Result<(), ProjectionError> {
         self.apply_parts(
             event.position,
             &event.stream_id,
             event.stream_version,
+            (&event.event_type, event.schema_version),
             &event.payload,
         )
     }
@@ -175,15 +179,18 @@ impl Projector {
             event.position,
             &event.stream_id,
             event.stream_version,
+            (&event.event_type, event.schema_version),
             &event.payload,
         )
     }
 
+    /// `(event_type, schema_version)` say which shape `payload` has.
     fn apply_parts(
         &mut self,
         position: u64,
         stream: &str,
         version: u64,
+        (event_type, schema_version): (&str, u32),
         payload: &[u8],
     ) -> Result<(), ProjectionError> {
         if let Some(after) = self.position
@@ -198,11 +205,18 @@ impl Projector {
         };
         // Decoded before anything changes: an event that cannot be read folds nothing.
         let decoded = match StreamKind::of(stream) {
-            Some(StreamKind::Tournament) => {
-                Decoded::Tournament(parse_tournament(payload).map_err(decode_error)?)
+            Some(StreamKind::Tournament) => Decoded::Tournament(
+                decode(event_type, schema_version, payload).map_err(decode_error)?,
+            ),
+            Some(StreamKind::League) => {
+                Decoded::League(decode(event_type, schema_version, payload).map_err(decode_error)?)
             }
-            Some(StreamKind::League) => Decoded::League(parse(payload).map_err(decode_error)?),
-            None => Decoded::Other,
+            None => {
+                return Err(ProjectionError::UnknownStream {
+                    position,
+                    stream: stream.to_owned(),
+                });
+            }
         };
         // Looked up before inserting: a stream name is allocated once, not per event.
         let folded = match self.streams.get_mut(stream) {
@@ -217,7 +231,6 @@ impl Projector {
                         self.league_names.insert(stream.to_owned());
                         Aggregate::League(Box::default())
                     }
-                    Decoded::Other => Aggregate::Other,
                 };
                 self.streams.entry(stream.to_owned()).or_insert(Folded {
                     version: 0,

@@ -82,6 +82,27 @@ pub enum StoreError {
     /// The database failed, in a bulk read of SQLite's log (see `store::sqlite::direct`).
     #[error("database error: {0}")]
     DirectRead(#[from] rusqlite::Error),
+    /// A newer release has appended to this log: this build refuses to append to it.
+    #[error(
+        "release {release} has appended to this log, and this build is release {this}: \
+         a newer release may have written events this one cannot read back; run release \
+         {release} or a later one",
+        this = crate::store::releases::RELEASE
+    )]
+    NewerRelease {
+        /// The newest release recorded in the log.
+        release: String,
+    },
+    /// The database has a migration this build does not know: a newer release migrated it.
+    #[error(
+        "the database has migration {migration}, which release {this} does not know: a newer \
+         release migrated it; run that release or a later one",
+        this = crate::store::releases::RELEASE
+    )]
+    NewerSchema {
+        /// The unknown migration's number.
+        migration: i64,
+    },
     /// Applying the migrations failed.
     #[error("migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),

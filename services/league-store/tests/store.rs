@@ -219,7 +219,96 @@ on_both_backends!(
     bulk_reads_cut_short_leave_every_pooled_connection_usable,
     a_subscriber_far_behind_catches_up_with_what_small_pages_get,
     many_writers_at_once_are_written_together_and_every_append_stays_exact,
+    a_log_a_newer_release_wrote_to_is_read_but_never_appended_to,
 );
+
+/// Each release that appends is recorded once; a build refuses to append to a log that a
+/// newer release has appended to (reads go on), and to a database a newer release migrated.
+async fn a_log_a_newer_release_wrote_to_is_read_but_never_appended_to(db: &TestDb) {
+    let store = db.open().await;
+    assert_eq!(store.releases().await.unwrap(), Vec::new());
+    store
+        .append("s", ExpectedVersion::NoStream, &[ev("A", "{}")], None)
+        .await
+        .unwrap();
+    store
+        .append("s", ExpectedVersion::Exact(1), &[ev("A", "{}")], None)
+        .await
+        .unwrap();
+    let releases = store.releases().await.unwrap();
+    assert_eq!(releases.len(), 1, "{releases:?}");
+    assert_eq!(releases[0].0, league_store::store::releases::RELEASE);
+    // An older release's row changes nothing.
+    store
+        .execute_raw(
+            "INSERT INTO releases (release, major, minor, patch, first_appended_at) \
+             VALUES ('0.0.1', 0, 0, 1, 5)",
+        )
+        .await
+        .unwrap();
+    store.close().await;
+    let store = db.open().await;
+    store
+        .append("s", ExpectedVersion::Exact(2), &[ev("A", "{}")], None)
+        .await
+        .unwrap();
+    // A newer one: reads go on, appends are refused and append nothing.
+    store
+        .execute_raw(
+            "INSERT INTO releases (release, major, minor, patch, first_appended_at) \
+             VALUES ('99.1.0', 99, 1, 0, 6)",
+        )
+        .await
+        .unwrap();
+    store.close().await;
+    let store = db.open().await;
+    let refused = store
+        .append("s", ExpectedVersion::Exact(3), &[ev("A", "{}")], None)
+        .await
+        .unwrap_err();
+    assert!(matches!(refused, StoreError::NewerRelease { ref release } if release == "99.1.0"));
+    let message = refused.to_string();
+    assert!(
+        message.starts_with("release 99.1.0 has appended to this log, and this build is release "),
+        "{message}"
+    );
+    assert_eq!(read_everything(&store).await.len(), 3);
+    let names: Vec<String> = store
+        .releases()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.0)
+        .collect();
+    assert_eq!(
+        names,
+        ["0.0.1", league_store::store::releases::RELEASE, "99.1.0"]
+    );
+    // A migration this build does not know: the database is not opened.
+    let checksum = match db.kind {
+        Kind::Sqlite => "X'00'",
+        Kind::Postgres => "'\\x00'::bytea",
+    };
+    store
+        .execute_raw(&format!(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, \
+             execution_time) VALUES (9999, 'a later release', TRUE, {checksum}, 0)"
+        ))
+        .await
+        .unwrap();
+    store.close().await;
+    let refused = Store::open_with(&db.url, db.options()).await.err().unwrap();
+    assert!(
+        matches!(refused, StoreError::NewerSchema { migration: 9999 }),
+        "{refused}"
+    );
+    assert!(
+        refused
+            .to_string()
+            .starts_with("the database has migration 9999, which release "),
+        "{refused}"
+    );
+}
 
 fn json(v: &serde_json::Value) -> Vec<u8> {
     serde_json::to_vec(v).unwrap()

@@ -87,7 +87,9 @@ async fn private(state: &ApiState, e: &RecordedEvent) -> ApiResult<bool> {
         return Ok(false);
     }
     // Fail closed: a hand event that cannot be read is withheld.
-    let Ok(TournamentEvent::HandEvent { table, event }) = serde_json::from_slice(&e.payload) else {
+    let Ok(TournamentEvent::HandEvent { table, event }) =
+        league_events::decode(&e.event_type, e.schema_version, &e.payload)
+    else {
         return Ok(true);
     };
     if !matches!(

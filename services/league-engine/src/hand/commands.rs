@@ -4,6 +4,7 @@ use super::*;
 
 /// What a player does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Action {
     Fold,
     Check,
@@ -18,6 +19,7 @@ pub enum Action {
 
 /// Why a hand is void.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum VoidReason {
     /// A misdeal declared before the house's cut-off.
     Misdeal(String),
@@ -29,6 +31,7 @@ pub enum VoidReason {
 
 /// A command to the hand.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Command {
     /// Start the hand. `seed` is required for seeded dealing and must match the setup's
     /// commitment.

@@ -4,6 +4,7 @@ use super::*;
 
 /// A refused command. Refusals change nothing.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum RuleError {
     #[error("the hand has not started")]
     NotStarted,

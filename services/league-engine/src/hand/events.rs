@@ -4,6 +4,7 @@ use super::*;
 
 /// How an out-of-turn action was ruled when the player's turn came.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum OutOfTurnRuling {
     /// The action it faced has not changed: it stands, and is taken now.
     Binding,
@@ -20,6 +21,7 @@ pub enum OutOfTurnRuling {
 
 /// Why a player's hand was folded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum FoldReason {
     /// The player folded.
     Folded,
@@ -31,6 +33,7 @@ pub enum FoldReason {
 
 /// One player's share of a pot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Share {
     pub seat: Seat,
     pub amount: u64,
@@ -39,6 +42,7 @@ pub struct Share {
 /// Something that happened in the hand. Amounts are chips; `to` amounts are the player's
 /// total for the betting round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", content = "data")]
 pub enum Event {
     HandStarted {

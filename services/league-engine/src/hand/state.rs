@@ -158,6 +158,7 @@ impl Default for HandState {
 
 /// What the player to act may do, with exact amounts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LegalActions {
     pub seat: Seat,
     pub can_fold: bool,
@@ -170,6 +171,7 @@ pub struct LegalActions {
 
 /// The amounts a bet or raise may go to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BetRange {
     pub raise: bool,
     pub min: u64,

@@ -10,6 +10,7 @@ pub type Seat = u8;
 
 /// A forced bet other than an ante.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum BlindKind {
     SmallBlind,
     BigBlind,
@@ -19,6 +20,7 @@ pub enum BlindKind {
 /// One blind or straddle owed at the start of the hand (the full amount; a short stack
 /// posts what it has).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Blind {
     pub seat: Seat,
     pub kind: BlindKind,
@@ -27,6 +29,7 @@ pub struct Blind {
 
 /// One ante owed at the start of the hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Ante {
     pub seat: Seat,
     pub amount: u64,
@@ -34,6 +37,7 @@ pub struct Ante {
 
 /// A player dealt into the hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SeatSetup {
     pub seat: Seat,
     pub stack: u64,
@@ -44,6 +48,7 @@ pub struct SeatSetup {
 
 /// How the cards come.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Dealing {
     /// The server deals from a deck ordered by a seed whose `sha256` is published here;
     /// the seed is revealed when the hand ends.
@@ -54,6 +59,7 @@ pub enum Dealing {
 
 /// Everything fixed at the start of a hand.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HandSetup {
     pub button: Seat,
     /// Occupied seats dealt in, in ascending seat order.
@@ -68,6 +74,7 @@ pub struct HandSetup {
 
 /// The antes of a standard structure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum AnteStructure {
     None,
     /// Every player posts the same ante.
@@ -205,6 +212,7 @@ pub(super) fn validate_setup(setup: &HandSetup) -> Result<(), RuleError> {
 
 /// Streets of the hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Street {
     Preflop,
     Flop,

@@ -4,6 +4,7 @@ use super::*;
 
 /// A command to the league.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Command {
     /// Start the league. `final_table`: how many places make the final table (default 9).
     CreateLeague {

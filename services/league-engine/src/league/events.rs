@@ -4,6 +4,7 @@ use super::*;
 
 /// One tournament's points under one version, parallel to its `finishes`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TournamentPoints {
     pub tournament: String,
     pub points: Vec<Centipoints>,
@@ -11,6 +12,7 @@ pub struct TournamentPoints {
 
 /// One version's points for a tournament, parallel to its `finishes`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct VersionPoints {
     pub version: u32,
     pub points: Vec<Centipoints>,
@@ -18,6 +20,7 @@ pub struct VersionPoints {
 
 /// Something that happened in the league.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type")]
 pub enum Event {
     LeagueCreated {

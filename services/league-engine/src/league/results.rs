@@ -8,6 +8,7 @@ pub const MAX_FIELD: u32 = 100_000;
 
 /// One player's finish in a tournament.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Finish {
     pub player: PlayerId,
     /// 1 is the winner. Players sharing a place all report the top place they share.
@@ -44,6 +45,7 @@ impl Finish {
 /// A finished tournament, as the league records it. Only the league's players are listed
 /// in `finishes`; `field` counts everyone who entered.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TournamentOutcome {
     pub tournament: String,
     pub venue: String,

@@ -8,6 +8,7 @@ pub const DEFAULT_FINAL_TABLE: u32 = 9;
 
 /// How a season scores a tournament, as the league writes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ScoringRule {
     /// Points by place, 1st first; places beyond the table score 0 (the APL's 125, 100,
     /// 75, 50, 40 is `[12_500, 10_000, 7_500, 5_000, 4_000]`).
@@ -18,6 +19,7 @@ pub enum ScoringRule {
 
 /// A checked [`ScoringRule`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Scoring {
     Table { points: Vec<Centipoints> },
     Formula { formula: Formula },

@@ -4,6 +4,7 @@ use super::*;
 
 /// The league's own settings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct League {
     pub name: String,
     pub final_table: u32,
@@ -11,12 +12,14 @@ pub struct League {
 
 /// A venue.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Venue {
     pub region: String,
 }
 
 /// A season: its best-N and its scoring versions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Season {
     pub best_n: Option<u32>,
     pub(super) versions: BTreeMap<u32, Scoring>,
@@ -36,6 +39,7 @@ impl Season {
 
 /// A registered player.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Player {
     pub name: String,
     pub membership: String,
@@ -61,6 +65,7 @@ pub enum Scope<'a> {
 
 /// A player whose rank or points differ between two scoring versions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Movement {
     pub player: PlayerId,
     pub from_rank: u32,

@@ -25,6 +25,7 @@ use crate::hand::Seat;
 
 /// How a house balances.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum BalanceRule {
     /// QueenSix 13 and 15.
     QueenSix,
@@ -36,6 +37,7 @@ pub enum BalanceRule {
 
 /// One table as balancing sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Table {
     pub number: u32,
     /// Every seat of the table, in seat order.
@@ -69,6 +71,7 @@ impl Table {
 
 /// A player moved to balance the tables.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Move {
     pub from_table: u32,
     pub from_seat: Seat,
@@ -82,6 +85,7 @@ pub struct Move {
 
 /// What balancing asks for now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Balancing {
     /// The next move, if the tables are out of balance.
     pub next_move: Option<Move>,

@@ -27,6 +27,7 @@ use crate::tournament::draw::derive_seed;
 
 /// How the house colours up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ColourUpPolicy {
     RoundUp,
     ChipRace,
@@ -34,6 +35,7 @@ pub enum ColourUpPolicy {
 
 /// One player's chips before the colour-up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Holding {
     pub seat: Seat,
     /// How many chips of the denomination leaving play.
@@ -44,6 +46,7 @@ pub struct Holding {
 
 /// One player's chips after.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Coloured {
     pub seat: Seat,
     /// The player's chip value after the colour-up.
@@ -56,6 +59,7 @@ pub struct Coloured {
 
 /// The whole colour-up.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ColourUp {
     pub players: Vec<Coloured>,
     /// Value of the left-over low chips taken out of play.
@@ -66,6 +70,7 @@ pub struct ColourUp {
 
 /// Why a colour-up cannot be done.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ColourUpError {
     #[error("the high denomination {high} must be a multiple of the low {low}, and larger")]
     Denominations { low: u64, high: u64 },

@@ -14,6 +14,7 @@ pub const ICM_MAX_PLAYERS: usize = 9;
 
 /// How the remaining money is divided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum DealKind {
     /// See [`chip_chop`].
     ChipChop,

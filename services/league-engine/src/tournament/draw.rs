@@ -28,6 +28,7 @@ use crate::units::PlayerId;
 
 /// Why a draw cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum DrawError {
     #[error("no entrants to seat")]
     NoEntrants,
@@ -45,6 +46,7 @@ pub enum DrawError {
 
 /// One entrant's seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SeatAssignment {
     pub entrant: PlayerId,
     pub table: u32,
@@ -53,6 +55,7 @@ pub struct SeatAssignment {
 
 /// The draw for one table's button: each player's card and the winner.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ButtonDraw {
     pub table: u32,
     pub cards: Vec<(Seat, Card)>,

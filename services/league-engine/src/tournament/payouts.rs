@@ -58,6 +58,7 @@ pub enum PayoutError {
 /// Shares of the prize pool by place, in basis points: place 1 first, each place paid
 /// something and no more than the place above, summing to [`FULL_POOL_BP`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(try_from = "Vec<u32>", into = "Vec<u32>")]
 pub struct PayoutStructure {
     shares: Vec<u32>,
@@ -163,6 +164,7 @@ pub(crate) fn split_by_weight(total: Cents, weights: &[u128]) -> Vec<Cents> {
 /// Which structure pays a field of a given size; editable, the default is
 /// [`PayoutTable::default`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
     try_from = "Vec<(u64, PayoutStructure)>",
     into = "Vec<(u64, PayoutStructure)>"

@@ -7,6 +7,7 @@ use super::Cents;
 /// What one purchase (an entry, a re-buy or an add-on) costs: `price` goes to the prize
 /// pool, `fee` is the house's (unless the house rule says otherwise).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Price {
     /// Cents that go to the prize pool.
     pub price: Cents,
@@ -24,6 +25,7 @@ impl Price {
 
 /// How the house takes its cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum HouseCut {
     /// The house keeps each purchase's `fee`; every `price` goes to the pool (WPH, Oracle,
     /// Hippodrome, QueenSix venue tournaments: "fees collected at registration").
@@ -40,6 +42,7 @@ pub enum HouseCut {
 
 /// How a tournament's money is priced and cut; fixed when it is scheduled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PoolRules {
     /// One entry (and a re-entry).
     pub entry: Price,
@@ -55,6 +58,7 @@ pub struct PoolRules {
 
 /// How many of each purchase were made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Purchases {
     /// Entries, re-entries included (the number of players seated, for a sit-and-go).
     pub entries: u64,
@@ -67,6 +71,7 @@ pub struct Purchases {
 /// The money of a tournament, worked out. `collected == house + contributed` and
 /// `total == contributed + overlay` always hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PrizePool {
     /// Everything the players paid, prices and fees.
     pub collected: Cents,

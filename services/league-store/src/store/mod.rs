@@ -9,6 +9,7 @@
 //! them, each with one `match` on the backend (`Db`) calling one function per backend.
 
 pub(crate) mod postgres;
+pub mod releases;
 pub(crate) mod sqlite;
 mod tokens_sql;
 
@@ -118,6 +119,11 @@ pub(crate) struct Inner {
     /// PostgreSQL: appends on known heads waiting to be written together (`postgres::batch`).
     groups: Arc<postgres::batch::Groups>,
     listener: Option<JoinHandle<()>>,
+    /// The newest release that has appended to the log, when newer than this build: appends
+    /// are refused ([`StoreError::NewerRelease`]).
+    newer_release: Option<String>,
+    /// Whether this process has recorded its release in `releases` (before its first append).
+    release_recorded: std::sync::atomic::AtomicBool,
 }
 
 impl Drop for Inner {
@@ -152,7 +158,13 @@ pub fn migrator(backend: Backend) -> Migrator {
         Backend::Sqlite => sqlite::MIGRATIONS,
         Backend::Postgres => postgres::MIGRATIONS,
     };
-    let descriptions = ["event store", "read models", "tokens", "seals by position"];
+    let descriptions = [
+        "event store",
+        "read models",
+        "tokens",
+        "seals by position",
+        "releases",
+    ];
     Migrator::with_migrations(
         files
             .into_iter()
@@ -192,6 +204,12 @@ pub(crate) fn to_i64(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 
+/// A stored `schema_version` (an `INTEGER` column) as the version it is.
+pub(crate) fn schema_version(v: impl Into<i64>) -> Result<u32, StoreError> {
+    let v = v.into();
+    u32::try_from(v).map_err(|_| StoreError::Corrupt(format!("schema version {v}")))
+}
+
 pub(crate) fn to_hash(what: &str, v: &[u8]) -> Result<Hash, StoreError> {
     Hash::try_from(v)
         .map_err(|_| StoreError::Corrupt(format!("{what} is {} bytes, not 32", v.len())))
@@ -208,7 +226,6 @@ where
     for<'r> Option<String>: Decode<'r, R::Database> + Type<R::Database>,
     for<'r> Vec<u8>: Decode<'r, R::Database> + Type<R::Database>,
 {
-    let schema_version: i32 = row.try_get(4)?;
     let prev: Vec<u8> = row.try_get(11)?;
     let hash: Vec<u8> = row.try_get(12)?;
     Ok(RecordedEvent {
@@ -216,8 +233,7 @@ where
         stream_id: row.try_get(1)?,
         stream_version: to_u64("stream version", row.try_get(2)?)?,
         event_type: row.try_get(3)?,
-        schema_version: u32::try_from(schema_version)
-            .map_err(|_| StoreError::Corrupt(format!("schema version {schema_version}")))?,
+        schema_version: schema_version(row.try_get::<i32, _>(4)?)?,
         payload: row.try_get(5)?,
         actor: row.try_get(6)?,
         correlation_id: row.try_get(7)?,
@@ -427,9 +443,14 @@ impl Store {
             }
             Backend::Postgres => (Db::Postgres(postgres::connect(url, &options).await?), None),
         };
-        if options.migrate {
+        // A store opened without migrating may be older than the `releases` table: it is
+        // then read as having no newer writer, and appends record this build in it.
+        let newer_release = if options.migrate {
             run_migrations(&db, &migrator(backend)).await?;
-        }
+            releases::newer_than_this(&db).await?
+        } else {
+            None
+        };
         let listener = match &db {
             Db::Postgres(pool) => Some(tokio::spawn(postgres::listen(pool.clone(), wake.clone()))),
             Db::Sqlite(_) => None,
@@ -445,8 +466,32 @@ impl Store {
                 heads: std::sync::Mutex::new(HashMap::new()),
                 groups: Arc::default(),
                 listener,
+                newer_release,
+                release_recorded: std::sync::atomic::AtomicBool::new(false),
             }),
         })
+    }
+
+    /// Refuses when a newer release has appended to the log; otherwise records this build's
+    /// release before its first append.
+    async fn check_release(&self) -> Result<(), StoreError> {
+        use std::sync::atomic::Ordering;
+        if let Some(release) = &self.inner.newer_release {
+            return Err(StoreError::NewerRelease {
+                release: release.clone(),
+            });
+        }
+        if !self.inner.release_recorded.load(Ordering::Acquire) {
+            // The wall clock, not the injected one: this is not an event's time.
+            releases::record_this(&self.inner.db, SystemClock.now()).await?;
+            self.inner.release_recorded.store(true, Ordering::Release);
+        }
+        Ok(())
+    }
+
+    /// Every release that has appended to the log, oldest first, with when it first did.
+    pub async fn releases(&self) -> Result<Vec<(String, Timestamp)>, StoreError> {
+        releases::all(&self.inner.db).await
     }
 
     /// Applies `migrator` (for `league migrate`; `open` does this unless told not to).
@@ -490,6 +535,7 @@ impl Store {
         idempotency_key: Option<&str>,
     ) -> Result<Appended, StoreError> {
         validate(stream_id, events, idempotency_key)?;
+        self.check_release().await?;
         let fingerprint = idempotency_key.map(|_| append_fingerprint(stream_id, events));
         let result = match &self.inner.db {
             Db::Postgres(pool) => {
@@ -681,12 +727,19 @@ async fn ping_if_idle<C: sqlx::Connection>(
 }
 
 /// Runs `migrator` on the store's database.
+/// A migration the database has but this build does not know was applied by a newer
+/// release: [`StoreError::NewerSchema`].
 async fn run_migrations(db: &Db, migrator: &Migrator) -> Result<(), StoreError> {
-    match db {
-        Db::Sqlite(pool) => migrator.run(pool).await?,
-        Db::Postgres(pool) => migrator.run(pool).await?,
-    }
-    Ok(())
+    let run = match db {
+        Db::Sqlite(pool) => migrator.run(pool).await,
+        Db::Postgres(pool) => migrator.run(pool).await,
+    };
+    run.map_err(|e| match e {
+        sqlx::migrate::MigrateError::VersionMissing(migration) => {
+            StoreError::NewerSchema { migration }
+        }
+        e => e.into(),
+    })
 }
 
 /// One read-model document: its kind (e.g. `tournament`), its key and its JSON bytes.
@@ -734,19 +787,23 @@ impl Store {
     }
 }
 
-/// One event as a fold needs it: where it is, which stream and version, and its payload.
+/// One event as a fold needs it: where it is, which stream and version, its type and the
+/// version of the type's shape, and its payload.
 ///
-/// Read in bulk, so cheap to hand out: a stream id is allocated once per read and shared by
-/// its events, and on SQLite every payload is a slice of the value its page was read in.
+/// Read in bulk, so cheap to hand out: a stream id or an event type is allocated once per
+/// read and shared by its events, and on SQLite every payload is a slice of the value its
+/// page was read in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LogEntry {
     pub position: u64,
     pub stream_id: Arc<str>,
     pub stream_version: u64,
+    pub event_type: Arc<str>,
+    pub schema_version: u32,
     pub payload: Bytes,
 }
 
-/// The stream ids met in one read, each allocated once.
+/// The names (stream ids, event types) met in one read, each allocated once.
 #[derive(Default)]
 pub(crate) struct StreamIds {
     known: std::collections::HashSet<Arc<str>>,

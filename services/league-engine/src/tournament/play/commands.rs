@@ -4,6 +4,7 @@ use super::*;
 
 /// A penalty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Penalty {
     Warning,
     /// Miss this many hands.
@@ -16,6 +17,7 @@ pub enum Penalty {
 
 /// A command to the tournament.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum TournamentCommand {
     Schedule(Box<Schedule>),
     Register {

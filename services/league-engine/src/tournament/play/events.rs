@@ -5,6 +5,7 @@ use super::*;
 
 /// A player's seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Seating {
     pub player: PlayerId,
     pub table: u32,
@@ -13,6 +14,7 @@ pub struct Seating {
 
 /// One player's chips in a colour-up.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ColouredPlayer {
     pub player: PlayerId,
     pub table: u32,
@@ -25,6 +27,7 @@ pub struct ColouredPlayer {
 
 /// A knock-out: `by` won the last of `player`'s chips.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Knockout {
     pub player: PlayerId,
     pub by: PlayerId,
@@ -32,6 +35,7 @@ pub struct Knockout {
 
 /// One player's result.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Finish {
     pub player: PlayerId,
     pub place: u32,
@@ -46,6 +50,7 @@ pub struct Finish {
 
 /// Something that happened in the tournament.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", content = "data")]
 pub enum TournamentEvent {
     TournamentScheduled {

@@ -4,6 +4,7 @@ use super::*;
 
 /// Where the tournament is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Stage {
     #[default]
     New,
@@ -14,6 +15,7 @@ pub enum Stage {
 
 /// Where a player is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Standing {
     /// Registered, not yet seated.
     #[default]
@@ -32,6 +34,7 @@ pub enum Standing {
 
 /// One entrant.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Entrant {
     pub standing: Standing,
     /// Chips at the start of the current hand, or now between hands.
@@ -106,6 +109,7 @@ impl Table {
 
 /// A group of players out together.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Bust {
     pub players: Vec<PlayerId>,
     pub tied: bool,

@@ -9,6 +9,7 @@ pub type Millis = i64;
 
 /// How the tournament is tracked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Tracking {
     /// The server deals every hand from a committed seed.
@@ -21,6 +22,7 @@ pub enum Tracking {
 
 /// The forced bets of a level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Blinds {
     pub small_blind: Chips,
     pub big_blind: Chips,
@@ -29,6 +31,7 @@ pub struct Blinds {
 
 /// Chips leaving play at a colour-up: `low` is exchanged for `high`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Denominations {
     pub low: Chips,
     pub high: Chips,
@@ -36,6 +39,7 @@ pub struct Denominations {
 
 /// One level of the structure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Level {
     Play {
         blinds: Blinds,
@@ -58,6 +62,7 @@ impl Level {
 
 /// When a re-buy, add-on or re-entry may be bought (the price is in [`PoolRules`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PurchasePolicy {
     /// How many one player may buy.
     pub per_player: u32,
@@ -79,6 +84,7 @@ pub struct PurchasePolicy {
 
 /// In which order players busted in one hand finish.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum BustOrder {
     /// The player who started the hand with more chips finishes higher (QueenSix 31; WPH
     /// does not say, and gets this default; Oracle: "the player with the higher chip
@@ -90,6 +96,7 @@ pub enum BustOrder {
 
 /// When an absent player's chips may be taken out of play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum AbsentRemoval {
     /// QueenSix 3: "the chips may be removed from play at the discretion of the Host
     /// anytime after a new betting level is begun or a half-hour has elapsed, whichever
@@ -102,6 +109,7 @@ pub enum AbsentRemoval {
 
 /// The tournament rules where the houses differ ([`TournamentRules::for_preset`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TournamentRules {
     pub bust_order: BustOrder,
     pub balance: BalanceRule,
@@ -170,6 +178,7 @@ impl TournamentRules {
 
 /// Everything fixed when the tournament is scheduled.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Schedule {
     pub name: String,
     pub venue: String,

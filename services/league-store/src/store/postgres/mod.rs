@@ -21,7 +21,7 @@ use tokio::sync::watch;
 use super::{
     DocRow, IdempotentRecord, LogEntry, NOTIFY_CHANNEL, ReadModelDoc, Store, StoreOptions,
     StreamIds, build_rows, check_expected, decode_event, head_of, head_of_rows, ping_if_idle,
-    to_hash, to_i64, to_u64,
+    schema_version, to_hash, to_i64, to_u64,
 };
 use crate::error::StoreError;
 use crate::types::{Appended, ExpectedVersion, Hash, NewEvent, RecordedEvent, Timestamp};
@@ -34,11 +34,12 @@ pub(crate) const PG_INDEX_BITS: u32 = 16;
 const ANY_RETRIES: u32 = 1_000;
 
 /// The schema's migrations, in order (`migrator` names them).
-pub(super) const MIGRATIONS: [&str; 4] = [
+pub(super) const MIGRATIONS: [&str; 5] = [
     include_str!("../../../../../migrations/postgres/0001_event_store.sql"),
     include_str!("../../../../../migrations/postgres/0002_read_models.sql"),
     include_str!("../../../../../migrations/postgres/0003_tokens.sql"),
     include_str!("../../../../../migrations/postgres/0004_seals_by_position.sql"),
+    include_str!("../../../../../migrations/postgres/0005_releases.sql"),
 ];
 
 const HEAD: &str = "SELECT h.stream_version, h.hash, i.stream_id, i.fingerprint, \
@@ -80,7 +81,8 @@ const READ_ALL: &str = "SELECT position, stream_id, stream_version, event_type, 
 
 /// `read_log`'s query: what a projection folds of up to `$2` events from position `$1` on,
 /// below the commit horizon.
-const READ_LOG: &str = "SELECT position, stream_id, stream_version, payload FROM events \
+const READ_LOG: &str = "SELECT position, stream_id, stream_version, event_type, schema_version, \
+    payload FROM events \
     WHERE position >= $1 \
     AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
     ORDER BY position LIMIT $2";
@@ -448,7 +450,7 @@ fn decode_pg_event(row: &PgRow) -> Result<RecordedEvent, StoreError> {
     let opt_text = |i: usize, what: &str| -> Result<Option<String>, StoreError> {
         value(i, what)?.map(|b| text(b, what)).transpose()
     };
-    let schema_version = <[u8; 4]>::try_from(bytes(4, "schema_version")?)
+    let stored_version = <[u8; 4]>::try_from(bytes(4, "schema_version")?)
         .map(i32::from_be_bytes)
         .map_err(|_| corrupt("schema_version", "integer is not 4 bytes"))?;
     Ok(RecordedEvent {
@@ -456,8 +458,7 @@ fn decode_pg_event(row: &PgRow) -> Result<RecordedEvent, StoreError> {
         stream_id: text(bytes(1, "stream_id")?, "stream_id")?,
         stream_version: to_u64("stream version", int8(2, "stream_version")?)?,
         event_type: text(bytes(3, "event_type")?, "event_type")?,
-        schema_version: u32::try_from(schema_version)
-            .map_err(|_| StoreError::Corrupt(format!("schema version {schema_version}")))?,
+        schema_version: schema_version(stored_version)?,
         payload: bytes(5, "payload")?.to_vec(),
         actor: opt_text(6, "actor")?,
         correlation_id: opt_text(7, "correlation_id")?,
@@ -478,16 +479,21 @@ pub(super) async fn read_log(
 ) -> Result<Vec<LogEntry>, StoreError> {
     let mut entries = Vec::with_capacity(limit.min(10_000));
     let mut streams = StreamIds::default();
-    let mut rows = sqlx::query_as::<_, (i64, String, i64, Vec<u8>)>(READ_LOG)
+    let mut types = StreamIds::default();
+    let mut rows = sqlx::query_as::<_, (i64, String, i64, String, i32, Vec<u8>)>(READ_LOG)
         .bind(to_i64(from_position))
         .bind(count_param(limit))
         .persistent(false)
         .fetch(pool);
-    while let Some((position, stream, version, payload)) = rows.try_next().await? {
+    while let Some((position, stream, version, event_type, schema, payload)) =
+        rows.try_next().await?
+    {
         entries.push(LogEntry {
             position: to_u64("position", position)?,
             stream_id: streams.get(&stream),
             stream_version: to_u64("stream version", version)?,
+            event_type: types.get(&event_type),
+            schema_version: schema_version(schema)?,
             payload: bytes::Bytes::from(payload),
         });
     }

@@ -20,7 +20,7 @@ use rusqlite::{Connection, OpenFlags, Row};
 use sqlx::sqlite::SqliteConnectOptions;
 
 use crate::error::StoreError;
-use crate::store::{EVENT_COLUMNS, LogEntry, StreamIds, to_hash, to_i64, to_u64};
+use crate::store::{EVENT_COLUMNS, LogEntry, StreamIds, schema_version, to_hash, to_i64, to_u64};
 use crate::types::{RecordedEvent, Timestamp};
 
 /// Idle connections kept for the next read.
@@ -140,34 +140,43 @@ fn first(conn: &Connection, from: u64, limit: usize) -> Result<Vec<RecordedEvent
 /// The first `limit` log entries from `from` on.
 fn log(conn: &Connection, from: u64, limit: usize) -> Result<Vec<LogEntry>, StoreError> {
     let mut stmt = conn.prepare_cached(
-        "SELECT position, stream_id, stream_version, payload FROM events \
-         WHERE position >= ?1 ORDER BY position LIMIT ?2",
+        "SELECT position, stream_id, stream_version, event_type, schema_version, payload \
+         FROM events WHERE position >= ?1 ORDER BY position LIMIT ?2",
     )?;
     let mut rows = stmt.query((to_i64(from), i64::try_from(limit).unwrap_or(i64::MAX)))?;
     let mut streams = StreamIds::default();
+    let mut types = StreamIds::default();
     let mut payloads = Vec::new();
     let mut entries = Vec::with_capacity(limit.min(16_384));
     while let Some(row) = rows.next()? {
         let stream = std::str::from_utf8(bytes(row, 1, "stream_id")?)
             .map_err(|_| StoreError::Corrupt("stream_id is not valid UTF-8".into()))?;
+        let event_type = std::str::from_utf8(bytes(row, 3, "event_type")?)
+            .map_err(|_| StoreError::Corrupt("event_type is not valid UTF-8".into()))?;
         let start = payloads.len();
-        payloads.extend_from_slice(bytes(row, 3, "payload")?);
+        payloads.extend_from_slice(bytes(row, 5, "payload")?);
         entries.push((
             to_u64("position", int(row, 0, "position")?)?,
             streams.get(stream),
             to_u64("stream version", int(row, 2, "stream_version")?)?,
+            types.get(event_type),
+            schema_version(int(row, 4, "schema_version")?)?,
             start..payloads.len(),
         ));
     }
     let payloads = Bytes::from(payloads);
     Ok(entries
         .into_iter()
-        .map(|(position, stream_id, stream_version, range)| LogEntry {
-            position,
-            stream_id,
-            stream_version,
-            payload: payloads.slice(range),
-        })
+        .map(
+            |(position, stream_id, stream_version, event_type, schema_version, range)| LogEntry {
+                position,
+                stream_id,
+                stream_version,
+                event_type,
+                schema_version,
+                payload: payloads.slice(range),
+            },
+        )
         .collect())
 }
 
@@ -181,14 +190,12 @@ fn collect(mut rows: rusqlite::Rows<'_>, limit: usize) -> Result<Vec<RecordedEve
 
 /// One row of [`EVENT_COLUMNS`], checked as sqlx's row decoding checks it.
 fn event(row: &Row<'_>) -> Result<RecordedEvent, StoreError> {
-    let schema_version = int(row, 4, "schema_version")?;
     Ok(RecordedEvent {
         position: to_u64("position", int(row, 0, "position")?)?,
         stream_id: text(row, 1, "stream_id")?,
         stream_version: to_u64("stream version", int(row, 2, "stream_version")?)?,
         event_type: text(row, 3, "event_type")?,
-        schema_version: u32::try_from(schema_version)
-            .map_err(|_| StoreError::Corrupt(format!("schema version {schema_version}")))?,
+        schema_version: schema_version(int(row, 4, "schema_version")?)?,
         payload: bytes(row, 5, "payload")?.to_vec(),
         actor: opt_text(row, 6, "actor")?,
         correlation_id: opt_text(row, 7, "correlation_id")?,

@@ -24,19 +24,20 @@ use sqlx::{AssertSqlSafe, Row as _};
 
 use super::{
     DocRow, EVENT_COLUMNS, IdempotentRecord, LogEntry, ReadModelDoc, RowData, Store, StoreOptions,
-    StreamIds, build_rows, check_expected, decode_event, head_of, ping_if_idle, to_hash, to_i64,
-    to_u64,
+    StreamIds, build_rows, check_expected, decode_event, head_of, ping_if_idle, schema_version,
+    to_hash, to_i64, to_u64,
 };
 use crate::error::StoreError;
 use crate::types::{Appended, ExpectedVersion, Hash, NewEvent, RecordedEvent};
 use direct::DirectReader;
 
 /// The schema's migrations, in order (`migrator` names them).
-pub(super) const MIGRATIONS: [&str; 4] = [
+pub(super) const MIGRATIONS: [&str; 5] = [
     include_str!("../../../../../migrations/sqlite/0001_event_store.sql"),
     include_str!("../../../../../migrations/sqlite/0002_read_models.sql"),
     include_str!("../../../../../migrations/sqlite/0003_tokens.sql"),
     include_str!("../../../../../migrations/sqlite/0004_seals_by_position.sql"),
+    include_str!("../../../../../migrations/sqlite/0005_releases.sql"),
 ];
 
 const HEAD: &str = "SELECT (SELECT max(position) FROM events), \
@@ -58,7 +59,8 @@ const READ_STREAM: &str = "SELECT position, stream_id, stream_version, event_typ
     recorded_at, prev_hash, hash FROM events WHERE stream_id = $1 \
     AND stream_version >= $2 ORDER BY stream_version";
 
-const READ_LOG: &str = "SELECT position, stream_id, stream_version, payload FROM events \
+const READ_LOG: &str = "SELECT position, stream_id, stream_version, event_type, schema_version, \
+    payload FROM events \
     WHERE position >= $1 ORDER BY position LIMIT $2";
 
 const LAST_POSITION: &str = "SELECT max(position) FROM events";
@@ -445,15 +447,20 @@ pub(super) async fn read_log(
         None => {
             let mut entries = Vec::with_capacity(limit.min(10_000));
             let mut streams = StreamIds::default();
-            let mut rows = sqlx::query_as::<_, (i64, String, i64, Vec<u8>)>(READ_LOG)
+            let mut types = StreamIds::default();
+            let mut rows = sqlx::query_as::<_, (i64, String, i64, String, i32, Vec<u8>)>(READ_LOG)
                 .bind(to_i64(from_position))
                 .bind(i64::try_from(limit).unwrap_or(i64::MAX))
                 .fetch(pool);
-            while let Some((position, stream, version, payload)) = rows.try_next().await? {
+            while let Some((position, stream, version, event_type, schema, payload)) =
+                rows.try_next().await?
+            {
                 entries.push(LogEntry {
                     position: to_u64("position", position)?,
                     stream_id: streams.get(&stream),
                     stream_version: to_u64("stream version", version)?,
+                    event_type: types.get(&event_type),
+                    schema_version: schema_version(schema)?,
                     payload: Bytes::from(payload),
                 });
             }

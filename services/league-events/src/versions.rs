@@ -1,0 +1,511 @@
+//! Which shape of each event this build writes, and how it reads every shape a release has
+//! ever written.
+//!
+//! Every stored event carries its type (`event_type`) and the version of that type's shape
+//! (`schema_version`). The [`CATALOGUE`] names each type of each stream kind with the
+//! version this build writes. A log's bytes are never rewritten (they are hashed, sealed and
+//! signed), so when a type's shape changes its version goes up by one and an [`Upcaster`]
+//! from the old version to the new one is added to [`UPCASTERS`]: reading an old event
+//! parses its stored bytes as JSON, upcasts them version by version to the current shape,
+//! and only then reads them into the Rust type. Verification always hashes the stored
+//! bytes, never the upcast ones.
+//!
+//! A type this build does not know, or a version newer than the one it writes, is refused
+//! with a [`DecodeError`] that names it: a build never skips or guesses at an event a newer
+//! release wrote.
+//!
+//! The checked-in JSON Schemas (`schema/events/<kind>/<Type>.v<N>.json`) and
+//! `docs/events.md` are compared with the Rust types by `league-events`' tests, which fail
+//! when a type's serialized shape changes without a new version here.
+
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::StreamKind;
+
+/// One event type of a stream kind and the version of its shape this build writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventType {
+    pub kind: StreamKind,
+    pub name: &'static str,
+    pub version: u32,
+}
+
+const fn tournament(name: &'static str, version: u32) -> EventType {
+    EventType {
+        kind: StreamKind::Tournament,
+        name,
+        version,
+    }
+}
+
+const fn league(name: &'static str, version: u32) -> EventType {
+    EventType {
+        kind: StreamKind::League,
+        name,
+        version,
+    }
+}
+
+/// Every event type this build reads and writes, with the version it writes. A type is
+/// never removed from this list (old logs hold it); a changed shape raises its version and
+/// adds an upcaster.
+pub const CATALOGUE: &[EventType] = &[
+    tournament("TournamentScheduled", 1),
+    tournament("PlayerRegistered", 1),
+    tournament("PlayerUnregistered", 1),
+    tournament("TournamentStarted", 1),
+    tournament("LevelStarted", 1),
+    tournament("ClockPaused", 1),
+    tournament("ClockResumed", 1),
+    tournament("PlayerMarkedAbsent", 1),
+    tournament("PlayerArrived", 1),
+    tournament("AbsentPlayerRemoved", 1),
+    tournament("PlayerEntered", 1),
+    tournament("TableHandStarted", 1),
+    // One version for every hand event: the hand's events are one shape, `HandEvent`'s.
+    tournament("HandEvent", 1),
+    tournament("PlayerBusted", 1),
+    tournament("RebuyAnnounced", 1),
+    tournament("RebuyMade", 1),
+    tournament("AddOnMade", 1),
+    tournament("PlayersEliminated", 1),
+    tournament("ChipsCounted", 1),
+    tournament("PlayerMoved", 1),
+    tournament("TableBroken", 1),
+    tournament("TableOpened", 1),
+    tournament("RedrawRequired", 1),
+    tournament("SeatsRedrawn", 1),
+    tournament("HandForHandStarted", 1),
+    tournament("HandForHandEnded", 1),
+    tournament("ChipsColouredUp", 1),
+    tournament("PenaltyGiven", 1),
+    tournament("PlayerDisqualified", 1),
+    tournament("PayoutsSet", 1),
+    tournament("DealMade", 1),
+    tournament("TournamentFinished", 1),
+    league("LeagueCreated", 1),
+    league("VenueAdded", 1),
+    league("SeasonAdded", 1),
+    league("FormulaSet", 1),
+    league("PlayerRegistered", 1),
+    league("PlayerRenamed", 1),
+    league("PlayersMerged", 1),
+    league("PlayersUnmerged", 1),
+    league("TournamentRecorded", 1),
+    league("TournamentAmended", 1),
+];
+
+/// Every kind of event a hand records (inside `HandEvent`): a golden log holds each.
+pub const HAND_EVENTS: &[&str] = &[
+    "HandStarted",
+    "DeckSealed",
+    "AntePosted",
+    "BlindPosted",
+    "HoleCardsDealt",
+    "PreflopStarted",
+    "PlayerFolded",
+    "PlayerChecked",
+    "PlayerCalled",
+    "PlayerBet",
+    "PlayerRaised",
+    "RaiseTreatedAsCall",
+    "UncalledBetReturned",
+    "BoardDealt",
+    "ShowdownStarted",
+    "HandShown",
+    "HandMucked",
+    "PotAwarded",
+    "HandEnded",
+    "ActedOutOfTurn",
+    "OutOfTurnRuled",
+    "HandVoided",
+];
+
+/// A pure function from one version of a type's JSON to the next.
+pub type UpcastFn = fn(Value) -> Result<Value, String>;
+
+/// Reads version `from` of a type as version `from + 1`.
+#[derive(Clone, Copy, Debug)]
+pub struct Upcaster {
+    pub kind: StreamKind,
+    pub event_type: &'static str,
+    pub from: u32,
+    pub upcast: UpcastFn,
+}
+
+/// Every upcaster, each with a test on a stored example of the version it reads. No type
+/// has changed shape since the first release, so there are none yet.
+pub const UPCASTERS: &[Upcaster] = &[];
+
+/// The event types a build knows and how it reads their old versions.
+#[derive(Clone, Copy, Debug)]
+pub struct Codec {
+    pub catalogue: &'static [EventType],
+    pub upcasters: &'static [Upcaster],
+}
+
+/// This build's codec.
+pub const CODEC: Codec = Codec {
+    catalogue: CATALOGUE,
+    upcasters: UPCASTERS,
+};
+
+/// Why a stored event could not be read.
+#[derive(Debug)]
+pub enum DecodeError {
+    /// The type is not one this build knows: a newer release wrote it.
+    UnknownType {
+        kind: StreamKind,
+        event_type: String,
+    },
+    /// The version is newer than the one this build writes: a newer release wrote it.
+    NewerVersion {
+        kind: StreamKind,
+        event_type: String,
+        version: u32,
+        known: u32,
+    },
+    /// Version 0 is never written.
+    NoVersion {
+        kind: StreamKind,
+        event_type: String,
+    },
+    /// An old version with no upcaster to the next one (a defect of this build).
+    NoUpcaster {
+        kind: StreamKind,
+        event_type: String,
+        from: u32,
+    },
+    /// An upcaster refused the stored JSON.
+    Upcast {
+        kind: StreamKind,
+        event_type: String,
+        from: u32,
+        reason: String,
+    },
+    /// The payload (upcast to the current version) is not the type's shape.
+    Json(serde_json::Error),
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let release = crate::RELEASE;
+        match self {
+            Self::UnknownType { kind, event_type } => write!(
+                f,
+                "{kind} event type {event_type} is not known to release {release}: a newer \
+                 release wrote it; read this log with that release or a later one"
+            ),
+            Self::NewerVersion {
+                kind,
+                event_type,
+                version,
+                known,
+            } => write!(
+                f,
+                "{kind} event {event_type} version {version} is newer than release {release} \
+                 reads (up to version {known}): a newer release wrote it; read this log with \
+                 that release or a later one"
+            ),
+            Self::NoVersion { kind, event_type } => {
+                write!(f, "{kind} event {event_type} has schema version 0")
+            }
+            Self::NoUpcaster {
+                kind,
+                event_type,
+                from,
+            } => write!(
+                f,
+                "{kind} event {event_type} version {from} has no upcaster to version {}",
+                from.saturating_add(1)
+            ),
+            Self::Upcast {
+                kind,
+                event_type,
+                from,
+                reason,
+            } => write!(
+                f,
+                "{kind} event {event_type} version {from} cannot be upcast: {reason}"
+            ),
+            Self::Json(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Json(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<serde_json::Error> for DecodeError {
+    fn from(e: serde_json::Error) -> Self {
+        Self::Json(e)
+    }
+}
+
+impl Codec {
+    /// The version of `event_type` this codec writes, if it knows the type.
+    pub fn current(&self, kind: StreamKind, event_type: &str) -> Option<u32> {
+        self.catalogue
+            .iter()
+            .find(|t| t.kind == kind && t.name == event_type)
+            .map(|t| t.version)
+    }
+
+    /// Reads a stored event: refuses what this codec does not know, reads the current
+    /// version with `current` (which may take a short path), and upcasts older versions
+    /// to the current one before reading them with serde.
+    pub fn read<T: DeserializeOwned>(
+        &self,
+        kind: StreamKind,
+        event_type: &str,
+        version: u32,
+        payload: &[u8],
+        current: impl FnOnce(&[u8]) -> Result<T, serde_json::Error>,
+    ) -> Result<T, DecodeError> {
+        let known = self
+            .current(kind, event_type)
+            .ok_or_else(|| DecodeError::UnknownType {
+                kind,
+                event_type: event_type.to_owned(),
+            })?;
+        if version == known {
+            return Ok(current(payload)?);
+        }
+        if version > known {
+            return Err(DecodeError::NewerVersion {
+                kind,
+                event_type: event_type.to_owned(),
+                version,
+                known,
+            });
+        }
+        if version == 0 {
+            return Err(DecodeError::NoVersion {
+                kind,
+                event_type: event_type.to_owned(),
+            });
+        }
+        let value = self.upcast(kind, event_type, version, crate::parse(payload)?)?;
+        Ok(serde_json::from_value(value)?)
+    }
+
+    /// `value`, of version `from` of `event_type`, upcast to the version this codec writes.
+    pub fn upcast(
+        &self,
+        kind: StreamKind,
+        event_type: &str,
+        from: u32,
+        mut value: Value,
+    ) -> Result<Value, DecodeError> {
+        let known = self.current(kind, event_type).unwrap_or(from);
+        for version in from..known {
+            let step = self
+                .upcasters
+                .iter()
+                .find(|u| u.kind == kind && u.event_type == event_type && u.from == version)
+                .ok_or_else(|| DecodeError::NoUpcaster {
+                    kind,
+                    event_type: event_type.to_owned(),
+                    from: version,
+                })?;
+            value = (step.upcast)(value).map_err(|reason| DecodeError::Upcast {
+                kind,
+                event_type: event_type.to_owned(),
+                from: version,
+                reason,
+            })?;
+        }
+        Ok(value)
+    }
+
+    /// Whether every older version of every type has its upcaster (checked by a test).
+    pub fn missing_upcasters(&self) -> Vec<(StreamKind, &'static str, u32)> {
+        let mut missing = Vec::new();
+        for t in self.catalogue {
+            for from in 1..t.version {
+                if !self
+                    .upcasters
+                    .iter()
+                    .any(|u| u.kind == t.kind && u.event_type == t.name && u.from == from)
+                {
+                    missing.push((t.kind, t.name, from));
+                }
+            }
+        }
+        missing
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_type_is_listed_once_and_every_old_version_has_its_upcaster() {
+        for (i, a) in CATALOGUE.iter().enumerate() {
+            assert!(a.version >= 1, "{a:?}");
+            for b in &CATALOGUE[i + 1..] {
+                assert!(a.kind != b.kind || a.name != b.name, "{a:?} twice");
+            }
+        }
+        assert_eq!(CODEC.missing_upcasters(), Vec::new());
+        for u in UPCASTERS {
+            let current = CODEC.current(u.kind, u.event_type);
+            assert!(current.is_some_and(|v| u.from < v), "{u:?}");
+        }
+    }
+
+    /// A stream kind's events in two versions: `Renamed` gained `reason` in version 2 (a
+    /// default for old events) and `by` in version 3 (split out of `reason`).
+    const FIXTURE: Codec = Codec {
+        catalogue: &[tournament("Renamed", 3), tournament("Opened", 1)],
+        upcasters: &[
+            Upcaster {
+                kind: StreamKind::Tournament,
+                event_type: "Renamed",
+                from: 1,
+                upcast: |mut v| {
+                    v.as_object_mut()
+                        .ok_or("not an object")?
+                        .insert("reason".into(), Value::from("host: not given"));
+                    Ok(v)
+                },
+            },
+            Upcaster {
+                kind: StreamKind::Tournament,
+                event_type: "Renamed",
+                from: 2,
+                upcast: |mut v| {
+                    let object = v.as_object_mut().ok_or("not an object")?;
+                    let reason = object
+                        .remove("reason")
+                        .and_then(|r| r.as_str().map(str::to_owned))
+                        .ok_or("no reason")?;
+                    let (by, reason) = reason.split_once(": ").ok_or("reason has no author")?;
+                    object.insert("by".into(), Value::from(by));
+                    object.insert("reason".into(), Value::from(reason));
+                    Ok(v)
+                },
+            },
+        ],
+    };
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[serde(tag = "type")]
+    enum FixtureEvent {
+        Renamed {
+            name: String,
+            reason: String,
+            by: String,
+        },
+        Opened {
+            at: u64,
+        },
+    }
+
+    fn read(event_type: &str, version: u32, payload: &str) -> Result<FixtureEvent, DecodeError> {
+        FIXTURE.read(
+            StreamKind::Tournament,
+            event_type,
+            version,
+            payload.as_bytes(),
+            crate::parse,
+        )
+    }
+
+    #[test]
+    fn old_versions_are_upcast_step_by_step_and_the_stored_bytes_are_only_read() {
+        let v1 = r#"{"type":"Renamed","name":"Friday"}"#;
+        let v2 = r#"{"type":"Renamed","name":"Friday","reason":"td: typo"}"#;
+        let v3 = r#"{"type":"Renamed","name":"Friday","reason":"typo","by":"td"}"#;
+        let renamed = |reason: &str, by: &str| FixtureEvent::Renamed {
+            name: "Friday".into(),
+            reason: reason.into(),
+            by: by.into(),
+        };
+        assert_eq!(
+            read("Renamed", 1, v1).unwrap(),
+            renamed("not given", "host")
+        );
+        assert_eq!(read("Renamed", 2, v2).unwrap(), renamed("typo", "td"));
+        assert_eq!(read("Renamed", 3, v3).unwrap(), renamed("typo", "td"));
+        // The current version is read as it is, not upcast: version 1's bytes read as
+        // version 3 lack fields.
+        assert!(matches!(read("Renamed", 3, v1), Err(DecodeError::Json(_))));
+        assert_eq!(
+            read("Opened", 1, r#"{"type":"Opened","at":5}"#).unwrap(),
+            FixtureEvent::Opened { at: 5 }
+        );
+        let broken = read(
+            "Renamed",
+            2,
+            r#"{"type":"Renamed","name":"F","reason":"x"}"#,
+        );
+        let message = broken.unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "tournament event Renamed version 2 cannot be upcast: reason has no author"
+        );
+    }
+
+    #[test]
+    fn types_and_versions_newer_than_the_build_are_refused_by_name() {
+        let newer = read("Renamed", 4, r#"{"type":"Renamed"}"#).unwrap_err();
+        assert!(matches!(
+            newer,
+            DecodeError::NewerVersion {
+                version: 4,
+                known: 3,
+                ..
+            }
+        ));
+        let message = newer.to_string();
+        assert!(
+            message.starts_with("tournament event Renamed version 4 is newer than release "),
+            "{message}"
+        );
+        assert!(message.contains("(up to version 3)"), "{message}");
+        let unknown = read("Closed", 1, r#"{"type":"Closed"}"#).unwrap_err();
+        assert!(matches!(unknown, DecodeError::UnknownType { .. }));
+        assert!(
+            unknown
+                .to_string()
+                .starts_with("tournament event type Closed is not known to release "),
+            "{unknown}"
+        );
+        assert!(matches!(
+            read("Opened", 0, r#"{"type":"Opened","at":5}"#),
+            Err(DecodeError::NoVersion { .. })
+        ));
+        let missing = Codec {
+            catalogue: FIXTURE.catalogue,
+            upcasters: &FIXTURE.upcasters[..1],
+        };
+        assert_eq!(
+            missing.missing_upcasters(),
+            vec![(StreamKind::Tournament, "Renamed", 2)]
+        );
+        let error = missing
+            .read(
+                StreamKind::Tournament,
+                "Renamed",
+                1,
+                br#"{"type":"Renamed","name":"F"}"#,
+                crate::parse::<FixtureEvent>,
+            )
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "tournament event Renamed version 2 has no upcaster to version 3"
+        );
+    }
+}

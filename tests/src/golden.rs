@@ -1,0 +1,570 @@
+//! Golden logs: a league's log as a release wrote it, checked in under
+//! `tests/golden/<release>/` and replayed by every later build (`tests/golden.rs`).
+//!
+//! [`write`] plays, through the engine's commands, a small league that holds every event
+//! type of the catalogue (`league_events::CATALOGUE`, and every kind of hand event): a
+//! season whose formula is changed (re-scoring it), players renamed, merged and unmerged,
+//! a result amended; tournaments under every tournament preset and in every tracking mode
+//! (dealt, recorded, results-only), and one where the floor rules (a walk-in unregistered,
+//! an absent entrant removed, a hand voided, an out-of-turn action, an under-sized raise
+//! ruled a call, payouts set by hand, a deal). The log is sealed and its tree heads signed
+//! with [`signing_key`], a key published for this purpose only. Beside the database,
+//! `read_models.json` holds every read model the log projects to, and `public_key.hex` the
+//! key that verifies it.
+//!
+//! Run `cargo run -p league-tests --bin write-golden` when cutting a release: it writes
+//! the release's directory, which is then checked in and never changed.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use league_engine::hand::{Action, Command as HandCommand, VoidReason};
+use league_engine::league::{
+    self, Command as LeagueCommand, LeagueState, ScoringRule, TournamentOutcome,
+};
+use league_engine::rules::Preset;
+use league_engine::tournament::DealKind;
+use league_engine::tournament::play::{Penalty, TournamentCommand, TournamentEvent, Tracking};
+use league_engine::tournament::sim::{SimOptions, TournamentSim};
+use league_engine::units::PlayerId;
+use league_events::{LogEvent, StreamKind, encode};
+use league_store::{ExpectedVersion, Metadata, SealerConfig, SigningKey, Store};
+
+/// The golden logs' signing key: published (it is in this file), so it proves nothing
+/// about who wrote a golden log, only that the log verifies as a league's would.
+pub fn signing_key() -> SigningKey {
+    SigningKey::from_bytes(&[0x60; 32])
+}
+
+/// Where the golden logs are checked in: `tests/golden/`.
+pub fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("golden")
+}
+
+/// The database file of a golden log.
+pub const DATABASE: &str = "league.db";
+/// The read models it projects to, as JSON: `{"<kind>/<key>": document}`.
+pub const READ_MODELS: &str = "read_models.json";
+/// The hex public key its tree heads verify with.
+pub const PUBLIC_KEY: &str = "public_key.hex";
+
+/// What was written.
+#[derive(Debug, Default)]
+pub struct Written {
+    pub events: u64,
+    /// Events of each `(stream kind, event type)`; hand events as `HandEvent/<kind>`.
+    pub types: BTreeMap<(String, String), u64>,
+}
+
+type Failure = Box<dyn std::error::Error>;
+
+/// Appends events to their stream, each with the version it was decided on.
+struct Writer<'a> {
+    store: &'a Store,
+    written: Written,
+    /// Each stream's version.
+    versions: BTreeMap<String, u64>,
+    commands: u64,
+}
+
+impl Writer<'_> {
+    async fn append<E: LogEvent>(&mut self, stream: &str, events: &[E]) -> Result<(), Failure> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        self.commands += 1;
+        let metadata = Metadata {
+            actor: Some("golden-writer".into()),
+            correlation_id: Some(format!("golden-{}", self.commands)),
+            causation_id: None,
+            recorded_at: None,
+        };
+        let mut batch = Vec::with_capacity(events.len());
+        for e in events {
+            let value = serde_json::to_value(e)?;
+            let mut name = value["type"].as_str().unwrap_or_default().to_owned();
+            if let Some(inner) = value["data"]["event"]["type"].as_str() {
+                name = format!("{name}/{inner}");
+            }
+            *self
+                .written
+                .types
+                .entry((E::KIND.to_string(), name))
+                .or_default() += 1;
+            batch.push(encode(e)?.with_metadata(metadata.clone()));
+        }
+        let version = self.versions.entry(stream.to_owned()).or_default();
+        for chunk in batch.chunks(league_store::MAX_BATCH_EVENTS) {
+            // One append in ten carries an idempotency key, as a venue app's retries do.
+            let key = format!("golden-{}", self.commands);
+            let key = self.commands.is_multiple_of(10).then_some(key.as_str());
+            let appended = self
+                .store
+                .append(stream, ExpectedVersion::Exact(*version), chunk, key)
+                .await?;
+            *version = appended.last_version;
+            self.written.events += u64::try_from(chunk.len())?;
+        }
+        Ok(())
+    }
+}
+
+struct League {
+    stream: String,
+    state: LeagueState,
+}
+
+impl League {
+    async fn send(&mut self, w: &mut Writer<'_>, command: LeagueCommand) -> Result<(), Failure> {
+        let events = league::decide(&self.state, &command)?;
+        for e in &events {
+            league::apply(&mut self.state, e);
+        }
+        w.append(&self.stream, &events).await
+    }
+}
+
+/// The floor's rulings to make in a tournament, where its play allows.
+#[derive(Clone, Copy, Debug, Default)]
+struct Rulings {
+    /// Register a walk-in and take the registration back before the start.
+    walk_in: bool,
+    /// Mark an entrant absent before the start and remove them after it; disqualify another.
+    absent_removed: bool,
+    /// In a dealt or recorded hand: an out-of-turn fold, an under-sized raise, a misdeal.
+    hands: bool,
+    /// Set the payouts by hand, then deal at three players left.
+    payouts_and_deal: bool,
+}
+
+/// Plays one tournament into its stream and returns its outcome.
+async fn tournament(
+    w: &mut Writer<'_>,
+    id: &str,
+    seed: u64,
+    options: SimOptions,
+    rulings: Rulings,
+) -> Result<TournamentOutcome, Failure> {
+    let stream = StreamKind::Tournament.stream(id);
+    let mut sim = TournamentSim::new(seed, options.clone())?;
+    if rulings.walk_in {
+        sim.send(&TournamentCommand::Register {
+            player: PlayerId::from("walk-in"),
+        })?;
+        sim.send(&TournamentCommand::Unregister {
+            player: PlayerId::from("walk-in"),
+        })?;
+    }
+    let absentee = options.ids.get(1).cloned();
+    if rulings.absent_removed
+        && let Some(player) = &absentee
+    {
+        sim.send(&TournamentCommand::MarkAbsent {
+            player: player.clone(),
+        })?;
+    }
+    sim.start()?;
+    if rulings.absent_removed
+        && let Some(player) = absentee
+    {
+        let (now, _, _) = sim.state.clock();
+        sim.send(&TournamentCommand::RemoveAbsent {
+            player,
+            at: now.saturating_add(60_000),
+        })?;
+        if let Some(player) = options.ids.get(5).cloned() {
+            sim.send(&TournamentCommand::Penalise {
+                player,
+                penalty: Penalty::Disqualify,
+            })?;
+        }
+    }
+    let mut to_rule = if rulings.hands {
+        vec![Ruling::Misdeal, Ruling::Undersized, Ruling::OutOfTurn]
+    } else {
+        Vec::new()
+    };
+    let mut awaiting_ruling: Option<usize> = None;
+    let mut payouts = rulings.payouts_and_deal;
+    let mut deal = rulings.payouts_and_deal;
+    let mut sent = 0;
+    while !sim.finished() {
+        if sim.commands > 1_000_000 {
+            return Err(format!("{id} did not finish").into());
+        }
+        if let Some(ruling) = to_rule.last().copied()
+            && ruling.try_on(&mut sim)?
+        {
+            to_rule.pop();
+            if matches!(ruling, Ruling::OutOfTurn) {
+                awaiting_ruling = Some(sim.events.len());
+            }
+        }
+        // A declaration the hand ended before ruling on is made again in a later hand.
+        if let Some(from) = awaiting_ruling
+            && !sim.state.tables().values().any(|t| t.in_hand())
+        {
+            let ruled = sim.events[from..].iter().any(|e| {
+                matches!(
+                    e,
+                    TournamentEvent::HandEvent {
+                        event: league_engine::hand::Event::OutOfTurnRuled { .. },
+                        ..
+                    }
+                )
+            });
+            awaiting_ruling = None;
+            if !ruled {
+                to_rule.push(Ruling::OutOfTurn);
+            }
+        }
+        if payouts && sim.state.remaining() <= 6 {
+            let amounts = sim.state.prizes()?;
+            sim.send(&TournamentCommand::SetPayouts { amounts })?;
+            payouts = false;
+        }
+        if deal && sim.state.remaining() == 3 && !sim.state.tables().values().any(|t| t.in_hand()) {
+            let accepted = sim
+                .state
+                .players()
+                .iter()
+                .filter(|(_, p)| p.chips.get() > 0)
+                .map(|(id, _)| id.clone())
+                .collect();
+            sim.send(&TournamentCommand::Deal {
+                kind: DealKind::ChipChop,
+                accepted,
+            })?;
+            deal = false;
+        }
+        if !sim.finished() {
+            sim.step()?;
+        }
+        if sim.events.len() > sent {
+            w.append(&stream, &sim.events[sent..]).await?;
+            sent = sim.events.len();
+        }
+    }
+    if sim.events.len() > sent {
+        w.append(&stream, &sim.events[sent..]).await?;
+    }
+    if !to_rule.is_empty() || payouts || deal {
+        return Err(
+            format!("{id}: rulings not made: {to_rule:?}, payouts {payouts}, deal {deal}").into(),
+        );
+    }
+    let outcome = sim
+        .state
+        .outcome(id, "season-1", 7)
+        .ok_or_else(|| format!("{id} finished without a result"))?;
+    Ok(outcome)
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Ruling {
+    Misdeal,
+    Undersized,
+    OutOfTurn,
+}
+
+impl Ruling {
+    /// Makes the ruling at the first table where it can be made now.
+    fn try_on(self, sim: &mut TournamentSim) -> Result<bool, Failure> {
+        let tables: Vec<(u32, league_engine::hand::HandState)> = sim
+            .state
+            .tables()
+            .iter()
+            .filter_map(|(n, t)| Some((*n, *t.hand()?)).filter(|(_, h)| !h.is_over()))
+            .collect();
+        for (table, hand) in tables {
+            let Some(legal) = hand.legal_actions() else {
+                continue;
+            };
+            let command = match self {
+                // Before anyone acts: the first seat to act is still the first.
+                Ruling::Misdeal if hand.street() == league_engine::hand::Street::Preflop => {
+                    HandCommand::Void {
+                        reason: VoidReason::Misdeal("a card exposed in the deal".into()),
+                    }
+                }
+                Ruling::Undersized => match legal.bet_or_raise {
+                    Some(range) if range.raise && range.min > hand.current_bet() + 1 => {
+                        HandCommand::Act {
+                            seat: legal.seat,
+                            action: Action::RaiseTo(hand.current_bet() + 1),
+                        }
+                    }
+                    _ => continue,
+                },
+                // The next seat to act declares a fold early, so that its turn comes (and
+                // the declaration is ruled on) before the hand can end.
+                Ruling::OutOfTurn => {
+                    let mut live: Vec<_> =
+                        hand.seats_in_order().filter(|s| hand.is_live(*s)).collect();
+                    live.sort_unstable();
+                    if live.len() < 3 {
+                        continue;
+                    }
+                    let Some(seat) = live
+                        .iter()
+                        .find(|s| **s > legal.seat)
+                        .or(live.first())
+                        .copied()
+                    else {
+                        continue;
+                    };
+                    HandCommand::OutOfTurn {
+                        seat,
+                        action: Action::Fold,
+                    }
+                }
+                Ruling::Misdeal => continue,
+            };
+            if sim
+                .send(&TournamentCommand::Hand { table, command })
+                .is_ok()
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// Writes a golden log into `dir` (which must not hold one yet).
+pub async fn write(dir: &Path) -> Result<Written, Failure> {
+    std::fs::create_dir_all(dir)?;
+    let db = dir.join(DATABASE);
+    if db.exists() {
+        return Err(format!("{} exists: a golden log is never rewritten", db.display()).into());
+    }
+    let url = format!("sqlite:{}", db.display());
+    let store = Store::open(&url).await?;
+    let written = play(&store).await?;
+    let key = signing_key();
+    let config = SealerConfig {
+        signing_key: Some(key.clone()),
+        sign_every_events: 2_000,
+        ..SealerConfig::default()
+    };
+    store.seal_all(&config).await?;
+    let rebuilt = league_app::rebuild::rebuild(&store, None).await?;
+    let mut models = serde_json::Map::new();
+    for doc in rebuilt.projector.docs()? {
+        let value: serde_json::Value = serde_json::from_slice(&doc.doc)?;
+        models.insert(format!("{}/{}", doc.kind, doc.key), value);
+    }
+    std::fs::write(
+        dir.join(READ_MODELS),
+        serde_json::to_string_pretty(&models)? + "\n",
+    )?;
+    std::fs::write(
+        dir.join(PUBLIC_KEY),
+        league_store::hash::to_hex(key.verifying_key().as_bytes()) + "\n",
+    )?;
+    store.execute_raw("VACUUM").await?;
+    store.close().await;
+    Ok(written)
+}
+
+async fn play(store: &Store) -> Result<Written, Failure> {
+    let mut w = Writer {
+        store,
+        written: Written::default(),
+        versions: BTreeMap::new(),
+        commands: 0,
+    };
+    let mut league = League {
+        stream: StreamKind::League.stream("golden"),
+        state: LeagueState::new(),
+    };
+    league
+        .send(
+            &mut w,
+            LeagueCommand::CreateLeague {
+                name: "The golden league".into(),
+                final_table: None,
+            },
+        )
+        .await?;
+    for (venue, region) in [("queens-arms", "north"), ("pennant", "south")] {
+        league
+            .send(
+                &mut w,
+                LeagueCommand::AddVenue {
+                    venue: venue.into(),
+                    region: region.into(),
+                },
+            )
+            .await?;
+    }
+    league
+        .send(
+            &mut w,
+            LeagueCommand::AddSeason {
+                season: "season-1".into(),
+                best_n: Some(3),
+                scoring: ScoringRule::Formula {
+                    text: "round(10 * sqrt(n) / sqrt(r)) - 9".into(),
+                },
+            },
+        )
+        .await?;
+    let players: Vec<PlayerId> = (1..=40)
+        .map(|i| PlayerId::new(format!("pl{i:03}")))
+        .collect();
+    for (i, player) in players.iter().enumerate() {
+        league
+            .send(
+                &mut w,
+                LeagueCommand::RegisterPlayer {
+                    player: player.clone(),
+                    name: format!("Player {}", i + 1),
+                    membership: format!("M{:04}", i + 1),
+                },
+            )
+            .await?;
+    }
+    // Every preset (the four tournament houses in two tracking modes each, the cardroom's
+    // and the PHH format's in one), and every tracking mode under three presets at least.
+    let plays: [(Preset, Tracking, usize, Rulings); 10] = [
+        (Preset::QueenSix, Tracking::Dealt, 12, Rulings::default()),
+        (Preset::Oracle, Tracking::Dealt, 12, Rulings::default()),
+        (Preset::Wph, Tracking::Recorded, 12, Rulings::default()),
+        (
+            Preset::Invitational,
+            Tracking::Recorded,
+            12,
+            Rulings::default(),
+        ),
+        (
+            Preset::Hippodrome,
+            Tracking::Recorded,
+            10,
+            Rulings::default(),
+        ),
+        (Preset::Wsop, Tracking::Dealt, 10, Rulings::default()),
+        (Preset::QueenSix, Tracking::Results, 30, Rulings::default()),
+        (Preset::Oracle, Tracking::Results, 30, Rulings::default()),
+        (
+            Preset::Invitational,
+            Tracking::Results,
+            30,
+            Rulings {
+                absent_removed: true,
+                ..Rulings::default()
+            },
+        ),
+        (
+            Preset::Wph,
+            Tracking::Dealt,
+            12,
+            Rulings {
+                walk_in: true,
+                hands: true,
+                payouts_and_deal: true,
+                ..Rulings::default()
+            },
+        ),
+    ];
+    let mut recorded = Vec::new();
+    for (i, (preset, tracking, field, rulings)) in plays.into_iter().enumerate() {
+        let venue = if i % 2 == 0 { "queens-arms" } else { "pennant" };
+        let id = format!("{venue}-{}", i + 1);
+        let ids: Vec<PlayerId> = players
+            .iter()
+            .cycle()
+            .skip(i * 3)
+            .take(field + 2)
+            .cloned()
+            .collect();
+        let options = SimOptions {
+            players: field,
+            preset,
+            tracking,
+            table_size: 9,
+            rebuys: i % 3 != 2,
+            late: 2,
+            ids,
+            venue: venue.into(),
+        };
+        let seed = 1_000 + u64::try_from(i)?;
+        let outcome = tournament(&mut w, &id, seed, options, rulings).await?;
+        if i == 5 {
+            // Halfway: the formula changes, and the season is re-scored.
+            league
+                .send(
+                    &mut w,
+                    LeagueCommand::SetFormula {
+                        season: "season-1".into(),
+                        scoring: ScoringRule::Formula {
+                            text: "n - r + 1".into(),
+                        },
+                    },
+                )
+                .await?;
+        }
+        league
+            .send(
+                &mut w,
+                LeagueCommand::RecordTournament {
+                    outcome: outcome.clone(),
+                },
+            )
+            .await?;
+        recorded.push(outcome);
+    }
+    // A result corrected: the first tournament's winner and runner-up swapped.
+    if let Some(mut outcome) = recorded.first().cloned() {
+        if outcome.finishes.len() >= 2 {
+            let (a, b) = (
+                outcome.finishes[0].player.clone(),
+                outcome.finishes[1].player.clone(),
+            );
+            outcome.finishes[0].player = b;
+            outcome.finishes[1].player = a;
+        }
+        league
+            .send(&mut w, LeagueCommand::AmendTournament { outcome })
+            .await?;
+    }
+    league
+        .send(
+            &mut w,
+            LeagueCommand::RenamePlayer {
+                player: players[4].clone(),
+                name: "Player Five (Jo)".into(),
+            },
+        )
+        .await?;
+    // Duplicate registrations found: one merged into the player it duplicates, and one
+    // merged into the wrong player, then unmerged.
+    for (keep, duplicate, undo) in [(0, "pl001-again", false), (1, "pl002-again", true)] {
+        let (keep, merge) = (players[keep].clone(), PlayerId::from(duplicate));
+        league
+            .send(
+                &mut w,
+                LeagueCommand::RegisterPlayer {
+                    player: merge.clone(),
+                    name: format!("{} (registered twice)", keep.as_str()),
+                    membership: format!("M-{duplicate}"),
+                },
+            )
+            .await?;
+        league
+            .send(
+                &mut w,
+                LeagueCommand::MergePlayers {
+                    keep: keep.clone(),
+                    merge: merge.clone(),
+                },
+            )
+            .await?;
+        if undo {
+            league
+                .send(&mut w, LeagueCommand::UnmergePlayers { keep, merge })
+                .await?;
+        }
+    }
+    Ok(w.written)
+}

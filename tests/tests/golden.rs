@@ -1,0 +1,210 @@
+//! Every golden log (`tests/golden/<release>/`, see `league_tests::golden`) still opens,
+//! migrates forward, verifies against its public key, and rebuilds into the read models
+//! recorded beside it; this release's golden log holds every event type it writes.
+
+#![expect(clippy::unwrap_used, clippy::expect_used, reason = "a test")]
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use league_engine::rules::Preset;
+use league_engine::tournament::play::Tracking;
+use league_events::{CATALOGUE, RELEASE, StreamKind};
+use league_store::hash::from_hex;
+use league_store::{Store, VerifyingKey};
+use league_tests::golden::{self, DATABASE, PUBLIC_KEY, READ_MODELS};
+use serde_json::Value;
+
+/// Fields added to a read model after a golden log was written compare by their documented
+/// default: `(field name, default)`. A field listed here must say in `CHANGELOG.md` which
+/// release added it and what it reads as for older logs.
+const ADDED_FIELDS: &[(&str, FieldDefault)] = &[];
+
+/// A field's documented default.
+type FieldDefault = fn() -> Value;
+
+/// The golden logs, oldest release first.
+fn golden_logs() -> Vec<(String, PathBuf)> {
+    let mut logs: Vec<(String, PathBuf)> = std::fs::read_dir(golden::golden_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join(DATABASE).exists())
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), p))
+        .collect();
+    let order = |r: &str| league_store::store::releases::Release::parse(r).expect("a release");
+    logs.sort_by_key(|(r, _)| order(r));
+    logs
+}
+
+/// `actual` holds everything `recorded` does; a field only in `actual` must be one added
+/// later, at its default.
+fn compare(path: &str, recorded: &Value, actual: &Value, problems: &mut Vec<String>) {
+    match (recorded, actual) {
+        (Value::Object(r), Value::Object(a)) => {
+            for (k, rv) in r {
+                match a.get(k) {
+                    Some(av) => compare(&format!("{path}.{k}"), rv, av, problems),
+                    None => problems.push(format!("{path}.{k}: missing")),
+                }
+            }
+            for (k, av) in a {
+                if r.contains_key(k) {
+                    continue;
+                }
+                match ADDED_FIELDS.iter().find(|(name, _)| name == k) {
+                    Some((_, default)) if *av == default() => {}
+                    _ => problems.push(format!("{path}.{k}: not in the recorded model")),
+                }
+            }
+        }
+        (Value::Array(r), Value::Array(a)) if r.len() == a.len() => {
+            for (i, (rv, av)) in r.iter().zip(a).enumerate() {
+                compare(&format!("{path}[{i}]"), rv, av, problems);
+            }
+        }
+        _ if recorded == actual => {}
+        _ => problems.push(format!("{path}: recorded {recorded}, rebuilt {actual}")),
+    }
+}
+
+/// A copy of a golden log's database, so the checked-in file is never written to.
+fn scratch_copy(release: &str, dir: &Path, test: &str) -> PathBuf {
+    let copy = std::env::temp_dir().join(format!(
+        "league-golden-{release}-{test}-{}.db",
+        std::process::id()
+    ));
+    std::fs::copy(dir.join(DATABASE), &copy).unwrap();
+    copy
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_golden_log_migrates_verifies_and_rebuilds_into_its_read_models() {
+    let logs = golden_logs();
+    assert!(
+        logs.iter().any(|(r, _)| r == RELEASE),
+        "release {RELEASE} has no golden log: run `cargo run -p league-tests --bin write-golden` and check in tests/golden/{RELEASE}"
+    );
+    for (release, dir) in &logs {
+        let copy = scratch_copy(release, dir, "replay");
+        let store = Store::open(&format!("sqlite:{}", copy.display()))
+            .await
+            .unwrap_or_else(|e| panic!("golden log {release} does not open: {e}"));
+
+        let hex = std::fs::read_to_string(dir.join(PUBLIC_KEY)).unwrap();
+        let bytes: [u8; 32] = from_hex(hex.trim()).unwrap().try_into().unwrap();
+        let key = VerifyingKey::from_bytes(&bytes).unwrap();
+        let report = store.verify(0, u64::MAX, Some(&key)).await.unwrap();
+        assert!(
+            report.first_break.is_none(),
+            "golden log {release}: {report:?}"
+        );
+        assert!(!report.signatures_self_checked, "{report:?}");
+        assert!(
+            report.tree_heads_checked > 0,
+            "golden log {release} has no signed tree head"
+        );
+        assert_eq!(
+            report.tree_size, report.events_checked,
+            "golden log {release} is not sealed to its end"
+        );
+
+        let rebuilt = league_app::rebuild::rebuild(&store, None)
+            .await
+            .unwrap_or_else(|e| panic!("golden log {release} does not rebuild: {e}"));
+        let recorded: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(READ_MODELS)).unwrap()).unwrap();
+        let mut actual = serde_json::Map::new();
+        for doc in rebuilt.projector.docs().unwrap() {
+            actual.insert(
+                format!("{}/{}", doc.kind, doc.key),
+                serde_json::from_slice(&doc.doc).unwrap(),
+            );
+        }
+        let mut problems = Vec::new();
+        compare(release, &recorded, &Value::Object(actual), &mut problems);
+        assert!(
+            problems.is_empty(),
+            "golden log {release} rebuilds into other read models:\n{}",
+            problems.join("\n")
+        );
+        store.close().await;
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", copy.display()));
+        }
+    }
+}
+
+/// This release's golden log holds every event type at the version this release writes,
+/// and every kind of hand event.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn this_releases_golden_log_holds_every_event_type_it_writes() {
+    let dir = golden::golden_dir().join(RELEASE);
+    let copy = scratch_copy(RELEASE, &dir, "coverage");
+    let store = Store::open(&format!("sqlite:{}", copy.display()))
+        .await
+        .unwrap();
+    let mut seen = BTreeSet::new();
+    let mut hand_kinds = BTreeSet::new();
+    let mut schedules = BTreeSet::new();
+    let mut from = 0;
+    loop {
+        let page = store.read_all(from, 4_096).await.unwrap();
+        let Some(last) = page.last() else { break };
+        from = last.position + 1;
+        for e in &page {
+            let kind = StreamKind::of(&e.stream_id).expect("a known stream kind");
+            seen.insert((kind.name(), e.event_type.clone(), e.schema_version));
+            if e.event_type == "TournamentScheduled" {
+                let value: Value = serde_json::from_slice(&e.payload).unwrap();
+                let schedule = &value["data"]["schedule"];
+                schedules.insert(("preset", schedule["preset"].as_str().unwrap().to_owned()));
+                schedules.insert((
+                    "tracking",
+                    schedule["tracking"].as_str().unwrap().to_owned(),
+                ));
+            }
+            if e.event_type == "HandEvent" {
+                let value: Value = serde_json::from_slice(&e.payload).unwrap();
+                hand_kinds.insert(value["data"]["event"]["type"].as_str().unwrap().to_owned());
+            }
+        }
+    }
+    let missing: Vec<String> = CATALOGUE
+        .iter()
+        .filter(|t| !seen.contains(&(t.kind.name(), t.name.to_owned(), t.version)))
+        .map(|t| format!("{} {} v{}", t.kind, t.name, t.version))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in the golden log of {RELEASE}: {missing:?}"
+    );
+    let missing: Vec<&str> = league_events::versions::HAND_EVENTS
+        .iter()
+        .filter(|k| !hand_kinds.contains(**k))
+        .copied()
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "hand events not in the golden log of {RELEASE}: {missing:?}"
+    );
+    // Every preset and every tracking mode, by the names a schedule writes.
+    let name = |v: Value| v.as_str().unwrap().to_owned();
+    let wanted = Preset::ALL
+        .iter()
+        .map(|p| ("preset", name(serde_json::to_value(p).unwrap())))
+        .chain(
+            [Tracking::Dealt, Tracking::Recorded, Tracking::Results]
+                .iter()
+                .map(|t| ("tracking", name(serde_json::to_value(t).unwrap()))),
+        );
+    for (what, value) in wanted {
+        assert!(
+            schedules.contains(&(what, value.clone())),
+            "no tournament with {what} {value} in the golden log of {RELEASE}"
+        );
+    }
+    store.close().await;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", copy.display()));
+    }
+}
