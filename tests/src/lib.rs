@@ -49,6 +49,9 @@ use serde_json::{Value, json};
 /// The server of the test's PostgreSQL (its database gets a scratch schema per test).
 const POSTGRES_URL: &str = "LEAGUE_TEST_POSTGRES_URL";
 
+/// The league [`TestApp::token`] adds a token's venue or player to when no league has it.
+pub const TOKENS_LEAGUE: &str = "tokens";
+
 /// A WebSocket to `/graphql/ws`.
 pub type WebSocket = actix_codec::Framed<awc::BoxedSocket, awc::ws::Codec>;
 
@@ -180,12 +183,49 @@ impl TestApp {
         body["data"].clone()
     }
 
-    /// A new token.
+    /// A new token. As an admin does before issuing one, the token's venue or player is
+    /// first added (by the admin, through the API) to the league [`TOKENS_LEAGUE`] when no
+    /// league has it yet: a token names a venue or a player that exists.
     pub async fn token(&self, role: Role, venue: Option<&str>, player: Option<&str>) -> String {
+        if venue.is_some() || player.is_some() {
+            let leagues = league_app::directory::leagues(&self.store).await.unwrap();
+            if let Some(venue) = venue
+                && !league_app::directory::has_venue(&leagues, venue)
+            {
+                self.tokens_league(&leagues).await;
+                self.admin(
+                    "mutation($l: String!, $v: String!) { addVenue(leagueId: $l, venue: $v, region: \"test\") { events } }",
+                    json!({"l": TOKENS_LEAGUE, "v": venue}),
+                )
+                .await;
+            }
+            if let Some(player) = player
+                && !league_app::directory::has_player(&leagues, player)
+            {
+                self.tokens_league(&leagues).await;
+                self.admin(
+                    "mutation($l: String!, $p: String!) { registerPlayer(leagueId: $l, player: $p, name: $p, membership: \"test\") { events } }",
+                    json!({"l": TOKENS_LEAGUE, "p": player}),
+                )
+                .await;
+            }
+        }
         create_token(&self.store, role, venue, player)
             .await
             .unwrap()
             .1
+    }
+
+    /// Creates [`TOKENS_LEAGUE`] unless it exists.
+    async fn tokens_league(&self, leagues: &league_projections::Projector) {
+        let stream = league_events::StreamKind::League.stream(TOKENS_LEAGUE);
+        if leagues.league(&stream).is_none_or(|l| l.league().is_none()) {
+            self.admin(
+                "mutation($l: String!) { createLeague(id: $l, name: \"Tokens' league\") { events } }",
+                json!({"l": TOKENS_LEAGUE}),
+            )
+            .await;
+        }
     }
 
     /// A WebSocket to `/graphql/ws` speaking `protocol` (`graphql-transport-ws` or the

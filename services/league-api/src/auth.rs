@@ -168,6 +168,7 @@ pub fn hash_token(token: &str) -> Hash {
 }
 
 /// Creates and stores a token; returns its record and the token itself (shown only now).
+/// A host token's venue and a player token's player must exist in some league.
 pub async fn create_token(
     store: &Store,
     role: Role,
@@ -182,6 +183,27 @@ pub async fn create_token(
             return Err(ApiError::bad_input("a player token needs --player"));
         }
         _ => {}
+    }
+    // A token names a venue or a player that exists: a typo would otherwise give a token
+    // that can never act.
+    if venue.is_some() || player.is_some() {
+        let leagues = league_app::directory::leagues(store)
+            .await
+            .map_err(ApiError::internal)?;
+        if let Some(venue) = venue
+            && !league_app::directory::has_venue(&leagues, venue)
+        {
+            return Err(ApiError::not_found(format!(
+                "no venue {venue:?} in any league: add it to a league first (the addVenue mutation)"
+            )));
+        }
+        if let Some(player) = player
+            && !league_app::directory::has_player(&leagues, player)
+        {
+            return Err(ApiError::not_found(format!(
+                "no player {player:?} in any league: register them in a league first (the registerPlayer mutation)"
+            )));
+        }
     }
     let mut secret = [0u8; 32];
     getrandom::fill(&mut secret).map_err(ApiError::internal)?;

@@ -24,6 +24,7 @@ pub mod code {
     pub const RULE_VIOLATION: &str = "RULE_VIOLATION";
     pub const INTERNAL: &str = "INTERNAL";
     pub const RATE_LIMITED: &str = "RATE_LIMITED";
+    pub const IDEMPOTENCY_KEY_REUSED: &str = "IDEMPOTENCY_KEY_REUSED";
 }
 
 /// Why a request failed, as the API reports it.
@@ -109,9 +110,7 @@ impl From<StoreError> for ApiError {
                 code::CONFLICT,
                 "the aggregate kept changing under the command; try again",
             ),
-            StoreError::IdempotencyMismatch { .. } => {
-                ApiError::bad_input("the idempotency key was already used for another command")
-            }
+            StoreError::IdempotencyMismatch { .. } => key_reused(),
             StoreError::InvalidName { .. }
             | StoreError::BatchTooLarge { .. }
             | StoreError::PayloadTooLarge { .. } => ApiError::bad_input(e.to_string()),
@@ -177,6 +176,15 @@ fn league_error(e: &LeagueError) -> ApiError {
         | LeagueError::EmptyTable { .. } => ApiError::bad_input(message),
         _ => ApiError::client(code::RULE_VIOLATION, message),
     }
+}
+
+/// An idempotency key sent again with another request: nothing is done.
+pub fn key_reused() -> ApiError {
+    ApiError::client(
+        code::IDEMPOTENCY_KEY_REUSED,
+        "this idempotency key was already used for a different request; \
+         use a new key for a new request",
+    )
 }
 
 /// A fresh id for a request or an internal error: 16 hex digits.

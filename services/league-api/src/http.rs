@@ -5,7 +5,6 @@ use std::panic::AssertUnwindSafe;
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, guard, web};
-use async_graphql::http::GraphiQLSource;
 use futures_util::FutureExt as _;
 
 use crate::auth::Principal;
@@ -15,72 +14,6 @@ use crate::schema::{ApiSchema, ApiState};
 
 /// Largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 256 * 1024;
-
-/// Distinct query texts whose parsed documents are kept; the cache starts afresh when full.
-const CACHED_QUERIES: usize = 512;
-/// Longest query text cached.
-const CACHED_QUERY_BYTES: usize = 8 * 1024;
-
-/// Parsed documents by query text. Venue apps send the same few operations over and over
-/// with different variables; parsing the text was a tenth of a request's time. A query that
-/// does not parse is not cached: async-graphql parses it again and reports the error.
-#[derive(Default)]
-pub struct QueryCache {
-    docs: std::sync::Mutex<
-        std::collections::HashMap<String, async_graphql::parser::types::ExecutableDocument>,
-    >,
-}
-
-impl std::fmt::Debug for QueryCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("QueryCache").finish_non_exhaustive()
-    }
-}
-
-impl QueryCache {
-    fn docs(
-        &self,
-    ) -> std::sync::MutexGuard<
-        '_,
-        std::collections::HashMap<String, async_graphql::parser::types::ExecutableDocument>,
-    > {
-        self.docs
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// Gives `request` its parsed document, from the cache or parsed now.
-    pub fn prepare(&self, request: &mut async_graphql::Request) {
-        if request.query.len() > CACHED_QUERY_BYTES {
-            return;
-        }
-        let cached = self.docs().get(&request.query).cloned();
-        if let Some(doc) = cached {
-            request.set_parsed_query(doc);
-            return;
-        }
-        let Ok(doc) = async_graphql::parser::parse_query(&request.query) else {
-            return;
-        };
-        {
-            let mut docs = self.docs();
-            if docs.len() >= CACHED_QUERIES {
-                docs.clear();
-            }
-            docs.insert(request.query.clone(), doc.clone());
-        }
-        request.set_parsed_query(doc);
-    }
-
-    /// Documents cached now.
-    pub fn len(&self) -> usize {
-        self.docs().len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.app_data(web::PayloadConfig::new(MAX_BODY))
@@ -94,7 +27,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .to(subscriptions),
         )
         .route("/graphql/ws", web::get().to(subscriptions))
-        .route("/graphql", web::get().to(graphiql))
+        .route("/graphql", web::get().to(crate::graphiql::page))
+        .route("/graphiql/{file}", web::get().to(crate::graphiql::asset))
         .route("/graphql", web::post().to(graphql));
 }
 
@@ -188,18 +122,6 @@ fn over_limit(state: &ApiState, req: &HttpRequest, principal: &Principal) -> Opt
     Some(response)
 }
 
-async fn graphiql() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/html; charset=utf-8")
-        .body(
-            GraphiQLSource::build()
-                .endpoint("/graphql")
-                .subscription_endpoint("/graphql/ws")
-                .title("League")
-                .finish(),
-        )
-}
-
 /// A response carrying only `e`.
 pub(crate) fn error_body(e: ApiError) -> async_graphql::Response {
     let error = async_graphql::Error::from(e);
@@ -247,7 +169,7 @@ async fn graphql(
     if let Some(refused) = over_limit(&state, &req, &principal) {
         return refused;
     }
-    let mut request: async_graphql::Request = match serde_json::from_slice(&body) {
+    let request: async_graphql::Request = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(e) => {
             return error_response(
@@ -262,7 +184,6 @@ async fn graphql(
     } else {
         Kind::Query
     };
-    state.queries.prepare(&mut request);
     let request = request.data(principal);
     // No panic reaches a client: it becomes an internal error with a correlation id.
     match AssertUnwindSafe(schema.execute(request))
@@ -320,61 +241,4 @@ async fn subscriptions(
         ApiState::clone(&state),
         principal,
     )
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used, reason = "tests")]
-
-    use super::*;
-
-    fn prepared(cache: &QueryCache, query: &str) -> async_graphql::Request {
-        let mut request = async_graphql::Request::new(query);
-        cache.prepare(&mut request);
-        request
-    }
-
-    #[test]
-    fn a_query_is_parsed_once_and_its_document_reused() {
-        let cache = QueryCache::default();
-        let text = "query($t: String!) { table(tournamentId: $t, table: 1) { version } }";
-        let mut first = prepared(&cache, text);
-        assert_eq!(cache.len(), 1);
-        let mut again = prepared(&cache, text);
-        assert_eq!(cache.len(), 1, "the same text is one entry");
-        let parsed = async_graphql::parser::parse_query(text).unwrap();
-        for r in [&mut first, &mut again] {
-            assert_eq!(
-                format!("{:?}", r.parsed_query().unwrap()),
-                format!("{parsed:?}")
-            );
-        }
-        prepared(&cache, "{ me { role } }");
-        assert_eq!(cache.len(), 2);
-    }
-
-    #[test]
-    fn what_does_not_parse_or_is_long_is_not_kept() {
-        let cache = QueryCache::default();
-        let mut broken = prepared(&cache, "query {");
-        assert!(cache.is_empty());
-        assert!(
-            broken.parsed_query().is_err(),
-            "the error is async-graphql's own"
-        );
-        let long = format!("{{ me {{ role }} }} #{}", "x".repeat(CACHED_QUERY_BYTES));
-        prepared(&cache, &long);
-        assert!(cache.is_empty());
-    }
-
-    #[test]
-    fn a_full_cache_starts_afresh() {
-        let cache = QueryCache::default();
-        for i in 0..CACHED_QUERIES {
-            prepared(&cache, &format!("{{ me {{ role }} }} #{i}"));
-        }
-        assert_eq!(cache.len(), CACHED_QUERIES);
-        prepared(&cache, "{ me { role } } # one more");
-        assert_eq!(cache.len(), 1);
-    }
 }

@@ -7,12 +7,14 @@
 //!   port 0). It starts the live projector and serves `/healthz`, `/readyz`, GraphiQL at
 //!   `GET /graphql`, queries and mutations at `POST /graphql`, subscriptions over WebSocket
 //!   at `/graphql/ws` (or `/graphql` with an upgrade).
+//! - `graphiql`: the GraphiQL page and its scripts, embedded in the binary (no CDN).
 //! - [`ws`]: the WebSocket transport (`graphql-transport-ws`, `graphql-ws`), which runs
 //!   each distinct live view once for all its subscribers.
 //! - [`schema`]: the schema by domain (tournaments, leagues, audit), merged.
 //! - [`auth`]: bearer tokens (stored as SHA-256) and roles.
 //! - [`metrics`]: `/metrics` (Prometheus text) and the per-token rate limit.
-//! - [`error`]: the one mapping of failures to stable `extensions.code`s.
+//! - [`error`]: the one mapping of failures to stable `extensions.code`s; [`error_codes`]
+//!   gives a code to the errors async-graphql makes itself (parse, validation, bad values).
 //!
 //! # Invariants
 //!
@@ -26,6 +28,8 @@
 
 pub mod auth;
 pub mod error;
+pub mod error_codes;
+mod graphiql;
 mod http;
 pub mod metrics;
 pub mod schema;
@@ -38,7 +42,7 @@ use actix_web::{App, HttpServer, web};
 use league_app::live::Live;
 use league_store::Store;
 
-pub use http::{MAX_BODY, QueryCache};
+pub use http::MAX_BODY;
 pub use schema::{ApiSchema, ApiState, sdl};
 
 /// Seconds the server waits for requests in flight when it is told to stop.
@@ -103,7 +107,6 @@ where
         metrics,
         limiter: Arc::new(metrics::RateLimiter::new(options.rate_limit, options.burst)),
         tokens: Arc::default(),
-        queries: Arc::default(),
     };
     let schema = schema::build(Some(state.clone()));
     let workers = std::thread::available_parallelism()

@@ -23,7 +23,10 @@ pub const READ_YOUR_WRITE: Duration = Duration::from_secs(10);
 pub struct Caller {
     pub actor: Option<String>,
     pub correlation_id: Option<String>,
-    pub idempotency_key: Option<String>,
+    /// With an idempotency key: the fingerprint of the request (what the client asked),
+    /// recorded with the key so that the key reused for another request is refused.
+    /// Without one, the key is recorded with the fingerprint of the events appended.
+    pub idempotency_key: Option<(String, Option<league_store::Hash>)>,
 }
 
 /// A command to some aggregate.
@@ -111,15 +114,17 @@ pub async fn execute(
             })
             .collect();
         let count = events.len();
-        match store
-            .append(
-                &stream,
-                ExpectedVersion::Exact(version),
-                &events,
-                caller.idempotency_key.as_deref(),
-            )
-            .await
-        {
+        let expected = ExpectedVersion::Exact(version);
+        let appended = match &caller.idempotency_key {
+            Some((key, Some(request))) => {
+                store
+                    .append_for_request(&stream, expected, &events, key, request)
+                    .await
+            }
+            Some((key, None)) => store.append(&stream, expected, &events, Some(key)).await,
+            None => store.append(&stream, expected, &events, None).await,
+        };
+        match appended {
             Ok(appended) => {
                 live.reach(appended.last_position, READ_YOUR_WRITE).await?;
                 return Ok(Executed {

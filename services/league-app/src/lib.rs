@@ -4,6 +4,7 @@
 //!
 //! - [`commands`]: running a command: decide on the projected state, append with the
 //!   version read, retry on a conflict, wait for the projections (read your write).
+//! - [`directory`]: the leagues' venues and members, for checks outside the service.
 //! - [`phh`]: hand-history files: finding them and the verdict on one.
 //! - [`live`]: the live projector: follows the global log with `subscribe_all`, folds it
 //!   into the read models and writes them with a checkpoint.
@@ -20,6 +21,7 @@
 //! stored documents stand.
 
 pub mod commands;
+pub mod directory;
 pub mod live;
 pub mod phh;
 pub mod rebuild;

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use futures_util::{SinkExt as _, StreamExt as _};
 use league_engine::deck::Seed;
+use league_engine::league;
 use league_engine::rules::Preset;
 use league_engine::tournament::play::Tracking;
 use league_engine::tournament::sim::weekly_schedule;
@@ -179,6 +180,7 @@ fn run(args: &ApiArgs) -> Result<(), String> {
         })
     });
     let tokens = server_rt.block_on(async {
+        add_venues(&store, args.tables).await?;
         let mut tokens = Vec::new();
         for t in 0..args.tables {
             let venue = format!("venue-{t}");
@@ -385,6 +387,36 @@ async fn graphql(
         return Err(errors.to_string());
     }
     Ok(body["data"].clone())
+}
+
+/// The league the tables' venues belong to (a host token names a venue that exists).
+async fn add_venues(store: &league_store::Store, tables: u32) -> Result<(), String> {
+    let mut state = league::LeagueState::new();
+    let mut events = Vec::new();
+    let commands = std::iter::once(league::Command::CreateLeague {
+        name: "Bench league".into(),
+        final_table: None,
+    })
+    .chain((0..tables).map(|t| league::Command::AddVenue {
+        venue: format!("venue-{t}"),
+        region: "bench".into(),
+    }));
+    for command in commands {
+        for event in league::decide(&state, &command).map_err(|e| e.to_string())? {
+            league::apply(&mut state, &event);
+            events.push(league_events::encode(&event).map_err(|e| e.to_string())?);
+        }
+    }
+    let stream = league_events::StreamKind::League.stream("bench");
+    let mut version = 0;
+    for batch in events.chunks(league_store::MAX_BATCH_EVENTS) {
+        let appended = store
+            .append(&stream, league_store::ExpectedVersion::Exact(version), batch, None)
+            .await
+            .map_err(|e| e.to_string())?;
+        version = appended.last_version;
+    }
+    Ok(())
 }
 
 fn seed(table: u32, n: u8) -> Seed {

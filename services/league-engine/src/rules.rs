@@ -47,6 +47,24 @@ pub enum MisdealCutoff {
     SubstantialAction,
 }
 
+impl std::fmt::Display for MisdealCutoff {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MisdealCutoff::PlayersActed {
+                players,
+                never_after_big_blind,
+            } => {
+                write!(f, "{players} players acted after the blinds")?;
+                if *never_after_big_blind {
+                    f.write_str(", or the big blind acted")?;
+                }
+                Ok(())
+            }
+            MisdealCutoff::SubstantialAction => f.write_str("substantial action"),
+        }
+    }
+}
+
 /// Whether all-ins of less than a full raise reopen the betting to players who acted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

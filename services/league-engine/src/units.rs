@@ -320,6 +320,18 @@ impl PlayerId {
     }
 }
 
+/// `items` for a message: `1, 2 and 3`.
+pub fn listed<T: fmt::Display>(items: &[T]) -> String {
+    let mut text = String::new();
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            text.push_str(if i + 1 == items.len() { " and " } else { ", " });
+        }
+        text.push_str(&item.to_string());
+    }
+    text
+}
+
 impl fmt::Display for PlayerId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)

@@ -93,6 +93,15 @@ pub fn tree_head_message(tree_size: u64, timestamp: Timestamp, root: &Hash) -> V
 /// Fingerprint of an append for idempotency: the stream and every event's type, schema
 /// version and payload bytes. Metadata is left out on purpose: a client retrying a request
 /// sends the same events, but its clock has moved.
+pub(crate) fn request_fingerprint(stream_id: &str, request: &Hash) -> Hash {
+    let mut h = Sha256::new();
+    h.update(b"league-request-v1\0");
+    put_bytes(&mut h, stream_id.as_bytes());
+    h.update(request);
+    h.finalize().into()
+}
+
+/// The fingerprint an idempotency key records for an append of `events` to `stream_id`.
 pub(crate) fn append_fingerprint(stream_id: &str, events: &[crate::types::NewEvent]) -> Hash {
     let mut h = Sha256::new();
     h.update(b"league-append-v1\0");

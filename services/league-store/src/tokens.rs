@@ -34,7 +34,26 @@ pub(crate) type TokenRow = (
 
 /// An `idempotency` row as looked up by key: stream, first position, event count, first
 /// version.
-pub(crate) type KeyRow = (String, i64, i32, i64);
+/// An idempotency key's use: the stream and positions its append wrote, and the
+/// fingerprint it was recorded with (of the events, or of the request for
+/// [`Store::append_for_request`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyUse {
+    pub stream: String,
+    pub appended: Appended,
+    fingerprint: Vec<u8>,
+}
+
+impl KeyUse {
+    /// Whether the key was recorded by [`Store::append_for_request`] for `request` on
+    /// `stream`.
+    pub fn is_for_request(&self, stream: &str, request: &Hash) -> bool {
+        self.stream == stream
+            && self.fingerprint == crate::hash::request_fingerprint(stream, request)
+    }
+}
+
+pub(crate) type KeyRow = (String, i64, i32, i64, Vec<u8>);
 
 fn token_of(row: TokenRow) -> Result<TokenRecord, StoreError> {
     let (id, hash, role, venue, player, created_at, revoked_at) = row;
@@ -111,15 +130,12 @@ impl Store {
     /// What an append with this idempotency key wrote: its stream and positions, if the
     /// key has been used. (A command retried with its key must not be decided again on a
     /// newer state: the caller looks the key up first.)
-    pub async fn appended_with_key(
-        &self,
-        key: &str,
-    ) -> Result<Option<(String, Appended)>, StoreError> {
+    pub async fn appended_with_key(&self, key: &str) -> Result<Option<KeyUse>, StoreError> {
         let row = match &self.inner.db {
             Db::Postgres(pool) => postgres::tokens::appended_with_key(pool, key).await?,
             Db::Sqlite(pool) => sqlite::tokens::appended_with_key(pool, key).await?,
         };
-        let Some((stream, first_position, count, first_version)) = row else {
+        let Some((stream, first_position, count, first_version, fingerprint)) = row else {
             return Ok(None);
         };
         let count = u64::try_from(count)
@@ -128,16 +144,17 @@ impl Store {
             .ok_or_else(|| StoreError::Corrupt(format!("idempotency event count {count}")))?;
         let first_position = to_u64("position", first_position)?;
         let first_version = to_u64("version", first_version)?;
-        Ok(Some((
+        Ok(Some(KeyUse {
             stream,
-            Appended {
+            appended: Appended {
                 first_position,
                 last_position: first_position + count - 1,
                 first_version,
                 last_version: first_version + count - 1,
                 deduplicated: true,
             },
-        )))
+            fingerprint,
+        }))
     }
 
     /// A trivial query: is the database reachable?

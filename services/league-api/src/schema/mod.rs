@@ -27,7 +27,7 @@ use league_store::{Appended, Store};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::auth::Principal;
-use crate::error::{ApiError, ApiResult, correlation_id};
+use crate::error::{ApiError, ApiResult, correlation_id, key_reused};
 use tracing::Instrument as _;
 
 /// What the resolvers share: the store and the live projector.
@@ -40,8 +40,6 @@ pub struct ApiState {
     pub tokens: Arc<crate::auth::TokenCache>,
     /// Live queries shared by their subscribers.
     pub hub: Arc<crate::ws::Hub>,
-    /// Parsed documents of the queries and mutations sent over HTTP.
-    pub queries: Arc<crate::http::QueryCache>,
 }
 
 #[derive(MergedObject, Default)]
@@ -76,7 +74,8 @@ pub fn build(state: Option<ApiState>) -> ApiSchema {
         Subscription::default(),
     )
     .limit_depth(MAX_DEPTH)
-    .limit_complexity(MAX_COMPLEXITY);
+    .limit_complexity(MAX_COMPLEXITY)
+    .extension(crate::error_codes::ErrorCodes);
     match state {
         Some(state) => builder.data(state).finish(),
         None => builder.finish(),
@@ -165,6 +164,7 @@ impl CommandResult {
 /// nothing again (the store's own dedup only catches identical events, and a retry decided
 /// on a newer state would differ).
 pub(crate) async fn run_command(
+    ctx: &Context<'_>,
     state: &ApiState,
     principal: &Principal,
     command: Command,
@@ -173,8 +173,12 @@ pub(crate) async fn run_command(
     let stream = command.stream();
     // Keys are per token: two clients cannot collide on (or read) each other's keys.
     let key = idempotency_key.map(|k| format!("{}/{k}", principal.token_id().unwrap_or("-")));
-    if let Some(key) = &key
-        && let Some(result) = replay(state, &stream, key).await?
+    let request = match &key {
+        Some(_) => Some(request_fingerprint(ctx)?),
+        None => None,
+    };
+    if let (Some(key), Some(request)) = (&key, &request)
+        && let Some(result) = replay(state, &stream, key, request).await?
     {
         return Ok(result);
     }
@@ -182,7 +186,7 @@ pub(crate) async fn run_command(
     let caller = Caller {
         actor: principal.actor(),
         correlation_id: Some(correlation.clone()),
-        idempotency_key: key.clone(),
+        idempotency_key: key.clone().map(|k| (k, request)),
     };
     // One span per command: every line logged while it runs (a retry after a conflict, an
     // internal error) carries its stream, actor and the correlation id stored with its events.
@@ -221,11 +225,13 @@ pub(crate) async fn run_command(
         // A concurrent call with the same key won the race: answer with its result.
         Err(league_app::AppError::Store(league_store::StoreError::IdempotencyMismatch {
             ..
-        })) if key.is_some() => match key {
-            Some(key) => replay(state, &stream, &key).await?.ok_or_else(|| {
-                ApiError::internal("an idempotency key mismatched but is not recorded")
-            }),
-            None => Err(ApiError::internal("unreachable")),
+        })) if key.is_some() => match (key, request) {
+            (Some(key), Some(request)) => replay(state, &stream, &key, &request)
+                .await?
+                .ok_or_else(|| {
+                    ApiError::internal("an idempotency key mismatched but is not recorded")
+                }),
+            _ => Err(ApiError::internal("unreachable")),
         },
         Err(e) => {
             state.metrics.command(None);
@@ -235,15 +241,43 @@ pub(crate) async fn run_command(
     }
 }
 
-async fn replay(state: &ApiState, stream: &str, key: &str) -> ApiResult<Option<CommandResult>> {
-    let Some((used_on, appended)) = state.store.appended_with_key(key).await? else {
+/// What a mutation asked: its name and its arguments (variables resolved, the idempotency
+/// key left out), hashed in a canonical form (object keys sorted), so a retry of the same
+/// request matches however its client ordered the fields.
+fn request_fingerprint(ctx: &Context<'_>) -> ApiResult<league_store::Hash> {
+    use sha2::Digest as _;
+    let field = ctx.field();
+    let arguments = field
+        .arguments()
+        .map_err(|e| ApiError::bad_input(e.message))?;
+    let mut canonical = serde_json::Map::new();
+    for (name, value) in arguments {
+        if name.as_str() != "idempotencyKey" {
+            let value = value.into_json().map_err(ApiError::internal)?;
+            canonical.insert(name.to_string(), value);
+        }
+    }
+    // serde_json's map is ordered by key, so this text is canonical.
+    let text = serde_json::to_string(&serde_json::json!([field.name(), canonical]))
+        .map_err(ApiError::internal)?;
+    Ok(sha2::Sha256::digest(text.as_bytes()).into())
+}
+
+/// The first answer to a request whose idempotency key was used before; refused with
+/// `IDEMPOTENCY_KEY_REUSED` when the key was used for another request.
+async fn replay(
+    state: &ApiState,
+    stream: &str,
+    key: &str,
+    request: &league_store::Hash,
+) -> ApiResult<Option<CommandResult>> {
+    let Some(used) = state.store.appended_with_key(key).await? else {
         return Ok(None);
     };
-    if used_on != stream {
-        return Err(ApiError::bad_input(
-            "the idempotency key was already used for another command",
-        ));
+    if !used.is_for_request(stream, request) {
+        return Err(key_reused());
     }
+    let appended = used.appended;
     state
         .live
         .reach(

@@ -18,7 +18,7 @@ pub enum RuleError {
     NotEnoughPlayers { players: usize },
     #[error("seat {seat} is not in the hand")]
     NoSuchSeat { seat: Seat },
-    #[error("it is not seat {got}'s turn; seat {expected:?} is to act")]
+    #[error("it is not seat {got}'s turn; {}", match expected { Some(seat) => format!("seat {seat} is to act"), None => "no seat is to act now".to_owned() })]
     NotYourTurn { expected: Option<Seat>, got: Seat },
     #[error("no betting now")]
     NotBetting,
@@ -44,7 +44,7 @@ pub enum RuleError {
     SeededDealing,
     #[error("not waiting for the board")]
     NotWaitingForBoard,
-    #[error("the {street:?} takes {expected} cards, got {got}")]
+    #[error("the {street} takes {expected} cards, got {got}")]
     WrongCardCount {
         street: Street,
         expected: usize,
@@ -60,7 +60,7 @@ pub enum RuleError {
     NotShowdown,
     #[error("seat {seat}'s hole cards are not known: show them")]
     CardsUnknown { seat: Seat },
-    #[error("seat {seat} showed {got:?} but holds other cards")]
+    #[error("seat {seat} showed {} {} but holds other cards", got[0], got[1])]
     WrongCards { seat: Seat, got: [Card; 2] },
     #[error("seat {seat} is the last hand left in a pot and cannot muck")]
     LastHandCannotMuck { seat: Seat },
@@ -68,6 +68,6 @@ pub enum RuleError {
     NotDueToAct { seat: Seat },
     #[error("an out-of-turn action is already waiting to be ruled on")]
     OutOfTurnPending,
-    #[error("too late for a misdeal: the cut-off ({cutoff:?}) has passed")]
+    #[error("too late for a misdeal: the cut-off ({cutoff}) has passed")]
     MisdealPastCutoff { cutoff: MisdealCutoff },
 }

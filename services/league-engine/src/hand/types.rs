@@ -220,6 +220,17 @@ pub enum Street {
     River,
 }
 
+impl std::fmt::Display for Street {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Street::Preflop => "preflop",
+            Street::Flop => "flop",
+            Street::Turn => "turn",
+            Street::River => "river",
+        })
+    }
+}
+
 impl Street {
     pub(super) fn next(self) -> Option<Street> {
         match self {

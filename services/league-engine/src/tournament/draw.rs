@@ -40,7 +40,7 @@ pub enum DrawError {
     },
     #[error("a table needs 2 to {MAX_SEATS} seats, got {0}")]
     TableSize(usize),
-    #[error("entrant {0:?} is entered twice")]
+    #[error("entrant {0} is entered twice")]
     Duplicate(String),
 }
 

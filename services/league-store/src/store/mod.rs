@@ -534,9 +534,38 @@ impl Store {
         events: &[NewEvent],
         idempotency_key: Option<&str>,
     ) -> Result<Appended, StoreError> {
+        let fingerprint = idempotency_key.map(|_| append_fingerprint(stream_id, events));
+        self.append_keyed(stream_id, expected, events, idempotency_key, fingerprint)
+            .await
+    }
+
+    /// [`Store::append`] for a client's request: `key` is recorded with the fingerprint of
+    /// `request` (what the client asked, which a retry repeats exactly) rather than of the
+    /// events (which a decision made again may change). The same key with another request
+    /// is `IdempotencyMismatch`; with the same request, the original positions.
+    pub async fn append_for_request(
+        &self,
+        stream_id: &str,
+        expected: ExpectedVersion,
+        events: &[NewEvent],
+        key: &str,
+        request: &Hash,
+    ) -> Result<Appended, StoreError> {
+        let fingerprint = crate::hash::request_fingerprint(stream_id, request);
+        self.append_keyed(stream_id, expected, events, Some(key), Some(fingerprint))
+            .await
+    }
+
+    async fn append_keyed(
+        &self,
+        stream_id: &str,
+        expected: ExpectedVersion,
+        events: &[NewEvent],
+        idempotency_key: Option<&str>,
+        fingerprint: Option<Hash>,
+    ) -> Result<Appended, StoreError> {
         validate(stream_id, events, idempotency_key)?;
         self.check_release().await?;
-        let fingerprint = idempotency_key.map(|_| append_fingerprint(stream_id, events));
         let result = match &self.inner.db {
             Db::Postgres(pool) => {
                 postgres::append(

@@ -19,7 +19,7 @@ macro_rules! token_sql {
         const ALL: &str = "SELECT id, hash, role, venue, player, created_at, revoked_at \
             FROM tokens ORDER BY created_at, id";
         const REVOKE: &str = "UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL";
-        const APPENDED_WITH_KEY: &str = "SELECT stream_id, first_position, event_count, first_version \
+        const APPENDED_WITH_KEY: &str = "SELECT stream_id, first_position, event_count, first_version, fingerprint \
             FROM idempotency WHERE key = $1";
         const PING: &str = "SELECT 1";
 

@@ -12,6 +12,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::schema::{ApiState, CommandResult, from_json, principal, run_command, state};
 
 async fn send(
+    ctx: &Context<'_>,
     state: &ApiState,
     caller: &Principal,
     id: String,
@@ -22,7 +23,7 @@ async fn send(
         id,
         command: Box::new(command),
     };
-    run_command(state, caller, command, idempotency_key).await
+    run_command(ctx, state, caller, command, idempotency_key).await
 }
 
 /// Runs a league command only an admin may send.
@@ -35,7 +36,7 @@ async fn admin_command(
     let state = state(ctx)?;
     let caller = principal(ctx);
     caller.require_admin()?;
-    send(state, &caller, id, command, idempotency_key).await
+    send(ctx, state, &caller, id, command, idempotency_key).await
 }
 
 #[derive(Default)]
@@ -183,7 +184,7 @@ impl LeagueMutation {
         let outcome: TournamentOutcome = from_json("outcome", outcome)?;
         caller.require_venue(&outcome.venue)?;
         let command = league::Command::RecordTournament { outcome };
-        send(state, &caller, league_id, command, idempotency_key).await
+        send(ctx, state, &caller, league_id, command, idempotency_key).await
     }
 
     /// Records a finished tournament of this service in a league season: its field, prize
@@ -233,6 +234,6 @@ impl LeagueMutation {
         };
         caller.require_venue(&outcome.venue)?;
         let command = league::Command::RecordTournament { outcome };
-        send(state, &caller, league_id, command, idempotency_key).await
+        send(ctx, state, &caller, league_id, command, idempotency_key).await
     }
 }

@@ -6,6 +6,7 @@ use league_engine::standings::Standing;
 
 use super::stream_of;
 use super::types::StandingOut;
+use crate::error::ApiError;
 use crate::schema::state;
 
 #[derive(Default)]
@@ -27,6 +28,28 @@ impl LeagueSubscription {
         use tokio::sync::broadcast::error::RecvError;
         let state = state(ctx)?.clone();
         let stream = stream_of(&league_id);
+        // An unknown league or season is `NOT_FOUND` at once, not a stream that never answers.
+        {
+            let p = state.live.read();
+            let league = p
+                .league(&stream)
+                .filter(|l| l.league().is_some())
+                .ok_or_else(|| ApiError::not_found(format!("no league {league_id:?}")))?;
+            if league.season(&season).is_none() {
+                return Err(ApiError::not_found(format!(
+                    "no season {season:?} in league {league_id:?}"
+                ))
+                .into());
+            }
+            if let Some(venue) = &venue
+                && league.venue(venue).is_none()
+            {
+                return Err(ApiError::not_found(format!(
+                    "no venue {venue:?} in league {league_id:?}"
+                ))
+                .into());
+            }
+        }
         // Subscribe before the first rendering, so no change can fall between the two.
         let changes = state.live.changes_of(&stream);
         let render = move |p: &league_projections::Projector| -> Option<Vec<Standing>> {

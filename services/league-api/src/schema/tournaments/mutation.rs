@@ -78,7 +78,7 @@ async fn staff_command(
     let caller = principal(ctx);
     let venue = venue_of(state, &id).await?;
     caller.require_venue(&venue)?;
-    send(state, &caller, id, command, idempotency_key).await
+    send(ctx, state, &caller, id, command, idempotency_key).await
 }
 
 /// Runs a command to the hand at `table` for the player at `seat`, who may send it
@@ -105,10 +105,11 @@ async fn seat_command(
     .await?;
     caller.require_seat(&venue, seated.as_deref())?;
     let command = TournamentCommand::Hand { table, command };
-    send(state, &caller, id, command, idempotency_key).await
+    send(ctx, state, &caller, id, command, idempotency_key).await
 }
 
 async fn send(
+    ctx: &Context<'_>,
     state: &ApiState,
     caller: &Principal,
     id: String,
@@ -119,7 +120,7 @@ async fn send(
         id,
         command: Box::new(command),
     };
-    run_command(state, caller, command, idempotency_key).await
+    run_command(ctx, state, caller, command, idempotency_key).await
 }
 
 #[derive(Default)]
@@ -142,7 +143,7 @@ impl TournamentMutation {
         let schedule: Schedule = from_json("schedule", schedule)?;
         caller.require_venue(&schedule.venue)?;
         let command = TournamentCommand::Schedule(Box::new(schedule));
-        send(state, &caller, id, command, idempotency_key).await
+        send(ctx, state, &caller, id, command, idempotency_key).await
     }
 
     /// Registers a player (the venue's staff, or the player themselves).
@@ -160,7 +161,7 @@ impl TournamentMutation {
         let command = TournamentCommand::Register {
             player: PlayerId::from(player),
         };
-        send(state, &caller, tournament_id, command, idempotency_key).await
+        send(ctx, state, &caller, tournament_id, command, idempotency_key).await
     }
 
     /// Unregisters a player before the start; the entry is refunded.
@@ -178,7 +179,7 @@ impl TournamentMutation {
         let command = TournamentCommand::Unregister {
             player: PlayerId::from(player),
         };
-        send(state, &caller, tournament_id, command, idempotency_key).await
+        send(ctx, state, &caller, tournament_id, command, idempotency_key).await
     }
 
     /// A late entry, or a re-entry of a player who is out: reveals the seed committed to

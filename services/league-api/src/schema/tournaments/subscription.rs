@@ -8,7 +8,30 @@ use league_projections::views::{table_view, tournament_view};
 
 use super::stream_of;
 use super::types::{TableOut, TournamentOut};
-use crate::schema::{principal, state, watch};
+use crate::error::{ApiError, ApiResult};
+use crate::schema::{ApiState, principal, state, watch};
+use league_engine::tournament::play::Stage;
+
+/// A subscription names a tournament that is scheduled and, once its tables are drawn, a
+/// table it has: anything else is `NOT_FOUND` at once, not a stream that never
+/// answers.
+fn exists(state: &ApiState, stream: &str, id: &str, table: Option<u32>) -> ApiResult<()> {
+    let p = state.live.read();
+    let Some(t) = p.tournament(stream).filter(|t| t.stage() != Stage::New) else {
+        return Err(ApiError::not_found(format!("no tournament {id:?}")));
+    };
+    if let Some(table) = table
+        && t.stage() != Stage::Scheduled
+        && !t.tables().contains_key(&table)
+    {
+        let tables: Vec<u32> = t.tables().keys().copied().collect();
+        return Err(ApiError::not_found(format!(
+            "no table {table} in tournament {id:?} (its tables: {})",
+            league_engine::units::listed(&tables)
+        )));
+    }
+    Ok(())
+}
 
 #[derive(Default)]
 pub struct TournamentSubscription;
@@ -23,6 +46,7 @@ impl TournamentSubscription {
     ) -> async_graphql::Result<BoxStream<'static, TournamentOut>> {
         let state = state(ctx)?.clone();
         let stream = stream_of(&id);
+        exists(&state, &stream, &id, None)?;
         let key = stream.clone();
         let views = watch(state, stream, move |t| Some(tournament_view(&key, t)));
         Ok(views.map(|(_, view)| TournamentOut(view)).boxed())
@@ -38,6 +62,7 @@ impl TournamentSubscription {
         let state = state(ctx)?.clone();
         let viewer = principal(ctx).viewer();
         let stream = stream_of(&tournament_id);
+        exists(&state, &stream, &tournament_id, Some(table))?;
         let views = watch(state, stream, move |t| table_view(t, table, &viewer));
         Ok(views
             .map(|(version, view)| TableOut { view, version })

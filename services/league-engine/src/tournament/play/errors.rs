@@ -27,7 +27,7 @@ pub enum TournamentError {
     NotEnoughPlayers { players: usize },
     #[error("the seed does not match the commitment")]
     BadSeed,
-    #[error("this tournament is tracked as {tracking:?}")]
+    #[error("this tournament is tracked as {tracking}")]
     WrongTracking { tracking: Tracking },
     #[error("a dealt hand needs the hand's seed")]
     SeedRequired,
@@ -53,7 +53,7 @@ pub enum TournamentError {
     UseStartHand,
     #[error("play halts at table {table}: {rule}")]
     TableHalted { table: u32, rule: String },
-    #[error("hand-for-hand: waiting for tables {waiting:?} to finish their hand")]
+    #[error("hand-for-hand: waiting for tables {} to finish their hand", crate::units::listed(waiting))]
     WaitingForHandForHand { waiting: Vec<u32> },
     #[error("a redraw is due before play goes on")]
     RedrawDue,
@@ -65,7 +65,7 @@ pub enum TournamentError {
     NoColourUpDue,
     #[error("a chip race needs the committed seed and the next commitment")]
     RaceNeedsSeed,
-    #[error("players {players:?} must re-buy or decline before the next hand")]
+    #[error("players {} must re-buy or decline before the next hand", crate::units::listed(players))]
     RebuyDecisionPending { players: Vec<PlayerId> },
     #[error("player {0} is not seated")]
     NotSeated(PlayerId),
@@ -129,7 +129,7 @@ pub enum TournamentError {
     PayoutsDoNotSumToPool { pool: Cents, sum: Cents },
     #[error("bad payouts: {0}")]
     BadPayouts(String),
-    #[error("every remaining player must accept the deal; missing {missing:?}")]
+    #[error("every remaining player must accept the deal; missing {}", crate::units::listed(missing))]
     DealNotAccepted { missing: Vec<PlayerId> },
     #[error("player {0} is not in the deal")]
     NotInDeal(PlayerId),

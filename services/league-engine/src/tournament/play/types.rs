@@ -20,6 +20,16 @@ pub enum Tracking {
     Results,
 }
 
+impl std::fmt::Display for Tracking {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Tracking::Dealt => "dealt",
+            Tracking::Recorded => "recorded",
+            Tracking::Results => "results",
+        })
+    }
+}
+
 /// The forced bets of a level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
