@@ -244,7 +244,123 @@ async fn graphiql_is_served_by_the_binary_alone(app: &TestApp) {
     assert_eq!(assets, 4, "the stylesheet, React, ReactDOM and GraphiQL");
 }
 
+/// Everything the table view offers the app that plays it.
+const VIEW: &str = "query($t: String!) { table(tournamentId: $t, table: 1) { hand inHand toAct toShow street currentBet pot awaitingBoard seats { seat player chips bet inHand } legalActions { seat canFold canCheck call betOrRaise { raise min max } } pots { amount seats } blinds { smallBlind bigBlind ante { kind amount } } } tournament(id: $t) { stage remaining } }";
+
+/// A small deterministic generator, so a failing run can be replayed.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+fn u(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
+}
+
+async fn a_dealt_table_is_played_to_a_winner_from_what_its_view_offers(app: &TestApp) {
+    let players = ["ann", "bob", "cy", "di"];
+    started(app, "t5", "crown", Tracking::Dealt, &players).await;
+    let total = 5_000 * players.len() as u64;
+    let mut rng = Lcg(29);
+    let mut commands = 0;
+    loop {
+        let data = app.admin(VIEW, json!({"t": "t5"})).await;
+        let (table, tournament) = (&data["table"], &data["tournament"]);
+        if tournament["stage"] == "FINISHED" || tournament["remaining"] == 1 {
+            break;
+        }
+        commands += 1;
+        assert!(commands < 5_000, "no winner after {commands} commands");
+        let seats = table["seats"].as_array().unwrap();
+        let behind: u64 = seats.iter().map(|s| u(&s["chips"])).sum();
+        let pots: u64 = table["pots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| u(&p["amount"]))
+            .sum();
+        // The view accounts for every chip: behind plus in the pots.
+        assert_eq!(behind + pots, total, "{table:#}");
+        assert_eq!(pots, u(&table["pot"]), "{table:#}");
+        if table["inHand"] != true {
+            assert!(table["legalActions"].is_null() && table["blinds"].is_null());
+            assert!(seats.iter().all(|s| s["bet"] == 0), "{table:#}");
+            app.admin(
+                "mutation { startHand(tournamentId: \"t5\", table: 1) { events } }",
+                json!({}),
+            )
+            .await;
+            continue;
+        }
+        let blinds = &table["blinds"];
+        assert!(u(&blinds["bigBlind"]) >= u(&blinds["smallBlind"]), "{table:#}");
+        let bets: Vec<u64> = seats.iter().map(|s| u(&s["bet"])).collect();
+        assert_eq!(
+            bets.iter().copied().max().unwrap_or(0),
+            u(&table["currentBet"]),
+            "{table:#}"
+        );
+        if let Some(seat) = table["toShow"].as_u64() {
+            // At showdown: show (the engine refuses a muck by the last hand in a pot).
+            app.admin(
+                "mutation($t: String!, $s: Int!) { show(tournamentId: $t, table: 1, seat: $s) { events } }",
+                json!({"t": "t5", "s": seat}),
+            )
+            .await;
+            continue;
+        }
+        let legal = &table["legalActions"];
+        assert!(!legal.is_null(), "in a hand, nobody to show, nobody to act: {table:#}");
+        assert_eq!(legal["seat"], table["toAct"], "{table:#}");
+        assert!(!table["street"].is_null(), "{table:#}");
+        let seat = u(&legal["seat"]);
+        let range = &legal["betOrRaise"];
+        let roll = rng.below(100);
+        let (action, amount) = if roll < 12 && legal["canFold"] == true {
+            ("FOLD", None)
+        } else if roll < 30 && !range.is_null() {
+            let (min, max) = (u(&range["min"]), u(&range["max"]));
+            let to = if rng.below(4) == 0 { max } else { min };
+            (if range["raise"] == true { "RAISE_TO" } else { "BET" }, Some(to))
+        } else if legal["canCheck"] == true {
+            ("CHECK", None)
+        } else if !legal["call"].is_null() {
+            ("CALL", None)
+        } else {
+            ("FOLD", None)
+        };
+        let body = app
+            .graphql(
+                Some(&app.admin),
+                ACT,
+                json!({"t": "t5", "table": 1, "seat": seat, "a": action, "amount": amount}),
+            )
+            .await;
+        assert!(
+            body.get("errors").is_none(),
+            "{action} {amount:?} from what the view offered was refused: {body:#}\n{table:#}"
+        );
+    }
+    let data = app.admin(VIEW, json!({"t": "t5"})).await;
+    let left: Vec<&Value> = data["table"]["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| u(&s["chips"]) > 0)
+        .collect();
+    assert_eq!(left.len(), 1, "{data:#}");
+    assert_eq!(u(&left[0]["chips"]), total, "the winner holds every chip");
+}
+
 league_tests::on_every_backend!(
+    a_dealt_table_is_played_to_a_winner_from_what_its_view_offers,
     an_idempotency_key_reused_for_another_request_is_refused,
     every_error_has_a_code_and_reads_as_words,
     a_subscription_to_an_unknown_id_is_answered_at_once,

@@ -18,7 +18,18 @@ use serde_json::Value;
 /// Fields added to a read model after a golden log was written compare by their documented
 /// default: `(field name, default)`. A field listed here must say in `CHANGELOG.md` which
 /// release added it and what it reads as for older logs.
-const ADDED_FIELDS: &[(&str, FieldDefault)] = &[];
+///
+/// A table's view of the hand in progress (added after 0.1.0): between hands, as every
+/// table of a finished tournament is, each reads as its default.
+const ADDED_FIELDS: &[(&str, FieldDefault)] = &[
+    ("bet", || Value::from(0)),
+    ("street", || Value::Null),
+    ("legal", || Value::Null),
+    ("to_show", || Value::Null),
+    ("awaiting_board", || Value::Null),
+    ("pots", || Value::Array(Vec::new())),
+    ("blinds", || Value::Null),
+];
 
 /// A field's documented default.
 type FieldDefault = fn() -> Value;

@@ -99,6 +99,7 @@ where
     F: Future<Output = ()> + Send + 'static,
 {
     let live = Arc::new(Live::spawn(store.clone()));
+    let clock_store = store.clone();
     let metrics: Arc<metrics::Metrics> = Arc::default();
     let state = ApiState {
         store,
@@ -125,11 +126,22 @@ where
     .listen(listener)?
     .run();
     let handle = server.handle();
+    // The tournament clock runs while the server does.
+    let (clock_stop, clock_stopped) = tokio::sync::oneshot::channel::<()>();
+    let clock = tokio::spawn(league_app::clock::run(
+        clock_store,
+        Arc::clone(&live),
+        async {
+            let _ = clock_stopped.await;
+        },
+    ));
     tokio::spawn(async move {
         shutdown.await;
         handle.stop(true).await;
     });
     let served = server.await;
+    let _ = clock_stop.send(());
+    let _ = clock.await;
     // Stop the projector with a last checkpoint, whoever still holds the state (a
     // WebSocket session the workers have not dropped yet).
     if let Err(e) = live.finish().await {

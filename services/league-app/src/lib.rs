@@ -2,6 +2,8 @@
 //!
 //! # Layout
 //!
+//! - [`clock`]: the tournament clock: levels end on time, appended once whatever the
+//!   number of instances.
 //! - [`commands`]: running a command: decide on the projected state, append with the
 //!   version read, retry on a conflict, wait for the projections (read your write).
 //! - [`directory`]: the leagues' venues and members, for checks outside the service.
@@ -20,6 +22,7 @@
 //! documents and its checkpoint in one transaction, so a restart resumes exactly where the
 //! stored documents stand.
 
+pub mod clock;
 pub mod commands;
 pub mod directory;
 pub mod live;

@@ -3,11 +3,11 @@
 use std::collections::BTreeMap;
 
 use league_engine::card::Card;
-use league_engine::hand::{Phase, Seat};
+use league_engine::hand::{LegalActions, Phase, Seat, Street};
 use league_engine::league::LeagueState;
 use league_engine::points::Centipoints;
 use league_engine::tournament::play::{
-    Finish, Level, Millis, PlayerId, Stage, Tournament, Tracking,
+    Blinds, Finish, Level, Millis, PlayerId, Stage, Tournament, Tracking,
 };
 use league_engine::tournament::{Cents, Chips};
 use serde::{Deserialize, Serialize};
@@ -34,6 +34,17 @@ pub struct SeatView {
     pub in_hand: bool,
     /// Hole cards the viewer may see.
     pub cards: Option<[Card; 2]>,
+    /// Chips put in during this betting round (blinds count); 0 between hands.
+    #[serde(default)]
+    pub bet: Chips,
+}
+
+/// A pot of the hand in progress.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PotView {
+    pub amount: Chips,
+    /// The seats still able to win it.
+    pub seats: Vec<Seat>,
 }
 
 /// A table as a dashboard shows it.
@@ -48,6 +59,24 @@ pub struct TableView {
     pub pot: Chips,
     pub to_act: Option<Seat>,
     pub current_bet: Chips,
+    /// The betting round of the hand in progress; `None` between hands and at showdown.
+    #[serde(default)]
+    pub street: Option<Street>,
+    /// What the seat to act may do, with exact amounts, as the engine offers them.
+    #[serde(default)]
+    pub legal: Option<LegalActions>,
+    /// At showdown: the seat whose turn it is to show or muck.
+    #[serde(default)]
+    pub to_show: Option<Seat>,
+    /// Recorded tracking: the street whose board cards the hand waits for.
+    #[serde(default)]
+    pub awaiting_board: Option<Street>,
+    /// The pots of the hand in progress, the main pot first; empty between hands.
+    #[serde(default)]
+    pub pots: Vec<PotView>,
+    /// The blinds and antes the hand in progress started with; `None` between hands.
+    #[serde(default)]
+    pub blinds: Option<Blinds>,
 }
 
 /// A tournament as its dashboard shows it.
@@ -128,6 +157,8 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
     let hand = table.hand();
     let in_hand = table.in_hand();
     let over = hand.is_some_and(|h| h.is_over());
+    // The hand in progress, if any: what comes next is read from it.
+    let live = hand.filter(|_| in_hand);
     let seats = table
         .seats
         .iter()
@@ -152,6 +183,10 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
                 absent: entrant.is_some_and(|p| p.absent),
                 in_hand: dealt && hand.is_some_and(|h| h.is_live(seat)) && in_hand,
                 cards,
+                bet: match (in_hand, hand.and_then(|h| h.bet(seat))) {
+                    (true, Some(bet)) => Chips::new(bet),
+                    _ => Chips::ZERO,
+                },
             }
         })
         .collect();
@@ -167,6 +202,25 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
             .map_or(Chips::ZERO, |h| Chips::new(h.pot_total())),
         to_act: hand.and_then(|h| h.to_act()),
         current_bet: hand.map_or(Chips::ZERO, |h| Chips::new(h.current_bet())),
+        street: live
+            .filter(|h| h.phase() == Phase::Betting)
+            .map(|h| h.street()),
+        legal: live.and_then(|h| h.legal_actions()),
+        to_show: live.and_then(|h| h.to_show()),
+        awaiting_board: live.and_then(|h| h.awaiting_board()),
+        pots: live
+            .map(|h| {
+                h.pots_by_seat()
+                    .into_iter()
+                    .filter(|(amount, _)| *amount > 0)
+                    .map(|(amount, seats)| PotView {
+                        amount: Chips::new(amount),
+                        seats,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        blinds: live.and_then(|_| table.blinds()),
     })
 }
 

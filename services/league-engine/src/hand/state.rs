@@ -306,6 +306,26 @@ impl HandState {
             .and_then(|p| self.players[usize::from(p)].hole)
     }
 
+    /// The seat's live chips in this betting round (blinds and straddles count), `None`
+    /// for a seat not dealt in.
+    pub fn bet(&self, seat: Seat) -> Option<u64> {
+        self.position(seat)
+            .ok()
+            .map(|p| self.players[usize::from(p)].bet)
+    }
+
+    /// The pots as they stand, the main pot first: each with its amount and the seats
+    /// still able to win it.
+    pub fn pots_by_seat(&self) -> Vec<(u64, Vec<Seat>)> {
+        self.pots()
+            .into_iter()
+            .map(|pot| {
+                let seats = positions(pot.eligible).map(|p| self.seat_of(p)).collect();
+                (pot.amount, seats)
+            })
+            .collect()
+    }
+
     /// Chips in the middle: every bet and ante not yet awarded.
     pub fn pot_total(&self) -> u64 {
         let put_in: u64 = self

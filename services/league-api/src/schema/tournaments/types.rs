@@ -2,10 +2,10 @@
 //! `league-projections` (a tournament's dashboard view, a table as a caller may see it),
 //! and the enums and input objects its mutations take.
 
-use async_graphql::{Enum, InputObject, Json, Object, SimpleObject};
+use async_graphql::{Enum, InputObject, Object, SimpleObject};
 use league_engine::card::Card;
-use league_engine::hand::Seat;
-use league_engine::tournament::play::{Level, Stage, Tracking};
+use league_engine::hand::{AnteStructure, LegalActions, Seat, Street};
+use league_engine::tournament::play::{Blinds, Level, Stage, Tracking};
 use league_projections::views::{TableView, TournamentView};
 
 /// Where a tournament is.
@@ -28,6 +28,136 @@ impl From<Stage> for TournamentStage {
     }
 }
 
+/// How antes are posted.
+#[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AnteKind {
+    /// No ante.
+    None,
+    /// Every player dealt in posts `amount`.
+    Uniform,
+    /// The big blind posts one ante of `amount` for the table.
+    BigBlind,
+}
+
+/// The antes of a level or a hand.
+#[derive(SimpleObject, Clone, Copy, Debug)]
+#[graphql(name = "Ante")]
+pub struct AnteOut {
+    pub kind: AnteKind,
+    /// Chips each ante is (0 with no ante).
+    pub amount: u64,
+}
+
+impl From<AnteStructure> for AnteOut {
+    fn from(a: AnteStructure) -> AnteOut {
+        match a {
+            AnteStructure::None => AnteOut {
+                kind: AnteKind::None,
+                amount: 0,
+            },
+            AnteStructure::Uniform(amount) => AnteOut {
+                kind: AnteKind::Uniform,
+                amount,
+            },
+            AnteStructure::BigBlind(amount) => AnteOut {
+                kind: AnteKind::BigBlind,
+                amount,
+            },
+        }
+    }
+}
+
+/// The forced bets a hand starts with.
+#[derive(SimpleObject, Clone, Copy, Debug)]
+#[graphql(name = "Blinds")]
+pub struct BlindsOut {
+    pub small_blind: u64,
+    pub big_blind: u64,
+    pub ante: AnteOut,
+}
+
+impl From<Blinds> for BlindsOut {
+    fn from(b: Blinds) -> BlindsOut {
+        BlindsOut {
+            small_blind: b.small_blind.get(),
+            big_blind: b.big_blind.get(),
+            ante: b.ante.into(),
+        }
+    }
+}
+
+/// A betting round.
+#[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
+#[graphql(name = "Street")]
+pub enum StreetOut {
+    Preflop,
+    Flop,
+    Turn,
+    River,
+}
+
+impl From<Street> for StreetOut {
+    fn from(s: Street) -> StreetOut {
+        match s {
+            Street::Preflop => StreetOut::Preflop,
+            Street::Flop => StreetOut::Flop,
+            Street::Turn => StreetOut::Turn,
+            Street::River => StreetOut::River,
+        }
+    }
+}
+
+/// The amounts a bet or raise may go to: any total for the round from `min` to `max`
+/// (`max` puts the player all-in).
+#[derive(SimpleObject, Clone, Copy, Debug)]
+pub struct BetRange {
+    /// `true`: a raise (`RAISE_TO`); `false`: an opening bet (`BET`).
+    pub raise: bool,
+    pub min: u64,
+    pub max: u64,
+}
+
+/// What the seat to act may do now, with exact amounts, as the engine offers them: a venue
+/// app offers these and nothing else.
+#[derive(SimpleObject, Clone, Copy, Debug)]
+#[graphql(name = "LegalActions")]
+pub struct LegalActionsOut {
+    /// The seat to act.
+    pub seat: Seat,
+    pub can_fold: bool,
+    pub can_check: bool,
+    /// Chips a call adds (less than the amount facing when it puts the player all-in);
+    /// `null` when there is nothing to call.
+    pub call: Option<u64>,
+    /// The bet or raise the seat may make; `null` when it may not (covered, or the betting
+    /// is not open to it).
+    pub bet_or_raise: Option<BetRange>,
+}
+
+impl From<LegalActions> for LegalActionsOut {
+    fn from(l: LegalActions) -> LegalActionsOut {
+        LegalActionsOut {
+            seat: l.seat,
+            can_fold: l.can_fold,
+            can_check: l.can_check,
+            call: l.call,
+            bet_or_raise: l.bet_or_raise.map(|r| BetRange {
+                raise: r.raise,
+                min: r.min,
+                max: r.max,
+            }),
+        }
+    }
+}
+
+/// A pot of the hand in progress.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Pot {
+    pub amount: u64,
+    /// The seats still able to win it.
+    pub seats: Vec<Seat>,
+}
+
 /// A level of the structure.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct LevelOut {
@@ -36,8 +166,8 @@ pub struct LevelOut {
     pub minutes: u32,
     pub small_blind: Option<u64>,
     pub big_blind: Option<u64>,
-    /// The ante structure, as the engine writes it.
-    pub ante: Option<Json<serde_json::Value>>,
+    /// The antes of a play level.
+    pub ante: Option<AnteOut>,
     /// A colour-up during this break: the chip leaving play and the one it becomes.
     pub colour_up_low: Option<u64>,
     pub colour_up_high: Option<u64>,
@@ -51,7 +181,7 @@ impl From<Level> for LevelOut {
                 minutes,
                 small_blind: Some(blinds.small_blind.get()),
                 big_blind: Some(blinds.big_blind.get()),
-                ante: serde_json::to_value(blinds.ante).ok().map(Json),
+                ante: Some(blinds.ante.into()),
                 colour_up_low: None,
                 colour_up_high: None,
             },
@@ -230,6 +360,8 @@ pub struct SeatOut {
     pub in_hand: bool,
     /// The hole cards this caller may see (`["Ah", "Kd"]`).
     pub cards: Option<Vec<String>>,
+    /// Chips put in during this betting round (blinds count); 0 between hands.
+    pub bet: u64,
 }
 
 /// A table as the caller may see it.
@@ -282,8 +414,43 @@ impl TableOut {
                 absent: s.absent,
                 in_hand: s.in_hand,
                 cards: s.cards.map(|c| c.iter().map(Card::to_string).collect()),
+                bet: s.bet.get(),
             })
             .collect()
+    }
+    /// The betting round in progress; `null` between hands, between rounds and at
+    /// showdown.
+    async fn street(&self) -> Option<StreetOut> {
+        self.view.street.map(StreetOut::from)
+    }
+    /// What the seat to act (`toAct`) may do, with the amount to call and the smallest and
+    /// largest bet or raise; `null` when no seat is to act.
+    async fn legal_actions(&self) -> Option<LegalActionsOut> {
+        self.view.legal.map(LegalActionsOut::from)
+    }
+    /// At showdown: the seat whose turn it is to show or muck (`show`, `muck`).
+    async fn to_show(&self) -> Option<Seat> {
+        self.view.to_show
+    }
+    /// A hand tracked as `recorded`: the street whose board cards it waits for (`board`).
+    async fn awaiting_board(&self) -> Option<StreetOut> {
+        self.view.awaiting_board.map(StreetOut::from)
+    }
+    /// The pots of the hand in progress, the main pot first; empty between hands.
+    async fn pots(&self) -> Vec<Pot> {
+        self.view
+            .pots
+            .iter()
+            .map(|p| Pot {
+                amount: p.amount.get(),
+                seats: p.seats.clone(),
+            })
+            .collect()
+    }
+    /// The blinds and antes the hand in progress started with (capped blinds included);
+    /// `null` between hands.
+    async fn blinds(&self) -> Option<BlindsOut> {
+        self.view.blinds.map(BlindsOut::from)
     }
 }
 

@@ -156,6 +156,7 @@ impl Tournament {
                 table,
                 hand,
                 positions,
+                blinds,
                 penalised,
                 ..
             } => {
@@ -189,6 +190,7 @@ impl Tournament {
                 t.hand = Some(Box::new(HandState::new()));
                 t.hand_start = starts;
                 t.awards.clear();
+                t.blinds = Some(*blinds);
             }
             TournamentEvent::HandEvent { table, event } => self.apply_hand(*table, event),
             TournamentEvent::PlayerBusted {

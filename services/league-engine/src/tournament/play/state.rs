@@ -86,6 +86,9 @@ pub struct Table {
     pub(super) hand_start: Vec<(Seat, Chips)>,
     /// For each pot of the last hand: who could win it and its first winner.
     pub(super) awards: Vec<(Vec<Seat>, Option<Seat>)>,
+    /// The forced bets of the current (or last) hand, as it started with them (capped
+    /// blinds included).
+    pub(super) blinds: Option<Blinds>,
 }
 
 impl Table {
@@ -100,6 +103,11 @@ impl Table {
 
     pub fn in_hand(&self) -> bool {
         self.hand.as_ref().is_some_and(|h| !h.is_over())
+    }
+
+    /// The blinds and antes the current (or last) hand started with.
+    pub fn blinds(&self) -> Option<Blinds> {
+        self.blinds
     }
 
     pub(super) fn occupied(&self) -> Vec<Seat> {

@@ -1,0 +1,128 @@
+//! The tournament clock, run by the server: when a level's time is up, its end is appended
+//! as the engine's `AdvanceLevel` at the moment the level was due to end, so the clock
+//! keeps time whether or not a host is watching.
+//!
+//! A paused clock waits; a clock that a restart (or an outage) left behind catches up one
+//! level per tick, each level starting at its scheduled moment, since the events are where
+//! the clock stands. With several instances each runs its own ticks, and each appends
+//! expecting the stream version it decided on, without retrying: the first append wins, the
+//! others conflict and are dropped, and on their next tick the level is no longer due. So a
+//! level changes once.
+
+use std::time::Duration;
+
+use league_engine::tournament::play::{self, Level, Millis, Stage, Tournament, TournamentCommand};
+use league_events::{StreamKind, encode};
+use league_store::{ExpectedVersion, Metadata, NewEvent, Store, StoreError};
+
+use crate::AppError;
+use crate::live::Live;
+
+/// How often the clock looks for levels whose time is up.
+pub const TICK: Duration = Duration::from_millis(500);
+
+/// Who the clock's events name as their actor.
+pub const ACTOR: &str = "clock";
+
+/// When the current level of `t` is due to end, if its clock runs: running, not paused, a
+/// level after this one, no colour-up waiting to be done.
+pub fn level_due_at(t: &Tournament) -> Option<Millis> {
+    if t.stage() != Stage::Running || t.is_paused() || t.colour_up_due().is_some() {
+        return None;
+    }
+    let (number, level) = t.level()?;
+    let levels = t.schedule()?.levels.len();
+    if usize::try_from(number).ok()? >= levels {
+        return None;
+    }
+    let (started_at, _, paused_in_level) = t.clock();
+    let length = Millis::from(Level::minutes(&level)).saturating_mul(60_000);
+    Some(
+        started_at
+            .saturating_add(paused_in_level)
+            .saturating_add(length),
+    )
+}
+
+/// One tick at `now`: every tournament whose level is due advances one level, dated when it
+/// was due. Returns the tournaments advanced (ids); a tournament another instance advanced
+/// first is skipped.
+pub async fn tick(store: &Store, live: &Live, now: Millis) -> Result<Vec<String>, AppError> {
+    // Decided on the projection, under its lock; appended after.
+    let due: Vec<(String, u64, Vec<NewEvent>)> = {
+        let p = live.read();
+        let mut due = Vec::new();
+        for (stream, t) in p.tournaments() {
+            let Some(at) = level_due_at(t).filter(|at| *at <= now) else {
+                continue;
+            };
+            match play::decide(t, &TournamentCommand::AdvanceLevel { at }) {
+                Ok(events) => {
+                    let events = events.iter().map(encode).collect::<Result<Vec<_>, _>>()?;
+                    due.push((stream.clone(), p.version(stream), events));
+                }
+                Err(e) => tracing::debug!(stream = %stream, "the clock cannot advance: {e}"),
+            }
+        }
+        due
+    };
+    let mut advanced = Vec::new();
+    for (stream, version, events) in due {
+        let metadata = Metadata {
+            actor: Some(ACTOR.to_owned()),
+            correlation_id: None,
+            causation_id: None,
+            recorded_at: None,
+        };
+        let events: Vec<NewEvent> = events
+            .into_iter()
+            .map(|e| e.with_metadata(metadata.clone()))
+            .collect();
+        match store
+            .append(&stream, ExpectedVersion::Exact(version), &events, None)
+            .await
+        {
+            Ok(appended) => {
+                live.reach(appended.last_position, crate::commands::READ_YOUR_WRITE)
+                    .await?;
+                let id = StreamKind::Tournament.id_of(&stream).unwrap_or(&stream);
+                tracing::info!(tournament = id, "the clock started the next level");
+                advanced.push(id.to_owned());
+            }
+            // Someone (a host, another instance) changed the tournament first: decided
+            // again on the next tick.
+            Err(StoreError::Conflict { .. }) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(advanced)
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_millis() -> Millis {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| Millis::try_from(d.as_millis()).unwrap_or(Millis::MAX))
+        .unwrap_or(0)
+}
+
+/// Runs the clock until `stop` resolves.
+pub async fn run(
+    store: Store,
+    live: std::sync::Arc<Live>,
+    stop: impl std::future::Future<Output = ()>,
+) {
+    let mut stop = std::pin::pin!(stop);
+    let mut ticks = tokio::time::interval(TICK);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            () = &mut stop => return,
+            _ = ticks.tick() => {
+                if let Err(e) = tick(&store, &live, now_millis()).await {
+                    tracing::warn!("the clock's tick failed: {e}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! The tournament clock run by the server: a level ends at its scheduled moment, a paused
+//! clock waits, a restart catches up level by level from the events, and two instances
+//! ticking at once advance a level once. On SQLite, and on PostgreSQL when
+//! `LEAGUE_TEST_POSTGRES_URL` is set.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+use std::sync::Arc;
+
+use league_app::clock::{level_due_at, tick};
+use league_app::commands::{Caller, Command, execute};
+use league_app::live::Live;
+use league_engine::deck::Seed;
+use league_engine::rules::Preset;
+use league_engine::tournament::play::{Millis, Tracking, TournamentCommand};
+use league_engine::tournament::sim::weekly_schedule;
+use league_engine::units::PlayerId;
+use league_store::{Backend, Store};
+use league_testkit::Scratch;
+
+const ID: &str = "clocked";
+const STREAM: &str = "tournament:clocked";
+/// When the tournament starts: 2026-11-25 20:00 UTC.
+const START: Millis = 1_764_100_800_000;
+const MINUTE: Millis = 60_000;
+
+async fn send(store: &Store, live: &Live, command: TournamentCommand) {
+    let command = Command::Tournament {
+        id: ID.into(),
+        command: Box::new(command),
+    };
+    execute(store, live, &command, &Caller::default()).await.unwrap();
+}
+
+/// A running tournament whose first level (20 minutes) started at `START`.
+async fn running(store: &Store, live: &Live) {
+    let draw = Seed::from_bytes([7; 32]);
+    let schedule = weekly_schedule("crown", Preset::Wsop, Tracking::Results, draw.commitment());
+    send(store, live, TournamentCommand::Schedule(Box::new(schedule))).await;
+    for p in ["ann", "bob", "cy"] {
+        send(
+            store,
+            live,
+            TournamentCommand::Register {
+                player: PlayerId::new(p),
+            },
+        )
+        .await;
+    }
+    send(
+        store,
+        live,
+        TournamentCommand::Start {
+            at: START,
+            seed: draw,
+            next_commitment: Seed::from_bytes([8; 32]).commitment(),
+        },
+    )
+    .await;
+}
+
+/// The current level and when it started.
+fn level(live: &Live) -> (u32, Millis) {
+    let p = live.read();
+    let t = p.tournament(STREAM).unwrap();
+    (t.level().unwrap().0, t.clock().0)
+}
+
+async fn the_clock(backend: Backend, url: Option<&str>) {
+    let scratch = Scratch::new(backend, url).await.unwrap();
+    let store = scratch.open().await.unwrap();
+    let live = Live::spawn(store.clone());
+    running(&store, &live).await;
+    assert_eq!(level(&live), (1, START));
+    let due = level_due_at(live.read().tournament(STREAM).unwrap()).unwrap();
+    assert_eq!(due, START + 20 * MINUTE);
+
+    // Not yet due: nothing.
+    assert!(tick(&store, &live, due - 1).await.unwrap().is_empty());
+    assert_eq!(level(&live).0, 1);
+    // Due, and noticed half a second late: the level starts when it was due.
+    assert_eq!(tick(&store, &live, due + 500).await.unwrap(), [ID]);
+    assert_eq!(level(&live), (2, due));
+
+    // Paused five minutes into level 2, for as long as you like: it waits.
+    send(&store, &live, TournamentCommand::Pause { at: due + 5 * MINUTE }).await;
+    assert!(tick(&store, &live, due + 90 * MINUTE).await.unwrap().is_empty());
+    // Resumed after ten minutes: level 2 now ends ten minutes later than it would have.
+    send(&store, &live, TournamentCommand::Resume { at: due + 15 * MINUTE }).await;
+    let due_2 = level_due_at(live.read().tournament(STREAM).unwrap()).unwrap();
+    assert_eq!(due_2, due + 30 * MINUTE);
+    assert!(tick(&store, &live, due_2 - 1).await.unwrap().is_empty());
+
+    // The server was down for 50 minutes past that: a new instance, folded from the log,
+    // catches up one level per tick, each dated at its scheduled moment.
+    live.finish().await.unwrap();
+    let restarted = Arc::new(Live::spawn(store.clone()));
+    let other = Arc::new(Live::spawn(store.clone()));
+    let last = store.last_position().await.unwrap().unwrap();
+    restarted.reach(last, std::time::Duration::from_secs(10)).await.unwrap();
+    other.reach(last, std::time::Duration::from_secs(10)).await.unwrap();
+    let now = due_2 + 50 * MINUTE;
+    let mut starts = vec![level(&restarted)];
+    loop {
+        // Two instances tick at the same moment: at most one of them advances.
+        let (a, b) = tokio::join!(tick(&store, &restarted, now), tick(&store, &other, now));
+        let advanced = a.unwrap().len() + b.unwrap().len();
+        assert!(advanced <= 1, "a level advanced twice");
+        if advanced == 0 {
+            break;
+        }
+        let last = store.last_position().await.unwrap().unwrap();
+        restarted.reach(last, std::time::Duration::from_secs(10)).await.unwrap();
+        other.reach(last, std::time::Duration::from_secs(10)).await.unwrap();
+        starts.push(level(&restarted));
+    }
+    // Levels 3 and 4 are 20 minutes each, so both are over; level 5, a break of 10 minutes,
+    // started at due_2 + 40 and ended at due_2 + 50, but it carries a colour-up, which the
+    // clock leaves to the host (the engine refuses the next level until it is done).
+    assert_eq!(
+        starts,
+        [
+            (2, due),
+            (3, due_2),
+            (4, due_2 + 20 * MINUTE),
+            (5, due_2 + 40 * MINUTE),
+        ]
+    );
+    assert!(
+        level_due_at(restarted.read().tournament(STREAM).unwrap()).is_none(),
+        "the colour-up is due: the clock waits for it"
+    );
+    // Every level change the clock made is in the log once, by the clock.
+    let events = store.read_stream(STREAM, 1).await.unwrap();
+    let by_clock: Vec<_> = events
+        .iter()
+        .filter(|e| e.actor.as_deref() == Some(league_app::clock::ACTOR))
+        .collect();
+    assert_eq!(by_clock.len(), 4);
+    assert!(by_clock.iter().all(|e| e.event_type == "LevelStarted"), "{by_clock:?}");
+    restarted.finish().await.unwrap();
+    other.finish().await.unwrap();
+    scratch.drop_it().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_clock_on_sqlite() {
+    the_clock(Backend::Sqlite, None).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_clock_on_postgres() {
+    let Ok(url) = std::env::var("LEAGUE_TEST_POSTGRES_URL") else {
+        assert!(
+            std::env::var("LEAGUE_REQUIRE_POSTGRES").is_err(),
+            "LEAGUE_REQUIRE_POSTGRES is set but LEAGUE_TEST_POSTGRES_URL is not"
+        );
+        return;
+    };
+    the_clock(Backend::Postgres, Some(&url)).await;
+}
