@@ -359,7 +359,65 @@ async fn a_dealt_table_is_played_to_a_winner_from_what_its_view_offers(app: &Tes
     assert_eq!(u(&left[0]["chips"]), total, "the winner holds every chip");
 }
 
+const CLOCK: &str = "query($t: String!) { tournament(id: $t) { level paused levelStartedAt levelEndsAt timeLeft nextBreakAt nextLevel { kind minutes bigBlind ante { kind amount } } averageStack remaining pending { kind tables players low high } } }";
+
+async fn the_tournament_view_shows_its_clock_and_what_is_pending(app: &TestApp) {
+    started(app, "t6", "crown", Tracking::Results, &["ann", "bob", "cy"]).await;
+    let t = &app.admin(CLOCK, json!({"t": "t6"})).await["tournament"];
+    let minute = 60_000;
+    let started_at = u(&t["levelStartedAt"]);
+    // The structure: four levels of 20 minutes, then a break with a colour-up.
+    assert_eq!(t["level"], 1);
+    assert_eq!(t["paused"], false);
+    assert_eq!(u(&t["levelEndsAt"]), started_at + 20 * minute, "{t:#}");
+    assert_eq!(u(&t["nextBreakAt"]), started_at + 80 * minute, "{t:#}");
+    assert!(u(&t["timeLeft"]) <= 20 * minute, "{t:#}");
+    assert_eq!(t["nextLevel"]["bigBlind"], 100, "{t:#}");
+    assert_eq!(t["nextLevel"]["ante"]["kind"], "NONE", "{t:#}");
+    assert_eq!(u(&t["averageStack"]), 5_000, "{t:#}");
+    assert_eq!(t["pending"], json!([]), "{t:#}");
+    // Paused: no end to count down to.
+    app.admin(
+        "mutation { pause(tournamentId: \"t6\") { events } }",
+        json!({}),
+    )
+    .await;
+    let t = &app.admin(CLOCK, json!({"t": "t6"})).await["tournament"];
+    assert_eq!(t["paused"], true);
+    assert!(t["levelEndsAt"].is_null() && t["timeLeft"].is_null(), "{t:#}");
+    app.admin(
+        "mutation { resume(tournamentId: \"t6\") { events } }",
+        json!({}),
+    )
+    .await;
+    // Up to the break: the colour-up is pending, and the next level waits for it with a
+    // code that names it.
+    for _ in 0..4 {
+        app.admin(
+            "mutation { advanceLevel(tournamentId: \"t6\") { events } }",
+            json!({}),
+        )
+        .await;
+    }
+    let t = &app.admin(CLOCK, json!({"t": "t6"})).await["tournament"];
+    assert_eq!(t["level"], 5);
+    assert_eq!(
+        t["pending"],
+        json!([{"kind": "COLOUR_UP", "tables": [], "players": [], "low": 25, "high": 100}]),
+        "{t:#}"
+    );
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            "mutation { advanceLevel(tournamentId: \"t6\") { events } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(code(&body), "COLOUR_UP_DUE", "{body:#}");
+}
+
 league_tests::on_every_backend!(
+    the_tournament_view_shows_its_clock_and_what_is_pending,
     a_dealt_table_is_played_to_a_winner_from_what_its_view_offers,
     an_idempotency_key_reused_for_another_request_is_refused,
     every_error_has_a_code_and_reads_as_words,

@@ -29,6 +29,13 @@ const ADDED_FIELDS: &[(&str, FieldDefault)] = &[
     ("awaiting_board", || Value::Null),
     ("pots", || Value::Array(Vec::new())),
     ("blinds", || Value::Null),
+    // A tournament's clock and pending actions (added after 0.1.0): null, 0 or empty
+    // unless it is running, and every tournament of a golden log is finished.
+    ("level_ends_at", || Value::Null),
+    ("next_level", || Value::Null),
+    ("next_break_at", || Value::Null),
+    ("average_stack", || Value::from(0)),
+    ("pending", || Value::Array(Vec::new())),
 ];
 
 /// A field's documented default.

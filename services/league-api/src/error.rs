@@ -25,6 +25,11 @@ pub mod code {
     pub const INTERNAL: &str = "INTERNAL";
     pub const RATE_LIMITED: &str = "RATE_LIMITED";
     pub const IDEMPOTENCY_KEY_REUSED: &str = "IDEMPOTENCY_KEY_REUSED";
+    pub const REDRAW_DUE: &str = "REDRAW_DUE";
+    pub const COLOUR_UP_DUE: &str = "COLOUR_UP_DUE";
+    pub const REBUY_DECISION_PENDING: &str = "REBUY_DECISION_PENDING";
+    pub const HAND_FOR_HAND_WAITING: &str = "HAND_FOR_HAND_WAITING";
+    pub const TABLE_HALTED: &str = "TABLE_HALTED";
 }
 
 /// Why a request failed, as the API reports it.
@@ -155,6 +160,20 @@ fn tournament_error(e: TournamentError) -> ApiError {
         | TournamentError::BadSeed
         | TournamentError::BadPayouts(_)
         | TournamentError::DuplicatePlayer(_) => ApiError::bad_input(message),
+        // Refused until something pending is done: the code names it (the tournament's
+        // `pending` lists it).
+        TournamentError::RedrawDue => ApiError::client(code::REDRAW_DUE, message),
+        TournamentError::ColourUpDue => ApiError::client(code::COLOUR_UP_DUE, message),
+        TournamentError::RebuyDecisionPending { players } => {
+            let players: Vec<String> = players.iter().map(ToString::to_string).collect();
+            ApiError::client(code::REBUY_DECISION_PENDING, message).with("players", players)
+        }
+        TournamentError::WaitingForHandForHand { waiting } => {
+            ApiError::client(code::HAND_FOR_HAND_WAITING, message).with("tables", waiting)
+        }
+        TournamentError::TableHalted { table, .. } => {
+            ApiError::client(code::TABLE_HALTED, message).with("table", table)
+        }
         _ => ApiError::client(code::RULE_VIOLATION, message),
     }
 }

@@ -11,7 +11,7 @@
 
 use std::time::Duration;
 
-use league_engine::tournament::play::{self, Level, Millis, Stage, Tournament, TournamentCommand};
+use league_engine::tournament::play::{self, Millis, Tournament, TournamentCommand};
 use league_events::{StreamKind, encode};
 use league_store::{ExpectedVersion, Metadata, NewEvent, Store, StoreError};
 
@@ -25,23 +25,13 @@ pub const TICK: Duration = Duration::from_millis(500);
 pub const ACTOR: &str = "clock";
 
 /// When the current level of `t` is due to end, if its clock runs: running, not paused, a
-/// level after this one, no colour-up waiting to be done.
+/// level after this one (the dashboards' `level_ends_at`), and no colour-up waiting to be
+/// done.
 pub fn level_due_at(t: &Tournament) -> Option<Millis> {
-    if t.stage() != Stage::Running || t.is_paused() || t.colour_up_due().is_some() {
+    if t.colour_up_due().is_some() {
         return None;
     }
-    let (number, level) = t.level()?;
-    let levels = t.schedule()?.levels.len();
-    if usize::try_from(number).ok()? >= levels {
-        return None;
-    }
-    let (started_at, _, paused_in_level) = t.clock();
-    let length = Millis::from(Level::minutes(&level)).saturating_mul(60_000);
-    Some(
-        started_at
-            .saturating_add(paused_in_level)
-            .saturating_add(length),
-    )
+    league_projections::views::level_ends_at(t)
 }
 
 /// One tick at `now`: every tournament whose level is due advances one level, dated when it

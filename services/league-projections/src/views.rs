@@ -7,7 +7,7 @@ use league_engine::hand::{LegalActions, Phase, Seat, Street};
 use league_engine::league::LeagueState;
 use league_engine::points::Centipoints;
 use league_engine::tournament::play::{
-    Blinds, Finish, Level, Millis, PlayerId, Stage, Tournament, Tracking,
+    Blinds, Finish, Level, Millis, Pending, PlayerId, Stage, Tournament, Tracking,
 };
 use league_engine::tournament::{Cents, Chips};
 use serde::{Deserialize, Serialize};
@@ -105,12 +105,42 @@ pub struct TournamentView {
     /// Player -> (place, shared); players still in share place 1.
     pub places: BTreeMap<PlayerId, (u32, u32)>,
     pub results: Option<Vec<Finish>>,
+    /// When the current level ends if the clock keeps running (`None` while paused, at
+    /// the last level, or before the start); a dashboard counts down to it.
+    #[serde(default)]
+    pub level_ends_at: Option<Millis>,
+    /// The next level's spec, while running.
+    #[serde(default)]
+    pub next_level: Option<Level>,
+    /// When the next break starts if the clock keeps running.
+    #[serde(default)]
+    pub next_break_at: Option<Millis>,
+    /// The chips in play over the players still in, while running (else 0).
+    #[serde(default)]
+    pub average_stack: Chips,
+    /// What the host must do, or what waits on a hand, before play goes on.
+    #[serde(default)]
+    pub pending: Vec<Pending>,
+}
+
+/// When the level after `level` (0-based) up to the next break starts, if the current one
+/// ends at `ends_at`: the next break's start.
+fn next_break_at(levels: &[Level], level: usize, ends_at: Millis) -> Option<Millis> {
+    let mut at = ends_at;
+    for l in levels.iter().skip(level.saturating_add(1)) {
+        if matches!(l, Level::Break { .. }) {
+            return Some(at);
+        }
+        at = at.saturating_add(Millis::from(l.minutes()).saturating_mul(60_000));
+    }
+    None
 }
 
 pub fn tournament_view(stream: &str, t: &Tournament) -> TournamentView {
     let schedule = t.schedule();
     let (level_started_at, paused_since, paused_in_level) = t.clock();
     let purchases = t.purchases();
+    let level_ends_at = level_ends_at(t);
     TournamentView {
         stream: stream.to_owned(),
         name: schedule.map(|s| s.name.clone()).unwrap_or_default(),
@@ -148,7 +178,40 @@ pub fn tournament_view(stream: &str, t: &Tournament) -> TournamentView {
             .map(|(id, place, shared)| (id, (place, shared)))
             .collect(),
         results: t.results().map(<[Finish]>::to_vec),
+        level_ends_at,
+        next_level: t
+            .level()
+            .filter(|_| t.stage() == Stage::Running)
+            .and_then(|(n, _)| schedule?.levels.get(usize::try_from(n).ok()?).copied()),
+        next_break_at: level_ends_at.and_then(|ends_at| {
+            let (n, _) = t.level()?;
+            let current = usize::try_from(n).ok()?.checked_sub(1)?;
+            next_break_at(&schedule?.levels, current, ends_at)
+        }),
+        average_stack: match u64::try_from(t.remaining()).unwrap_or(0) {
+            n if n > 0 && t.stage() == Stage::Running => Chips::new(t.chips_in_play().get() / n),
+            _ => Chips::ZERO,
+        },
+        pending: t.pending(),
     }
+}
+
+/// When the current level ends if the clock keeps running: running, not paused, and a
+/// level after it.
+pub fn level_ends_at(t: &Tournament) -> Option<Millis> {
+    if t.stage() != Stage::Running || t.is_paused() {
+        return None;
+    }
+    let (number, level) = t.level()?;
+    if usize::try_from(number).ok()? >= t.schedule()?.levels.len() {
+        return None;
+    }
+    let (started_at, _, paused_in_level) = t.clock();
+    Some(
+        started_at
+            .saturating_add(paused_in_level)
+            .saturating_add(Millis::from(level.minutes()).saturating_mul(60_000)),
+    )
 }
 
 /// A table as `viewer` may see it; `None` for a table that does not exist.

@@ -5,7 +5,7 @@
 use async_graphql::{Enum, InputObject, Object, SimpleObject};
 use league_engine::card::Card;
 use league_engine::hand::{AnteStructure, LegalActions, Seat, Street};
-use league_engine::tournament::play::{Blinds, Level, Stage, Tracking};
+use league_engine::tournament::play::{Blinds, Level, Pending, Stage, Tracking};
 use league_projections::views::{TableView, TournamentView};
 
 /// Where a tournament is.
@@ -235,6 +235,109 @@ pub struct FinishOut {
     pub knockouts: u32,
 }
 
+/// What is pending at a tournament.
+#[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PendingKind {
+    /// Run the redraw (`redraw`) onto `tables` tables; no hand starts before it
+    /// (`REDRAW_DUE`).
+    Redraw,
+    /// Colour up (`colourUp`): `low` chips leave play for `high` ones (`COLOUR_UP_DUE`).
+    ColourUp,
+    /// `players` must re-buy or decline before their table deals again
+    /// (`REBUY_DECISION_PENDING`).
+    RebuyDecisions,
+    /// Hand-for-hand: `tables` are still to play this round's hand; the others wait
+    /// (`HAND_FOR_HAND_WAITING`).
+    HandForHand,
+    /// Play halts at `tables` until players are moved there (`TABLE_HALTED`).
+    Halted,
+    /// Table `tables[0]` breaks once its hand in progress is over.
+    TableToBreak,
+    /// A player moves from `fromTable`/`fromSeat` to `toTable`/`toSeat` once the hand there
+    /// is over (`rule`, `reason`).
+    Move,
+}
+
+/// One thing pending at a tournament: what the host must do, or what waits on a hand.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct PendingAction {
+    pub kind: PendingKind,
+    /// The tables concerned.
+    pub tables: Vec<u32>,
+    /// The players concerned.
+    pub players: Vec<String>,
+    /// A redraw that draws seats (else buttons only).
+    pub seats: Option<bool>,
+    /// A colour-up's chip leaving play, and the chip it becomes.
+    pub low: Option<u64>,
+    pub high: Option<u64>,
+    pub from_table: Option<u32>,
+    pub from_seat: Option<Seat>,
+    pub to_table: Option<u32>,
+    pub to_seat: Option<Seat>,
+    /// The house rule applied to a move.
+    pub rule: Option<String>,
+    /// Why, in words an auditor can check.
+    pub reason: Option<String>,
+}
+
+impl From<&Pending> for PendingAction {
+    fn from(p: &Pending) -> PendingAction {
+        let bare = |kind| PendingAction {
+            kind,
+            tables: Vec::new(),
+            players: Vec::new(),
+            seats: None,
+            low: None,
+            high: None,
+            from_table: None,
+            from_seat: None,
+            to_table: None,
+            to_seat: None,
+            rule: None,
+            reason: None,
+        };
+        match p {
+            Pending::Redraw { tables, seats } => PendingAction {
+                seats: Some(*seats),
+                tables: (1..=*tables).collect(),
+                ..bare(PendingKind::Redraw)
+            },
+            Pending::ColourUp { low, high } => PendingAction {
+                low: Some(low.get()),
+                high: Some(high.get()),
+                ..bare(PendingKind::ColourUp)
+            },
+            Pending::RebuyDecisions { players } => PendingAction {
+                players: players.iter().map(ToString::to_string).collect(),
+                ..bare(PendingKind::RebuyDecisions)
+            },
+            Pending::HandForHand { waiting } => PendingAction {
+                tables: waiting.clone(),
+                ..bare(PendingKind::HandForHand)
+            },
+            Pending::Halted { tables } => PendingAction {
+                tables: tables.clone(),
+                ..bare(PendingKind::Halted)
+            },
+            Pending::TableToBreak { table } => PendingAction {
+                tables: vec![*table],
+                ..bare(PendingKind::TableToBreak)
+            },
+            Pending::Move(m) => PendingAction {
+                tables: vec![m.from_table, m.to_table],
+                from_table: Some(m.from_table),
+                from_seat: Some(m.from_seat),
+                to_table: Some(m.to_table),
+                to_seat: Some(m.to_seat),
+                rule: Some(m.rule.clone()),
+                reason: Some(m.reason.clone()),
+                ..bare(PendingKind::Move)
+            },
+        }
+    }
+}
+
 /// A tournament as its dashboard shows it.
 pub struct TournamentOut(pub TournamentView);
 
@@ -276,6 +379,41 @@ impl TournamentOut {
     }
     async fn paused_since(&self) -> Option<i64> {
         self.0.paused_since
+    }
+    /// Whether the clock is paused.
+    async fn paused(&self) -> bool {
+        self.0.paused_since.is_some()
+    }
+    /// When the current level ends (milliseconds since the epoch) if the clock keeps
+    /// running; `null` while paused, at the last level, or before the start. The server
+    /// starts the next level then; a dashboard counts down to it.
+    async fn level_ends_at(&self) -> Option<i64> {
+        self.0.level_ends_at
+    }
+    /// Milliseconds left in the level when this answer was made (a subscription's answer
+    /// is made when the tournament changes: count down from `levelEndsAt` instead).
+    async fn time_left(&self) -> Option<i64> {
+        self.0
+            .level_ends_at
+            .map(|end| end.saturating_sub(crate::schema::now_millis()).max(0))
+    }
+    /// The level after this one.
+    async fn next_level(&self) -> Option<LevelOut> {
+        self.0.next_level.map(LevelOut::from)
+    }
+    /// When the next break starts (milliseconds since the epoch) if the clock keeps
+    /// running.
+    async fn next_break_at(&self) -> Option<i64> {
+        self.0.next_break_at
+    }
+    /// The chips in play over the players still in.
+    async fn average_stack(&self) -> u64 {
+        self.0.average_stack.get()
+    }
+    /// What the host must do, or what waits on a hand in progress, before play goes on.
+    /// A command refused because of one names it in its code.
+    async fn pending(&self) -> Vec<PendingAction> {
+        self.0.pending.iter().map(PendingAction::from).collect()
     }
     async fn entries(&self) -> u64 {
         self.0.entries

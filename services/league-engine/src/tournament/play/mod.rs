@@ -70,6 +70,7 @@ mod events;
 mod fold;
 mod hands;
 mod money;
+mod pending;
 mod purchases;
 mod registration;
 mod run;
@@ -80,6 +81,7 @@ mod types;
 pub use commands::*;
 pub use errors::*;
 pub use events::*;
+pub use pending::Pending;
 pub use state::*;
 pub use types::*;
 
