@@ -204,7 +204,7 @@ impl TestApp {
             {
                 self.tokens_league(&leagues).await;
                 self.admin(
-                    "mutation($l: String!, $p: String!) { registerPlayer(leagueId: $l, player: $p, name: $p, membership: \"test\") { events } }",
+                    "mutation($l: String!, $p: String!) { registerPlayer(leagueId: $l, player: $p, name: $p, membership: $p) { events } }",
                     json!({"l": TOKENS_LEAGUE, "p": player}),
                 )
                 .await;

@@ -8,9 +8,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 use league_api::auth::{Role, create_token};
+use league_engine::rules::Preset;
 use league_engine::tournament::play::Tracking;
+use league_engine::tournament::sim::weekly_schedule;
 use league_tests::{
-    ACT, REGISTER, SCHEDULE, TestApp, code, next_message, schedule, seed, started,
+    ACT, REGISTER, SCHEDULE, START, TestApp, a_league, code, next_message, schedule, seed, started,
 };
 use serde_json::{Value, json};
 
@@ -54,7 +56,11 @@ async fn an_idempotency_key_reused_for_another_request_is_refused(app: &TestApp)
     // A key is the token's own: another token may use the same text for its own request.
     let host = app.token(Role::Host, Some("crown"), None).await;
     let body = app
-        .graphql(Some(&host), REGISTER, json!({"t": "t1", "p": "bob", "k": "k1"}))
+        .graphql(
+            Some(&host),
+            REGISTER,
+            json!({"t": "t1", "p": "bob", "k": "k1"}),
+        )
         .await;
     assert!(body.get("errors").is_none(), "{body:#}");
 }
@@ -79,14 +85,20 @@ async fn every_error_has_a_code_and_reads_as_words(app: &TestApp) {
         )
         .await;
     assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
-    assert_eq!(body["errors"][0]["extensions"]["field"], "amount", "{body:#}");
+    assert_eq!(
+        body["errors"][0]["extensions"]["field"], "amount",
+        "{body:#}"
+    );
     // A document that does not parse: a code and no drawing of the line.
     let body = app
         .graphql(Some(&app.admin), "{ tournaments(", json!({}))
         .await;
     assert_eq!(code(&body), "GRAPHQL_PARSE_FAILED", "{body:#}");
     let message = body["errors"][0]["message"].as_str().unwrap();
-    assert!(!message.contains("-->") && !message.contains('^'), "{message}");
+    assert!(
+        !message.contains("-->") && !message.contains('^'),
+        "{message}"
+    );
     // A field the schema does not have.
     let body = app.graphql(None, "{ nope }", json!({})).await;
     assert_eq!(code(&body), "GRAPHQL_VALIDATION_FAILED", "{body:#}");
@@ -144,7 +156,10 @@ async fn first_answer(app: &TestApp, query: &str) -> Value {
 
 async fn a_subscription_to_an_unknown_id_is_answered_at_once(app: &TestApp) {
     for (query, id) in [
-        ("subscription { tournament(id: \"nope\") { entries } }", "\"nope\""),
+        (
+            "subscription { tournament(id: \"nope\") { entries } }",
+            "\"nope\"",
+        ),
         (
             "subscription { table(tournamentId: \"nope\", table: 1) { hand } }",
             "\"nope\"",
@@ -155,8 +170,11 @@ async fn a_subscription_to_an_unknown_id_is_answered_at_once(app: &TestApp) {
         ),
     ] {
         let message = first_answer(app, query).await;
-        assert_eq!(message["type"], "error", "{message:#}");
-        let error = &message["payload"][0];
+        // The subscription's answer is its error (`next` carrying `errors`, then
+        // `complete`), never a stream that stays silent.
+        assert_eq!(message["type"], "next", "{message:#}");
+        assert!(message["payload"]["data"].is_null(), "{message:#}");
+        let error = &message["payload"]["errors"][0];
         assert_eq!(error["extensions"]["code"], "NOT_FOUND", "{message:#}");
         assert!(
             error["message"].as_str().unwrap().contains(id),
@@ -170,9 +188,9 @@ async fn a_subscription_to_an_unknown_id_is_answered_at_once(app: &TestApp) {
         "subscription { table(tournamentId: \"t3\", table: 9) { hand } }",
     )
     .await;
-    assert_eq!(message["type"], "error", "{message:#}");
+    assert_eq!(message["type"], "next", "{message:#}");
     assert!(
-        message["payload"][0]["message"]
+        message["payload"]["errors"][0]["message"]
             .as_str()
             .unwrap()
             .contains("no table 9"),
@@ -267,7 +285,7 @@ fn u(v: &Value) -> u64 {
 async fn a_dealt_table_is_played_to_a_winner_from_what_its_view_offers(app: &TestApp) {
     let players = ["ann", "bob", "cy", "di"];
     started(app, "t5", "crown", Tracking::Dealt, &players).await;
-    let total = 5_000 * players.len() as u64;
+    let total = 5_000 * u64::try_from(players.len()).unwrap();
     let mut rng = Lcg(29);
     let mut commands = 0;
     loop {
@@ -300,13 +318,19 @@ async fn a_dealt_table_is_played_to_a_winner_from_what_its_view_offers(app: &Tes
             continue;
         }
         let blinds = &table["blinds"];
-        assert!(u(&blinds["bigBlind"]) >= u(&blinds["smallBlind"]), "{table:#}");
-        let bets: Vec<u64> = seats.iter().map(|s| u(&s["bet"])).collect();
-        assert_eq!(
-            bets.iter().copied().max().unwrap_or(0),
-            u(&table["currentBet"]),
+        assert!(
+            u(&blinds["bigBlind"]) >= u(&blinds["smallBlind"]),
             "{table:#}"
         );
+        if !table["street"].is_null() {
+            // In a betting round the highest bet is the bet to match.
+            let bets: Vec<u64> = seats.iter().map(|s| u(&s["bet"])).collect();
+            assert_eq!(
+                bets.iter().copied().max().unwrap_or(0),
+                u(&table["currentBet"]),
+                "{table:#}"
+            );
+        }
         if let Some(seat) = table["toShow"].as_u64() {
             // At showdown: show (the engine refuses a muck by the last hand in a pot).
             app.admin(
@@ -317,7 +341,10 @@ async fn a_dealt_table_is_played_to_a_winner_from_what_its_view_offers(app: &Tes
             continue;
         }
         let legal = &table["legalActions"];
-        assert!(!legal.is_null(), "in a hand, nobody to show, nobody to act: {table:#}");
+        assert!(
+            !legal.is_null(),
+            "in a hand, nobody to show, nobody to act: {table:#}"
+        );
         assert_eq!(legal["seat"], table["toAct"], "{table:#}");
         assert!(!table["street"].is_null(), "{table:#}");
         let seat = u(&legal["seat"]);
@@ -328,7 +355,14 @@ async fn a_dealt_table_is_played_to_a_winner_from_what_its_view_offers(app: &Tes
         } else if roll < 30 && !range.is_null() {
             let (min, max) = (u(&range["min"]), u(&range["max"]));
             let to = if rng.below(4) == 0 { max } else { min };
-            (if range["raise"] == true { "RAISE_TO" } else { "BET" }, Some(to))
+            (
+                if range["raise"] == true {
+                    "RAISE_TO"
+                } else {
+                    "BET"
+                },
+                Some(to),
+            )
         } else if legal["canCheck"] == true {
             ("CHECK", None)
         } else if !legal["call"].is_null() {
@@ -384,7 +418,10 @@ async fn the_tournament_view_shows_its_clock_and_what_is_pending(app: &TestApp) 
     .await;
     let t = &app.admin(CLOCK, json!({"t": "t6"})).await["tournament"];
     assert_eq!(t["paused"], true);
-    assert!(t["levelEndsAt"].is_null() && t["timeLeft"].is_null(), "{t:#}");
+    assert!(
+        t["levelEndsAt"].is_null() && t["timeLeft"].is_null(),
+        "{t:#}"
+    );
     app.admin(
         "mutation { resume(tournamentId: \"t6\") { events } }",
         json!({}),
@@ -416,7 +453,81 @@ async fn the_tournament_view_shows_its_clock_and_what_is_pending(app: &TestApp) 
     assert_eq!(code(&body), "COLOUR_UP_DUE", "{body:#}");
 }
 
+async fn an_undersized_raise_brought_up_is_reported_in_the_answer(app: &TestApp) {
+    // QueenSix NLHE 12: an undersized bet or raise is brought up to the minimum.
+    let schedule = serde_json::to_value(weekly_schedule(
+        "crown",
+        Preset::QueenSix,
+        Tracking::Dealt,
+        seed(1).commitment(),
+    ))
+    .unwrap();
+    app.admin(SCHEDULE, json!({"id": "t7", "s": schedule}))
+        .await;
+    for p in ["ann", "bob", "cy"] {
+        app.admin(REGISTER, json!({"t": "t7", "p": p})).await;
+    }
+    app.admin(
+        START,
+        json!({"t": "t7", "s": seed(1).to_string(), "n": seed(2).commitment().to_string()}),
+    )
+    .await;
+    app.admin(
+        "mutation { startHand(tournamentId: \"t7\", table: 1) { events } }",
+        json!({}),
+    )
+    .await;
+    let table = &app.admin(VIEW, json!({"t": "t7"})).await["table"];
+    let legal = &table["legalActions"];
+    let (seat, min) = (u(&legal["seat"]), u(&legal["betOrRaise"]["min"]));
+    let act = "mutation($t: String!, $s: Int!, $a: Int) { act(tournamentId: $t, table: 1, seat: $s, action: RAISE_TO, amount: $a) { events adjusted { seat declared made treatedAsCall } } }";
+    let answer = app
+        .admin(act, json!({"t": "t7", "s": seat, "a": min - 1}))
+        .await;
+    assert_eq!(
+        answer["act"]["adjusted"],
+        json!({"seat": seat, "declared": min - 1, "made": min, "treatedAsCall": false}),
+        "{answer:#}"
+    );
+    // A raise that stands as declared: nothing adjusted.
+    let table = &app.admin(VIEW, json!({"t": "t7"})).await["table"];
+    let legal = &table["legalActions"];
+    let (seat, min) = (u(&legal["seat"]), u(&legal["betOrRaise"]["min"]));
+    let answer = app
+        .admin(act, json!({"t": "t7", "s": seat, "a": min}))
+        .await;
+    assert!(answer["act"]["adjusted"].is_null(), "{answer:#}");
+}
+
+async fn a_host_cannot_record_another_venue_s_tournament(app: &TestApp) {
+    a_league(app).await;
+    app.admin(
+        "mutation { addVenue(leagueId: \"apl\", venue: \"anchor\", region: \"south\") { events } }",
+        json!({}),
+    )
+    .await;
+    // Crown's tournament, running; anchor's host claims its id for an anchor night.
+    started(app, "t8", "crown", Tracking::Results, &["ann", "bob"]).await;
+    let host = app.token(Role::Host, Some("anchor"), None).await;
+    let before = app.last_position().await;
+    let body = app
+        .graphql(
+            Some(&host),
+            "mutation($o: JSON!) { recordTournament(leagueId: \"apl\", outcome: $o) { events } }",
+            json!({"o": {
+                "tournament": "t8", "venue": "anchor", "season": "s1", "day": 1, "buyin": 2000,
+                "prizepool": 4000, "field": 2,
+                "finishes": [{"player": "ann", "place": 1, "prize": 4000}, {"player": "bob", "place": 2}]
+            }}),
+        )
+        .await;
+    assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    assert_eq!(app.last_position().await, before, "nothing appended");
+}
+
 league_tests::on_every_backend!(
+    a_host_cannot_record_another_venue_s_tournament,
+    an_undersized_raise_brought_up_is_reported_in_the_answer,
     the_tournament_view_shows_its_clock_and_what_is_pending,
     a_dealt_table_is_played_to_a_winner_from_what_its_view_offers,
     an_idempotency_key_reused_for_another_request_is_refused,

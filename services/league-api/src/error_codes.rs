@@ -30,7 +30,9 @@ impl ExtensionFactory for ErrorCodes {
 }
 
 fn has_code(e: &ServerError) -> bool {
-    e.extensions.as_ref().is_some_and(|x| x.get("code").is_some())
+    e.extensions
+        .as_ref()
+        .is_some_and(|x| x.get("code").is_some())
 }
 
 fn set(e: &mut ServerError, key: &str, value: &str) {
@@ -179,7 +181,8 @@ mod tests {
 
     #[test]
     fn a_parse_error_loses_its_drawing() {
-        let pest = " --> 1:14\n  |\n1 | { tournaments(\n  |              ^---\n  |\n  = expected name";
+        let pest =
+            " --> 1:14\n  |\n1 | { tournaments(\n  |              ^---\n  |\n  = expected name";
         assert_eq!(
             plain_parse_message(pest),
             "the document does not parse: expected name"

@@ -12,7 +12,7 @@ use league_app::commands::{Caller, Command, execute};
 use league_app::live::Live;
 use league_engine::deck::Seed;
 use league_engine::rules::Preset;
-use league_engine::tournament::play::{Millis, Tracking, TournamentCommand};
+use league_engine::tournament::play::{Millis, TournamentCommand, Tracking};
 use league_engine::tournament::sim::weekly_schedule;
 use league_engine::units::PlayerId;
 use league_store::{Backend, Store};
@@ -29,7 +29,9 @@ async fn send(store: &Store, live: &Live, command: TournamentCommand) {
         id: ID.into(),
         command: Box::new(command),
     };
-    execute(store, live, &command, &Caller::default()).await.unwrap();
+    execute(store, live, &command, &Caller::default())
+        .await
+        .unwrap();
 }
 
 /// A running tournament whose first level (20 minutes) started at `START`.
@@ -83,10 +85,29 @@ async fn the_clock(backend: Backend, url: Option<&str>) {
     assert_eq!(level(&live), (2, due));
 
     // Paused five minutes into level 2, for as long as you like: it waits.
-    send(&store, &live, TournamentCommand::Pause { at: due + 5 * MINUTE }).await;
-    assert!(tick(&store, &live, due + 90 * MINUTE).await.unwrap().is_empty());
+    send(
+        &store,
+        &live,
+        TournamentCommand::Pause {
+            at: due + 5 * MINUTE,
+        },
+    )
+    .await;
+    assert!(
+        tick(&store, &live, due + 90 * MINUTE)
+            .await
+            .unwrap()
+            .is_empty()
+    );
     // Resumed after ten minutes: level 2 now ends ten minutes later than it would have.
-    send(&store, &live, TournamentCommand::Resume { at: due + 15 * MINUTE }).await;
+    send(
+        &store,
+        &live,
+        TournamentCommand::Resume {
+            at: due + 15 * MINUTE,
+        },
+    )
+    .await;
     let due_2 = level_due_at(live.read().tournament(STREAM).unwrap()).unwrap();
     assert_eq!(due_2, due + 30 * MINUTE);
     assert!(tick(&store, &live, due_2 - 1).await.unwrap().is_empty());
@@ -97,8 +118,14 @@ async fn the_clock(backend: Backend, url: Option<&str>) {
     let restarted = Arc::new(Live::spawn(store.clone()));
     let other = Arc::new(Live::spawn(store.clone()));
     let last = store.last_position().await.unwrap().unwrap();
-    restarted.reach(last, std::time::Duration::from_secs(10)).await.unwrap();
-    other.reach(last, std::time::Duration::from_secs(10)).await.unwrap();
+    restarted
+        .reach(last, std::time::Duration::from_secs(10))
+        .await
+        .unwrap();
+    other
+        .reach(last, std::time::Duration::from_secs(10))
+        .await
+        .unwrap();
     let now = due_2 + 50 * MINUTE;
     let mut starts = vec![level(&restarted)];
     loop {
@@ -110,8 +137,14 @@ async fn the_clock(backend: Backend, url: Option<&str>) {
             break;
         }
         let last = store.last_position().await.unwrap().unwrap();
-        restarted.reach(last, std::time::Duration::from_secs(10)).await.unwrap();
-        other.reach(last, std::time::Duration::from_secs(10)).await.unwrap();
+        restarted
+            .reach(last, std::time::Duration::from_secs(10))
+            .await
+            .unwrap();
+        other
+            .reach(last, std::time::Duration::from_secs(10))
+            .await
+            .unwrap();
         starts.push(level(&restarted));
     }
     // Levels 3 and 4 are 20 minutes each, so both are over; level 5, a break of 10 minutes,
@@ -137,7 +170,10 @@ async fn the_clock(backend: Backend, url: Option<&str>) {
         .filter(|e| e.actor.as_deref() == Some(league_app::clock::ACTOR))
         .collect();
     assert_eq!(by_clock.len(), 4);
-    assert!(by_clock.iter().all(|e| e.event_type == "LevelStarted"), "{by_clock:?}");
+    assert!(
+        by_clock.iter().all(|e| e.event_type == "LevelStarted"),
+        "{by_clock:?}"
+    );
     restarted.finish().await.unwrap();
     other.finish().await.unwrap();
     scratch.drop_it().await;

@@ -411,7 +411,12 @@ async fn add_venues(store: &league_store::Store, tables: u32) -> Result<(), Stri
     let mut version = 0;
     for batch in events.chunks(league_store::MAX_BATCH_EVENTS) {
         let appended = store
-            .append(&stream, league_store::ExpectedVersion::Exact(version), batch, None)
+            .append(
+                &stream,
+                league_store::ExpectedVersion::Exact(version),
+                batch,
+                None,
+            )
             .await
             .map_err(|e| e.to_string())?;
         version = appended.last_version;

@@ -10,7 +10,9 @@ use league_engine::tournament::play::{TournamentError, Tracking};
 use league_engine::units::PlayerId;
 
 fn assert_plain(message: &str) {
-    for debug in ["Some(", "None", "[", "]", "\"", "{", "}", "PlayerId", "Card("] {
+    for debug in [
+        "Some(", "None", "[", "]", "\"", "{", "}", "PlayerId", "Card(",
+    ] {
         assert!(!message.contains(debug), "{message:?} has {debug:?}");
     }
 }
@@ -18,7 +20,11 @@ fn assert_plain(message: &str) {
 #[test]
 fn messages_with_data_read_as_words() {
     let card = |s: &str| s.parse::<Card>().unwrap();
-    let players = vec![PlayerId::new("ann"), PlayerId::new("bob"), PlayerId::new("cy")];
+    let players = vec![
+        PlayerId::new("ann"),
+        PlayerId::new("bob"),
+        PlayerId::new("cy"),
+    ];
     let messages = [
         RuleError::NotYourTurn {
             expected: Some(2),
@@ -71,7 +77,10 @@ fn messages_with_data_read_as_words() {
         assert_plain(message);
     }
     assert_eq!(messages[0], "it is not seat 0's turn; seat 2 is to act");
-    assert_eq!(messages[1], "it is not seat 0's turn; no seat is to act now");
+    assert_eq!(
+        messages[1],
+        "it is not seat 0's turn; no seat is to act now"
+    );
     assert_eq!(messages[2], "the flop takes 3 cards, got 2");
     assert_eq!(messages[3], "seat 1 showed Ah Kd but holds other cards");
     assert_eq!(messages[6], "this tournament is tracked as results");

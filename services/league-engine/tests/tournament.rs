@@ -123,6 +123,38 @@ fn invitational_10_1_the_same_hand_the_larger_starting_stack_finishes_higher() {
 
 /// Six players at two recorded tables of three, paying three places; after one bust at
 /// each table, four are left on two tables: hand-for-hand.
+#[test]
+fn a_knockout_is_by_a_player_at_the_same_table() {
+    let mut s = schedule(Preset::QueenSix, Tracking::Results);
+    s.table_size = 3;
+    let mut g = Game::started(s, 6);
+    assert_eq!(g.state.tables().len(), 2);
+    let at = |g: &Game, table: u32| -> Vec<PlayerId> {
+        g.state.tables()[&table].seats.values().cloned().collect()
+    };
+    let (one, two) = (at(&g, 1)[0].clone(), at(&g, 2)[0].clone());
+    let e = g.refused(Cmd::Eliminate {
+        players: vec![two.clone()],
+        by: Some(one.clone()),
+    });
+    assert_eq!(
+        e,
+        Err::KnockoutFromAnotherTable {
+            player: two.clone(),
+            table: 2,
+            by: one.clone(),
+            by_table: 1,
+        }
+    );
+    // By a player at the same table: the chips stay there.
+    let mate = at(&g, 2)[1].clone();
+    g.when(Cmd::Eliminate {
+        players: vec![two.clone()],
+        by: Some(mate.clone()),
+    });
+    assert_eq!(g.table_of(mate.as_str()), 2);
+}
+
 fn hand_for_hand(preset: Preset) -> Game {
     let mut s = schedule(preset, Tracking::Recorded);
     s.table_size = 3;

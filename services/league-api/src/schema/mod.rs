@@ -144,6 +144,10 @@ pub struct CommandResult {
     /// True when this is a retry with an idempotency key already used: nothing was appended
     /// now, and this is what the first call appended.
     pub deduplicated: bool,
+    /// For a bet or raise: the seat and the amount it declared, to compare with what the
+    /// house rules made of it (`adjusted`).
+    #[graphql(skip)]
+    pub declared: Option<(league_engine::hand::Seat, u64)>,
 }
 
 impl CommandResult {
@@ -155,6 +159,7 @@ impl CommandResult {
             last_position: appended.map(|a| Position(a.last_position)),
             version: appended.map(|a| a.last_version),
             deduplicated: appended.is_some_and(|a| a.deduplicated),
+            declared: None,
         }
     }
 }
@@ -225,14 +230,16 @@ pub(crate) async fn run_command(
         // A concurrent call with the same key won the race: answer with its result.
         Err(league_app::AppError::Store(league_store::StoreError::IdempotencyMismatch {
             ..
-        })) if key.is_some() => match (key, request) {
-            (Some(key), Some(request)) => replay(state, &stream, &key, &request)
-                .await?
-                .ok_or_else(|| {
-                    ApiError::internal("an idempotency key mismatched but is not recorded")
-                }),
-            _ => Err(ApiError::internal("unreachable")),
-        },
+        })) if key.is_some() => {
+            match (key, request) {
+                (Some(key), Some(request)) => replay(state, &stream, &key, &request)
+                    .await?
+                    .ok_or_else(|| {
+                        ApiError::internal("an idempotency key mismatched but is not recorded")
+                    }),
+                _ => Err(ApiError::internal("unreachable")),
+            }
+        }
         Err(e) => {
             state.metrics.command(None);
             span.in_scope(|| tracing::debug!("command refused: {e}"));

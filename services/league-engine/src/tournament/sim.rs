@@ -576,10 +576,22 @@ impl TournamentSim {
                 usize::try_from(self.below(u64::try_from(pool.len()).unwrap_or(1))).unwrap_or(0);
             players.push(pool.swap_remove(i).0);
         }
-        let by = if self.chance(80) {
-            let i =
-                usize::try_from(self.below(u64::try_from(pool.len()).unwrap_or(1))).unwrap_or(0);
-            pool.get(i).map(|p| p.0.clone())
+        // The knockout is by a player at the table of those out (when they were at one).
+        let table_of = |id: &PlayerId| match self.state.player(id).map(|p| p.standing) {
+            Some(Standing::Seated { table, .. }) => Some(table),
+            _ => None,
+        };
+        let table =
+            table_of(&players[0]).filter(|t| players.iter().all(|p| table_of(p) == Some(*t)));
+        let at_table: Vec<PlayerId> = pool
+            .iter()
+            .map(|p| p.0.clone())
+            .filter(|id| table.is_some() && table_of(id) == table)
+            .collect();
+        let by = if self.chance(80) && !at_table.is_empty() {
+            let i = usize::try_from(self.below(u64::try_from(at_table.len()).unwrap_or(1)))
+                .unwrap_or(0);
+            at_table.get(i).cloned()
         } else {
             None
         };

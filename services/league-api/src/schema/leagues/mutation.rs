@@ -183,6 +183,21 @@ impl LeagueMutation {
         let caller = principal(ctx);
         let outcome: TournamentOutcome = from_json("outcome", outcome)?;
         caller.require_venue(&outcome.venue)?;
+        // A tournament this service runs is recorded for its own venue only: a host cannot
+        // take another venue's tournament id (whose real result would then be refused).
+        let played_at = {
+            let p = state.live.read();
+            p.tournament(&league_events::StreamKind::Tournament.stream(&outcome.tournament))
+                .and_then(|t| t.schedule().map(|s| s.venue.clone()))
+        };
+        if let Some(venue) = played_at
+            && venue != outcome.venue
+        {
+            return Err(ApiError::forbidden(format!(
+                "tournament {:?} is played at venue {venue:?}, not {:?}",
+                outcome.tournament, outcome.venue
+            )));
+        }
         let command = league::Command::RecordTournament { outcome };
         send(ctx, state, &caller, league_id, command, idempotency_key).await
     }

@@ -387,8 +387,15 @@ impl TournamentMutation {
             ActionKind::RaiseTo => Action::RaiseTo(amount.ok_or_else(need)?),
             ActionKind::AllIn => Action::AllIn,
         };
+        let declared = match action {
+            Action::Bet(to) | Action::RaiseTo(to) => Some((seat, to)),
+            _ => None,
+        };
         let command = HandCommand::Act { seat, action };
-        seat_command(ctx, tournament_id, table, seat, command, idempotency_key).await
+        let mut result =
+            seat_command(ctx, tournament_id, table, seat, command, idempotency_key).await?;
+        result.declared = declared;
+        Ok(result)
     }
 
     /// Recorded tracking: a player's hole cards as dealt from the physical deck.

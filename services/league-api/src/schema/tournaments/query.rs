@@ -2,6 +2,8 @@
 //! caller may see them, and the table a command's result carries.
 
 use async_graphql::{ComplexObject, Context, Object};
+use league_engine::hand::Event as HandEvent;
+use league_engine::tournament::play::TournamentEvent;
 use league_events::StreamKind;
 use league_projections::views::{table_view, tournament_view};
 
@@ -106,6 +108,61 @@ impl CommandResult {
         }
         Ok(table_now(state(ctx)?, &self.stream, table, &principal(ctx)))
     }
+
+    /// For a bet or raise the house rules changed: an undersized bet or raise brought up to
+    /// the minimum (QueenSix NLHE 12, the half rule, bet-and-a-half), or a raise treated
+    /// as a call. Null when the action stood as declared.
+    async fn adjusted(&self, ctx: &Context<'_>) -> ApiResult<Option<Adjusted>> {
+        let (Some((seat, declared)), Some(first), Some(last)) =
+            (self.declared, self.first_position, self.last_position)
+        else {
+            return Ok(None);
+        };
+        let count = usize::try_from(last.0.saturating_sub(first.0).saturating_add(1))
+            .unwrap_or(usize::MAX)
+            .min(league_store::MAX_BATCH_EVENTS);
+        let events = state(ctx)?.store.read_all(first.0, count).await?;
+        for e in events.iter().filter(|e| e.position <= last.0) {
+            let Ok(TournamentEvent::HandEvent { event, .. }) =
+                league_events::decode::<TournamentEvent>(
+                    &e.event_type,
+                    e.schema_version,
+                    &e.payload,
+                )
+            else {
+                continue;
+            };
+            let made = match event {
+                HandEvent::PlayerBet { seat: s, to, .. }
+                | HandEvent::PlayerRaised { seat: s, to, .. }
+                    if s == seat =>
+                {
+                    Some(to)
+                }
+                HandEvent::RaiseTreatedAsCall { seat: s, .. } if s == seat => None,
+                _ => continue,
+            };
+            return Ok((made != Some(declared)).then_some(Adjusted {
+                seat,
+                declared,
+                made,
+                treated_as_call: made.is_none(),
+            }));
+        }
+        Ok(None)
+    }
+}
+
+/// A bet or raise the house rules changed.
+#[derive(async_graphql::SimpleObject, Clone, Debug)]
+pub struct Adjusted {
+    pub seat: league_engine::hand::Seat,
+    /// The total the seat declared for the round.
+    pub declared: u64,
+    /// The total its bet became (brought up to the minimum); null when it became a call.
+    pub made: Option<u64>,
+    /// The raise was treated as a call.
+    pub treated_as_call: bool,
 }
 
 /// Table `table` of the tournament `stream` as `caller` may see it now.

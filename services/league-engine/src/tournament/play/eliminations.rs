@@ -45,7 +45,19 @@ impl Run<'_> {
             if seen.contains(by) {
                 return Err(TournamentError::DuplicatePlayer(by.clone()));
             }
-            self.seated(by.as_str())?;
+            let (by_table, _) = self.seated(by.as_str())?;
+            // A knockout is by a player at the same table: the chips stay at the table.
+            for id in players {
+                let (table, _) = self.seated(id.as_str())?;
+                if table != by_table {
+                    return Err(TournamentError::KnockoutFromAnotherTable {
+                        player: id.clone(),
+                        table,
+                        by: by.clone(),
+                        by_table,
+                    });
+                }
+            }
         }
         if self.state.remaining() <= players.len() {
             return Err(TournamentError::NotEnoughPlayers {

@@ -53,7 +53,10 @@ pub enum TournamentError {
     UseStartHand,
     #[error("play halts at table {table}: {rule}")]
     TableHalted { table: u32, rule: String },
-    #[error("hand-for-hand: waiting for tables {} to finish their hand", crate::units::listed(waiting))]
+    #[error(
+        "hand-for-hand: waiting for tables {} to finish their hand",
+        crate::units::listed(waiting)
+    )]
     WaitingForHandForHand { waiting: Vec<u32> },
     #[error("a redraw is due before play goes on")]
     RedrawDue,
@@ -65,7 +68,10 @@ pub enum TournamentError {
     NoColourUpDue,
     #[error("a chip race needs the committed seed and the next commitment")]
     RaceNeedsSeed,
-    #[error("players {} must re-buy or decline before the next hand", crate::units::listed(players))]
+    #[error(
+        "players {} must re-buy or decline before the next hand",
+        crate::units::listed(players)
+    )]
     RebuyDecisionPending { players: Vec<PlayerId> },
     #[error("player {0} is not seated")]
     NotSeated(PlayerId),
@@ -129,8 +135,21 @@ pub enum TournamentError {
     PayoutsDoNotSumToPool { pool: Cents, sum: Cents },
     #[error("bad payouts: {0}")]
     BadPayouts(String),
-    #[error("every remaining player must accept the deal; missing {}", crate::units::listed(missing))]
+    #[error(
+        "every remaining player must accept the deal; missing {}",
+        crate::units::listed(missing)
+    )]
     DealNotAccepted { missing: Vec<PlayerId> },
+    #[error(
+        "{player} (table {table}) cannot be knocked out by {by} (table {by_table}): a knockout \
+         is by a player at the same table"
+    )]
+    KnockoutFromAnotherTable {
+        player: PlayerId,
+        table: u32,
+        by: PlayerId,
+        by_table: u32,
+    },
     #[error("player {0} is not in the deal")]
     NotInDeal(PlayerId),
     #[error(transparent)]

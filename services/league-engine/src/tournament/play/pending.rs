@@ -74,8 +74,7 @@ impl Tournament {
             let seated: usize = self.tables.values().map(|t| t.seats.len()).sum();
             let needed = seated.div_ceil(size).max(1);
             if self.tables.len() > needed {
-                if let Some(table) = seating::next_to_break(&self.tables, &schedule.break_order)
-                {
+                if let Some(table) = seating::next_to_break(&self.tables, &schedule.break_order) {
                     pending.push(Pending::TableToBreak { table });
                 }
             } else if let Some(m) =
