@@ -2,7 +2,7 @@
 //! event by event, every public table view (the stored documents) shows only cards that a
 //! `HandShown` event of the current hand revealed; a player's view adds exactly their own
 //! cards; an auditor sees every card of a completed hand and none of a hand in progress
-//! that were not shown.
+//! that were not shown. The check covers every field of a view, not only `cards`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
@@ -68,10 +68,31 @@ fn no_view_shows_a_hole_card_before_it_is_shown() {
                         );
                     }
                 }
+                // Whatever else a view carries (bets, pots, legal actions, blinds...), no
+                // unshown hole card appears anywhere in it: not in the public view, and not
+                // in a player's view unless it is their own.
+                let hidden = |viewer: Option<&Seat>| -> Vec<String> {
+                    public
+                        .seats
+                        .iter()
+                        .filter(|s| !revealed.contains(&s.seat) && Some(&s.seat) != viewer)
+                        .filter_map(|s| table.hand().and_then(|h| h.hole_cards(s.seat)))
+                        .flatten()
+                        .map(|c| format!("\"{c}\""))
+                        .collect()
+                };
+                let text = serde_json::to_string(&public).unwrap();
+                for card in hidden(None) {
+                    assert!(!text.contains(&card), "table {number}: {card} in {text}");
+                }
                 let over = table.hand().is_some_and(|h| h.is_over());
                 for s in &public.seats {
                     let own =
                         table_view(&state, number, &Viewer::Player(s.player.clone())).unwrap();
+                    let text = serde_json::to_string(&own).unwrap();
+                    for card in hidden(Some(&s.seat)) {
+                        assert!(!text.contains(&card), "{} sees {card} in {text}", s.player);
+                    }
                     for o in &own.seats {
                         let known = table.hand().and_then(|h| h.hole_cards(o.seat));
                         if o.player == s.player {
