@@ -89,6 +89,10 @@ async fn every_error_has_a_code_and_reads_as_words(app: &TestApp) {
         body["errors"][0]["extensions"]["field"], "amount",
         "{body:#}"
     );
+    assert_eq!(
+        body["errors"][0]["message"], "amount: expected a whole number of 0 or more",
+        "{body:#}"
+    );
     // A document that does not parse: a code and no drawing of the line.
     let body = app
         .graphql(Some(&app.admin), "{ tournaments(", json!({}))

@@ -75,6 +75,18 @@ fn classify(mut e: ServerError, otherwise: &str) -> ServerError {
     e
 }
 
+/// async-graphql's words for a value that does not fit, said for people: a count (chips,
+/// a seat, a table) below zero or too large reads `Invalid number`.
+fn plain_value_message(message: &str) -> String {
+    match message.strip_prefix("Failed to parse \"Int\": ") {
+        Some("Invalid number") => "expected a whole number of 0 or more".to_owned(),
+        Some(detail) if detail.starts_with("Only integers from") => {
+            format!("expected a whole number: {detail}")
+        }
+        _ => message.to_owned(),
+    }
+}
+
 /// A parse error's message without the parser's drawing of the line (`--> 1:14 | ^---`):
 /// its position is in `locations`.
 fn plain_parse_message(message: &str) -> String {
@@ -169,6 +181,7 @@ impl Extension for ErrorCodes {
                 .find(|(_, name_at, value_at)| Some(*value_at) == at || Some(*name_at) == at)
             {
                 set(&mut e, "field", name);
+                e.message = format!("{name}: {}", plain_value_message(&e.message));
             }
             e
         })
@@ -187,6 +200,15 @@ mod tests {
             plain_parse_message(pest),
             "the document does not parse: expected name"
         );
+    }
+
+    #[test]
+    fn a_negative_count_is_said_in_words() {
+        assert_eq!(
+            plain_value_message("Failed to parse \"Int\": Invalid number"),
+            "expected a whole number of 0 or more"
+        );
+        assert_eq!(plain_value_message("something else"), "something else");
     }
 
     #[test]
