@@ -529,7 +529,29 @@ async fn a_host_cannot_record_another_venue_s_tournament(app: &TestApp) {
     assert_eq!(app.last_position().await, before, "nothing appended");
 }
 
+async fn a_schedule_without_house_rules_takes_the_preset_s(app: &TestApp) {
+    let mut s = schedule("crown", Tracking::Results, &seed(1));
+    s.as_object_mut().unwrap().remove("house");
+    app.admin(SCHEDULE, json!({"id": "t9", "s": s})).await;
+    let t = app
+        .admin("{ tournament(id: \"t9\") { stage } }", json!({}))
+        .await;
+    assert_eq!(t["tournament"]["stage"], "SCHEDULED", "{t:#}");
+    // The stored schedule carries the preset's rules, as the log shows an auditor.
+    let events = app.store.read_stream("tournament:t9", 1).await.unwrap();
+    let scheduled: Value = serde_json::from_slice(&events[0].payload).unwrap();
+    let expected = serde_json::to_value(
+        league_engine::tournament::play::TournamentRules::for_preset(Preset::Wsop),
+    )
+    .unwrap();
+    assert_eq!(
+        scheduled["data"]["schedule"]["house"], expected,
+        "{scheduled:#}"
+    );
+}
+
 league_tests::on_every_backend!(
+    a_schedule_without_house_rules_takes_the_preset_s,
     a_host_cannot_record_another_venue_s_tournament,
     an_undersized_raise_brought_up_is_reported_in_the_answer,
     the_tournament_view_shows_its_clock_and_what_is_pending,

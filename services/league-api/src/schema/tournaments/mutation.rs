@@ -6,7 +6,10 @@ use league_app::commands::Command;
 use league_engine::card::Card;
 use league_engine::deck::{Commitment, Seed};
 use league_engine::hand::{Action, Command as HandCommand, Seat};
-use league_engine::tournament::play::{Penalty, Schedule, Tournament, TournamentCommand, Tracking};
+use league_engine::rules::Preset;
+use league_engine::tournament::play::{
+    Penalty, Schedule, Tournament, TournamentCommand, TournamentRules, Tracking,
+};
 use league_engine::tournament::{Cents, Chips};
 use league_engine::units::PlayerId;
 
@@ -129,8 +132,9 @@ pub struct TournamentMutation;
 #[Object]
 impl TournamentMutation {
     /// Schedules a tournament. `schedule` is the engine's `Schedule` as JSON (name, venue,
-    /// structure, prices, payouts, the first draw's commitment...). An admin, or a host of
-    /// the schedule's venue.
+    /// structure, prices, payouts, the first draw's commitment...). The house rules
+    /// (`house`) may be left out: they are then the `preset`'s. An admin, or a host of the
+    /// schedule's venue.
     async fn schedule_tournament(
         &self,
         ctx: &Context<'_>,
@@ -140,6 +144,17 @@ impl TournamentMutation {
     ) -> ApiResult<CommandResult> {
         let state = state(ctx)?;
         let caller = principal(ctx);
+        let mut schedule = schedule;
+        if let Some(fields) = schedule.0.as_object_mut()
+            && !fields.contains_key("house")
+            && let Some(preset) = fields.get("preset")
+        {
+            let preset: Preset = serde_json::from_value(preset.clone())
+                .map_err(|e| ApiError::bad_input(format!("schedule: preset: {e}")))?;
+            let house = serde_json::to_value(TournamentRules::for_preset(preset))
+                .map_err(ApiError::internal)?;
+            fields.insert("house".into(), house);
+        }
         let schedule: Schedule = from_json("schedule", schedule)?;
         caller.require_venue(&schedule.venue)?;
         let command = TournamentCommand::Schedule(Box::new(schedule));
