@@ -163,12 +163,9 @@ impl Extension for ErrorCodes {
         info: ResolveInfo<'_>,
         next: NextResolve<'_>,
     ) -> ServerResult<Option<Value>> {
-        let arguments: Vec<_> = info
-            .field
-            .arguments
-            .iter()
-            .map(|(name, value)| (name.node.to_string(), name.pos, value.pos))
-            .collect();
+        // Every field of every request passes here: only a reference is kept, and the
+        // arguments are looked at only when one failed.
+        let field = info.field;
         next.run(ctx, info).await.map_err(|mut e| {
             if has_code(&e) || !is_bad_value(&e.message) {
                 return e;
@@ -176,11 +173,13 @@ impl Extension for ErrorCodes {
             set(&mut e, "code", code::BAD_INPUT);
             // The argument whose value failed: async-graphql reports the value's position.
             let at = e.locations.first().copied();
-            if let Some((name, _, _)) = arguments
+            if let Some(name) = field
+                .arguments
                 .iter()
-                .find(|(_, name_at, value_at)| Some(*value_at) == at || Some(*name_at) == at)
+                .find(|(name, value)| Some(value.pos) == at || Some(name.pos) == at)
+                .map(|(name, _)| name.node.to_string())
             {
-                set(&mut e, "field", name);
+                set(&mut e, "field", &name);
                 e.message = format!("{name}: {}", plain_value_message(&e.message));
             }
             e

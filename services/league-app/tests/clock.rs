@@ -68,6 +68,16 @@ fn level(live: &Live) -> (u32, Millis) {
     (t.level().unwrap().0, t.clock().0)
 }
 
+/// Waits until every instance has folded the whole log.
+async fn caught_up(store: &Store, instances: &[&Live]) {
+    let last = store.last_position().await.unwrap().unwrap();
+    for live in instances {
+        live.reach(last, std::time::Duration::from_secs(10))
+            .await
+            .unwrap();
+    }
+}
+
 async fn the_clock(backend: Backend, url: Option<&str>) {
     let scratch = Scratch::new(backend, url).await.unwrap();
     let store = scratch.open().await.unwrap();
@@ -117,15 +127,7 @@ async fn the_clock(backend: Backend, url: Option<&str>) {
     live.finish().await.unwrap();
     let restarted = Arc::new(Live::spawn(store.clone()));
     let other = Arc::new(Live::spawn(store.clone()));
-    let last = store.last_position().await.unwrap().unwrap();
-    restarted
-        .reach(last, std::time::Duration::from_secs(10))
-        .await
-        .unwrap();
-    other
-        .reach(last, std::time::Duration::from_secs(10))
-        .await
-        .unwrap();
+    caught_up(&store, &[&restarted, &other]).await;
     let now = due_2 + 50 * MINUTE;
     let mut starts = vec![level(&restarted)];
     loop {
@@ -136,15 +138,7 @@ async fn the_clock(backend: Backend, url: Option<&str>) {
         if advanced == 0 {
             break;
         }
-        let last = store.last_position().await.unwrap().unwrap();
-        restarted
-            .reach(last, std::time::Duration::from_secs(10))
-            .await
-            .unwrap();
-        other
-            .reach(last, std::time::Duration::from_secs(10))
-            .await
-            .unwrap();
+        caught_up(&store, &[&restarted, &other]).await;
         starts.push(level(&restarted));
     }
     // Levels 3 and 4 are 20 minutes each, so both are over; level 5, a break of 10 minutes,

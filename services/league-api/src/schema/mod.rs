@@ -305,10 +305,7 @@ async fn replay(
 
 /// Milliseconds since the Unix epoch: the `at` of clock commands.
 pub(crate) fn now_millis() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
+    league_app::clock::now_millis()
 }
 
 /// A live view of one tournament stream: the current rendering first, then a new one
