@@ -285,15 +285,15 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         ("redraw", format!("redraw(tournamentId: \"m1\", seed: \"{}\", nextCommitment: \"{}\")", hex(2), commit(3)), May::Staff),
         ("penalise", "penalise(tournamentId: \"m1\", player: \"bob\", penalty: WARNING)".into(), May::Staff),
         ("setPayouts", "setPayouts(tournamentId: \"m1\", amounts: [1])".into(), May::Staff),
-        ("deal", "deal(tournamentId: \"m1\", kind: \"ChipChop\", accepted: [\"ann\"])".into(), May::Staff),
+        ("deal", "deal(tournamentId: \"m1\", kind: CHIP_CHOP, accepted: [\"ann\"])".into(), May::Staff),
         ("startHand", "startHand(tournamentId: \"m1\", table: 1)".into(), May::Staff),
         ("act", format!("act(tournamentId: \"m1\", table: 1, seat: {ann}, action: FOLD)"), May::StaffOrPlayer),
         ("show", format!("show(tournamentId: \"m1\", table: 1, seat: {ann})"), May::StaffOrPlayer),
         ("muck", format!("muck(tournamentId: \"m1\", table: 1, seat: {ann})"), May::StaffOrPlayer),
         ("createLeague", "createLeague(id: \"l9\", name: \"L9\")".into(), May::Admin),
         ("addVenue", "addVenue(leagueId: \"apl\", venue: \"pub9\", region: \"north\")".into(), May::Admin),
-        ("addSeason", "addSeason(leagueId: \"apl\", season: \"s9\", scoring: {Table: {points: [100]}})".into(), May::Admin),
-        ("setFormula", "setFormula(leagueId: \"apl\", season: \"s1\", scoring: {Formula: {text: \"n - r + 1\"}})".into(), May::Admin),
+        ("addSeason", "addSeason(leagueId: \"apl\", season: \"s9\", scoring: {table: [100]})".into(), May::Admin),
+        ("setFormula", "setFormula(leagueId: \"apl\", season: \"s1\", scoring: {formula: \"n - r + 1\"})".into(), May::Admin),
         ("registerPlayer", "registerPlayer(leagueId: \"apl\", player: \"zoe\", name: \"Zoe\", membership: \"9\")".into(), May::Admin),
         ("renamePlayer", "renamePlayer(leagueId: \"apl\", player: \"cat\", name: \"Cat\")".into(), May::Admin),
         ("mergePlayers", "mergePlayers(leagueId: \"apl\", keep: \"ann\", merge: \"cat\")".into(), May::Admin),
@@ -386,7 +386,8 @@ async fn every_mutation_against_every_role(app: &TestApp) {
     assert_eq!(app.last_position().await, before);
 }
 
-/// A JSON value written as a GraphQL input literal (object keys unquoted).
+/// A JSON value written as a GraphQL input literal (object keys unquoted; a string of
+/// capitals and underscores, as `WSOP` or `BIG_BLIND`, is an enum value).
 fn graphql_json(v: &Value) -> String {
     match v {
         Value::Object(map) => {
@@ -400,6 +401,7 @@ fn graphql_json(v: &Value) -> String {
             let items: Vec<String> = items.iter().map(graphql_json).collect();
             format!("[{}]", items.join(", "))
         }
+        Value::String(s) if s.bytes().all(|b| b.is_ascii_uppercase() || b == b'_') => s.clone(),
         other => other.to_string(),
     }
 }

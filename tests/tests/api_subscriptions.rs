@@ -63,7 +63,7 @@ async fn a_standings_subscription_sees_a_recorded_night(app: &TestApp) {
                         "finishes": [{"player": "bob", "place": 1, "prize": 4000}, {"player": "ann", "place": 2}]
                     });
                     app.admin(
-                        "mutation($o: JSON!) { recordTournament(leagueId: \"apl\", outcome: $o) { events } }",
+                        "mutation($o: OutcomeInput!) { recordTournament(leagueId: \"apl\", outcome: $o) { events } }",
                         json!({"o": outcome}),
                     )
                     .await;

@@ -67,7 +67,7 @@ async fn a_results_tracked_tournament_runs_from_schedule_to_payouts_into_the_sta
         )
         .await;
     assert_eq!(s["standings"][0]["player"], "ann");
-    assert_eq!(s["standings"][0]["points"], 12500);
+    assert_eq!(s["standings"][0]["points"], 125);
     let record = app
         .graphql(
             None,
@@ -109,8 +109,7 @@ const LATE_ENTRY: &str = "mutation($t: String!, $p: String!, $s: String!, $n: St
 async fn late_entries_close_by_level_or_by_time(app: &TestApp) {
     // Open for the first hour: the server stamps the entry with its clock.
     let mut open = schedule("crown", Tracking::Results, &seed(1));
-    open["late_registration_until_level"] = json!(2);
-    open["late_registration_until_minutes"] = json!(60);
+    open["lateRegistration"] = json!({"untilLevel": 2, "untilMinutes": 60});
     app.admin(SCHEDULE, json!({"id": "t6", "s": open})).await;
     for p in ["ann", "bob"] {
         app.admin(REGISTER, json!({"t": "t6", "p": p})).await;
@@ -135,8 +134,7 @@ async fn late_entries_close_by_level_or_by_time(app: &TestApp) {
     assert_eq!(view["tournament"]["entries"], 3, "{view:#}");
     // A window of no minutes is closed from the start: a typed refusal, nothing appended.
     let mut closed = schedule("crown", Tracking::Results, &seed(1));
-    closed["late_registration_until_level"] = json!(2);
-    closed["late_registration_until_minutes"] = json!(0);
+    closed["lateRegistration"] = json!({"untilLevel": 2, "untilMinutes": 0});
     app.admin(SCHEDULE, json!({"id": "t7", "s": closed})).await;
     for p in ["ann", "bob"] {
         app.admin(REGISTER, json!({"t": "t7", "p": p})).await;

@@ -459,13 +459,12 @@ async fn the_tournament_view_shows_its_clock_and_what_is_pending(app: &TestApp) 
 
 async fn an_undersized_raise_brought_up_is_reported_in_the_answer(app: &TestApp) {
     // QueenSix NLHE 12: an undersized bet or raise is brought up to the minimum.
-    let schedule = serde_json::to_value(weekly_schedule(
+    let schedule = league_api::schema::tournaments::inputs::schedule_input(&weekly_schedule(
         "crown",
         Preset::QueenSix,
         Tracking::Dealt,
         seed(1).commitment(),
-    ))
-    .unwrap();
+    ));
     app.admin(SCHEDULE, json!({"id": "t7", "s": schedule}))
         .await;
     for p in ["ann", "bob", "cy"] {
@@ -517,7 +516,7 @@ async fn a_host_cannot_record_another_venue_s_tournament(app: &TestApp) {
     let body = app
         .graphql(
             Some(&host),
-            "mutation($o: JSON!) { recordTournament(leagueId: \"apl\", outcome: $o) { events } }",
+            "mutation($o: OutcomeInput!) { recordTournament(leagueId: \"apl\", outcome: $o) { events } }",
             json!({"o": {
                 "tournament": "t8", "venue": "anchor", "season": "s1", "day": 1, "buyin": 2000,
                 "prizepool": 4000, "field": 2,
@@ -529,29 +528,46 @@ async fn a_host_cannot_record_another_venue_s_tournament(app: &TestApp) {
     assert_eq!(app.last_position().await, before, "nothing appended");
 }
 
-async fn a_schedule_without_house_rules_takes_the_preset_s(app: &TestApp) {
+async fn the_preset_decides_the_house_rules_and_an_override_is_named(app: &TestApp) {
+    // QueenSix 8 fixes the colour-up (round up): a chip race contradicts it.
     let mut s = schedule("crown", Tracking::Results, &seed(1));
-    s.as_object_mut().unwrap().remove("house");
-    app.admin(SCHEDULE, json!({"id": "t9", "s": s})).await;
-    let t = app
-        .admin("{ tournament(id: \"t9\") { stage } }", json!({}))
+    s["preset"] = json!("QUEENSIX");
+    s["house"] = json!({"colourUp": "CHIP_RACE"});
+    let before = app.last_position().await;
+    let body = app
+        .graphql(Some(&app.admin), SCHEDULE, json!({"id": "t9", "s": s}))
         .await;
-    assert_eq!(t["tournament"]["stage"], "SCHEDULED", "{t:#}");
-    // The stored schedule carries the preset's rules, as the log shows an auditor.
+    assert_eq!(code(&body), "CONTRADICTS_PRESET", "{body:#}");
+    assert_eq!(
+        body["errors"][0]["extensions"]["field"],
+        "schedule.house.colourUp"
+    );
+    assert!(
+        body["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("QueenSix 8"),
+        "{body:#}"
+    );
+    assert_eq!(app.last_position().await, before, "nothing appended");
+    // QueenSix's rulebook says nothing of a button draw at the final table: the host may
+    // choose one; every other rule is the preset's.
+    s["house"] = json!({"finalTableButtonDraw": true});
+    app.admin(SCHEDULE, json!({"id": "t9", "s": s})).await;
     let events = app.store.read_stream("tournament:t9", 1).await.unwrap();
     let scheduled: Value = serde_json::from_slice(&events[0].payload).unwrap();
-    let expected = serde_json::to_value(
-        league_engine::tournament::play::TournamentRules::for_preset(Preset::Wsop),
-    )
-    .unwrap();
+    let mut expected =
+        league_engine::tournament::play::TournamentRules::for_preset(Preset::QueenSix);
+    expected.final_table_button_draw = true;
     assert_eq!(
-        scheduled["data"]["schedule"]["house"], expected,
+        scheduled["data"]["schedule"]["house"],
+        serde_json::to_value(expected).unwrap(),
         "{scheduled:#}"
     );
 }
 
 league_tests::on_every_backend!(
-    a_schedule_without_house_rules_takes_the_preset_s,
+    the_preset_decides_the_house_rules_and_an_override_is_named,
     a_host_cannot_record_another_venue_s_tournament,
     an_undersized_raise_brought_up_is_reported_in_the_answer,
     the_tournament_view_shows_its_clock_and_what_is_pending,

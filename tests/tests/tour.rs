@@ -140,7 +140,7 @@ async fn every_graphql_block_of_the_readme_runs_in_order_without_errors() {
         .await;
     let leader = &body["data"]["standings"][0];
     assert_eq!(leader["player"], winner, "{body:#}");
-    assert_eq!(leader["points"], 12500, "{body:#}");
+    assert_eq!(leader["points"], 125, "{body:#}");
 
     app.stop().await;
 }

@@ -30,6 +30,7 @@ pub mod code {
     pub const REBUY_DECISION_PENDING: &str = "REBUY_DECISION_PENDING";
     pub const HAND_FOR_HAND_WAITING: &str = "HAND_FOR_HAND_WAITING";
     pub const TABLE_HALTED: &str = "TABLE_HALTED";
+    pub const CONTRADICTS_PRESET: &str = "CONTRADICTS_PRESET";
 }
 
 /// Why a request failed, as the API reports it.
@@ -56,6 +57,16 @@ impl ApiError {
 
     pub fn bad_input(message: impl Into<String>) -> ApiError {
         ApiError::client(code::BAD_INPUT, message)
+    }
+
+    /// `BAD_INPUT` naming the input field at fault (`schedule.levels[2].play.minutes`).
+    pub fn bad_field(field: &str, message: impl Into<String>) -> ApiError {
+        ApiError::bad_input(message).with_field(field)
+    }
+
+    /// Names the input field at fault (`extensions.field`).
+    pub fn with_field(self, field: impl Into<String>) -> ApiError {
+        self.with("field", field.into())
     }
 
     pub fn forbidden(message: impl Into<String>) -> ApiError {

@@ -67,8 +67,7 @@ enum Mode {
 
 const PLAYERS: u32 = 9;
 
-const SCHEDULE: &str =
-    "mutation($id: String!, $s: JSON!) { scheduleTournament(id: $id, schedule: $s) { events } }";
+const SCHEDULE: &str = "mutation($id: String!, $s: ScheduleInput!) { scheduleTournament(id: $id, schedule: $s) { events } }";
 const REGISTER: &str =
     "mutation($t: String!, $p: String!) { register(tournamentId: $t, player: $p) { events } }";
 const START: &str = "mutation($t: String!, $s: String!, $n: String!) { start(tournamentId: $t, seed: $s, nextCommitment: $n) { events } }";
@@ -430,14 +429,14 @@ fn seed(table: u32, n: u8) -> Seed {
     Seed::from_bytes(bytes)
 }
 
-fn schedule(table: u32) -> Result<Value, String> {
+fn schedule(table: u32) -> Value {
     let schedule = weekly_schedule(
         &format!("venue-{table}"),
         Preset::Wph,
         Tracking::Dealt,
         seed(table, 1).commitment(),
     );
-    serde_json::to_value(schedule).map_err(|e| e.to_string())
+    league_api::schema::tournaments::inputs::schedule_input(&schedule)
 }
 
 async fn setup(http: &awc::Client, base: &str, token: &str, table: u32) -> Result<(), String> {
@@ -447,7 +446,7 @@ async fn setup(http: &awc::Client, base: &str, token: &str, table: u32) -> Resul
         base,
         token,
         SCHEDULE,
-        json!({"id": id, "s": schedule(table)?}),
+        json!({"id": id, "s": schedule(table)}),
     )
     .await?;
     for p in 0..PLAYERS {

@@ -842,3 +842,70 @@ fn an_out_of_turn_action_from_a_player_not_due_is_refused() {
         Err(RuleError::NotDueToAct { seat: A })
     );
 }
+
+mod house_overrides {
+    use league_engine::rules::Preset;
+    use league_engine::tournament::ColourUpPolicy;
+    use league_engine::tournament::play::{HouseOverrides, HouseRule, TournamentRules};
+
+    #[test]
+    fn a_preset_takes_its_own_rules_back_and_an_open_rule_changed() {
+        for preset in Preset::ALL {
+            let own = TournamentRules::for_preset(preset);
+            let same = HouseOverrides {
+                bust_order: Some(own.bust_order),
+                balance: Some(own.balance),
+                redraw_at: Some(own.redraw_at.clone()),
+                final_table_button_draw: Some(own.final_table_button_draw),
+                colour_up: Some(own.colour_up),
+                absent_removal: Some(own.absent_removal),
+            };
+            assert_eq!(
+                TournamentRules::with_overrides(preset, &same),
+                Ok(own.clone())
+            );
+            let other = match own.colour_up {
+                ColourUpPolicy::RoundUp => ColourUpPolicy::ChipRace,
+                ColourUpPolicy::ChipRace => ColourUpPolicy::RoundUp,
+            };
+            let changed = HouseOverrides {
+                colour_up: Some(other),
+                ..HouseOverrides::default()
+            };
+            let got = TournamentRules::with_overrides(preset, &changed);
+            match HouseRule::ColourUp.fixed_by(preset) {
+                Some(by) => {
+                    let refused = got.unwrap_err();
+                    assert_eq!((refused.rule, refused.by), (HouseRule::ColourUp, by));
+                }
+                None => assert_eq!(got.unwrap().colour_up, other, "{preset:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_rules_each_rulebook_fixes_are_refused_changed() {
+        // QueenSix 16 redraws at three, two and one tables; WPH says nothing of redraws.
+        let redraw = HouseOverrides {
+            redraw_at: Some(vec![1]),
+            ..HouseOverrides::default()
+        };
+        let refused = TournamentRules::with_overrides(Preset::QueenSix, &redraw).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "queensix fixes redrawAt (QueenSix 16); leave it out, or choose the preset's own"
+        );
+        assert_eq!(
+            TournamentRules::with_overrides(Preset::Wph, &redraw)
+                .unwrap()
+                .redraw_at,
+            vec![1]
+        );
+        // Oracle 14 draws for the button at the final table.
+        let no_draw = HouseOverrides {
+            final_table_button_draw: Some(false),
+            ..HouseOverrides::default()
+        };
+        assert!(TournamentRules::with_overrides(Preset::Oracle, &no_draw).is_err());
+    }
+}

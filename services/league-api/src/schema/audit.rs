@@ -8,13 +8,14 @@
 
 use std::time::Duration;
 
-use async_graphql::{Context, Json, Object, SimpleObject, Subscription};
+use async_graphql::{Context, Object, SimpleObject, Subscription};
 use futures_util::StreamExt as _;
 use futures_util::stream::BoxStream;
 use league_engine::hand::Event as HandEvent;
 use league_engine::tournament::play::TournamentEvent;
 use league_store::RecordedEvent;
 
+use super::scalars::Micros;
 use super::{ApiState, Position, principal, state};
 use league_store::hash::to_hex as hex;
 
@@ -35,16 +36,17 @@ pub struct EventOut {
     pub stream_version: u64,
     pub event_type: String,
     pub schema_version: u32,
-    /// The payload as JSON, `null` while redacted.
-    pub payload: Option<Json<serde_json::Value>>,
+    /// The payload exactly as stored (JSON text: the bytes an auditor hashes), `null` while
+    /// redacted.
+    pub payload: Option<String>,
     /// True when the payload is withheld because the hand it belongs to is still running.
     pub redacted: bool,
     pub actor: Option<String>,
     pub correlation_id: Option<String>,
     pub causation_id: Option<String>,
     pub idempotency_key: Option<String>,
-    /// Microseconds since the Unix epoch.
-    pub recorded_at: i64,
+    /// When the event was stored, in microseconds since the Unix epoch.
+    pub recorded_at: Micros,
     /// Hex SHA-256 of the stream's previous event.
     pub prev_hash: String,
     /// Hex SHA-256 of this event (see `docs/event-store.md`).
@@ -119,7 +121,7 @@ async fn event_out(state: &ApiState, e: RecordedEvent) -> ApiResult<EventOut> {
     let payload = if redacted {
         None
     } else {
-        serde_json::from_slice(&e.payload).ok().map(Json)
+        Some(String::from_utf8(e.payload).map_err(ApiError::internal)?)
     };
     Ok(EventOut {
         position: Position(e.position),
@@ -134,7 +136,7 @@ async fn event_out(state: &ApiState, e: RecordedEvent) -> ApiResult<EventOut> {
         correlation_id: e.correlation_id,
         causation_id: e.causation_id,
         idempotency_key: e.idempotency_key,
-        recorded_at: e.recorded_at.as_micros(),
+        recorded_at: Micros(e.recorded_at.as_micros()),
         prev_hash: hex(&e.prev_hash),
         hash: hex(&e.hash),
     })

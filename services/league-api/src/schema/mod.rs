@@ -11,14 +11,14 @@
 
 pub mod audit;
 pub mod leagues;
+pub mod scalars;
 pub mod tournaments;
+
+pub use scalars::Position;
 
 use std::sync::Arc;
 
-use async_graphql::{
-    Context, InputValueError, InputValueResult, MergedObject, MergedSubscription, Scalar,
-    ScalarType, Schema, SimpleObject, Value,
-};
+use async_graphql::{Context, MergedObject, MergedSubscription, Schema, SimpleObject};
 use futures_util::Stream;
 use league_app::commands::{Caller, Command, execute};
 use league_app::live::Live;
@@ -96,35 +96,6 @@ pub(crate) fn principal(ctx: &Context<'_>) -> Principal {
     ctx.data_opt::<Principal>()
         .cloned()
         .unwrap_or(Principal::Anonymous)
-}
-
-/// A position in the global event log: a non-negative 64-bit integer, written as a JSON
-/// number. Not GraphQL's `Int`, which is 32-bit: on PostgreSQL a position is its
-/// transaction's id shifted left by 16 bits, past 2^31 once the server has committed about
-/// 32,000 transactions, and a client generated with `Int` as a 32-bit type would fail on
-/// it. Input also takes the number as a string of digits, for clients whose numbers are
-/// doubles (exact only up to 2^53).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Position(pub u64);
-
-/// A position in the global event log: a non-negative 64-bit integer, as a JSON number (or,
-/// on input, a string of digits).
-#[Scalar(name = "Position")]
-impl ScalarType for Position {
-    fn parse(value: Value) -> InputValueResult<Self> {
-        let parsed = match &value {
-            Value::Number(n) => n.as_u64(),
-            Value::String(s) => s.parse::<u64>().ok(),
-            _ => return Err(InputValueError::expected_type(value)),
-        };
-        parsed
-            .map(Position)
-            .ok_or_else(|| InputValueError::custom("a position is an integer from 0 to 2^64 - 1"))
-    }
-
-    fn to_value(&self) -> Value {
-        Value::Number(self.0.into())
-    }
 }
 
 /// What a command did.
@@ -388,12 +359,4 @@ where
 {
     let p = state.live.read();
     (p.tournament(stream).and_then(render), p.version(stream))
-}
-
-/// Parses JSON input into a domain type, as `BAD_INPUT`.
-pub(crate) fn from_json<T: serde::de::DeserializeOwned>(
-    what: &str,
-    value: async_graphql::Json<serde_json::Value>,
-) -> ApiResult<T> {
-    serde_json::from_value(value.0).map_err(|e| ApiError::bad_input(format!("{what}: {e}")))
 }

@@ -2,10 +2,12 @@
 //! records, and the league's commands.
 //!
 //! - [`types`]: the output types, wrapping read models.
+//! - [`inputs`]: the typed scoring and outcome inputs.
 //! - [`query`]: the queries, [`LeagueQuery`].
 //! - [`mutation`]: the commands, [`LeagueMutation`], and the authorisation of each command.
 //! - [`subscription`]: the live standings, [`LeagueSubscription`].
 
+pub mod inputs;
 pub mod mutation;
 pub mod query;
 pub mod subscription;

@@ -1,15 +1,16 @@
 //! The league domain's mutations: venues, seasons, scoring, players and recorded results,
 //! for the admin (and, for results, the venue's hosts).
 
-use async_graphql::{Context, Json, Object};
+use async_graphql::{Context, Object};
 use league_app::commands::Command;
 use league_engine::league::{self, TournamentOutcome};
 use league_engine::units::PlayerId;
 
+use super::inputs::{OutcomeInput, ScoringInput};
 use super::stream_of;
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
-use crate::schema::{ApiState, CommandResult, from_json, principal, run_command, state};
+use crate::schema::{ApiState, CommandResult, principal, run_command, state};
 
 async fn send(
     ctx: &Context<'_>,
@@ -69,21 +70,21 @@ impl LeagueMutation {
         admin_command(ctx, league_id, command, idempotency_key).await
     }
 
-    /// A season with its first scoring version. `scoring` is the engine's `ScoringRule` as
-    /// JSON: `{"Table": {"points": [12500, 10000]}}` or `{"Formula": {"text": "..."}}`.
+    /// A season with its first scoring version: `{table: [125, 100, 75]}` (points by
+    /// place) or `{formula: "n - r + 1"}`.
     async fn add_season(
         &self,
         ctx: &Context<'_>,
         league_id: String,
         season: String,
         best_n: Option<u32>,
-        scoring: Json<serde_json::Value>,
+        scoring: ScoringInput,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = league::Command::AddSeason {
             season,
             best_n,
-            scoring: from_json("scoring", scoring)?,
+            scoring: scoring.into(),
         };
         admin_command(ctx, league_id, command, idempotency_key).await
     }
@@ -94,12 +95,12 @@ impl LeagueMutation {
         ctx: &Context<'_>,
         league_id: String,
         season: String,
-        scoring: Json<serde_json::Value>,
+        scoring: ScoringInput,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = league::Command::SetFormula {
             season,
-            scoring: from_json("scoring", scoring)?,
+            scoring: scoring.into(),
         };
         admin_command(ctx, league_id, command, idempotency_key).await
     }
@@ -170,18 +171,18 @@ impl LeagueMutation {
         admin_command(ctx, league_id, command, idempotency_key).await
     }
 
-    /// Records a tournament's outcome (the engine's `TournamentOutcome` as JSON). An admin,
-    /// or a host of the outcome's venue.
+    /// Records the outcome of a tournament this service did not run. An admin, or a host
+    /// of the outcome's venue.
     async fn record_tournament(
         &self,
         ctx: &Context<'_>,
         league_id: String,
-        outcome: Json<serde_json::Value>,
+        outcome: OutcomeInput,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let state = state(ctx)?;
         let caller = principal(ctx);
-        let outcome: TournamentOutcome = from_json("outcome", outcome)?;
+        let outcome = TournamentOutcome::from(outcome);
         caller.require_venue(&outcome.venue)?;
         // A tournament this service runs is recorded for its own venue only: a host cannot
         // take another venue's tournament id (whose real result would then be refused).

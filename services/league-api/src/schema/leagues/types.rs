@@ -1,6 +1,7 @@
 //! The league domain's GraphQL output types: a league's settings and members, a line of
 //! the standings, a player's record, wrapping the read models of `league-projections`.
 
+use crate::schema::scalars::Points;
 use async_graphql::{Object, SimpleObject};
 use league_engine::standings::Standing;
 use league_projections::views::PlayerRecord;
@@ -48,9 +49,9 @@ impl StandingOut {
     async fn player(&self) -> &str {
         &self.0.player
     }
-    /// Hundredths of a point.
-    async fn points(&self) -> i64 {
-        self.0.points.get()
+    /// The points counted (the best `n` results under the season's scoring version).
+    async fn points(&self) -> Points {
+        Points(self.0.points)
     }
     async fn counted(&self) -> u32 {
         self.0.counted
@@ -97,8 +98,8 @@ pub struct RecordLineOut {
     pub prize: u64,
     pub knockouts: u32,
     pub rebuys: u32,
-    /// Hundredths of a point, under the season's current scoring version.
-    pub points: i64,
+    /// Points, under the season's current scoring version.
+    pub points: Points,
 }
 
 /// A player's record across the league.
@@ -142,7 +143,7 @@ impl PlayerRecordOut {
                 prize: r.prize.get(),
                 knockouts: r.knockouts,
                 rebuys: r.rebuys,
-                points: r.points.get(),
+                points: Points(r.points),
             })
             .collect()
     }

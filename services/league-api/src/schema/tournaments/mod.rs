@@ -1,11 +1,13 @@
 //! Tournaments and their tables: the dashboard views, the commands that run a tournament
 //! (from the schedule to the payouts), and live views over WebSocket.
 //!
-//! - [`types`]: the output types (wrapping read models) and the mutations' inputs.
+//! - [`types`]: the output types (wrapping read models) and the mutations' small inputs.
+//! - [`inputs`]: the typed schedule (`ScheduleInput`) and the closed sets it names.
 //! - [`query`]: the queries, [`TournamentQuery`], and the table a command's result carries.
 //! - [`mutation`]: the commands, [`TournamentMutation`], and the authorisation of each command.
 //! - [`subscription`]: the live views, [`TournamentSubscription`].
 
+pub mod inputs;
 pub mod mutation;
 pub mod query;
 pub mod subscription;

@@ -1,25 +1,21 @@
 //! The tournament domain's mutations: the commands that run a tournament, from the
 //! schedule to the payouts, each authorised for the venue's staff or the seated player.
 
-use async_graphql::{Context, Json, Object};
+use async_graphql::{Context, Object};
 use league_app::commands::Command;
 use league_engine::card::Card;
 use league_engine::deck::{Commitment, Seed};
 use league_engine::hand::{Action, Command as HandCommand, Seat};
-use league_engine::rules::Preset;
-use league_engine::tournament::play::{
-    Penalty, Schedule, Tournament, TournamentCommand, TournamentRules, Tracking,
-};
+use league_engine::tournament::play::{Penalty, Tournament, TournamentCommand, Tracking};
 use league_engine::tournament::{Cents, Chips};
 use league_engine::units::PlayerId;
 
+use super::inputs::{DealKindName, ScheduleInput};
 use super::stream_of;
 use super::types::{ActionKind, ChipCount, PenaltyKind};
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
-use crate::schema::{
-    ApiState, CommandResult, from_json, now_millis, principal, run_command, state,
-};
+use crate::schema::{ApiState, CommandResult, now_millis, principal, run_command, state};
 
 fn seed(what: &str, hex: &str) -> ApiResult<Seed> {
     hex.parse()
@@ -131,32 +127,20 @@ pub struct TournamentMutation;
 
 #[Object]
 impl TournamentMutation {
-    /// Schedules a tournament. `schedule` is the engine's `Schedule` as JSON (name, venue,
-    /// structure, prices, payouts, the first draw's commitment...). The house rules
-    /// (`house`) may be left out: they are then the `preset`'s. An admin, or a host of the
-    /// schedule's venue.
+    /// Schedules a tournament: what the host decides (`ScheduleInput`); the house rules
+    /// are the preset's, with any override the preset's rulebook leaves open. An admin, or
+    /// a host of the schedule's venue.
     async fn schedule_tournament(
         &self,
         ctx: &Context<'_>,
         id: String,
-        schedule: Json<serde_json::Value>,
+        schedule: ScheduleInput,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let state = state(ctx)?;
         let caller = principal(ctx);
-        let mut schedule = schedule;
-        if let Some(fields) = schedule.0.as_object_mut()
-            && !fields.contains_key("house")
-            && let Some(preset) = fields.get("preset")
-        {
-            let preset: Preset = serde_json::from_value(preset.clone())
-                .map_err(|e| ApiError::bad_input(format!("schedule: preset: {e}")))?;
-            let house = serde_json::to_value(TournamentRules::for_preset(preset))
-                .map_err(ApiError::internal)?;
-            fields.insert("house".into(), house);
-        }
-        let schedule: Schedule = from_json("schedule", schedule)?;
         caller.require_venue(&schedule.venue)?;
+        let schedule = schedule.into_schedule()?;
         let command = TournamentCommand::Schedule(Box::new(schedule));
         send(ctx, state, &caller, id, command, idempotency_key).await
     }
@@ -612,18 +596,17 @@ impl TournamentMutation {
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
-    /// A deal at the final table (`kind`: `"ChipChop"` or `"Icm"`), accepted by every
-    /// remaining player.
+    /// A deal at the final table, accepted by every remaining player.
     async fn deal(
         &self,
         ctx: &Context<'_>,
         tournament_id: String,
-        kind: Json<serde_json::Value>,
+        kind: DealKindName,
         accepted: Vec<String>,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::Deal {
-            kind: from_json("kind", kind)?,
+            kind: kind.into(),
             accepted: player_ids(accepted),
         };
         staff_command(ctx, tournament_id, command, idempotency_key).await

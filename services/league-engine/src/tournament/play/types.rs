@@ -186,6 +186,124 @@ impl TournamentRules {
     }
 }
 
+/// A house rule a schedule may name ([`HouseOverrides`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HouseRule {
+    BustOrder,
+    Balance,
+    RedrawAt,
+    FinalTableButtonDraw,
+    ColourUp,
+    AbsentRemoval,
+}
+
+impl HouseRule {
+    /// The rule's name as a schedule writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            HouseRule::BustOrder => "bustOrder",
+            HouseRule::Balance => "balance",
+            HouseRule::RedrawAt => "redrawAt",
+            HouseRule::FinalTableButtonDraw => "finalTableButtonDraw",
+            HouseRule::ColourUp => "colourUp",
+            HouseRule::AbsentRemoval => "absentRemoval",
+        }
+    }
+
+    /// Where `preset`'s rulebook fixes this rule, the rule it is fixed by; `None` where
+    /// the rulebook leaves it to the director (`../shared/RULEBOOKS.md`, "where they
+    /// differ").
+    pub fn fixed_by(self, preset: Preset) -> Option<&'static str> {
+        use HouseRule as R;
+        match (preset, self) {
+            (Preset::QueenSix, R::BustOrder) => Some("QueenSix 31"),
+            (Preset::QueenSix, R::Balance) => Some("QueenSix 13 and 15"),
+            (Preset::QueenSix, R::RedrawAt) => Some("QueenSix 16"),
+            (Preset::QueenSix, R::ColourUp) => Some("QueenSix 8"),
+            (Preset::QueenSix, R::AbsentRemoval) => Some("QueenSix 3"),
+            (Preset::Wph, R::Balance) => Some("WPH 7"),
+            (Preset::Oracle, R::BustOrder) => Some("Oracle: the larger chip count finishes higher"),
+            (Preset::Oracle, R::Balance) => Some("Oracle: the big blind to the worst position"),
+            (Preset::Oracle, R::FinalTableButtonDraw) => Some("Oracle 14"),
+            (Preset::Oracle, R::ColourUp) => Some("Oracle: chip race"),
+            (Preset::Invitational, R::BustOrder) => Some("invitational 10.1"),
+            (Preset::Invitational, R::Balance) => Some("invitational 2.1"),
+            (Preset::Invitational, R::RedrawAt) => Some("invitational 2.2"),
+            (Preset::Invitational, R::ColourUp) => Some("invitational: chip race"),
+            (Preset::Invitational, R::AbsentRemoval) => Some("invitational 2.7"),
+            _ => None,
+        }
+    }
+}
+
+/// The house rules a schedule chooses where the preset's rulebook leaves them open; a rule
+/// left out is the preset's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HouseOverrides {
+    pub bust_order: Option<BustOrder>,
+    pub balance: Option<BalanceRule>,
+    pub redraw_at: Option<Vec<u32>>,
+    pub final_table_button_draw: Option<bool>,
+    pub colour_up: Option<ColourUpPolicy>,
+    pub absent_removal: Option<AbsentRemoval>,
+}
+
+/// An override that contradicts the preset's rulebook.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{preset} fixes {} ({by}); leave it out, or choose the preset's own", rule.name())]
+pub struct OverrideRefused {
+    pub preset: &'static str,
+    pub rule: HouseRule,
+    pub by: &'static str,
+}
+
+impl TournamentRules {
+    /// The preset's rules with `overrides` applied. An override equal to the preset's rule
+    /// is accepted; a different one only where the preset's rulebook leaves the rule open.
+    pub fn with_overrides(
+        preset: Preset,
+        overrides: &HouseOverrides,
+    ) -> std::result::Result<TournamentRules, OverrideRefused> {
+        let mut rules = TournamentRules::for_preset(preset);
+        let check = |rule: HouseRule, same: bool| match rule.fixed_by(preset) {
+            Some(by) if !same => Err(OverrideRefused {
+                preset: preset.name(),
+                rule,
+                by,
+            }),
+            _ => Ok(()),
+        };
+        if let Some(v) = overrides.bust_order {
+            check(HouseRule::BustOrder, v == rules.bust_order)?;
+            rules.bust_order = v;
+        }
+        if let Some(v) = overrides.balance {
+            check(HouseRule::Balance, v == rules.balance)?;
+            rules.balance = v;
+        }
+        if let Some(v) = &overrides.redraw_at {
+            check(HouseRule::RedrawAt, *v == rules.redraw_at)?;
+            rules.redraw_at.clone_from(v);
+        }
+        if let Some(v) = overrides.final_table_button_draw {
+            check(
+                HouseRule::FinalTableButtonDraw,
+                v == rules.final_table_button_draw,
+            )?;
+            rules.final_table_button_draw = v;
+        }
+        if let Some(v) = overrides.colour_up {
+            check(HouseRule::ColourUp, v == rules.colour_up)?;
+            rules.colour_up = v;
+        }
+        if let Some(v) = overrides.absent_removal {
+            check(HouseRule::AbsentRemoval, v == rules.absent_removal)?;
+            rules.absent_removal = v;
+        }
+        Ok(rules)
+    }
+}
+
 /// Everything fixed when the tournament is scheduled.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

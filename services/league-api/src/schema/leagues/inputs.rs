@@ -1,0 +1,93 @@
+//! The league domain's typed inputs: a season's scoring and a tournament's outcome.
+
+use async_graphql::{InputObject, OneofObject};
+use league_engine::league::{Finish, ScoringRule, TournamentOutcome};
+use league_engine::tournament::Cents as EngineCents;
+use league_engine::units::PlayerId;
+
+use crate::schema::scalars::{Cents, Points};
+
+/// How a season scores a tournament: a `table` of points by place or a `formula`.
+#[derive(OneofObject, Clone, Debug)]
+pub enum ScoringInput {
+    /// Points by place, first place first; places beyond the table score 0 (e.g.
+    /// `[125, 100, 75, 50, 40]`).
+    Table(Vec<Points>),
+    /// An expression in The Tournament Director's syntax over the tournament's numbers
+    /// (`n` players, `r` the place, `nr` re-buys, `nh` knock-outs, `buyin`, `prizepool`),
+    /// rounded to the hundredth; e.g. `10 * sqrt(n)/sqrt(r) * (1 + log10(buyin + 0.25))`.
+    Formula(String),
+}
+
+impl From<ScoringInput> for ScoringRule {
+    fn from(s: ScoringInput) -> ScoringRule {
+        match s {
+            ScoringInput::Table(points) => ScoringRule::Table {
+                points: points.into_iter().map(|p| p.0).collect(),
+            },
+            ScoringInput::Formula(text) => ScoringRule::Formula { text },
+        }
+    }
+}
+
+/// One player's finish.
+#[derive(InputObject, Clone, Debug)]
+pub struct FinishInput {
+    pub player: String,
+    /// 1 is the winner. Players sharing a place all give the top place they share.
+    pub place: u32,
+    /// How many players share this place (1 by default).
+    #[graphql(default = 1)]
+    pub shared: u32,
+    #[graphql(default)]
+    pub rebuys: u32,
+    #[graphql(default)]
+    pub knockouts: u32,
+    /// Cents won (0 by default).
+    #[graphql(default_with = "Cents(EngineCents::ZERO)")]
+    pub prize: Cents,
+}
+
+/// A tournament played elsewhere (or on paper), as the league records it. Only the league's
+/// players are listed in `finishes`; `field` counts everyone who entered.
+#[derive(InputObject, Clone, Debug)]
+pub struct OutcomeInput {
+    /// The tournament's id (a tournament this service ran is recorded with
+    /// `recordTournamentResult` instead).
+    pub tournament: String,
+    pub venue: String,
+    pub season: String,
+    /// Days (or any increasing number): the standings' "earliest" tie-break.
+    pub day: u32,
+    /// One entry's price, in cents.
+    pub buyin: Cents,
+    pub prizepool: Cents,
+    pub field: u32,
+    pub finishes: Vec<FinishInput>,
+}
+
+impl From<OutcomeInput> for TournamentOutcome {
+    fn from(o: OutcomeInput) -> TournamentOutcome {
+        TournamentOutcome {
+            tournament: o.tournament,
+            venue: o.venue,
+            season: o.season,
+            day: o.day,
+            buyin: o.buyin.0,
+            prizepool: o.prizepool.0,
+            field: o.field,
+            finishes: o
+                .finishes
+                .into_iter()
+                .map(|f| Finish {
+                    player: PlayerId::from(f.player),
+                    place: f.place,
+                    shared: f.shared,
+                    rebuys: f.rebuys,
+                    knockouts: f.knockouts,
+                    prize: f.prize.0,
+                })
+                .collect(),
+        }
+    }
+}

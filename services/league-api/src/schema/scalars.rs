@@ -1,0 +1,254 @@
+//! The schema's own scalars: 64-bit integers (GraphQL's `Int` is 32-bit) for positions,
+//! chips, cents and timestamps, and league points as a decimal with two places.
+//!
+//! Each integer scalar is written as a JSON number; on input it also takes a string of
+//! digits, for clients whose numbers are doubles (exact only up to 2^53).
+
+use async_graphql::{InputValueError, InputValueResult, Scalar, ScalarType, Value};
+use league_engine::units::Centipoints;
+
+/// Reads a JSON number or a string of digits as a `T`.
+fn integer<T: std::str::FromStr>(value: &Value) -> Option<T> {
+    match value {
+        Value::Number(n) => n.to_string().parse().ok(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// A position in the global event log: a non-negative 64-bit integer, written as a JSON
+/// number. Not GraphQL's `Int`, which is 32-bit: on PostgreSQL a position is its
+/// transaction's id shifted left by 16 bits, past 2^31 once the server has committed about
+/// 32,000 transactions, and a client generated with `Int` as a 32-bit type would fail on
+/// it. Input also takes the number as a string of digits, for clients whose numbers are
+/// doubles (exact only up to 2^53).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Position(pub u64);
+
+/// A position in the global event log: a non-negative 64-bit integer, as a JSON number (or,
+/// on input, a string of digits).
+#[Scalar(name = "Position")]
+impl ScalarType for Position {
+    fn parse(value: Value) -> InputValueResult<Self> {
+        integer(&value)
+            .map(Position)
+            .ok_or_else(|| InputValueError::custom("a position is an integer from 0 to 2^64 - 1"))
+    }
+
+    fn to_value(&self) -> Value {
+        Value::Number(self.0.into())
+    }
+}
+
+/// An amount of tournament or table chips.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Chips(pub league_engine::tournament::Chips);
+
+/// An amount of chips: a whole number from 0 to 2^64 - 1, as a JSON number (or, on input,
+/// a string of digits).
+#[Scalar(name = "Chips")]
+impl ScalarType for Chips {
+    fn parse(value: Value) -> InputValueResult<Self> {
+        integer(&value)
+            .map(|n| Chips(league_engine::tournament::Chips::new(n)))
+            .ok_or_else(|| InputValueError::custom("chips are a whole number from 0 to 2^64 - 1"))
+    }
+
+    fn to_value(&self) -> Value {
+        Value::Number(self.0.get().into())
+    }
+}
+
+/// An amount of money in cents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cents(pub league_engine::tournament::Cents);
+
+/// Money in cents (2000 is 20.00): a whole number from 0 to 2^64 - 1, as a JSON number (or,
+/// on input, a string of digits).
+#[Scalar(name = "Cents")]
+impl ScalarType for Cents {
+    fn parse(value: Value) -> InputValueResult<Self> {
+        integer(&value)
+            .map(|n| Cents(league_engine::tournament::Cents::new(n)))
+            .ok_or_else(|| InputValueError::custom("cents are a whole number from 0 to 2^64 - 1"))
+    }
+
+    fn to_value(&self) -> Value {
+        Value::Number(self.0.get().into())
+    }
+}
+
+/// A moment: milliseconds since 1970-01-01T00:00:00Z.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Millis(pub i64);
+
+/// A moment, in milliseconds since 1970-01-01T00:00:00Z (UTC), as a JSON number (or, on
+/// input, a string of digits).
+#[Scalar(name = "Millis")]
+impl ScalarType for Millis {
+    fn parse(value: Value) -> InputValueResult<Self> {
+        integer(&value).map(Millis).ok_or_else(|| {
+            InputValueError::custom(
+                "a moment is milliseconds since 1970-01-01 (UTC), a 64-bit integer",
+            )
+        })
+    }
+
+    fn to_value(&self) -> Value {
+        Value::Number(self.0.into())
+    }
+}
+
+/// A moment to the microsecond: when an event was stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Micros(pub i64);
+
+/// A moment, in microseconds since 1970-01-01T00:00:00Z (UTC), as a JSON number (or, on
+/// input, a string of digits).
+#[Scalar(name = "Micros")]
+impl ScalarType for Micros {
+    fn parse(value: Value) -> InputValueResult<Self> {
+        integer(&value).map(Micros).ok_or_else(|| {
+            InputValueError::custom(
+                "a moment is microseconds since 1970-01-01 (UTC), a 64-bit integer",
+            )
+        })
+    }
+
+    fn to_value(&self) -> Value {
+        Value::Number(self.0.into())
+    }
+}
+
+/// League points: a decimal with at most two places.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Points(pub Centipoints);
+
+/// The most hundredths written: a guard far above any league's numbers (ten trillion
+/// points) that keeps every value exact as a JSON number (a double keeps 15 significant
+/// digits).
+const MAX_CENTIPOINTS: i64 = 999_999_999_999_999;
+
+impl Points {
+    /// Parses `125`, `-3.5` or `163.09`: at most two decimal places.
+    pub fn parse_text(text: &str) -> Option<Centipoints> {
+        let text = text.trim();
+        let (negative, digits) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let (whole, fraction) = match digits.split_once('.') {
+            Some((_, "")) => return None,
+            Some(parts) => parts,
+            None => (digits, ""),
+        };
+        let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        if whole.is_empty() || !all_digits(whole) || fraction.len() > 2 || !all_digits(fraction) {
+            return None;
+        }
+        let whole: i64 = whole.parse().ok()?;
+        let mut hundredths: i64 = if fraction.is_empty() {
+            0
+        } else {
+            fraction.parse().ok()?
+        };
+        if fraction.len() == 1 {
+            hundredths = hundredths.checked_mul(10)?;
+        }
+        let value = whole.checked_mul(100)?.checked_add(hundredths)?;
+        if value > MAX_CENTIPOINTS {
+            return None;
+        }
+        Some(Centipoints::new(if negative { -value } else { value }))
+    }
+
+    /// `125`, `-3.5`, `163.09`: the shortest decimal of the value.
+    pub fn text(points: Centipoints) -> String {
+        let value = points.get();
+        let sign = if value < 0 { "-" } else { "" };
+        let magnitude = value.unsigned_abs();
+        let (whole, hundredths) = (magnitude / 100, magnitude % 100);
+        match hundredths {
+            0 => format!("{sign}{whole}"),
+            h if h % 10 == 0 => format!("{sign}{whole}.{}", h / 10),
+            h => format!("{sign}{whole}.{h:02}"),
+        }
+    }
+}
+
+/// League points, as a decimal with at most two places (`125`, `12.5`, `163.09`), written
+/// as a JSON number; input also takes the decimal as a string. Table points and formula
+/// points are in this one unit.
+#[Scalar(name = "Points")]
+impl ScalarType for Points {
+    fn parse(value: Value) -> InputValueResult<Self> {
+        let text = match &value {
+            Value::Number(n) => n.to_string(),
+            Value::String(s) => s.clone(),
+            _ => return Err(InputValueError::custom("points, as a number")),
+        };
+        Points::parse_text(&text)
+            .map(Points)
+            .ok_or_else(|| InputValueError::custom("points are a decimal with at most two places"))
+    }
+
+    fn to_value(&self) -> Value {
+        let value = self.0.get();
+        if value % 100 == 0 {
+            return Value::Number((value / 100).into());
+        }
+        // The shortest decimal parses to the double nearest it, which prints back as the
+        // same decimal: exact for every value of at most 15 digits.
+        Points::text(self.0)
+            .parse::<f64>()
+            .ok()
+            .and_then(async_graphql::Number::from_f64)
+            .map_or(Value::Null, Value::Number)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn points_read_as_people_write_them() {
+        for (text, hundredths) in [
+            ("125", 12_500),
+            ("12.5", 1_250),
+            ("163.09", 16_309),
+            ("-3.5", -350),
+            ("0.01", 1),
+        ] {
+            assert_eq!(
+                Points::parse_text(text),
+                Some(Centipoints::new(hundredths)),
+                "{text}"
+            );
+        }
+        for bad in [
+            "",
+            "1.234",
+            "1e3",
+            ".5",
+            "1.",
+            "--1",
+            "12a",
+            "99999999999999999999",
+        ] {
+            assert_eq!(Points::parse_text(bad), None, "{bad}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn points_survive_the_round_trip_through_json(hundredths in -MAX_CENTIPOINTS..=MAX_CENTIPOINTS) {
+            let points = Points(Centipoints::new(hundredths));
+            let json = serde_json::to_string(&points.to_value().into_json().unwrap()).unwrap();
+            let back: serde_json::Value = serde_json::from_str(&json).unwrap();
+            let parsed = <Points as ScalarType>::parse(Value::from_json(back).unwrap()).unwrap();
+            prop_assert_eq!(parsed, points);
+        }
+    }
+}
