@@ -265,12 +265,12 @@ impl TestApp {
         format!("{}/graphql/ws", self.base.replacen("http", "ws", 1))
     }
 
-    /// Schedules the results-tracked tournament `id` at crown (first draw `seed(draw)`) and
-    /// subscribes to its entries, anonymously.
-    pub async fn scheduled_and_watched(&self, id: &str, draw: u8) -> WebSocket {
+    /// Schedules the results-tracked tournament `id` at crown and subscribes to its
+    /// entries, anonymously.
+    pub async fn scheduled_and_watched(&self, id: &str) -> WebSocket {
         self.admin(
             SCHEDULE,
-            json!({"id": id, "s": schedule("crown", Tracking::Results, &seed(draw))}),
+            json!({"id": id, "s": schedule("crown", Tracking::Results)}),
         )
         .await;
         let query = format!("subscription {{ tournament(id: \"{id}\") {{ entries }} }}");
@@ -441,34 +441,27 @@ pub fn seed(n: u8) -> Seed {
 }
 
 /// A weekly tournament at `venue` under the WSOP's rules, as the `scheduleTournament`
-/// mutation takes it (a `ScheduleInput`).
-pub fn schedule(venue: &str, tracking: Tracking, first_draw: &Seed) -> Value {
+/// mutation takes it (a `ScheduleInput`; the server commits to its first draw).
+pub fn schedule(venue: &str, tracking: Tracking) -> Value {
     // WSOP refuses an undersized bet (the others bring it up to the minimum).
-    let schedule = weekly_schedule(venue, Preset::Wsop, tracking, first_draw.commitment());
+    let schedule = weekly_schedule(venue, Preset::Wsop, tracking, seed(1).commitment());
     league_api::schema::tournaments::inputs::schedule_input(&schedule)
 }
 
 pub const SCHEDULE: &str = "mutation($id: String!, $s: ScheduleInput!) { scheduleTournament(id: $id, schedule: $s) { events } }";
 pub const REGISTER: &str = "mutation($t: String!, $p: String!, $k: String) { register(tournamentId: $t, player: $p, idempotencyKey: $k) { events firstPosition lastPosition deduplicated } }";
-pub const START: &str = "mutation($t: String!, $s: String!, $n: String!) { start(tournamentId: $t, seed: $s, nextCommitment: $n) { events } }";
+pub const START: &str = "mutation($t: String!) { start(tournamentId: $t) { events } }";
 pub const ACT: &str = "mutation($t: String!, $table: Int!, $seat: Int!, $a: ActionKind!, $amount: Int) { act(tournamentId: $t, table: $table, seat: $seat, action: $a, amount: $amount) { events } }";
 pub const TABLE: &str = "query($t: String!) { table(tournamentId: $t, table: 1) { hand inHand toAct board seats { seat player cards } } }";
 
 /// Schedules and starts a tournament of `players` at `venue`.
 pub async fn started(app: &TestApp, id: &str, venue: &str, tracking: Tracking, players: &[&str]) {
-    app.admin(
-        SCHEDULE,
-        json!({"id": id, "s": schedule(venue, tracking, &seed(1))}),
-    )
-    .await;
+    app.admin(SCHEDULE, json!({"id": id, "s": schedule(venue, tracking)}))
+        .await;
     for p in players {
         app.admin(REGISTER, json!({"t": id, "p": p})).await;
     }
-    app.admin(
-        START,
-        json!({"t": id, "s": seed(1).to_string(), "n": seed(2).commitment().to_string()}),
-    )
-    .await;
+    app.admin(START, json!({"t": id})).await;
 }
 
 /// The league `apl` with the venue `crown` (region north), the season `s1` (12,500, 10,000

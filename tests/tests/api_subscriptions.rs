@@ -14,7 +14,7 @@ use league_tests::{
 use serde_json::{Value, json};
 
 async fn a_subscription_receives_the_changes_in_order(app: &TestApp) {
-    let mut ws = app.scheduled_and_watched("t5", 1).await;
+    let mut ws = app.scheduled_and_watched("t5").await;
     let mut seen = Vec::new();
     let mut registered = false;
     while seen.len() < 4 {
@@ -185,7 +185,7 @@ async fn shared_live_views_never_cross_callers(app: &TestApp) {
 #[actix_web::test]
 async fn stopping_with_a_subscriber_connected_writes_the_last_checkpoint() {
     let mut app = spawn_app(Backend::Sqlite).await;
-    let mut ws = app.scheduled_and_watched("t9", 9).await;
+    let mut ws = app.scheduled_and_watched("t9").await;
     app.admin(REGISTER, json!({"t": "t9", "p": "ann"})).await;
     let mut entries = None;
     while entries != Some(1) {

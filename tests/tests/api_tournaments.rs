@@ -7,7 +7,7 @@
 use league_api::auth::Role;
 use league_engine::tournament::play::Tracking;
 use league_tests::{
-    ACT, REGISTER, SCHEDULE, START, TABLE, TestApp, a_league, code, schedule, seed, started,
+    ACT, REGISTER, SCHEDULE, START, TABLE, TestApp, a_league, code, schedule, started,
 };
 use serde_json::{Value, json};
 
@@ -81,7 +81,7 @@ async fn a_results_tracked_tournament_runs_from_schedule_to_payouts_into_the_sta
 async fn a_retry_with_the_same_idempotency_key_appends_once(app: &TestApp) {
     app.admin(
         SCHEDULE,
-        json!({"id": "t4", "s": schedule("crown", Tracking::Results, &seed(1))}),
+        json!({"id": "t4", "s": schedule("crown", Tracking::Results)}),
     )
     .await;
     let first = app
@@ -104,22 +104,19 @@ async fn a_retry_with_the_same_idempotency_key_appends_once(app: &TestApp) {
     assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
 }
 
-const LATE_ENTRY: &str = "mutation($t: String!, $p: String!, $s: String!, $n: String!) { lateEntry(tournamentId: $t, player: $p, seed: $s, nextCommitment: $n) { events } }";
+const LATE_ENTRY: &str =
+    "mutation($t: String!, $p: String!) { lateEntry(tournamentId: $t, player: $p) { events } }";
 
 async fn late_entries_close_by_level_or_by_time(app: &TestApp) {
     // Open for the first hour: the server stamps the entry with its clock.
-    let mut open = schedule("crown", Tracking::Results, &seed(1));
+    let mut open = schedule("crown", Tracking::Results);
     open["lateRegistration"] = json!({"untilLevel": 2, "untilMinutes": 60});
     app.admin(SCHEDULE, json!({"id": "t6", "s": open})).await;
     for p in ["ann", "bob"] {
         app.admin(REGISTER, json!({"t": "t6", "p": p})).await;
     }
-    app.admin(
-        START,
-        json!({"t": "t6", "s": seed(1).to_string(), "n": seed(2).commitment().to_string()}),
-    )
-    .await;
-    let late = json!({"t": "t6", "p": "cat", "s": seed(2).to_string(), "n": seed(3).commitment().to_string()});
+    app.admin(START, json!({"t": "t6"})).await;
+    let late = json!({"t": "t6", "p": "cat"});
     let data = app.admin(LATE_ENTRY, late).await;
     assert!(
         data["lateEntry"]["events"].as_u64().unwrap() >= 1,
@@ -133,19 +130,15 @@ async fn late_entries_close_by_level_or_by_time(app: &TestApp) {
         .await;
     assert_eq!(view["tournament"]["entries"], 3, "{view:#}");
     // A window of no minutes is closed from the start: a typed refusal, nothing appended.
-    let mut closed = schedule("crown", Tracking::Results, &seed(1));
+    let mut closed = schedule("crown", Tracking::Results);
     closed["lateRegistration"] = json!({"untilLevel": 2, "untilMinutes": 0});
     app.admin(SCHEDULE, json!({"id": "t7", "s": closed})).await;
     for p in ["ann", "bob"] {
         app.admin(REGISTER, json!({"t": "t7", "p": p})).await;
     }
-    app.admin(
-        START,
-        json!({"t": "t7", "s": seed(1).to_string(), "n": seed(2).commitment().to_string()}),
-    )
-    .await;
+    app.admin(START, json!({"t": "t7"})).await;
     let before = app.last_position().await;
-    let late = json!({"t": "t7", "p": "cat", "s": seed(2).to_string(), "n": seed(3).commitment().to_string()});
+    let late = json!({"t": "t7", "p": "cat"});
     let body = app.graphql(Some(&app.admin), LATE_ENTRY, late).await;
     assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
     let message = body["errors"][0]["message"].as_str().unwrap();
@@ -208,7 +201,7 @@ async fn tournaments_page_by_cursor(app: &TestApp) {
     for id in ["p1", "p2", "p3", "p4", "p5"] {
         app.admin(
             SCHEDULE,
-            json!({"id": id, "s": schedule("crown", Tracking::Results, &seed(1))}),
+            json!({"id": id, "s": schedule("crown", Tracking::Results)}),
         )
         .await;
     }

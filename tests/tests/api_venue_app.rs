@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 async fn an_idempotency_key_reused_for_another_request_is_refused(app: &TestApp) {
     app.admin(
         SCHEDULE,
-        json!({"id": "t1", "s": schedule("crown", Tracking::Results, &seed(1))}),
+        json!({"id": "t1", "s": schedule("crown", Tracking::Results)}),
     )
     .await;
     app.admin(REGISTER, json!({"t": "t1", "p": "ann", "k": "k1"}))
@@ -470,11 +470,7 @@ async fn an_undersized_raise_brought_up_is_reported_in_the_answer(app: &TestApp)
     for p in ["ann", "bob", "cy"] {
         app.admin(REGISTER, json!({"t": "t7", "p": p})).await;
     }
-    app.admin(
-        START,
-        json!({"t": "t7", "s": seed(1).to_string(), "n": seed(2).commitment().to_string()}),
-    )
-    .await;
+    app.admin(START, json!({"t": "t7"})).await;
     app.admin(
         "mutation { startHand(tournamentId: \"t7\", table: 1) { events } }",
         json!({}),
@@ -528,9 +524,77 @@ async fn a_host_cannot_record_another_venue_s_tournament(app: &TestApp) {
     assert_eq!(app.last_position().await, before, "nothing appended");
 }
 
+async fn the_server_makes_every_draw_and_the_log_proves_it(app: &TestApp) {
+    // No mutation takes a seed or a commitment: a venue app holds no secret.
+    let sdl = league_api::sdl();
+    assert!(
+        !sdl.contains("nextCommitment") && !sdl.contains("seed:"),
+        "a client seed in the SDL"
+    );
+    let mut s = schedule("crown", Tracking::Results);
+    s["lateRegistration"] = json!({"untilLevel": 2});
+    app.admin(SCHEDULE, json!({"id": "t10", "s": s})).await;
+    for p in ["ann", "bob", "cat"] {
+        app.admin(REGISTER, json!({"t": "t10", "p": p})).await;
+    }
+    app.admin(START, json!({"t": "t10"})).await;
+    app.admin(
+        "mutation { lateEntry(tournamentId: \"t10\", player: \"dan\") { events } }",
+        json!({}),
+    )
+    .await;
+    // Each draw reveals the seed the event before it committed to, and commits to the next.
+    let events = app.store.read_stream("tournament:t10", 1).await.unwrap();
+    let payloads: Vec<Value> = events
+        .iter()
+        .map(|e| serde_json::from_slice(&e.payload).unwrap())
+        .collect();
+    let of = |kind: &str| {
+        payloads
+            .iter()
+            .find(|p| p["type"] == kind)
+            .unwrap_or_else(|| panic!("no {kind}"))["data"]
+            .clone()
+    };
+    let (scheduled, started, entered) = (
+        of("TournamentScheduled"),
+        of("TournamentStarted"),
+        of("PlayerEntered"),
+    );
+    let seed_of = |v: &Value| {
+        v.as_str()
+            .unwrap()
+            .parse::<league_engine::deck::Seed>()
+            .unwrap()
+    };
+    let commitment = |v: &Value| v.as_str().unwrap().to_owned();
+    assert_eq!(
+        seed_of(&started["seed"]).commitment().to_string(),
+        commitment(&scheduled["schedule"]["draw_commitment"])
+    );
+    assert_eq!(
+        seed_of(&entered["seed"]).commitment().to_string(),
+        commitment(&started["next_commitment"])
+    );
+    // Before its draw a seed is nowhere in the log: only its commitment is.
+    let start_seed = started["seed"].as_str().unwrap();
+    let start_at = payloads
+        .iter()
+        .position(|p| p["type"] == "TournamentStarted")
+        .unwrap();
+    assert!(
+        payloads[..start_at]
+            .iter()
+            .all(|p| !p.to_string().contains(start_seed))
+    );
+    // The seeds are the server's: fresh for every tournament, never a client's.
+    assert_ne!(seed_of(&started["seed"]), seed(1));
+    assert_ne!(started["seed"], entered["seed"]);
+}
+
 async fn the_preset_decides_the_house_rules_and_an_override_is_named(app: &TestApp) {
     // QueenSix 8 fixes the colour-up (round up): a chip race contradicts it.
-    let mut s = schedule("crown", Tracking::Results, &seed(1));
+    let mut s = schedule("crown", Tracking::Results);
     s["preset"] = json!("QUEENSIX");
     s["house"] = json!({"colourUp": "CHIP_RACE"});
     let before = app.last_position().await;
@@ -568,6 +632,7 @@ async fn the_preset_decides_the_house_rules_and_an_override_is_named(app: &TestA
 
 league_tests::on_every_backend!(
     the_preset_decides_the_house_rules_and_an_override_is_named,
+    the_server_makes_every_draw_and_the_log_proves_it,
     a_host_cannot_record_another_venue_s_tournament,
     an_undersized_raise_brought_up_is_reported_in_the_answer,
     the_tournament_view_shows_its_clock_and_what_is_pending,

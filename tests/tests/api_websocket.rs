@@ -7,7 +7,7 @@
 use futures_util::SinkExt as _;
 use league_api::auth::Role;
 use league_engine::tournament::play::Tracking;
-use league_tests::{SCHEDULE, TestApp, closed_with, next_message, schedule, seed, started, text};
+use league_tests::{SCHEDULE, TestApp, closed_with, next_message, schedule, started, text};
 use serde_json::json;
 
 /// What the WebSocket protocol refuses, with the `graphql-transport-ws` specification's
@@ -16,7 +16,7 @@ async fn the_websocket_protocol_refuses_what_it_must(app: &TestApp) {
     // Arrange: a tournament to watch.
     app.admin(
         SCHEDULE,
-        json!({"id": "t5", "s": schedule("crown", Tracking::Results, &seed(1))}),
+        json!({"id": "t5", "s": schedule("crown", Tracking::Results)}),
     )
     .await;
     let query = "subscription { tournament(id: \"t5\") { entries } }";

@@ -31,6 +31,7 @@ pub mod code {
     pub const HAND_FOR_HAND_WAITING: &str = "HAND_FOR_HAND_WAITING";
     pub const TABLE_HALTED: &str = "TABLE_HALTED";
     pub const CONTRADICTS_PRESET: &str = "CONTRADICTS_PRESET";
+    pub const SEED_NOT_HELD: &str = "SEED_NOT_HELD";
 }
 
 /// Why a request failed, as the API reports it.

@@ -70,7 +70,7 @@ const PLAYERS: u32 = 9;
 const SCHEDULE: &str = "mutation($id: String!, $s: ScheduleInput!) { scheduleTournament(id: $id, schedule: $s) { events } }";
 const REGISTER: &str =
     "mutation($t: String!, $p: String!) { register(tournamentId: $t, player: $p) { events } }";
-const START: &str = "mutation($t: String!, $s: String!, $n: String!) { start(tournamentId: $t, seed: $s, nextCommitment: $n) { events } }";
+const START: &str = "mutation($t: String!) { start(tournamentId: $t) { events } }";
 const START_HAND: &str = "mutation($t: String!) { startHand(tournamentId: $t, table: 1) { version table(table: 1) { version inHand toAct } } }";
 const FOLD: &str = "mutation($t: String!, $seat: Int!) { act(tournamentId: $t, table: 1, seat: $seat, action: FOLD) { version table(table: 1) { version inHand toAct } } }";
 const TABLE: &str =
@@ -459,14 +459,7 @@ async fn setup(http: &awc::Client, base: &str, token: &str, table: u32) -> Resul
         )
         .await?;
     }
-    graphql(
-        http,
-        base,
-        token,
-        START,
-        json!({"t": id, "s": seed(table, 1).to_string(), "n": seed(table, 2).commitment().to_string()}),
-    )
-    .await?;
+    graphql(http, base, token, START, json!({"t": id})).await?;
     Ok(())
 }
 

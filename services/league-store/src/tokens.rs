@@ -1,4 +1,5 @@
-//! The API's bearer tokens, and looking up what an idempotency key appended.
+//! The API's bearer tokens, looking up what an idempotency key appended, and the seeds of
+//! the draws the server makes.
 //!
 //! Tokens are stored as their SHA-256 only; the store never sees a token itself.
 
@@ -106,6 +107,37 @@ impl Store {
             Db::Sqlite(pool) => sqlite::tokens::token_by_hash(pool, hash).await?,
         };
         row.map(token_of).transpose()
+    }
+
+    /// Keeps the seed (hex) of a draw the server will make for `stream_id`, under its
+    /// commitment (hex SHA-256 of the seed). The seed stays here, read by no query of the
+    /// API, until the draw's event reveals it.
+    pub async fn put_draw_secret(
+        &self,
+        commitment: &str,
+        stream_id: &str,
+        seed: &str,
+    ) -> Result<(), StoreError> {
+        let at = self.inner.clock.now().as_micros();
+        match &self.inner.db {
+            Db::Postgres(pool) => {
+                postgres::tokens::put_draw_secret(pool, commitment, stream_id, seed, at).await
+            }
+            Db::Sqlite(pool) => {
+                sqlite::tokens::put_draw_secret(pool, commitment, stream_id, seed, at).await
+            }
+        }
+    }
+
+    /// The stream and the seed kept under `commitment`, if the server drew it.
+    pub async fn draw_secret(
+        &self,
+        commitment: &str,
+    ) -> Result<Option<(String, String)>, StoreError> {
+        match &self.inner.db {
+            Db::Postgres(pool) => postgres::tokens::draw_secret(pool, commitment).await,
+            Db::Sqlite(pool) => sqlite::tokens::draw_secret(pool, commitment).await,
+        }
     }
 
     /// Every token, oldest first.

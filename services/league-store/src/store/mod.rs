@@ -164,6 +164,7 @@ pub fn migrator(backend: Backend) -> Migrator {
         "tokens",
         "seals by position",
         "releases",
+        "draw secrets",
     ];
     Migrator::with_migrations(
         files

@@ -1,5 +1,5 @@
-//! The SQL of the API's tokens, of the idempotency-key lookup and of the reachability
-//! check. It is the same on both backends, so it is written once here and instantiated
+//! The SQL of the API's tokens, of the idempotency-key lookup, of the server's draw
+//! secrets and of the reachability check. It is the same on both backends, so it is written once here and instantiated
 //! for each backend's pool in `sqlite/tokens.rs` and `postgres/tokens.rs`; `tokens.rs` (at
 //! the crate's root) turns the rows into records.
 
@@ -22,6 +22,38 @@ macro_rules! token_sql {
         const APPENDED_WITH_KEY: &str = "SELECT stream_id, first_position, event_count, first_version, fingerprint \
             FROM idempotency WHERE key = $1";
         const PING: &str = "SELECT 1";
+        const PUT_DRAW_SECRET: &str = "INSERT INTO draw_secrets (commitment, stream_id, seed, created_at) \
+            VALUES ($1, $2, $3, $4)";
+        const DRAW_SECRET: &str = "SELECT stream_id, seed FROM draw_secrets WHERE commitment = $1";
+
+        /// Keeps the seed of a draw the server will make, under its commitment.
+        pub(crate) async fn put_draw_secret(
+            pool: &$pool,
+            commitment: &str,
+            stream_id: &str,
+            seed: &str,
+            created_at: i64,
+        ) -> Result<(), StoreError> {
+            sqlx::query(PUT_DRAW_SECRET)
+                .bind(commitment)
+                .bind(stream_id)
+                .bind(seed)
+                .bind(created_at)
+                .execute(pool)
+                .await?;
+            Ok(())
+        }
+
+        /// The stream and seed kept under `commitment`.
+        pub(crate) async fn draw_secret(
+            pool: &$pool,
+            commitment: &str,
+        ) -> Result<Option<(String, String)>, StoreError> {
+            Ok(sqlx::query_as(DRAW_SECRET)
+                .bind(commitment)
+                .fetch_optional(pool)
+                .await?)
+        }
 
         /// Stores a new token, created at `created_at` (microseconds).
         pub(crate) async fn insert_token(

@@ -373,8 +373,6 @@ pub struct ScheduleInput {
     pub break_order: Vec<u32>,
     /// House rules named where the preset leaves them open.
     pub house: Option<HouseRulesInput>,
-    /// `sha256` of the seed of the first seat draw, in hex.
-    pub draw_commitment: String,
 }
 
 fn bad(field: &str, message: impl std::fmt::Display) -> ApiError {
@@ -386,8 +384,9 @@ fn gcd(a: u64, b: u64) -> u64 {
 }
 
 impl ScheduleInput {
-    /// The engine's schedule, with the preset's rules and the named overrides.
-    pub fn into_schedule(self) -> ApiResult<Schedule> {
+    /// The engine's schedule, with the preset's rules and the named overrides, committed to
+    /// the first draw's seed by `draw_commitment`.
+    pub fn into_schedule(self, draw_commitment: Commitment) -> ApiResult<Schedule> {
         let preset = Preset::from(self.preset);
         let house = TournamentRules::with_overrides(
             preset,
@@ -477,10 +476,6 @@ impl ScheduleInput {
                 PayoutTable::new(rows).map_err(|e| bad("schedule.payouts", e))?
             }
         };
-        let draw_commitment: Commitment = self
-            .draw_commitment
-            .parse()
-            .map_err(|e| bad("schedule.drawCommitment", e))?;
         let late = self.late_registration.as_ref();
         Ok(Schedule {
             name: self.name,
@@ -514,8 +509,9 @@ impl ScheduleInput {
 }
 
 /// The `ScheduleInput` (as JSON variables) a client sends for `schedule`, whose house rules
-/// must be its preset's with overrides only where the preset leaves them open: the tests'
-/// and the benchmark's schedules, written as a venue app writes them.
+/// must be its preset's with overrides only where the preset leaves them open (its draw
+/// commitment is the server's to make): the tests' and the benchmark's schedules, written
+/// as a venue app writes them.
 pub fn schedule_input(schedule: &Schedule) -> serde_json::Value {
     use serde_json::json;
     let price = |p: &Price| json!({"price": p.price.get(), "fee": p.fee.get()});
@@ -633,7 +629,6 @@ pub fn schedule_input(schedule: &Schedule) -> serde_json::Value {
         "blindCapPercent": schedule.blind_cap_percent,
         "breakOrder": schedule.break_order,
         "house": house,
-        "drawCommitment": schedule.draw_commitment.to_string(),
     })
 }
 
@@ -648,7 +643,7 @@ mod tests {
         let value = async_graphql::Value::from_json(json).unwrap();
         ScheduleInput::parse(Some(value))
             .map_err(|e| ApiError::bad_input(e.into_server_error(Default::default()).message))?
-            .into_schedule()
+            .into_schedule(Seed::from_bytes([7; 32]).commitment())
     }
 
     #[test]
@@ -696,7 +691,6 @@ mod tests {
             "levels": [{"play": {"smallBlind": 25, "bigBlind": 50, "minutes": 20}},
                        {"break": {"minutes": 10, "colourUp": {"low": 25, "high": 100}}},
                        {"play": {"smallBlind": 50, "bigBlind": 100, "ante": {"kind": "BIG_BLIND", "amount": 100}, "minutes": 20}}],
-            "drawCommitment": Seed::from_bytes([1; 32]).commitment().to_string(),
         });
         let schedule = parse(input).unwrap();
         assert_eq!(

@@ -2,11 +2,13 @@
 //! (from the schedule to the payouts), and live views over WebSocket.
 //!
 //! - [`types`]: the output types (wrapping read models) and the mutations' small inputs.
+//! - [`draws`]: the seeds of the draws the server makes, committed to before each draw.
 //! - [`inputs`]: the typed schedule (`ScheduleInput`) and the closed sets it names.
 //! - [`query`]: the queries, [`TournamentQuery`], and the table a command's result carries.
 //! - [`mutation`]: the commands, [`TournamentMutation`], and the authorisation of each command.
 //! - [`subscription`]: the live views, [`TournamentSubscription`].
 
+pub mod draws;
 pub mod inputs;
 pub mod mutation;
 pub mod query;

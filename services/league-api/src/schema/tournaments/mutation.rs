@@ -7,25 +7,16 @@ use league_engine::card::Card;
 use league_engine::deck::{Commitment, Seed};
 use league_engine::hand::{Action, Command as HandCommand, Seat};
 use league_engine::tournament::play::{Penalty, Tournament, TournamentCommand, Tracking};
-use league_engine::tournament::{Cents, Chips};
+use league_engine::tournament::{Cents, Chips, ColourUpPolicy};
 use league_engine::units::PlayerId;
 
+use super::draws;
 use super::inputs::{DealKindName, ScheduleInput};
 use super::stream_of;
 use super::types::{ActionKind, ChipCount, PenaltyKind};
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
 use crate::schema::{ApiState, CommandResult, now_millis, principal, run_command, state};
-
-fn seed(what: &str, hex: &str) -> ApiResult<Seed> {
-    hex.parse()
-        .map_err(|e| ApiError::bad_input(format!("{what}: {e}")))
-}
-
-fn commitment(what: &str, hex: &str) -> ApiResult<Commitment> {
-    hex.parse()
-        .map_err(|e| ApiError::bad_input(format!("{what}: {e}")))
-}
 
 fn card(text: &str) -> ApiResult<Card> {
     text.parse()
@@ -37,13 +28,6 @@ fn two_cards(cards: &[String]) -> ApiResult<[Card; 2]> {
         [a, b] => Ok([card(a)?, card(b)?]),
         _ => Err(ApiError::bad_input("give exactly two hole cards")),
     }
-}
-
-/// A fresh 256-bit seed from the operating system (a dealt hand's deck).
-fn fresh_seed() -> ApiResult<Seed> {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(ApiError::internal)?;
-    Ok(Seed::from_bytes(bytes))
 }
 
 /// Reads what authorisation needs from the projected tournament.
@@ -78,6 +62,30 @@ async fn staff_command(
     let venue = venue_of(state, &id).await?;
     caller.require_venue(&venue)?;
     send(ctx, state, &caller, id, command, idempotency_key).await
+}
+
+/// Runs a command that makes a draw, for the venue's staff: `make` gets the seed the server
+/// committed to (held in the store since) and the commitment to the next draw's seed.
+async fn draw_command(
+    ctx: &Context<'_>,
+    id: String,
+    idempotency_key: Option<String>,
+    make: impl FnOnce(Seed, Commitment) -> TournamentCommand,
+) -> ApiResult<CommandResult> {
+    let state = state(ctx)?;
+    let caller = principal(ctx);
+    let (venue, committed) = with_tournament(state, &id, |t| {
+        (
+            t.schedule().map(|s| s.venue.clone()).unwrap_or_default(),
+            t.commitment(),
+        )
+    })
+    .await?;
+    caller.require_venue(&venue)?;
+    let stream = stream_of(&id);
+    let seed = draws::held(state, &stream, committed).await?;
+    let next = draws::commit(state, &stream).await?;
+    send(ctx, state, &caller, id, make(seed, next), idempotency_key).await
 }
 
 /// Runs a command to the hand at `table` for the player at `seat`, who may send it
@@ -140,7 +148,10 @@ impl TournamentMutation {
         let state = state(ctx)?;
         let caller = principal(ctx);
         caller.require_venue(&schedule.venue)?;
-        let schedule = schedule.into_schedule()?;
+        // The first draw's seed: committed to in the schedule, kept by the server.
+        let seed = draws::fresh_seed()?;
+        let schedule = schedule.into_schedule(seed.commitment())?;
+        draws::keep(state, &stream_of(&id), &seed).await?;
         let command = TournamentCommand::Schedule(Box::new(schedule));
         send(ctx, state, &caller, id, command, idempotency_key).await
     }
@@ -181,25 +192,29 @@ impl TournamentMutation {
         send(ctx, state, &caller, tournament_id, command, idempotency_key).await
     }
 
-    /// A late entry, or a re-entry of a player who is out: reveals the seed committed to
-    /// by the last draw (it picks the open seat) and commits to the next. Refused once the
-    /// late-registration (or re-entry) window has closed, by level or by time.
+    /// A late entry, or a re-entry of a player who is out, seated by the server's draw
+    /// (revealing the seed committed to by the last draw, committing to the next). Refused
+    /// once the late-registration (or re-entry) window has closed, by level or by time.
     async fn late_entry(
         &self,
         ctx: &Context<'_>,
         tournament_id: String,
         player: String,
-        seed: String,
-        next_commitment: String,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = TournamentCommand::LateEntry {
-            player: PlayerId::from(player),
-            at: now_millis(),
-            seed: self::seed("seed", &seed)?,
-            next_commitment: commitment("nextCommitment", &next_commitment)?,
-        };
-        staff_command(ctx, tournament_id, command, idempotency_key).await
+        let player = PlayerId::from(player);
+        draw_command(
+            ctx,
+            tournament_id,
+            idempotency_key,
+            |seed, next_commitment| TournamentCommand::LateEntry {
+                player,
+                at: now_millis(),
+                seed,
+                next_commitment,
+            },
+        )
+        .await
     }
 
     /// Stops the tournament clock.
@@ -316,22 +331,26 @@ impl TournamentMutation {
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
-    /// Starts the tournament: reveals the seed committed to in the schedule (64 hex
-    /// digits), which draws the seats, and commits to the next draw's seed.
+    /// Starts the tournament: the server draws the seats and each table's button from the
+    /// seed it committed to when the tournament was scheduled, reveals that seed in the
+    /// event (an auditor re-derives the draw) and commits to the next draw's seed.
     async fn start(
         &self,
         ctx: &Context<'_>,
         tournament_id: String,
-        seed: String,
-        next_commitment: String,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = TournamentCommand::Start {
-            at: now_millis(),
-            seed: self::seed("seed", &seed)?,
-            next_commitment: commitment("nextCommitment", &next_commitment)?,
-        };
-        staff_command(ctx, tournament_id, command, idempotency_key).await
+        draw_command(
+            ctx,
+            tournament_id,
+            idempotency_key,
+            |seed, next_commitment| TournamentCommand::Start {
+                at: now_millis(),
+                seed,
+                next_commitment,
+            },
+        )
+        .await
     }
 
     /// Starts the next level now.
@@ -358,7 +377,7 @@ impl TournamentMutation {
         let tracking =
             with_tournament(state, &tournament_id, |t| t.schedule().map(|s| s.tracking)).await?;
         let seed = match tracking {
-            Some(Tracking::Dealt) => Some(fresh_seed()?),
+            Some(Tracking::Dealt) => Some(draws::fresh_seed()?),
             _ => None,
         };
         let command = TournamentCommand::StartHand { table, seed };
@@ -523,39 +542,54 @@ impl TournamentMutation {
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
-    /// Colours up during a break; a chip race reveals the committed seed and commits to
-    /// the next.
+    /// Colours up during a break. Under a chip race the server deals the race's cards from
+    /// the seed it committed to, reveals it and commits to the next.
     async fn colour_up(
         &self,
         ctx: &Context<'_>,
         tournament_id: String,
-        seed: Option<String>,
-        next_commitment: Option<String>,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = TournamentCommand::ColourUp {
-            seed: seed.map(|s| self::seed("seed", &s)).transpose()?,
-            next_commitment: next_commitment
-                .map(|c| commitment("nextCommitment", &c))
-                .transpose()?,
-        };
-        staff_command(ctx, tournament_id, command, idempotency_key).await
+        let state = state(ctx)?;
+        let race = with_tournament(state, &tournament_id, |t| {
+            t.schedule()
+                .is_some_and(|s| s.house.colour_up == ColourUpPolicy::ChipRace)
+        })
+        .await?;
+        if !race {
+            let command = TournamentCommand::ColourUp {
+                seed: None,
+                next_commitment: None,
+            };
+            return staff_command(ctx, tournament_id, command, idempotency_key).await;
+        }
+        draw_command(ctx, tournament_id, idempotency_key, |seed, next| {
+            TournamentCommand::ColourUp {
+                seed: Some(seed),
+                next_commitment: Some(next),
+            }
+        })
+        .await
     }
 
-    /// Redraws every seat from the committed seed.
+    /// Redraws every seat (a redraw due, or the director's) from the seed the server
+    /// committed to; reveals it and commits to the next.
     async fn redraw(
         &self,
         ctx: &Context<'_>,
         tournament_id: String,
-        seed: String,
-        next_commitment: String,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = TournamentCommand::Redraw {
-            seed: self::seed("seed", &seed)?,
-            next_commitment: commitment("nextCommitment", &next_commitment)?,
-        };
-        staff_command(ctx, tournament_id, command, idempotency_key).await
+        draw_command(
+            ctx,
+            tournament_id,
+            idempotency_key,
+            |seed, next_commitment| TournamentCommand::Redraw {
+                seed,
+                next_commitment,
+            },
+        )
+        .await
     }
 
     /// A penalty; `count` is the hands or rounds to miss.

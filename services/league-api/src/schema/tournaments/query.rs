@@ -109,6 +109,19 @@ impl CommandResult {
         Ok(table_now(state(ctx)?, &self.stream, table, &principal(ctx)))
     }
 
+    /// For a command to a tournament: the tournament's view now (the version the command
+    /// produced, or a later one): the changed object, with its clock, prizes and what is
+    /// pending. Null for a league command.
+    async fn tournament(&self, ctx: &Context<'_>) -> ApiResult<Option<TournamentOut>> {
+        if StreamKind::of(&self.stream) != Some(StreamKind::Tournament) {
+            return Ok(None);
+        }
+        let p = state(ctx)?.live.read();
+        Ok(p.tournament(&self.stream)
+            .filter(|t| t.schedule().is_some())
+            .map(|t| TournamentOut(tournament_view(&self.stream, t))))
+    }
+
     /// For a bet or raise the house rules changed: an undersized bet or raise brought up to
     /// the minimum (QueenSix NLHE 12, the half rule, bet-and-a-half), or a raise treated
     /// as a call. Null when the action stood as declared.
