@@ -524,6 +524,58 @@ async fn a_host_cannot_record_another_venue_s_tournament(app: &TestApp) {
     assert_eq!(app.last_position().await, before, "nothing appended");
 }
 
+async fn only_members_are_registered_and_a_walk_in_becomes_one(app: &TestApp) {
+    a_league(app).await;
+    app.admin(
+        SCHEDULE,
+        json!({"id": "t11", "s": schedule("crown", Tracking::Results)}),
+    )
+    .await;
+    // Zed is not a member of apl, crown's league: refused, nothing appended.
+    let before = app.last_position().await;
+    let body = app
+        .graphql(Some(&app.admin), REGISTER, json!({"t": "t11", "p": "zed"}))
+        .await;
+    assert_eq!(code(&body), "NOT_A_MEMBER", "{body:#}");
+    assert!(
+        body["errors"][0]["message"].as_str().unwrap().contains("apl"),
+        "{body:#}"
+    );
+    assert_eq!(app.last_position().await, before, "nothing appended");
+    // A player cannot make themselves a member.
+    let zed = app.token(Role::Player, None, Some("zed")).await;
+    let walk_in = "mutation($t: String!, $p: String!) { register(tournamentId: $t, player: $p, walkIn: {name: \"Zed\", membership: \"P-9\"}) { events } }";
+    let body = app
+        .graphql(Some(&zed), walk_in, json!({"t": "t11", "p": "zed"}))
+        .await;
+    assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    // The host registers the walk-in: zed joins apl, then the tournament.
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let body = app
+        .graphql(Some(&host), walk_in, json!({"t": "t11", "p": "zed"}))
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let league = app
+        .admin("{ league(id: \"apl\") { players { id name } } }", json!({}))
+        .await;
+    assert!(
+        league["league"]["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["id"] == "zed" && p["name"] == "Zed"),
+        "{league:#}"
+    );
+    // Members register as before; a venue in no league takes anyone.
+    app.admin(REGISTER, json!({"t": "t11", "p": "ann"})).await;
+    app.admin(
+        SCHEDULE,
+        json!({"id": "t12", "s": schedule("garage", Tracking::Results)}),
+    )
+    .await;
+    app.admin(REGISTER, json!({"t": "t12", "p": "anyone"})).await;
+}
+
 async fn the_server_makes_every_draw_and_the_log_proves_it(app: &TestApp) {
     // No mutation takes a seed or a commitment: a venue app holds no secret.
     let sdl = league_api::sdl();
@@ -633,6 +685,7 @@ async fn the_preset_decides_the_house_rules_and_an_override_is_named(app: &TestA
 league_tests::on_every_backend!(
     the_preset_decides_the_house_rules_and_an_override_is_named,
     the_server_makes_every_draw_and_the_log_proves_it,
+    only_members_are_registered_and_a_walk_in_becomes_one,
     a_host_cannot_record_another_venue_s_tournament,
     an_undersized_raise_brought_up_is_reported_in_the_answer,
     the_tournament_view_shows_its_clock_and_what_is_pending,

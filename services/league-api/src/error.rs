@@ -32,6 +32,7 @@ pub mod code {
     pub const TABLE_HALTED: &str = "TABLE_HALTED";
     pub const CONTRADICTS_PRESET: &str = "CONTRADICTS_PRESET";
     pub const SEED_NOT_HELD: &str = "SEED_NOT_HELD";
+    pub const NOT_A_MEMBER: &str = "NOT_A_MEMBER";
 }
 
 /// Why a request failed, as the API reports it.

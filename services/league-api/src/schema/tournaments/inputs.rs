@@ -170,6 +170,15 @@ impl From<DealKindName> for DealKind {
     }
 }
 
+/// A player new to the league, made a member when a host registers them for a tournament.
+#[derive(InputObject, Clone, Debug)]
+pub struct WalkInInput {
+    /// Their name, as the league shows it.
+    pub name: String,
+    /// Their membership number in the league.
+    pub membership: String,
+}
+
 /// One purchase's price.
 #[derive(InputObject, Clone, Debug)]
 pub struct PriceInput {

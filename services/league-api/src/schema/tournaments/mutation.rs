@@ -11,11 +11,11 @@ use league_engine::tournament::{Cents, Chips, ColourUpPolicy};
 use league_engine::units::PlayerId;
 
 use super::draws;
-use super::inputs::{DealKindName, ScheduleInput};
+use super::inputs::{DealKindName, ScheduleInput, WalkInInput};
 use super::stream_of;
 use super::types::{ActionKind, ChipCount, PenaltyKind};
 use crate::auth::Principal;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, code};
 use crate::schema::{ApiState, CommandResult, now_millis, principal, run_command, state};
 
 fn card(text: &str) -> ApiResult<Card> {
@@ -48,6 +48,33 @@ async fn venue_of(state: &ApiState, id: &str) -> ApiResult<String> {
         t.schedule().map(|s| s.venue.clone()).unwrap_or_default()
     })
     .await
+}
+
+/// Whether a player may be registered at a venue's tournament.
+enum Membership {
+    /// A member of a league the venue belongs to.
+    Member,
+    /// The venue is in no league: its tournaments take anyone.
+    NoLeague,
+    /// Not a member of the venue's leagues (their ids).
+    NotMember { leagues: Vec<String> },
+}
+
+fn membership(state: &ApiState, venue: &str, player: &str) -> Membership {
+    let p = state.live.read();
+    let mut leagues = Vec::new();
+    for (stream, league) in p.leagues().filter(|(_, l)| l.venue(venue).is_some()) {
+        if league.player(player).is_some() {
+            return Membership::Member;
+        }
+        let id = league_events::StreamKind::League.id_of(stream).unwrap_or(stream);
+        leagues.push(id.to_owned());
+    }
+    if leagues.is_empty() {
+        Membership::NoLeague
+    } else {
+        Membership::NotMember { leagues }
+    }
 }
 
 /// Runs a tournament command that the venue's staff may send.
@@ -156,18 +183,60 @@ impl TournamentMutation {
         send(ctx, state, &caller, id, command, idempotency_key).await
     }
 
-    /// Registers a player (the venue's staff, or the player themselves).
+    /// Registers a player (the venue's staff, or the player themselves). Where the venue
+    /// belongs to a league, only its members are registered (`NOT_A_MEMBER` otherwise): a
+    /// walk-in is made a member of the venue's league first by the venue's staff, giving
+    /// `walkIn` (the name and membership number the league records).
     async fn register(
         &self,
         ctx: &Context<'_>,
         tournament_id: String,
         player: String,
+        walk_in: Option<WalkInInput>,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let state = state(ctx)?;
         let caller = principal(ctx);
         let venue = venue_of(state, &tournament_id).await?;
         caller.require_seat(&venue, Some(&player))?;
+        match membership(state, &venue, &player) {
+            Membership::Member | Membership::NoLeague => {}
+            Membership::NotMember { leagues } => match (walk_in, leagues.as_slice()) {
+                (None, _) => {
+                    return Err(ApiError::client(
+                        code::NOT_A_MEMBER,
+                        format!(
+                            "{player:?} is not a member of {} (the league of venue {venue:?}): \
+                             add them with registerPlayer, or register them as a walk-in \
+                             (walkIn)",
+                            leagues.join(", ")
+                        ),
+                    ));
+                }
+                (Some(walk_in), [league]) => {
+                    caller.require_venue(&venue)?;
+                    let command = Command::League {
+                        id: league.clone(),
+                        command: Box::new(league_engine::league::Command::RegisterPlayer {
+                            player: PlayerId::from(player.clone()),
+                            name: walk_in.name,
+                            membership: walk_in.membership,
+                        }),
+                    };
+                    run_command(ctx, state, &caller, command, None).await?;
+                }
+                (Some(_), _) => {
+                    return Err(ApiError::bad_field(
+                        "walkIn",
+                        format!(
+                            "venue {venue:?} is in the leagues {}: a walk-in cannot choose one; \
+                             add the player with registerPlayer",
+                            leagues.join(", ")
+                        ),
+                    ));
+                }
+            },
+        }
         let command = TournamentCommand::Register {
             player: PlayerId::from(player),
         };
