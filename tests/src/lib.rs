@@ -451,7 +451,7 @@ pub fn schedule(venue: &str, tracking: Tracking) -> Value {
 pub const SCHEDULE: &str = "mutation($id: String!, $s: ScheduleInput!) { scheduleTournament(id: $id, schedule: $s) { events } }";
 pub const REGISTER: &str = "mutation($t: String!, $p: String!, $k: String) { register(tournamentId: $t, player: $p, idempotencyKey: $k) { events firstPosition lastPosition deduplicated } }";
 pub const START: &str = "mutation($t: String!) { start(tournamentId: $t) { events } }";
-pub const ACT: &str = "mutation($t: String!, $table: Int!, $seat: Int!, $a: ActionKind!, $amount: Int) { act(tournamentId: $t, table: $table, seat: $seat, action: $a, amount: $amount) { events } }";
+pub const ACT: &str = "mutation($t: String!, $table: Int!, $seat: Int!, $a: ActionKind!, $amount: Chips) { act(tournamentId: $t, table: $table, seat: $seat, action: $a, amount: $amount) { events } }";
 pub const TABLE: &str = "query($t: String!) { table(tournamentId: $t, table: 1) { hand inHand toAct board seats { seat player cards } } }";
 
 /// Schedules and starts a tournament of `players` at `venue`.

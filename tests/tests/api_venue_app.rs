@@ -90,7 +90,8 @@ async fn every_error_has_a_code_and_reads_as_words(app: &TestApp) {
         "{body:#}"
     );
     assert_eq!(
-        body["errors"][0]["message"], "amount: expected a whole number of 0 or more",
+        body["errors"][0]["message"],
+        "amount: chips are a whole number from 0 to 2^64 - 1",
         "{body:#}"
     );
     // A document that does not parse: a code and no drawing of the line.
@@ -479,7 +480,7 @@ async fn an_undersized_raise_brought_up_is_reported_in_the_answer(app: &TestApp)
     let table = &app.admin(VIEW, json!({"t": "t7"})).await["table"];
     let legal = &table["legalActions"];
     let (seat, min) = (u(&legal["seat"]), u(&legal["betOrRaise"]["min"]));
-    let act = "mutation($t: String!, $s: Int!, $a: Int) { act(tournamentId: $t, table: 1, seat: $s, action: RAISE_TO, amount: $a) { events adjusted { seat declared made treatedAsCall } } }";
+    let act = "mutation($t: String!, $s: Int!, $a: Chips) { act(tournamentId: $t, table: 1, seat: $s, action: RAISE_TO, amount: $a) { events adjusted { seat declared made treatedAsCall } } }";
     let answer = app
         .admin(act, json!({"t": "t7", "s": seat, "a": min - 1}))
         .await;
@@ -574,6 +575,43 @@ async fn only_members_are_registered_and_a_walk_in_becomes_one(app: &TestApp) {
     )
     .await;
     app.admin(REGISTER, json!({"t": "t12", "p": "anyone"})).await;
+}
+
+async fn after_a_deal_the_prizes_are_the_deal_s(app: &TestApp) {
+    started(app, "t13", "crown", Tracking::Results, &["ann", "bob", "cat"]).await;
+    let view = "{ tournament(id: \"t13\") { stage prizePool prizes results { player prize } } }";
+    let before = app.admin(view, json!({})).await["tournament"].clone();
+    app.admin(
+        "mutation { recordChips(tournamentId: \"t13\", counts: [{player: \"ann\", chips: 9000}, {player: \"bob\", chips: 4500}, {player: \"cat\", chips: 1500}]) { events } }",
+        json!({}),
+    )
+    .await;
+    app.admin(
+        "mutation { deal(tournamentId: \"t13\", kind: ICM, accepted: [\"ann\", \"bob\", \"cat\"]) { events } }",
+        json!({}),
+    )
+    .await;
+    let after = app.admin(view, json!({})).await["tournament"].clone();
+    assert_eq!(after["stage"], "FINISHED", "{after:#}");
+    let mut dealt: Vec<u64> = after["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["prize"].as_u64().unwrap())
+        .collect();
+    dealt.sort_unstable_by(|a, b| b.cmp(a));
+    let prizes: Vec<u64> = after["prizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_u64().unwrap())
+        .collect();
+    assert_eq!(prizes, dealt, "the prizes are what the deal pays: {after:#}");
+    assert_ne!(after["prizes"], before["prizes"], "not the announced prizes");
+    assert_eq!(
+        prizes.iter().sum::<u64>(),
+        after["prizePool"].as_u64().unwrap()
+    );
 }
 
 async fn the_server_makes_every_draw_and_the_log_proves_it(app: &TestApp) {
@@ -685,6 +723,7 @@ async fn the_preset_decides_the_house_rules_and_an_override_is_named(app: &TestA
 league_tests::on_every_backend!(
     the_preset_decides_the_house_rules_and_an_override_is_named,
     the_server_makes_every_draw_and_the_log_proves_it,
+    after_a_deal_the_prizes_are_the_deal_s,
     only_members_are_registered_and_a_walk_in_becomes_one,
     a_host_cannot_record_another_venue_s_tournament,
     an_undersized_raise_brought_up_is_reported_in_the_answer,

@@ -75,16 +75,23 @@ fn classify(mut e: ServerError, otherwise: &str) -> ServerError {
     e
 }
 
-/// async-graphql's words for a value that does not fit, said for people: a count (chips,
-/// a seat, a table) below zero or too large reads `Invalid number`.
+/// async-graphql's words for a value that does not fit, said for people: a count (a seat,
+/// a table) below zero or too large reads `Invalid number`; the schema's own scalars
+/// (`Chips`, `Cents`, `Points`...) say what they take, without the `Failed to parse` prefix.
 fn plain_value_message(message: &str) -> String {
-    match message.strip_prefix("Failed to parse \"Int\": ") {
-        Some("Invalid number") => "expected a whole number of 0 or more".to_owned(),
-        Some(detail) if detail.starts_with("Only integers from") => {
-            format!("expected a whole number: {detail}")
-        }
-        _ => message.to_owned(),
+    if let Some(rest) = message.strip_prefix("Failed to parse \"Int\": ") {
+        return match rest {
+            "Invalid number" => "expected a whole number of 0 or more".to_owned(),
+            detail if detail.starts_with("Only integers from") => {
+                format!("expected a whole number: {detail}")
+            }
+            _ => message.to_owned(),
+        };
     }
+    message
+        .strip_prefix("Failed to parse \"")
+        .and_then(|rest| rest.split_once("\": "))
+        .map_or_else(|| message.to_owned(), |(_, detail)| detail.to_owned())
 }
 
 /// A parse error's message without the parser's drawing of the line (`--> 1:14 | ^---`):
@@ -208,6 +215,10 @@ mod tests {
             "expected a whole number of 0 or more"
         );
         assert_eq!(plain_value_message("something else"), "something else");
+        assert_eq!(
+            plain_value_message("Failed to parse \"Chips\": chips are a whole number"),
+            "chips are a whole number"
+        );
     }
 
     #[test]

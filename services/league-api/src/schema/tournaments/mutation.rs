@@ -7,7 +7,7 @@ use league_engine::card::Card;
 use league_engine::deck::{Commitment, Seed};
 use league_engine::hand::{Action, Command as HandCommand, Seat};
 use league_engine::tournament::play::{Penalty, Tournament, TournamentCommand, Tracking};
-use league_engine::tournament::{Cents, Chips, ColourUpPolicy};
+use league_engine::tournament::ColourUpPolicy;
 use league_engine::units::PlayerId;
 
 use super::draws;
@@ -16,7 +16,9 @@ use super::stream_of;
 use super::types::{ActionKind, ChipCount, PenaltyKind};
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult, code};
-use crate::schema::{ApiState, CommandResult, now_millis, principal, run_command, state};
+use crate::schema::{
+    ApiState, CommandResult, now_millis, principal, run_command, scalars, state,
+};
 
 fn card(text: &str) -> ApiResult<Card> {
     text.parse()
@@ -462,10 +464,11 @@ impl TournamentMutation {
         table: u32,
         seat: Seat,
         action: ActionKind,
-        amount: Option<u64>,
+        amount: Option<scalars::Chips>,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let need = || ApiError::bad_input("this action needs an amount");
+        let need = || ApiError::bad_field("amount", "this action needs an amount");
+        let amount = amount.map(|a| a.0.get());
         let action = match action {
             ActionKind::Fold => Action::Fold,
             ActionKind::Check => Action::Check,
@@ -577,7 +580,7 @@ impl TournamentMutation {
     ) -> ApiResult<CommandResult> {
         let counts = counts
             .into_iter()
-            .map(|c| (PlayerId::from(c.player), Chips::new(c.chips)))
+            .map(|c| (PlayerId::from(c.player), c.chips.0))
             .collect();
         let command = TournamentCommand::RecordChips { counts };
         staff_command(ctx, tournament_id, command, idempotency_key).await
@@ -690,11 +693,11 @@ impl TournamentMutation {
         &self,
         ctx: &Context<'_>,
         tournament_id: String,
-        amounts: Vec<u64>,
+        amounts: Vec<scalars::Cents>,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::SetPayouts {
-            amounts: amounts.into_iter().map(Cents::new).collect(),
+            amounts: amounts.into_iter().map(|a| a.0).collect(),
         };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }

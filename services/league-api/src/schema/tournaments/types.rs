@@ -434,9 +434,23 @@ impl TournamentOut {
     async fn prize_pool(&self) -> u64 {
         self.0.prize_pool.get()
     }
-    /// Prizes by place, cents.
+    /// The prizes as they stand, by place, in cents: the payout table's for the field
+    /// (or those `setPayouts` announced); once the tournament is over, what its results
+    /// pay, so after a deal the places its players share carry the deal's amounts,
+    /// largest first.
     async fn prizes(&self) -> Vec<u64> {
-        self.0.prizes.iter().map(|p| p.get()).collect()
+        match &self.0.results {
+            Some(results) => {
+                let mut paid: Vec<(u32, u64)> = results
+                    .iter()
+                    .filter(|r| !r.prize.is_zero())
+                    .map(|r| (r.place, r.prize.get()))
+                    .collect();
+                paid.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+                paid.into_iter().map(|(_, prize)| prize).collect()
+            }
+            None => self.0.prizes.iter().map(|p| p.get()).collect(),
+        }
     }
     async fn hand_for_hand(&self) -> bool {
         self.0.hand_for_hand
@@ -627,5 +641,5 @@ pub enum PenaltyKind {
 #[derive(InputObject, Clone, Debug)]
 pub struct ChipCount {
     pub player: String,
-    pub chips: u64,
+    pub chips: crate::schema::scalars::Chips,
 }
