@@ -29,25 +29,40 @@ const PROJECTOR_WAIT: Duration = Duration::from_secs(5);
 /// One event of the global log, as stored.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct EventOut {
+    /// The event's position in the global log: unique and increasing, not contiguous.
     pub position: Position,
     /// Opaque cursor: pass it as `after` to continue after this event.
     pub cursor: String,
+    /// The stream it belongs to: `tournament:<id>` or `league:<id>`.
     pub stream_id: String,
+    /// Its place in its stream: 1 for the stream's first event, then one more per event.
     pub stream_version: u64,
+    /// The event's type, the payload's `type` tag (`TournamentScheduled`, `HandEvent`, ...;
+    /// see `docs/events.md`).
     pub event_type: String,
+    /// The version of the event type's payload shape.
     pub schema_version: u32,
     /// The payload exactly as stored (JSON text: the bytes an auditor hashes), `null` while
     /// redacted.
     pub payload: Option<String>,
     /// True when the payload is withheld because the hand it belongs to is still running.
     pub redacted: bool,
+    /// Who appended it: `admin:<token>`, `host:<venue>:<token>`, `auditor:<token>` or
+    /// `player:<player>:<token>` (`<token>` is the token's id, never the token itself), or
+    /// `clock` for a level the server's clock started; null when its writer named nobody.
     pub actor: Option<String>,
+    /// The id shared by every event one command appended (16 hex digits, also in the
+    /// server's log); null for the clock's events.
     pub correlation_id: Option<String>,
+    /// The id of what directly caused the event, when its writer gave one; null for every
+    /// event this server appends.
     pub causation_id: Option<String>,
+    /// The idempotency key of the command that appended it, as `<token id>/<key>`; null
+    /// when it was sent without one.
     pub idempotency_key: Option<String>,
     /// When the event was stored, in microseconds since the Unix epoch.
     pub recorded_at: Micros,
-    /// Hex SHA-256 of the stream's previous event.
+    /// Hex SHA-256 of the stream's previous event (64 zeros for the stream's first event).
     pub prev_hash: String,
     /// Hex SHA-256 of this event (see `docs/event-store.md`).
     pub hash: String,
@@ -56,9 +71,11 @@ pub struct EventOut {
 /// A page of the log.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct EventPage {
+    /// The page's events, in log order.
     pub events: Vec<EventOut>,
     /// The cursor of the last event of the page (pass it as `after`).
     pub end_cursor: Option<String>,
+    /// Whether events follow this page's last one.
     pub has_next_page: bool,
 }
 
@@ -67,8 +84,12 @@ pub struct EventPage {
 pub struct Me {
     /// `admin`, `host`, `auditor`, `player`, or `null` without a token.
     pub role: Option<String>,
+    /// The id of the caller's token (`tok_` and 12 hex digits, never the token itself);
+    /// `null` without a token.
     pub token: Option<String>,
+    /// A host's venue id; `null` for the other roles.
     pub venue: Option<String>,
+    /// A player's id; `null` for the other roles.
     pub player: Option<String>,
 }
 

@@ -42,6 +42,8 @@ pub struct ApiState {
     pub hub: Arc<crate::ws::Hub>,
 }
 
+/// The queries: tournaments and their tables, leagues with their standings and player
+/// records, the global event log (auditors), and who the caller is.
 #[derive(MergedObject, Default)]
 pub struct Query(
     tournaments::TournamentQuery,
@@ -49,9 +51,15 @@ pub struct Query(
     audit::AuditQuery,
 );
 
+/// The commands. Each goes to one tournament's or one league's stream and answers with a
+/// `CommandResult`. With an `idempotencyKey` (kept per token), a retry of the same request
+/// answers what the first call appended and appends nothing; the same key sent with a
+/// different request is refused (`IDEMPOTENCY_KEY_REUSED`).
 #[derive(MergedObject, Default)]
 pub struct Mutation(tournaments::TournamentMutation, leagues::LeagueMutation);
 
+/// Live views over WebSocket (`graphql-transport-ws`, or the older `graphql-ws`): each sends
+/// the current value, then a new one whenever it changes; the event log sends each event.
 #[derive(MergedSubscription, Default)]
 pub struct Subscription(
     tournaments::TournamentSubscription,

@@ -33,14 +33,17 @@ impl From<ScoringInput> for ScoringRule {
 /// One player's finish.
 #[derive(InputObject, Clone, Debug)]
 pub struct FinishInput {
+    /// The player's id in the league.
     pub player: String,
     /// 1 is the winner. Players sharing a place all give the top place they share.
     pub place: u32,
     /// How many players share this place (1 by default).
     #[graphql(default = 1)]
     pub shared: u32,
+    /// Re-buys the player made (0 by default).
     #[graphql(default)]
     pub rebuys: u32,
+    /// Players this player knocked out (0 by default).
     #[graphql(default)]
     pub knockouts: u32,
     /// Cents won (0 by default).
@@ -55,14 +58,19 @@ pub struct OutcomeInput {
     /// The tournament's id (a tournament this service ran is recorded with
     /// `recordTournamentResult` instead).
     pub tournament: String,
+    /// The id of the league venue it was played at.
     pub venue: String,
+    /// The id of the season it counts in.
     pub season: String,
     /// Days (or any increasing number): the standings' "earliest" tie-break.
     pub day: u32,
     /// One entry's price, in cents.
     pub buyin: Cents,
+    /// The prize pool, in cents; the prizes in `finishes` add up to no more.
     pub prizepool: Cents,
+    /// Players who entered, league players or not (2 to 100,000).
     pub field: u32,
+    /// The league players' finishes, each player once.
     pub finishes: Vec<FinishInput>,
 }
 

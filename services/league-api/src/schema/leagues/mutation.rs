@@ -58,6 +58,8 @@ impl LeagueMutation {
         admin_command(ctx, id, command, idempotency_key).await
     }
 
+    /// Adds a venue to the league, in a region: `venue` is its id, which schedules, recorded
+    /// outcomes and host tokens name. An admin.
     async fn add_venue(
         &self,
         ctx: &Context<'_>,
@@ -105,6 +107,9 @@ impl LeagueMutation {
         admin_command(ctx, league_id, command, idempotency_key).await
     }
 
+    /// Registers a player in the league: `player` is their id (which tournaments and player
+    /// tokens name), `name` the name shown, `membership` their membership number, held by
+    /// no other player. An admin.
     async fn register_player(
         &self,
         ctx: &Context<'_>,

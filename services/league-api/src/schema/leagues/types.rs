@@ -6,46 +6,66 @@ use async_graphql::{Object, SimpleObject};
 use league_engine::standings::Standing;
 use league_projections::views::PlayerRecord;
 
+/// A venue of the league.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct VenueOut {
+    /// The venue's id: what schedules, recorded outcomes and host tokens name.
     pub id: String,
+    /// The region the venue is in, as `addVenue` named it.
     pub region: String,
 }
 
+/// A season of the league.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct SeasonOut {
+    /// The season's id.
     pub id: String,
-    /// The current scoring version.
+    /// The current scoring version: 1 when the season was added, one more with each
+    /// `setFormula`.
     pub version: u32,
     /// Results counted per player (`null`: all).
     pub best_n: Option<u32>,
 }
 
+/// A player registered in the league.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct LeaguePlayer {
+    /// The player's id: what tournaments, recorded finishes and player tokens name.
     pub id: String,
+    /// The player's name.
     pub name: String,
 }
 
 /// A league's settings and members.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct LeagueOut {
+    /// The league's id (its stream is `league:<id>`).
     pub id: String,
+    /// The league's name.
     pub name: String,
+    /// The places that make the final table: a finish at this place or better counts as a
+    /// final table in the standings.
     pub final_table: u32,
+    /// The league's venues, in id order.
     pub venues: Vec<VenueOut>,
+    /// The league's seasons, in id order.
     pub seasons: Vec<SeasonOut>,
+    /// Every registered player, in id order, merged duplicates included.
     pub players: Vec<LeaguePlayer>,
 }
 
 /// One line of the standings.
 pub struct StandingOut(pub Standing);
 
+/// One line of a season's standings, league-wide or at one venue.
 #[Object(name = "Standing")]
 impl StandingOut {
+    /// The line's place in the standings, from 1; no two lines share one (ties are broken
+    /// as `separatedBy` says).
     async fn rank(&self) -> u32 {
         self.0.rank
     }
+    /// The player's id (a merged duplicate's results count under the id kept).
     async fn player(&self) -> &str {
         &self.0.player
     }
@@ -53,26 +73,33 @@ impl StandingOut {
     async fn points(&self) -> Points {
         Points(self.0.points)
     }
+    /// The results counted in `points`: the season's best `bestN`, or all of them.
     async fn counted(&self) -> u32 {
         self.0.counted
     }
+    /// The player's results in the season (at the venue, for a venue's standings).
     async fn played(&self) -> u32 {
         self.0.played
     }
+    /// Results in first place (a shared first included).
     async fn wins(&self) -> u32 {
         self.0.wins
     }
+    /// Results at the league's `finalTable` place or better.
     async fn final_tables(&self) -> u32 {
         self.0.final_tables
     }
+    /// The best place the player finished in (1 is a win).
     async fn best_finish(&self) -> u32 {
         self.0.best_finish
     }
-    /// The day the counted total was reached.
+    /// The day the counted total was reached: the latest `day` of the results counted.
     async fn reached(&self) -> u32 {
         self.0.reached
     }
-    /// What put this player below the one above (`null` for the leader).
+    /// What put this player below the one above: the first of `Points`, `Wins`,
+    /// `FinalTables`, `BestFinish`, `Earliest` (an earlier `reached`) and `PlayerId` (the ids
+    /// in order) on which the two lines differ; `null` for the leader.
     async fn separated_by(&self) -> Option<String> {
         self.0
             .separated_by
@@ -88,15 +115,25 @@ impl StandingOut {
 /// One result in a player's record.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct RecordLineOut {
+    /// The tournament's id.
     pub tournament: String,
+    /// The id of the venue it was played at.
     pub venue: String,
+    /// The id of the season it counts in.
     pub season: String,
+    /// The tournament's day, as recorded (any increasing number; the standings' "earliest"
+    /// tie-break).
     pub day: u32,
+    /// The player's place; 1 is the winner, and players sharing a place all have the top
+    /// place they share.
     pub place: u32,
+    /// Players who entered the tournament, league players or not.
     pub field: u32,
-    /// Cents.
+    /// The prize won, in cents.
     pub prize: u64,
+    /// Players this player knocked out.
     pub knockouts: u32,
+    /// Re-buys the player made.
     pub rebuys: u32,
     /// Points, under the season's current scoring version.
     pub points: Points,
@@ -105,30 +142,39 @@ pub struct RecordLineOut {
 /// A player's record across the league.
 pub struct PlayerRecordOut(pub PlayerRecord);
 
+/// A player's record across the league: every recorded result, in every season, with the
+/// results of any duplicate merged into the player.
 #[Object(name = "PlayerRecord")]
 impl PlayerRecordOut {
+    /// The player's id (the id kept, when a merged duplicate's id was asked for).
     async fn player(&self) -> &str {
         &self.0.player
     }
+    /// The player's name.
     async fn name(&self) -> &str {
         &self.0.name
     }
+    /// Tournaments recorded for the player.
     async fn played(&self) -> u32 {
         self.0.played
     }
+    /// Results in first place (a shared first included).
     async fn wins(&self) -> u32 {
         self.0.wins
     }
+    /// Results with a prize above 0.
     async fn cashes(&self) -> u32 {
         self.0.cashes
     }
-    /// Cents.
+    /// Prizes won, in cents.
     async fn winnings(&self) -> u64 {
         self.0.winnings.get()
     }
+    /// Players this player knocked out, over every result.
     async fn knockouts(&self) -> u32 {
         self.0.knockouts
     }
+    /// Every result, by `day` and then tournament id.
     async fn results(&self) -> Vec<RecordLineOut> {
         self.0
             .results

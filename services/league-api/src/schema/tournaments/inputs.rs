@@ -198,6 +198,7 @@ impl From<&PriceInput> for Price {
 /// The antes of a level.
 #[derive(InputObject, Clone, Debug)]
 pub struct AnteInput {
+    /// How the antes are posted.
     pub kind: AnteKind,
     /// Chips each ante is (0 with `NONE`).
     #[graphql(default_with = "Chips(EngineChips::ZERO)")]
@@ -207,10 +208,13 @@ pub struct AnteInput {
 /// A level of play.
 #[derive(InputObject, Clone, Debug)]
 pub struct PlayLevelInput {
+    /// The small blind: at most the big blind, and a multiple of the smallest chip in play.
     pub small_blind: Chips,
+    /// The big blind: more than 0, and a multiple of the smallest chip in play.
     pub big_blind: Chips,
     /// No ante when left out.
     pub ante: Option<AnteInput>,
+    /// The level's length, in minutes (more than 0).
     pub minutes: u32,
 }
 
@@ -226,6 +230,7 @@ pub struct ColourUpInput {
 /// A break.
 #[derive(InputObject, Clone, Debug)]
 pub struct BreakInput {
+    /// The break's length, in minutes.
     pub minutes: u32,
     /// A colour-up during the break.
     pub colour_up: Option<ColourUpInput>,
@@ -234,7 +239,9 @@ pub struct BreakInput {
 /// One level of the structure: `play` or `break`.
 #[derive(OneofObject, Clone, Debug)]
 pub enum LevelInput {
+    /// A level of play.
     Play(PlayLevelInput),
+    /// A break (never the first level).
     Break(BreakInput),
 }
 
@@ -253,7 +260,7 @@ pub struct PurchaseInput {
     pub until_level: u32,
     /// And only in the first this many minutes of the tournament clock.
     pub until_minutes: Option<u32>,
-    /// Chips one gives.
+    /// Chips one gives (more than 0); a re-entry gives `startingChips` instead.
     pub chips: Chips,
     /// Only when the player's stack is at most this (e.g. the starting stack).
     pub max_stack: Option<Chips>,
@@ -300,13 +307,17 @@ pub struct PayoutRowInput {
 /// (`CONTRADICTS_PRESET`).
 #[derive(InputObject, Clone, Debug, Default)]
 pub struct HouseRulesInput {
+    /// In which order players out in one hand finish.
     pub bust_order: Option<BustOrderKind>,
+    /// How tables are balanced.
     pub balance: Option<BalanceKind>,
     /// Redraw every seat when the field comes down to these numbers of tables.
     pub redraw_at: Option<Vec<u32>>,
     /// Draw for the button again at the final table.
     pub final_table_button_draw: Option<bool>,
+    /// How the left-over chips of a denomination leaving play are exchanged.
     pub colour_up: Option<ColourUpKind>,
+    /// When an absent entrant's chips may be removed from play (`removeAbsent`).
     pub absent_removal: Option<AbsentRemovalKind>,
 }
 
@@ -341,6 +352,7 @@ impl HouseRulesInput {
 /// A tournament as the host schedules it.
 #[derive(InputObject, Clone, Debug)]
 pub struct ScheduleInput {
+    /// The tournament's name, as dashboards show it.
     pub name: String,
     /// The venue's id in its league.
     pub venue: String,
@@ -348,6 +360,7 @@ pub struct ScheduleInput {
     pub starts_at: Millis,
     /// The house's rulebook: the house rules come from it.
     pub preset: PresetName,
+    /// What the server tracks of the play: every card, or only the results.
     pub tracking: TrackingMode,
     /// The price of an entry (and of a re-entry).
     pub entry: PriceInput,
@@ -357,17 +370,24 @@ pub struct ScheduleInput {
     /// The least the prize pool will be; the house pays any shortfall (0 by default).
     #[graphql(default_with = "Cents(EngineCents::ZERO)")]
     pub guarantee: Cents,
+    /// Chips an entry (or a re-entry) gives: more than 0, and a multiple of the smallest
+    /// chip in play.
     pub starting_chips: Chips,
     /// The smallest chip in play at the start; by default the largest chip that makes the
     /// first level's blinds and ante.
     pub chip_unit: Option<Chips>,
     /// The structure, in order: levels of play and breaks.
     pub levels: Vec<LevelInput>,
-    /// Seats at a table (9 by default).
+    /// Seats at a table, 2 to 10 (9 by default); seats are numbered from 0.
     #[graphql(default = 9)]
     pub table_size: u8,
+    /// Re-buys: when, how many, at what price and for how many chips; none when left out.
     pub rebuys: Option<PurchaseInput>,
+    /// Add-ons: when, how many, at what price and for how many chips; none when left out.
     pub add_ons: Option<PurchaseInput>,
+    /// Re-entries, through `lateEntry`, for a player who is out: when and how many; each
+    /// costs an entry (`entry`, so no `price` here) and gives `startingChips`. None when
+    /// left out.
     pub reentries: Option<PurchaseInput>,
     /// Late entries; none by default.
     pub late_registration: Option<LateRegistrationInput>,

@@ -586,6 +586,10 @@ impl TournamentMutation {
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
+    /// A re-buy for a player still in (seated, or busted and free to re-buy), made at once
+    /// between hands at their table: within the re-buy window (levels and minutes), the
+    /// limit per player, any stack limit and, with `afterBustOnly`, only once busted. The
+    /// venue's staff.
     async fn rebuy(
         &self,
         ctx: &Context<'_>,
@@ -600,6 +604,9 @@ impl TournamentMutation {
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
+    /// An add-on for a seated player, between hands at their table: within the add-on
+    /// window (levels and minutes), the limit per player and any stack limit. The venue's
+    /// staff.
     async fn add_on(
         &self,
         ctx: &Context<'_>,

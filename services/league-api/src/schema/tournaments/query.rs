@@ -169,6 +169,7 @@ impl CommandResult {
 /// A bet or raise the house rules changed.
 #[derive(async_graphql::SimpleObject, Clone, Debug)]
 pub struct Adjusted {
+    /// The seat (from 0) that bet or raised.
     pub seat: league_engine::hand::Seat,
     /// The total the seat declared for the round.
     pub declared: u64,

@@ -11,9 +11,13 @@ use league_projections::views::{TableView, TournamentView};
 /// Where a tournament is.
 #[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
 pub enum TournamentStage {
+    /// Not scheduled: no schedule has been accepted for the id.
     New,
+    /// Scheduled and taking registrations; not started.
     Scheduled,
+    /// Started: the seats are drawn and the clock runs.
     Running,
+    /// Over: `results` holds every player's finish.
     Finished,
 }
 
@@ -43,6 +47,7 @@ pub enum AnteKind {
 #[derive(SimpleObject, Clone, Copy, Debug)]
 #[graphql(name = "Ante")]
 pub struct AnteOut {
+    /// How the antes are posted.
     pub kind: AnteKind,
     /// Chips each ante is (0 with no ante).
     pub amount: u64,
@@ -71,8 +76,11 @@ impl From<AnteStructure> for AnteOut {
 #[derive(SimpleObject, Clone, Copy, Debug)]
 #[graphql(name = "Blinds")]
 pub struct BlindsOut {
+    /// The small blind, in chips.
     pub small_blind: u64,
+    /// The big blind, in chips.
     pub big_blind: u64,
+    /// The antes.
     pub ante: AnteOut,
 }
 
@@ -90,9 +98,13 @@ impl From<Blinds> for BlindsOut {
 #[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
 #[graphql(name = "Street")]
 pub enum StreetOut {
+    /// Before the flop: hole cards only.
     Preflop,
+    /// After the first three board cards.
     Flop,
+    /// After the fourth board card.
     Turn,
+    /// After the fifth and last board card.
     River,
 }
 
@@ -113,7 +125,11 @@ impl From<Street> for StreetOut {
 pub struct BetRange {
     /// `true`: a raise (`RAISE_TO`); `false`: an opening bet (`BET`).
     pub raise: bool,
+    /// The smallest total for the round, in chips: a full bet or raise, or all the player's
+    /// chips when they have less.
     pub min: u64,
+    /// The largest total for the round, in chips: all the player's chips (their stack and
+    /// what they have put in this round).
     pub max: u64,
 }
 
@@ -124,7 +140,9 @@ pub struct BetRange {
 pub struct LegalActionsOut {
     /// The seat to act.
     pub seat: Seat,
+    /// Whether the seat may fold (always, even with nothing to call).
     pub can_fold: bool,
+    /// Whether the seat may check: there is nothing to call.
     pub can_check: bool,
     /// Chips a call adds (less than the amount facing when it puts the player all-in);
     /// `null` when there is nothing to call.
@@ -153,6 +171,7 @@ impl From<LegalActions> for LegalActionsOut {
 /// A pot of the hand in progress.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct Pot {
+    /// The chips in the pot.
     pub amount: u64,
     /// The seats still able to win it.
     pub seats: Vec<Seat>,
@@ -163,13 +182,18 @@ pub struct Pot {
 pub struct LevelOut {
     /// `play` or `break`.
     pub kind: String,
+    /// The level's length, in minutes.
     pub minutes: u32,
+    /// The small blind of a play level, in chips; `null` for a break.
     pub small_blind: Option<u64>,
+    /// The big blind of a play level, in chips; `null` for a break.
     pub big_blind: Option<u64>,
     /// The antes of a play level.
     pub ante: Option<AnteOut>,
-    /// A colour-up during this break: the chip leaving play and the one it becomes.
+    /// A colour-up during this break: the chip leaving play; `null` without a colour-up.
     pub colour_up_low: Option<u64>,
+    /// A colour-up during this break: the chip `colourUpLow` chips are exchanged for;
+    /// `null` without a colour-up.
     pub colour_up_high: Option<u64>,
 }
 
@@ -201,37 +225,56 @@ impl From<Level> for LevelOut {
 /// A player's chips at a seat.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct SeatChips {
+    /// The seat number, from 0.
     pub seat: Seat,
+    /// The player's id.
     pub player: String,
+    /// The player's chips: as they were when the hand in progress at the table started;
+    /// between hands, now.
     pub chips: u64,
 }
 
 /// One table's seating.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct TableSeating {
+    /// The table number, from 1.
     pub table: u32,
+    /// The occupied seats, by seat number.
     pub seats: Vec<SeatChips>,
 }
 
 /// A player's place (players still in share place 1).
 #[derive(SimpleObject, Clone, Debug)]
 pub struct Place {
+    /// The player's id.
     pub player: String,
+    /// The place: 1 for every player still in; for a player who is out, the place they
+    /// finished in (players sharing a place all have the top place they share).
     pub place: u32,
+    /// How many players share the place: for place 1 while play goes on, the players still
+    /// in; players out in the same hand-for-hand round share theirs; else 1.
     pub shared: u32,
 }
 
 /// One player's final result.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct FinishOut {
+    /// The player's id.
     pub player: String,
+    /// The finishing place; 1 is the winner, and players sharing a place all have the top
+    /// place they share.
     pub place: u32,
+    /// How many players share the place (1 when alone).
     pub shared: u32,
-    /// Cents.
+    /// The prize won, in cents.
     pub prize: u64,
+    /// Entries the player bought, re-entries included.
     pub entries: u32,
+    /// Re-buys the player made.
     pub rebuys: u32,
+    /// Add-ons the player made.
     pub add_ons: u32,
+    /// Players this player knocked out.
     pub knockouts: u32,
 }
 
@@ -261,6 +304,7 @@ pub enum PendingKind {
 /// One thing pending at a tournament: what the host must do, or what waits on a hand.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct PendingAction {
+    /// What is pending.
     pub kind: PendingKind,
     /// The tables concerned.
     pub tables: Vec<u32>,
@@ -268,12 +312,17 @@ pub struct PendingAction {
     pub players: Vec<String>,
     /// A redraw that draws seats (else buttons only).
     pub seats: Option<bool>,
-    /// A colour-up's chip leaving play, and the chip it becomes.
+    /// A colour-up's chip leaving play (`COLOUR_UP`).
     pub low: Option<u64>,
+    /// A colour-up's chip the `low` chips are exchanged for (`COLOUR_UP`).
     pub high: Option<u64>,
+    /// A move's table the player leaves (`MOVE`).
     pub from_table: Option<u32>,
+    /// A move's seat the player leaves, from 0 (`MOVE`).
     pub from_seat: Option<Seat>,
+    /// A move's table the player goes to (`MOVE`).
     pub to_table: Option<u32>,
+    /// A move's seat the player goes to, from 0 (`MOVE`).
     pub to_seat: Option<Seat>,
     /// The house rule applied to a move.
     pub rule: Option<String>,
@@ -341,6 +390,8 @@ impl From<&Pending> for PendingAction {
 /// A tournament as its dashboard shows it.
 pub struct TournamentOut(pub TournamentView);
 
+/// A tournament as its dashboard shows it: its stage and clock, entries and money, seating
+/// and places, and what is pending.
 #[Object(name = "Tournament")]
 impl TournamentOut {
     /// The tournament's id (its stream is `tournament:<id>`).
@@ -349,12 +400,15 @@ impl TournamentOut {
             .id_of(&self.0.stream)
             .unwrap_or(&self.0.stream)
     }
+    /// The tournament's name, as scheduled.
     async fn name(&self) -> &str {
         &self.0.name
     }
+    /// The id of the venue it is played at.
     async fn venue(&self) -> &str {
         &self.0.venue
     }
+    /// Where the tournament is: scheduled, running or finished.
     async fn stage(&self) -> TournamentStage {
         self.0.stage.into()
     }
@@ -366,17 +420,20 @@ impl TournamentOut {
             Tracking::Results => "results",
         })
     }
-    /// The current level (1-based).
+    /// The current level (1-based; 1 before the start).
     async fn level(&self) -> Option<u32> {
         self.0.level
     }
+    /// The current level's blinds, antes and length (before the start, the first level's).
     async fn level_spec(&self) -> Option<LevelOut> {
         self.0.level_spec.map(LevelOut::from)
     }
-    /// Milliseconds since the epoch.
+    /// When the current level started, in milliseconds since the epoch; 0 before the start.
     async fn level_started_at(&self) -> i64 {
         self.0.level_started_at
     }
+    /// When the clock was paused (or, for a level started while it was paused, when that
+    /// level started), in milliseconds since the epoch; `null` while the clock runs.
     async fn paused_since(&self) -> Option<i64> {
         self.0.paused_since
     }
@@ -406,7 +463,7 @@ impl TournamentOut {
     async fn next_break_at(&self) -> Option<i64> {
         self.0.next_break_at
     }
-    /// The chips in play over the players still in.
+    /// The chips in play divided by the players still in, rounded down; 0 unless running.
     async fn average_stack(&self) -> u64 {
         self.0.average_stack.get()
     }
@@ -415,29 +472,35 @@ impl TournamentOut {
     async fn pending(&self) -> Vec<PendingAction> {
         self.0.pending.iter().map(PendingAction::from).collect()
     }
+    /// Entries bought, late entries and re-entries included.
     async fn entries(&self) -> u64 {
         self.0.entries
     }
+    /// Re-buys made, all players together.
     async fn rebuys(&self) -> u64 {
         self.0.rebuys
     }
+    /// Add-ons made, all players together.
     async fn add_ons(&self) -> u64 {
         self.0.add_ons
     }
+    /// Players still in: seated, or busted and still free to re-buy.
     async fn remaining(&self) -> u32 {
         self.0.remaining
     }
+    /// Players who entered, each counted once however many times they re-entered.
     async fn field(&self) -> u32 {
         self.0.field
     }
-    /// Cents.
+    /// The prize pool, in cents: what the purchases put in (after the house's cut), or the
+    /// guarantee when that is more.
     async fn prize_pool(&self) -> u64 {
         self.0.prize_pool.get()
     }
-    /// The prizes as they stand, by place, in cents: the payout table's for the field
-    /// (or those `setPayouts` announced); once the tournament is over, what its results
-    /// pay, so after a deal the places its players share carry the deal's amounts,
-    /// largest first.
+    /// The prizes as they stand, in cents, first place first: the amounts `setPayouts`
+    /// announced for the current pool, else the payout table's for this field and pool;
+    /// once the tournament is over, what its results pay, so after a deal the places its
+    /// players share carry the deal's amounts, largest first.
     async fn prizes(&self) -> Vec<u64> {
         match &self.0.results {
             Some(results) => {
@@ -452,9 +515,13 @@ impl TournamentOut {
             None => self.0.prizes.iter().map(|p| p.get()).collect(),
         }
     }
+    /// Whether play is hand-for-hand (from one player off the money, while two or more
+    /// tables play): every table plays one hand per round, and players out in the same round
+    /// share their places.
     async fn hand_for_hand(&self) -> bool {
         self.0.hand_for_hand
     }
+    /// Each table's seats and chips, by table number (from 1).
     async fn tables(&self) -> Vec<TableSeating> {
         self.0
             .tables
@@ -472,6 +539,8 @@ impl TournamentOut {
             })
             .collect()
     }
+    /// Every player's place so far: players still in share place 1, players out hold the
+    /// place they finished in.
     async fn places(&self) -> Vec<Place> {
         self.0
             .places
@@ -505,12 +574,20 @@ impl TournamentOut {
 /// One seat at a table.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct SeatOut {
+    /// The seat number, from 0.
     pub seat: Seat,
+    /// The player's id.
     pub player: String,
+    /// The player's stack, in chips: during a hand, what is left after this hand's bets;
+    /// between hands, all their chips.
     pub chips: u64,
+    /// Whether the player is marked absent (`markAbsent`) and has not yet arrived.
     pub absent: bool,
+    /// Whether the player is dealt into the hand in progress and has neither folded nor
+    /// mucked (all-in included).
     pub in_hand: bool,
-    /// The hole cards this caller may see (`["Ah", "Kd"]`).
+    /// The hole cards this caller may see (`["Ah", "Kd"]`): shown cards, a player's own,
+    /// or for an auditor every card of a completed hand; `null` otherwise.
     pub cards: Option<Vec<String>>,
     /// Chips put in during this betting round (blinds count); 0 between hands.
     pub bet: u64,
@@ -523,8 +600,12 @@ pub struct TableOut {
     pub version: u64,
 }
 
+/// A table as the caller may see it: its seats and chips, the hand in progress and what
+/// the seat to act may do. The public sees shown cards; a player also their own; an
+/// auditor (or admin) every card of a completed hand.
 #[Object(name = "Table")]
 impl TableOut {
+    /// The table number, from 1.
     async fn table(&self) -> u32 {
         self.view.table
     }
@@ -537,24 +618,36 @@ impl TableOut {
     async fn hand(&self) -> u32 {
         self.view.hand
     }
+    /// Whether a hand is in progress at the table.
     async fn in_hand(&self) -> bool {
         self.view.in_hand
     }
+    /// The button's seat (from 0) in the hand in progress, or in the last one between
+    /// hands; `null` before the table's first hand and after a redraw until the next hand.
     async fn button(&self) -> Option<Seat> {
         self.view.button
     }
+    /// The board cards dealt so far (`["Ah", "Kd", "7c"]`) in the hand in progress, or in
+    /// the last one between hands; empty before the flop.
     async fn board(&self) -> Vec<String> {
         self.view.board.iter().map(Card::to_string).collect()
     }
+    /// The chips in the middle for the hand in progress (every bet, blind and ante put in,
+    /// less what has been awarded); 0 between hands.
     async fn pot(&self) -> u64 {
         self.view.pot.get()
     }
+    /// The seat (from 0) to act while a betting round is in progress; `null` otherwise.
     async fn to_act(&self) -> Option<Seat> {
         self.view.to_act
     }
+    /// The highest total bet of the betting round in progress, in chips (blinds count): the
+    /// total a call matches. Read it while a seat is to act (`toAct`); otherwise it may
+    /// still hold the last round's figure.
     async fn current_bet(&self) -> u64 {
         self.view.current_bet.get()
     }
+    /// The occupied seats, by seat number.
     async fn seats(&self) -> Vec<SeatOut> {
         self.view
             .seats
@@ -609,37 +702,53 @@ impl TableOut {
 /// A page of tournaments.
 #[derive(async_graphql::SimpleObject)]
 pub struct TournamentPage {
+    /// The page's tournaments, in id order.
     pub tournaments: Vec<TournamentOut>,
     /// The cursor of the page's last tournament (pass it as `after`).
     pub end_cursor: Option<String>,
+    /// Whether tournaments follow this page's last one.
     pub has_next_page: bool,
 }
 
 /// A player's action.
 #[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ActionKind {
+    /// Give up the hand.
     Fold,
+    /// Pass, with nothing to call.
     Check,
+    /// Match the bet facing (all the player's chips, when they have less).
     Call,
     /// Bet to `amount` (no bet facing).
     Bet,
     /// Raise to a total of `amount` for the round.
     RaiseTo,
+    /// Put in all the player's chips: a call when they come to no more than the round's
+    /// highest bet, else a bet or raise to all of them (refused when the seat may not bet
+    /// or raise).
     AllIn,
 }
 
 /// A penalty.
 #[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
 pub enum PenaltyKind {
+    /// A warning; no hands missed.
     Warning,
+    /// Misses `count` hands: dealt in, blinded and folded as if absent.
     MissHands,
+    /// Misses `count` rounds: as many hands as there are players at the table, times
+    /// `count`.
     MissRounds,
+    /// Disqualifies the player, between hands at their table: their chips are removed from
+    /// play and they are out.
     Disqualify,
 }
 
 /// One player's chips in a count.
 #[derive(InputObject, Clone, Debug)]
 pub struct ChipCount {
+    /// The player's id.
     pub player: String,
+    /// The chips counted in front of the player.
     pub chips: crate::schema::scalars::Chips,
 }
