@@ -8,8 +8,8 @@
 use league_api::auth::Role;
 use league_engine::tournament::play::Tracking;
 use league_tests::{
-    ACT, Backend, REGISTER, SCHEDULE, TABLE, TestApp, a_night_in_the_standings, cards_shown, code,
-    metrics_page, schedule, series, spawn_app_with, started,
+    ACT, Backend, REGISTER, SCHEDULE, TABLE, TestApp, a_league, a_night_in_the_standings,
+    cards_shown, code, metrics_page, schedule, series, spawn_app_with, started,
 };
 use serde_json::{Value, json};
 
@@ -138,6 +138,8 @@ async fn a_dealt_hand_keeps_cards_private_and_reports_rule_errors_with_codes(app
 }
 
 async fn a_host_of_another_venue_is_forbidden_and_nothing_is_appended(app: &TestApp) {
+    // Crown in the league apl, with ann a member.
+    a_league(app).await;
     app.admin(
         SCHEDULE,
         json!({"id": "t3", "s": schedule("crown", Tracking::Results)}),

@@ -17,6 +17,8 @@ use league_tests::{
 use serde_json::{Value, json};
 
 async fn an_idempotency_key_reused_for_another_request_is_refused(app: &TestApp) {
+    // Crown in the league apl, with ann and bob members.
+    a_league(app).await;
     app.admin(
         SCHEDULE,
         json!({"id": "t1", "s": schedule("crown", Tracking::Results)}),
@@ -90,8 +92,7 @@ async fn every_error_has_a_code_and_reads_as_words(app: &TestApp) {
         "{body:#}"
     );
     assert_eq!(
-        body["errors"][0]["message"],
-        "amount: chips are a whole number from 0 to 2^64 - 1",
+        body["errors"][0]["message"], "amount: chips are a whole number from 0 to 2^64 - 1",
         "{body:#}"
     );
     // A document that does not parse: a code and no drawing of the line.
@@ -539,7 +540,10 @@ async fn only_members_are_registered_and_a_walk_in_becomes_one(app: &TestApp) {
         .await;
     assert_eq!(code(&body), "NOT_A_MEMBER", "{body:#}");
     assert!(
-        body["errors"][0]["message"].as_str().unwrap().contains("apl"),
+        body["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("apl"),
         "{body:#}"
     );
     assert_eq!(app.last_position().await, before, "nothing appended");
@@ -574,11 +578,19 @@ async fn only_members_are_registered_and_a_walk_in_becomes_one(app: &TestApp) {
         json!({"id": "t12", "s": schedule("garage", Tracking::Results)}),
     )
     .await;
-    app.admin(REGISTER, json!({"t": "t12", "p": "anyone"})).await;
+    app.admin(REGISTER, json!({"t": "t12", "p": "anyone"}))
+        .await;
 }
 
 async fn after_a_deal_the_prizes_are_the_deal_s(app: &TestApp) {
-    started(app, "t13", "crown", Tracking::Results, &["ann", "bob", "cat"]).await;
+    started(
+        app,
+        "t13",
+        "crown",
+        Tracking::Results,
+        &["ann", "bob", "cat"],
+    )
+    .await;
     let view = "{ tournament(id: \"t13\") { stage prizePool prizes results { player prize } } }";
     let before = app.admin(view, json!({})).await["tournament"].clone();
     app.admin(
@@ -606,8 +618,14 @@ async fn after_a_deal_the_prizes_are_the_deal_s(app: &TestApp) {
         .iter()
         .map(|p| p.as_u64().unwrap())
         .collect();
-    assert_eq!(prizes, dealt, "the prizes are what the deal pays: {after:#}");
-    assert_ne!(after["prizes"], before["prizes"], "not the announced prizes");
+    assert_eq!(
+        prizes, dealt,
+        "the prizes are what the deal pays: {after:#}"
+    );
+    assert_ne!(
+        after["prizes"], before["prizes"],
+        "not the announced prizes"
+    );
     assert_eq!(
         prizes.iter().sum::<u64>(),
         after["prizePool"].as_u64().unwrap()

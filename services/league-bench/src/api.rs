@@ -28,6 +28,7 @@ use league_engine::league;
 use league_engine::rules::Preset;
 use league_engine::tournament::play::Tracking;
 use league_engine::tournament::sim::weekly_schedule;
+use league_engine::units::PlayerId;
 use league_store::Backend;
 use league_testkit::Scratch;
 use serde_json::{Value, json};
@@ -388,7 +389,8 @@ async fn graphql(
     Ok(body["data"].clone())
 }
 
-/// The league the tables' venues belong to (a host token names a venue that exists).
+/// The league the tables' venues belong to (a host token names a venue that exists), with
+/// the tables' players as its members.
 async fn add_venues(store: &league_store::Store, tables: u32) -> Result<(), String> {
     let mut state = league::LeagueState::new();
     let mut events = Vec::new();
@@ -399,6 +401,14 @@ async fn add_venues(store: &league_store::Store, tables: u32) -> Result<(), Stri
     .chain((0..tables).map(|t| league::Command::AddVenue {
         venue: format!("venue-{t}"),
         region: "bench".into(),
+    }))
+    // Only a venue's league members are registered at its tournaments.
+    .chain((0..tables).flat_map(|t| {
+        (0..PLAYERS).map(move |p| league::Command::RegisterPlayer {
+            player: PlayerId::from(format!("t{t}-p{p}")),
+            name: format!("Player {p} of table {t}"),
+            membership: format!("B-{t}-{p}"),
+        })
     }));
     for command in commands {
         for event in league::decide(&state, &command).map_err(|e| e.to_string())? {

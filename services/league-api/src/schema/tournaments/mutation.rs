@@ -6,8 +6,8 @@ use league_app::commands::Command;
 use league_engine::card::Card;
 use league_engine::deck::{Commitment, Seed};
 use league_engine::hand::{Action, Command as HandCommand, Seat};
-use league_engine::tournament::play::{Penalty, Tournament, TournamentCommand, Tracking};
 use league_engine::tournament::ColourUpPolicy;
+use league_engine::tournament::play::{Penalty, Tournament, TournamentCommand, Tracking};
 use league_engine::units::PlayerId;
 
 use super::draws;
@@ -16,9 +16,7 @@ use super::stream_of;
 use super::types::{ActionKind, ChipCount, PenaltyKind};
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult, code};
-use crate::schema::{
-    ApiState, CommandResult, now_millis, principal, run_command, scalars, state,
-};
+use crate::schema::{ApiState, CommandResult, now_millis, principal, run_command, scalars, state};
 
 fn card(text: &str) -> ApiResult<Card> {
     text.parse()
@@ -69,7 +67,9 @@ fn membership(state: &ApiState, venue: &str, player: &str) -> Membership {
         if league.player(player).is_some() {
             return Membership::Member;
         }
-        let id = league_events::StreamKind::League.id_of(stream).unwrap_or(stream);
+        let id = league_events::StreamKind::League
+            .id_of(stream)
+            .unwrap_or(stream);
         leagues.push(id.to_owned());
     }
     if leagues.is_empty() {
