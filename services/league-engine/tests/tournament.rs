@@ -1904,6 +1904,34 @@ fn a_late_entry_sits_at_the_smallest_table_until_registration_closes() {
 }
 
 #[test]
+fn a_re_entry_gives_the_chips_of_its_policy() {
+    let mut s = schedule(Preset::Wph, Tracking::Results);
+    s.reentries = Some(league_engine::tournament::play::PurchasePolicy {
+        per_player: 1,
+        from_level: 1,
+        until_level: 2,
+        until_minutes: None,
+        chips: Chips::new(3000),
+        max_stack: None,
+        after_bust_only: false,
+    });
+    let mut g = Game::started(s, 7);
+    knock_out(&mut g, &id(2));
+    let (seed, next) = g.reveal();
+    let events = g.when(Cmd::LateEntry {
+        player: id(2),
+        at: g.clock,
+        seed,
+        next_commitment: next,
+    });
+    let Some(Ev::PlayerEntered { chips, reentry, .. }) = events.last() else {
+        panic!("{events:?}");
+    };
+    assert_eq!((chips.get(), *reentry), (3000, true));
+    assert_eq!(g.state.player(id(2).as_str()).unwrap().chips.get(), 3000);
+}
+
+#[test]
 fn eliminate_and_record_chips_are_for_results_tracking_and_must_add_up() {
     let mut g = Game::started(schedule(Preset::QueenSix, Tracking::Results), 4);
     assert_eq!(

@@ -260,7 +260,7 @@ pub struct PurchaseInput {
     pub until_level: u32,
     /// And only in the first this many minutes of the tournament clock.
     pub until_minutes: Option<u32>,
-    /// Chips one gives (more than 0); a re-entry gives `startingChips` instead.
+    /// Chips one gives (more than 0); for re-entries, often the same as `startingChips`.
     pub chips: Chips,
     /// Only when the player's stack is at most this (e.g. the starting stack).
     pub max_stack: Option<Chips>,
@@ -370,7 +370,7 @@ pub struct ScheduleInput {
     /// The least the prize pool will be; the house pays any shortfall (0 by default).
     #[graphql(default_with = "Cents(EngineCents::ZERO)")]
     pub guarantee: Cents,
-    /// Chips an entry (or a re-entry) gives: more than 0, and a multiple of the smallest
+    /// Chips an entry gives: more than 0, and a multiple of the smallest
     /// chip in play.
     pub starting_chips: Chips,
     /// The smallest chip in play at the start; by default the largest chip that makes the
@@ -386,8 +386,8 @@ pub struct ScheduleInput {
     /// Add-ons: when, how many, at what price and for how many chips; none when left out.
     pub add_ons: Option<PurchaseInput>,
     /// Re-entries, through `lateEntry`, for a player who is out: when and how many; each
-    /// costs an entry (`entry`, so no `price` here) and gives `startingChips`. None when
-    /// left out.
+    /// costs an entry (`entry`, so no `price` here) and gives its `chips`. None when left
+    /// out.
     pub reentries: Option<PurchaseInput>,
     /// Late entries; none by default.
     pub late_registration: Option<LateRegistrationInput>,

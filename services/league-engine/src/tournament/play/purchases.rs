@@ -25,7 +25,7 @@ impl Run<'_> {
         };
         let until = schedule.late_registration_until_level;
         let paid = schedule.pool.entry;
-        let chips = schedule.starting_chips;
+        let mut chips = schedule.starting_chips;
         let size = schedule.table_size;
         if let Some(entries) = reentry {
             let policy = schedule
@@ -38,6 +38,8 @@ impl Run<'_> {
                     limit: policy.per_player,
                 });
             }
+            // A re-entry gives the chips its policy says (often the starting stack).
+            chips = policy.chips;
         } else if level > until {
             return Err(TournamentError::RegistrationClosed {
                 level,
