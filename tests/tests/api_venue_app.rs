@@ -399,7 +399,7 @@ async fn a_dealt_table_is_played_to_a_winner_from_what_its_view_offers(app: &Tes
     assert_eq!(u(&left[0]["chips"]), total, "the winner holds every chip");
 }
 
-const CLOCK: &str = "query($t: String!) { tournament(id: $t) { level paused levelStartedAt levelEndsAt timeLeft nextBreakAt nextLevel { kind minutes bigBlind ante { kind amount } } averageStack remaining pending { kind tables players low high } } }";
+const CLOCK: &str = "query($t: String!) { tournament(id: $t) { level paused levelStartedAt levelEndsAt timeLeft nextBreakAt nextLevel { kind minutes bigBlind ante { kind amount } } averageStack remaining pending { kind tables players low high pool prizes } } }";
 
 async fn the_tournament_view_shows_its_clock_and_what_is_pending(app: &TestApp) {
     started(app, "t6", "crown", Tracking::Results, &["ann", "bob", "cy"]).await;
@@ -415,6 +415,21 @@ async fn the_tournament_view_shows_its_clock_and_what_is_pending(app: &TestApp) 
     assert_eq!(t["nextLevel"]["bigBlind"], 100, "{t:#}");
     assert_eq!(t["nextLevel"]["ante"]["kind"], "NONE", "{t:#}");
     assert_eq!(u(&t["averageStack"]), 5_000, "{t:#}");
+    // No late entries, re-entries, re-buys or add-ons: the pool is final, its prizes wait
+    // to be announced (the payout table's, until the host announces them).
+    let pending = &t["pending"];
+    assert_eq!(pending.as_array().unwrap().len(), 1, "{t:#}");
+    assert_eq!(pending[0]["kind"], "ANNOUNCE_PAYOUTS", "{t:#}");
+    assert_eq!(pending[0]["pool"], 6_000, "three entries at 20.00: {t:#}");
+    let prizes = pending[0]["prizes"].clone();
+    let sum: u64 = prizes.as_array().unwrap().iter().map(u).sum();
+    assert_eq!(sum, 6_000, "{t:#}");
+    app.admin(
+        "mutation($a: [Cents!]!) { setPayouts(tournamentId: \"t6\", amounts: $a) { events } }",
+        json!({"a": prizes}),
+    )
+    .await;
+    let t = &app.admin(CLOCK, json!({"t": "t6"})).await["tournament"];
     assert_eq!(t["pending"], json!([]), "{t:#}");
     // Paused: no end to count down to.
     app.admin(
@@ -446,7 +461,7 @@ async fn the_tournament_view_shows_its_clock_and_what_is_pending(app: &TestApp) 
     assert_eq!(t["level"], 5);
     assert_eq!(
         t["pending"],
-        json!([{"kind": "COLOUR_UP", "tables": [], "players": [], "low": 25, "high": 100}]),
+        json!([{"kind": "COLOUR_UP", "tables": [], "players": [], "low": 25, "high": 100, "pool": null, "prizes": null}]),
         "{t:#}"
     );
     let body = app

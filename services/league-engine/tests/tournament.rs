@@ -2791,3 +2791,26 @@ fn a_directors_move_that_breaks_the_balancing_rule_is_refused() {
         TournamentError::SeatTaken { .. }
     ));
 }
+
+#[test]
+fn the_payouts_wait_to_be_announced_once_the_pool_can_grow_no_more() {
+    use league_engine::tournament::play::Pending;
+    let announce = |g: &Game| {
+        g.state.pending().into_iter().find_map(|p| match p {
+            Pending::AnnouncePayouts { pool, prizes } => Some((pool, prizes)),
+            _ => None,
+        })
+    };
+    let mut s = schedule(Preset::QueenSix, Tracking::Results);
+    s.late_registration_until_level = 1;
+    let mut g = Game::started(s, 7);
+    // Late entries are still taken: the pool may grow.
+    assert_eq!(announce(&g), None);
+    g.advance(1000);
+    let (pool, prizes) = announce(&g).expect("registration closed: the prizes to announce");
+    assert_eq!(pool, g.state.prize_pool().unwrap().total);
+    assert_eq!(prizes, g.state.prizes().unwrap());
+    // Announced (the table's prizes or others): nothing pending any more.
+    g.when(Cmd::SetPayouts { amounts: prizes });
+    assert_eq!(announce(&g), None);
+}

@@ -299,6 +299,10 @@ pub enum PendingKind {
     /// A player moves from `fromTable`/`fromSeat` to `toTable`/`toSeat` once the hand there
     /// is over (`rule`, `reason`).
     Move,
+    /// Every window that adds to the prize pool has closed: the `pool` is final, and the
+    /// payout table's `prizes` for it wait to be announced (`setPayouts`, with these or
+    /// others). Nothing waits on it.
+    AnnouncePayouts,
 }
 
 /// One thing pending at a tournament: what the host must do, or what waits on a hand.
@@ -328,6 +332,11 @@ pub struct PendingAction {
     pub rule: Option<String>,
     /// Why, in words an auditor can check.
     pub reason: Option<String>,
+    /// The final prize pool, in cents (`ANNOUNCE_PAYOUTS`).
+    pub pool: Option<u64>,
+    /// The payout table's prizes for the pool, first place first, in cents
+    /// (`ANNOUNCE_PAYOUTS`).
+    pub prizes: Option<Vec<u64>>,
 }
 
 impl From<&Pending> for PendingAction {
@@ -345,6 +354,8 @@ impl From<&Pending> for PendingAction {
             to_seat: None,
             rule: None,
             reason: None,
+            pool: None,
+            prizes: None,
         };
         match p {
             Pending::Redraw { tables, seats } => PendingAction {
@@ -368,6 +379,11 @@ impl From<&Pending> for PendingAction {
             Pending::Halted { tables } => PendingAction {
                 tables: tables.clone(),
                 ..bare(PendingKind::Halted)
+            },
+            Pending::AnnouncePayouts { pool, prizes } => PendingAction {
+                pool: Some(pool.get()),
+                prizes: Some(prizes.iter().map(|p| p.get()).collect()),
+                ..bare(PendingKind::AnnouncePayouts)
             },
             Pending::TableToBreak { table } => PendingAction {
                 tables: vec![*table],

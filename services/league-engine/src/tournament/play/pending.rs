@@ -22,6 +22,10 @@ pub enum Pending {
     TableToBreak { table: u32 },
     /// A player moves to balance the tables once the hand at `from_table` is over.
     Move(Move),
+    /// Every window that adds to the prize pool has closed (late entries, re-entries,
+    /// re-buys, add-ons), so the pool is final and the prizes can be announced: the payout
+    /// table's `prizes` for it, until the host announces them (`SetPayouts`) or others.
+    AnnouncePayouts { pool: Cents, prizes: Vec<Cents> },
 }
 
 impl Tournament {
@@ -67,6 +71,9 @@ impl Tournament {
         if !halted.is_empty() {
             pending.push(Pending::Halted { tables: halted });
         }
+        if let Some(announce) = self.payouts_to_announce() {
+            pending.push(announce);
+        }
         if self.redraw.is_none()
             && let Some(schedule) = self.schedule.as_deref()
         {
@@ -84,5 +91,43 @@ impl Tournament {
             }
         }
         pending
+    }
+}
+
+impl Tournament {
+    /// [`Pending::AnnouncePayouts`] when the pool can grow no more and its prizes have not
+    /// been announced. A window closes at its last level or its minutes on the tournament
+    /// clock (as of the last event), whichever comes first.
+    fn payouts_to_announce(&self) -> Option<Pending> {
+        let schedule = self.schedule.as_deref()?;
+        let level = level_no(self.level);
+        let played = self.played(self.last_at);
+        let minutes_passed =
+            |m: Option<u32>| m.is_some_and(|m| played >= Millis::from(m).saturating_mul(60_000));
+        let closed = |until_level: u32, until_minutes: Option<u32>| {
+            level > until_level || minutes_passed(until_minutes)
+        };
+        let late_open = schedule.late_registration_until_level > 0
+            && !closed(
+                schedule.late_registration_until_level,
+                schedule.late_registration_until_minutes,
+            );
+        let purchase_open = [schedule.rebuys, schedule.reentries, schedule.add_ons]
+            .iter()
+            .flatten()
+            .any(|p| !closed(p.until_level, p.until_minutes));
+        if late_open || purchase_open {
+            return None;
+        }
+        let pool = self.prize_pool().ok()?.total;
+        if self
+            .payouts
+            .as_ref()
+            .is_some_and(|(set_for, _)| *set_for == pool)
+        {
+            return None;
+        }
+        let prizes = self.prizes().ok()?;
+        Some(Pending::AnnouncePayouts { pool, prizes })
     }
 }
