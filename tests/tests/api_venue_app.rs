@@ -141,6 +141,32 @@ async fn every_error_has_a_code_and_reads_as_words(app: &TestApp) {
         message,
         format!("it is not seat {other}'s turn; seat {to_act} is to act")
     );
+    // An amount with an action that takes none is refused, not silently dropped.
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            ACT,
+            json!({"t": "t2", "table": 1, "seat": to_act, "a": "CALL", "amount": 5}),
+        )
+        .await;
+    assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+    assert_eq!(
+        body["errors"][0]["extensions"]["field"], "amount",
+        "{body:#}"
+    );
+    // A league that does not exist is named.
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            "mutation { addVenue(leagueId: \"nope\", venue: \"v\", region: \"r\") { events } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(code(&body), "NOT_FOUND", "{body:#}");
+    assert_eq!(
+        body["errors"][0]["message"], "no league \"nope\"",
+        "{body:#}"
+    );
 }
 
 /// The first message of a subscription to `query`, after the acknowledgement.

@@ -86,6 +86,6 @@ fn messages_with_data_read_as_words() {
     assert_eq!(messages[6], "this tournament is tracked as results");
     assert_eq!(
         messages[8],
-        "players ann, bob and cy must re-buy or decline before the next hand"
+        "ann, bob and cy must re-buy or decline before the next hand"
     );
 }

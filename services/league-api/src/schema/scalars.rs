@@ -59,6 +59,13 @@ impl ScalarType for Chips {
     }
 }
 
+impl Chips {
+    /// `n` chips.
+    pub fn of(n: u64) -> Chips {
+        Chips(league_engine::tournament::Chips::new(n))
+    }
+}
+
 /// An amount of money in cents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Cents(pub league_engine::tournament::Cents);
@@ -75,6 +82,13 @@ impl ScalarType for Cents {
 
     fn to_value(&self) -> Value {
         Value::Number(self.0.get().into())
+    }
+}
+
+impl Cents {
+    /// `n` cents.
+    pub fn of(n: u64) -> Cents {
+        Cents(league_engine::tournament::Cents::new(n))
     }
 }
 
@@ -178,7 +192,7 @@ impl Points {
 
 /// League points, as a decimal with at most two places (`125`, `12.5`, `163.09`), written
 /// as a JSON number; input also takes the decimal as a string. Table points and formula
-/// points are in this one unit.
+/// points are in this one unit; points may be negative (a penalty, a formula below zero).
 #[Scalar(name = "Points")]
 impl ScalarType for Points {
     fn parse(value: Value) -> InputValueResult<Self> {

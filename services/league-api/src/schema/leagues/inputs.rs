@@ -14,8 +14,9 @@ pub enum ScoringInput {
     /// `[125, 100, 75, 50, 40]`).
     Table(Vec<Points>),
     /// An expression in The Tournament Director's syntax over the tournament's numbers
-    /// (`n` players, `r` the place, `nr` re-buys, `nh` knock-outs, `buyin`, `prizepool`),
-    /// rounded to the hundredth; e.g. `10 * sqrt(n)/sqrt(r) * (1 + log10(buyin + 0.25))`.
+    /// (`n` players, `r` the place, `nr` re-buys, `nh` knock-outs, and `buyin` and
+    /// `prizepool` in whole currency units: a 20.00 buy-in is `20`), rounded to the
+    /// hundredth; e.g. `10 * sqrt(n)/sqrt(r) * (1 + log10(buyin + 0.25))`.
     Formula(String),
 }
 

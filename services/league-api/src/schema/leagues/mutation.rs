@@ -20,6 +20,11 @@ async fn send(
     command: league::Command,
     idempotency_key: Option<String>,
 ) -> ApiResult<CommandResult> {
+    if !matches!(command, league::Command::CreateLeague { .. })
+        && state.live.read().league(&stream_of(&id)).is_none()
+    {
+        return Err(ApiError::not_found(format!("no league {id:?}")));
+    }
     let command = Command::League {
         id,
         command: Box::new(command),

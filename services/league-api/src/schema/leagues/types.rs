@@ -1,7 +1,7 @@
 //! The league domain's GraphQL output types: a league's settings and members, a line of
 //! the standings, a player's record, wrapping the read models of `league-projections`.
 
-use crate::schema::scalars::Points;
+use crate::schema::scalars::{Cents, Points};
 use async_graphql::{Object, SimpleObject};
 use league_engine::standings::Standing;
 use league_projections::views::PlayerRecord;
@@ -130,7 +130,7 @@ pub struct RecordLineOut {
     /// Players who entered the tournament, league players or not.
     pub field: u32,
     /// The prize won, in cents.
-    pub prize: u64,
+    pub prize: Cents,
     /// Players this player knocked out.
     pub knockouts: u32,
     /// Re-buys the player made.
@@ -167,8 +167,8 @@ impl PlayerRecordOut {
         self.0.cashes
     }
     /// Prizes won, in cents.
-    async fn winnings(&self) -> u64 {
-        self.0.winnings.get()
+    async fn winnings(&self) -> Cents {
+        Cents(self.0.winnings)
     }
     /// Players this player knocked out, over every result.
     async fn knockouts(&self) -> u32 {
@@ -186,7 +186,7 @@ impl PlayerRecordOut {
                 day: r.day,
                 place: r.place,
                 field: r.field,
-                prize: r.prize.get(),
+                prize: Cents(r.prize),
                 knockouts: r.knockouts,
                 rebuys: r.rebuys,
                 points: Points(r.points),

@@ -391,8 +391,8 @@ pub struct ScheduleInput {
     pub reentries: Option<PurchaseInput>,
     /// Late entries; none by default.
     pub late_registration: Option<LateRegistrationInput>,
-    /// The payout table by field size; by default the standard table (`payouts` in the
-    /// tournament view shows what it pays).
+    /// The payout table by field size; by default the standard table (the tournament's
+    /// `prizes` show what it pays for the field and pool).
     pub payouts: Option<Vec<PayoutRowInput>>,
     /// QueenSix House Policies 4: blinds capped at this percentage of the table's average
     /// stack.

@@ -467,7 +467,14 @@ impl TournamentMutation {
         amount: Option<scalars::Chips>,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let need = || ApiError::bad_field("amount", "this action needs an amount");
+        let need = || ApiError::bad_field("amount", "amount: BET and RAISE_TO need an amount");
+        if amount.is_some() && !matches!(action, ActionKind::Bet | ActionKind::RaiseTo) {
+            return Err(ApiError::bad_field(
+                "amount",
+                "amount: only BET and RAISE_TO take an amount (a call or all-in is for what \
+                 the table says)",
+            ));
+        }
         let amount = amount.map(|a| a.0.get());
         let action = match action {
             ActionKind::Fold => Action::Fold,

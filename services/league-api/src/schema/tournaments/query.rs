@@ -157,8 +157,8 @@ impl CommandResult {
             };
             return Ok((made != Some(declared)).then_some(Adjusted {
                 seat,
-                declared,
-                made,
+                declared: crate::schema::scalars::Chips::of(declared),
+                made: made.map(crate::schema::scalars::Chips::of),
                 treated_as_call: made.is_none(),
             }));
         }
@@ -172,9 +172,9 @@ pub struct Adjusted {
     /// The seat (from 0) that bet or raised.
     pub seat: league_engine::hand::Seat,
     /// The total the seat declared for the round.
-    pub declared: u64,
+    pub declared: crate::schema::scalars::Chips,
     /// The total its bet became (brought up to the minimum); null when it became a call.
-    pub made: Option<u64>,
+    pub made: Option<crate::schema::scalars::Chips>,
     /// The raise was treated as a call.
     pub treated_as_call: bool,
 }

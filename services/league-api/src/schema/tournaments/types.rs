@@ -2,6 +2,8 @@
 //! `league-projections` (a tournament's dashboard view, a table as a caller may see it),
 //! and the enums and input objects its mutations take.
 
+use super::inputs::TrackingMode;
+use crate::schema::scalars::{Cents, Chips, Millis};
 use async_graphql::{Enum, InputObject, Object, SimpleObject};
 use league_engine::card::Card;
 use league_engine::hand::{AnteStructure, LegalActions, Seat, Street};
@@ -50,7 +52,7 @@ pub struct AnteOut {
     /// How the antes are posted.
     pub kind: AnteKind,
     /// Chips each ante is (0 with no ante).
-    pub amount: u64,
+    pub amount: Chips,
 }
 
 impl From<AnteStructure> for AnteOut {
@@ -58,15 +60,15 @@ impl From<AnteStructure> for AnteOut {
         match a {
             AnteStructure::None => AnteOut {
                 kind: AnteKind::None,
-                amount: 0,
+                amount: Chips::of(0),
             },
             AnteStructure::Uniform(amount) => AnteOut {
                 kind: AnteKind::Uniform,
-                amount,
+                amount: Chips::of(amount),
             },
             AnteStructure::BigBlind(amount) => AnteOut {
                 kind: AnteKind::BigBlind,
-                amount,
+                amount: Chips::of(amount),
             },
         }
     }
@@ -77,9 +79,9 @@ impl From<AnteStructure> for AnteOut {
 #[graphql(name = "Blinds")]
 pub struct BlindsOut {
     /// The small blind, in chips.
-    pub small_blind: u64,
+    pub small_blind: Chips,
     /// The big blind, in chips.
-    pub big_blind: u64,
+    pub big_blind: Chips,
     /// The antes.
     pub ante: AnteOut,
 }
@@ -87,8 +89,8 @@ pub struct BlindsOut {
 impl From<Blinds> for BlindsOut {
     fn from(b: Blinds) -> BlindsOut {
         BlindsOut {
-            small_blind: b.small_blind.get(),
-            big_blind: b.big_blind.get(),
+            small_blind: Chips(b.small_blind),
+            big_blind: Chips(b.big_blind),
             ante: b.ante.into(),
         }
     }
@@ -127,10 +129,10 @@ pub struct BetRange {
     pub raise: bool,
     /// The smallest total for the round, in chips: a full bet or raise, or all the player's
     /// chips when they have less.
-    pub min: u64,
+    pub min: Chips,
     /// The largest total for the round, in chips: all the player's chips (their stack and
     /// what they have put in this round).
-    pub max: u64,
+    pub max: Chips,
 }
 
 /// What the seat to act may do now, with exact amounts, as the engine offers them: a venue
@@ -146,7 +148,7 @@ pub struct LegalActionsOut {
     pub can_check: bool,
     /// Chips a call adds (less than the amount facing when it puts the player all-in);
     /// `null` when there is nothing to call.
-    pub call: Option<u64>,
+    pub call: Option<Chips>,
     /// The bet or raise the seat may make; `null` when it may not (covered, or the betting
     /// is not open to it).
     pub bet_or_raise: Option<BetRange>,
@@ -158,11 +160,11 @@ impl From<LegalActions> for LegalActionsOut {
             seat: l.seat,
             can_fold: l.can_fold,
             can_check: l.can_check,
-            call: l.call,
+            call: l.call.map(Chips::of),
             bet_or_raise: l.bet_or_raise.map(|r| BetRange {
                 raise: r.raise,
-                min: r.min,
-                max: r.max,
+                min: Chips::of(r.min),
+                max: Chips::of(r.max),
             }),
         }
     }
@@ -172,7 +174,7 @@ impl From<LegalActions> for LegalActionsOut {
 #[derive(SimpleObject, Clone, Debug)]
 pub struct Pot {
     /// The chips in the pot.
-    pub amount: u64,
+    pub amount: Chips,
     /// The seats still able to win it.
     pub seats: Vec<Seat>,
 }
@@ -185,16 +187,16 @@ pub struct LevelOut {
     /// The level's length, in minutes.
     pub minutes: u32,
     /// The small blind of a play level, in chips; `null` for a break.
-    pub small_blind: Option<u64>,
+    pub small_blind: Option<Chips>,
     /// The big blind of a play level, in chips; `null` for a break.
-    pub big_blind: Option<u64>,
+    pub big_blind: Option<Chips>,
     /// The antes of a play level.
     pub ante: Option<AnteOut>,
     /// A colour-up during this break: the chip leaving play; `null` without a colour-up.
-    pub colour_up_low: Option<u64>,
+    pub colour_up_low: Option<Chips>,
     /// A colour-up during this break: the chip `colourUpLow` chips are exchanged for;
     /// `null` without a colour-up.
-    pub colour_up_high: Option<u64>,
+    pub colour_up_high: Option<Chips>,
 }
 
 impl From<Level> for LevelOut {
@@ -203,8 +205,8 @@ impl From<Level> for LevelOut {
             Level::Play { blinds, minutes } => LevelOut {
                 kind: "play".into(),
                 minutes,
-                small_blind: Some(blinds.small_blind.get()),
-                big_blind: Some(blinds.big_blind.get()),
+                small_blind: Some(Chips(blinds.small_blind)),
+                big_blind: Some(Chips(blinds.big_blind)),
                 ante: Some(blinds.ante.into()),
                 colour_up_low: None,
                 colour_up_high: None,
@@ -215,8 +217,8 @@ impl From<Level> for LevelOut {
                 small_blind: None,
                 big_blind: None,
                 ante: None,
-                colour_up_low: colour_up.map(|d| d.low.get()),
-                colour_up_high: colour_up.map(|d| d.high.get()),
+                colour_up_low: colour_up.map(|d| Chips(d.low)),
+                colour_up_high: colour_up.map(|d| Chips(d.high)),
             },
         }
     }
@@ -231,7 +233,7 @@ pub struct SeatChips {
     pub player: String,
     /// The player's chips: as they were when the hand in progress at the table started;
     /// between hands, now.
-    pub chips: u64,
+    pub chips: Chips,
 }
 
 /// One table's seating.
@@ -267,7 +269,7 @@ pub struct FinishOut {
     /// How many players share the place (1 when alone).
     pub shared: u32,
     /// The prize won, in cents.
-    pub prize: u64,
+    pub prize: Cents,
     /// Entries the player bought, re-entries included.
     pub entries: u32,
     /// Re-buys the player made.
@@ -317,9 +319,9 @@ pub struct PendingAction {
     /// A redraw that draws seats (else buttons only).
     pub seats: Option<bool>,
     /// A colour-up's chip leaving play (`COLOUR_UP`).
-    pub low: Option<u64>,
+    pub low: Option<Chips>,
     /// A colour-up's chip the `low` chips are exchanged for (`COLOUR_UP`).
-    pub high: Option<u64>,
+    pub high: Option<Chips>,
     /// A move's table the player leaves (`MOVE`).
     pub from_table: Option<u32>,
     /// A move's seat the player leaves, from 0 (`MOVE`).
@@ -333,10 +335,10 @@ pub struct PendingAction {
     /// Why, in words an auditor can check.
     pub reason: Option<String>,
     /// The final prize pool, in cents (`ANNOUNCE_PAYOUTS`).
-    pub pool: Option<u64>,
+    pub pool: Option<Cents>,
     /// The payout table's prizes for the pool, first place first, in cents
     /// (`ANNOUNCE_PAYOUTS`).
-    pub prizes: Option<Vec<u64>>,
+    pub prizes: Option<Vec<Cents>>,
 }
 
 impl From<&Pending> for PendingAction {
@@ -364,8 +366,8 @@ impl From<&Pending> for PendingAction {
                 ..bare(PendingKind::Redraw)
             },
             Pending::ColourUp { low, high } => PendingAction {
-                low: Some(low.get()),
-                high: Some(high.get()),
+                low: Some(Chips(*low)),
+                high: Some(Chips(*high)),
                 ..bare(PendingKind::ColourUp)
             },
             Pending::RebuyDecisions { players } => PendingAction {
@@ -381,8 +383,8 @@ impl From<&Pending> for PendingAction {
                 ..bare(PendingKind::Halted)
             },
             Pending::AnnouncePayouts { pool, prizes } => PendingAction {
-                pool: Some(pool.get()),
-                prizes: Some(prizes.iter().map(|p| p.get()).collect()),
+                pool: Some(Cents(*pool)),
+                prizes: Some(prizes.iter().copied().map(Cents).collect()),
                 ..bare(PendingKind::AnnouncePayouts)
             },
             Pending::TableToBreak { table } => PendingAction {
@@ -429,11 +431,11 @@ impl TournamentOut {
         self.0.stage.into()
     }
     /// `dealt`, `recorded` or `results`.
-    async fn tracking(&self) -> Option<&'static str> {
+    async fn tracking(&self) -> Option<TrackingMode> {
         self.0.tracking.map(|t| match t {
-            Tracking::Dealt => "dealt",
-            Tracking::Recorded => "recorded",
-            Tracking::Results => "results",
+            Tracking::Dealt => TrackingMode::Dealt,
+            Tracking::Recorded => TrackingMode::Recorded,
+            Tracking::Results => TrackingMode::Results,
         })
     }
     /// The current level (1-based; 1 before the start).
@@ -445,13 +447,13 @@ impl TournamentOut {
         self.0.level_spec.map(LevelOut::from)
     }
     /// When the current level started, in milliseconds since the epoch; 0 before the start.
-    async fn level_started_at(&self) -> i64 {
-        self.0.level_started_at
+    async fn level_started_at(&self) -> Millis {
+        Millis(self.0.level_started_at)
     }
     /// When the clock was paused (or, for a level started while it was paused, when that
     /// level started), in milliseconds since the epoch; `null` while the clock runs.
-    async fn paused_since(&self) -> Option<i64> {
-        self.0.paused_since
+    async fn paused_since(&self) -> Option<Millis> {
+        self.0.paused_since.map(Millis)
     }
     /// Whether the clock is paused.
     async fn paused(&self) -> bool {
@@ -460,8 +462,8 @@ impl TournamentOut {
     /// When the current level ends (milliseconds since the epoch) if the clock keeps
     /// running; `null` while paused, at the last level, or before the start. The server
     /// starts the next level then; a dashboard counts down to it.
-    async fn level_ends_at(&self) -> Option<i64> {
-        self.0.level_ends_at
+    async fn level_ends_at(&self) -> Option<Millis> {
+        self.0.level_ends_at.map(Millis)
     }
     /// Milliseconds left in the level when this answer was made (a subscription's answer
     /// is made when the tournament changes: count down from `levelEndsAt` instead).
@@ -476,12 +478,12 @@ impl TournamentOut {
     }
     /// When the next break starts (milliseconds since the epoch) if the clock keeps
     /// running.
-    async fn next_break_at(&self) -> Option<i64> {
-        self.0.next_break_at
+    async fn next_break_at(&self) -> Option<Millis> {
+        self.0.next_break_at.map(Millis)
     }
     /// The chips in play divided by the players still in, rounded down; 0 unless running.
-    async fn average_stack(&self) -> u64 {
-        self.0.average_stack.get()
+    async fn average_stack(&self) -> Chips {
+        Chips(self.0.average_stack)
     }
     /// What the host must do, or what waits on a hand in progress, before play goes on.
     /// A command refused because of one names it in its code.
@@ -510,14 +512,14 @@ impl TournamentOut {
     }
     /// The prize pool, in cents: what the purchases put in (after the house's cut), or the
     /// guarantee when that is more.
-    async fn prize_pool(&self) -> u64 {
-        self.0.prize_pool.get()
+    async fn prize_pool(&self) -> Cents {
+        Cents(self.0.prize_pool)
     }
     /// The prizes as they stand, in cents, first place first: the amounts `setPayouts`
     /// announced for the current pool, else the payout table's for this field and pool;
     /// once the tournament is over, what its results pay, so after a deal the places its
     /// players share carry the deal's amounts, largest first.
-    async fn prizes(&self) -> Vec<u64> {
+    async fn prizes(&self) -> Vec<Cents> {
         match &self.0.results {
             Some(results) => {
                 let mut paid: Vec<(u32, u64)> = results
@@ -526,9 +528,11 @@ impl TournamentOut {
                     .map(|r| (r.place, r.prize.get()))
                     .collect();
                 paid.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-                paid.into_iter().map(|(_, prize)| prize).collect()
+                paid.into_iter()
+                    .map(|(_, prize)| Cents::of(prize))
+                    .collect()
             }
-            None => self.0.prizes.iter().map(|p| p.get()).collect(),
+            None => self.0.prizes.iter().copied().map(Cents).collect(),
         }
     }
     /// Whether play is hand-for-hand (from one player off the money, while two or more
@@ -549,7 +553,7 @@ impl TournamentOut {
                     .map(|(seat, player, chips)| SeatChips {
                         seat: *seat,
                         player: player.to_string(),
-                        chips: chips.get(),
+                        chips: Chips(*chips),
                     })
                     .collect(),
             })
@@ -576,7 +580,7 @@ impl TournamentOut {
                     player: f.player.to_string(),
                     place: f.place,
                     shared: f.shared,
-                    prize: f.prize.get(),
+                    prize: Cents(f.prize),
                     entries: f.entries,
                     rebuys: f.rebuys,
                     add_ons: f.add_ons,
@@ -596,7 +600,7 @@ pub struct SeatOut {
     pub player: String,
     /// The player's stack, in chips: during a hand, what is left after this hand's bets;
     /// between hands, all their chips.
-    pub chips: u64,
+    pub chips: Chips,
     /// Whether the player is marked absent (`markAbsent`) and has not yet arrived.
     pub absent: bool,
     /// Whether the player is dealt into the hand in progress and has neither folded nor
@@ -606,7 +610,7 @@ pub struct SeatOut {
     /// or for an auditor every card of a completed hand; `null` otherwise.
     pub cards: Option<Vec<String>>,
     /// Chips put in during this betting round (blinds count); 0 between hands.
-    pub bet: u64,
+    pub bet: Chips,
 }
 
 /// A table as the caller may see it.
@@ -650,8 +654,8 @@ impl TableOut {
     }
     /// The chips in the middle for the hand in progress (every bet, blind and ante put in,
     /// less what has been awarded); 0 between hands.
-    async fn pot(&self) -> u64 {
-        self.view.pot.get()
+    async fn pot(&self) -> Chips {
+        Chips(self.view.pot)
     }
     /// The seat (from 0) to act while a betting round is in progress; `null` otherwise.
     async fn to_act(&self) -> Option<Seat> {
@@ -660,8 +664,8 @@ impl TableOut {
     /// The highest total bet of the betting round in progress, in chips (blinds count): the
     /// total a call matches. Read it while a seat is to act (`toAct`); otherwise it may
     /// still hold the last round's figure.
-    async fn current_bet(&self) -> u64 {
-        self.view.current_bet.get()
+    async fn current_bet(&self) -> Chips {
+        Chips(self.view.current_bet)
     }
     /// The occupied seats, by seat number.
     async fn seats(&self) -> Vec<SeatOut> {
@@ -671,11 +675,11 @@ impl TableOut {
             .map(|s| SeatOut {
                 seat: s.seat,
                 player: s.player.to_string(),
-                chips: s.chips.get(),
+                chips: Chips(s.chips),
                 absent: s.absent,
                 in_hand: s.in_hand,
                 cards: s.cards.map(|c| c.iter().map(Card::to_string).collect()),
-                bet: s.bet.get(),
+                bet: Chips(s.bet),
             })
             .collect()
     }
@@ -703,7 +707,7 @@ impl TableOut {
             .pots
             .iter()
             .map(|p| Pot {
-                amount: p.amount.get(),
+                amount: Chips::of(p.amount.get()),
                 seats: p.seats.clone(),
             })
             .collect()

@@ -69,7 +69,7 @@ pub enum TournamentError {
     #[error("a chip race needs the committed seed and the next commitment")]
     RaceNeedsSeed,
     #[error(
-        "players {} must re-buy or decline before the next hand",
+        "{} must re-buy or decline before the next hand",
         crate::units::listed(players)
     )]
     RebuyDecisionPending { players: Vec<PlayerId> },
