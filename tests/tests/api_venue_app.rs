@@ -154,6 +154,24 @@ async fn every_error_has_a_code_and_reads_as_words(app: &TestApp) {
         body["errors"][0]["extensions"]["field"], "amount",
         "{body:#}"
     );
+    // A bad value deep inside a typed input names its argument and the input it sat in.
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            "mutation { scheduleTournament(id: \"x9\", schedule: {name: \"n\", venue: \"crown\", startsAt: 0, preset: WSOP, tracking: RESULTS, entry: {price: 100}, startingChips: 1000, levels: [{play: {smallBlind: 5, bigBlind: 10, minutes: -20}}]}) { events } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+    assert_eq!(
+        body["errors"][0]["extensions"]["field"], "schedule",
+        "{body:#}"
+    );
+    let message = body["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("schedule: expected a whole number of 0 or more (in PlayLevelInput"),
+        "{message}"
+    );
     // A league that does not exist is named.
     let body = app
         .graphql(

@@ -169,10 +169,11 @@ fn tournament_error(e: TournamentError) -> ApiError {
         TournamentError::UnknownPlayer(_) | TournamentError::NoSuchTable(_) => {
             ApiError::not_found(message)
         }
-        TournamentError::BadSchedule(_)
-        | TournamentError::BadSeed
-        | TournamentError::BadPayouts(_)
-        | TournamentError::DuplicatePlayer(_) => ApiError::bad_input(message),
+        TournamentError::BadSchedule(_) => ApiError::bad_field("schedule", message),
+        TournamentError::BadPayouts(_) => ApiError::bad_field("amounts", message),
+        TournamentError::BadSeed | TournamentError::DuplicatePlayer(_) => {
+            ApiError::bad_input(message)
+        }
         // Refused until something pending is done: the code names it (the tournament's
         // `pending` lists it).
         TournamentError::RedrawDue => ApiError::client(code::REDRAW_DUE, message),

@@ -79,6 +79,25 @@ fn classify(mut e: ServerError, otherwise: &str) -> ServerError {
 /// a table) below zero or too large reads `Invalid number`; the schema's own scalars
 /// (`Chips`, `Cents`, `Points`...) say what they take, without the `Failed to parse` prefix.
 fn plain_value_message(message: &str) -> String {
+    // async-graphql names each input type a bad value sat in, innermost first:
+    // `... (occurred while parsing "PriceInput") (occurred while parsing "ScheduleInput")`.
+    const WITHIN: &str = " (occurred while parsing \"";
+    let (message, within) = match message.find(WITHIN) {
+        Some(at) => {
+            let types: Vec<&str> = message[at..]
+                .split(WITHIN)
+                .filter_map(|t| t.split('"').next())
+                .filter(|t| !t.is_empty())
+                .collect();
+            (&message[..at], format!(" (in {})", types.join(", in ")))
+        }
+        None => (message, String::new()),
+    };
+    format!("{}{within}", plain_value_alone(message))
+}
+
+/// [`plain_value_message`] of a message without its input types.
+fn plain_value_alone(message: &str) -> String {
     if let Some(rest) = message.strip_prefix("Failed to parse \"Int\": ") {
         return match rest {
             "Invalid number" => "expected a whole number of 0 or more".to_owned(),
@@ -179,11 +198,24 @@ impl Extension for ErrorCodes {
             }
             set(&mut e, "code", code::BAD_INPUT);
             // The argument whose value failed: async-graphql reports the value's position.
+            // A bad value nested inside an argument (a schedule's level) is reported at its
+            // own position: the argument is the last one that starts before it.
             let at = e.locations.first().copied();
-            if let Some(name) = field
+            let key = |p: async_graphql::Pos| (p.line, p.column);
+            let exact = field
                 .arguments
                 .iter()
-                .find(|(name, value)| Some(value.pos) == at || Some(name.pos) == at)
+                .find(|(name, value)| Some(value.pos) == at || Some(name.pos) == at);
+            let containing = || {
+                let at = key(at?);
+                field
+                    .arguments
+                    .iter()
+                    .filter(|(name, _)| key(name.pos) <= at)
+                    .max_by_key(|(name, _)| key(name.pos))
+            };
+            if let Some(name) = exact
+                .or_else(containing)
                 .map(|(name, _)| name.node.to_string())
             {
                 set(&mut e, "field", &name);
@@ -218,6 +250,12 @@ mod tests {
         assert_eq!(
             plain_value_message("Failed to parse \"Chips\": chips are a whole number"),
             "chips are a whole number"
+        );
+        assert_eq!(
+            plain_value_message(
+                "Failed to parse \"Int\": Invalid number (occurred while parsing \"PlayLevelInput\") (occurred while parsing \"ScheduleInput\")"
+            ),
+            "expected a whole number of 0 or more (in PlayLevelInput, in ScheduleInput)"
         );
     }
 

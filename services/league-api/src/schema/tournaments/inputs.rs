@@ -8,8 +8,8 @@ use league_engine::deck::Commitment;
 use league_engine::hand::AnteStructure;
 use league_engine::rules::Preset;
 use league_engine::tournament::play::{
-    AbsentRemoval, Blinds, BustOrder, Denominations, HouseOverrides, Level, PurchasePolicy,
-    Schedule, TournamentRules, Tracking,
+    AbsentRemoval, Blinds, BustOrder, Denominations, HouseOverrides, HouseRule, Level,
+    PurchasePolicy, Schedule, TournamentRules, Tracking,
 };
 use league_engine::tournament::{
     BalanceRule, ColourUpPolicy, DealKind, HouseCut, PayoutStructure, PayoutTable, PoolRules, Price,
@@ -404,6 +404,34 @@ pub struct ScheduleInput {
     pub house: Option<HouseRulesInput>,
 }
 
+/// A preset's own value of `rule`, as a schedule writes it.
+fn preset_value(rules: &TournamentRules, rule: HouseRule) -> String {
+    match rule {
+        HouseRule::BustOrder => match rules.bust_order {
+            BustOrder::LargerStartingStack => "LARGER_STARTING_STACK".into(),
+            BustOrder::BetterHandThenStack => "BETTER_HAND_THEN_STACK".into(),
+        },
+        HouseRule::Balance => match rules.balance {
+            BalanceRule::QueenSix => "QUEENSIX".into(),
+            BalanceRule::WorstPosition => "WORST_POSITION".into(),
+            BalanceRule::Invitational => "INVITATIONAL".into(),
+        },
+        HouseRule::RedrawAt => {
+            let tables: Vec<String> = rules.redraw_at.iter().map(u32::to_string).collect();
+            format!("[{}]", tables.join(", "))
+        }
+        HouseRule::FinalTableButtonDraw => rules.final_table_button_draw.to_string(),
+        HouseRule::ColourUp => match rules.colour_up {
+            ColourUpPolicy::RoundUp => "ROUND_UP".into(),
+            ColourUpPolicy::ChipRace => "CHIP_RACE".into(),
+        },
+        HouseRule::AbsentRemoval => match rules.absent_removal {
+            AbsentRemoval::AfterNewLevelOrHalfHour => "AFTER_NEW_LEVEL_OR_HALF_HOUR".into(),
+            AbsentRemoval::Director => "DIRECTOR".into(),
+        },
+    }
+}
+
 fn bad(field: &str, message: impl std::fmt::Display) -> ApiError {
     ApiError::bad_field(field, format!("{field}: {message}"))
 }
@@ -426,7 +454,8 @@ impl ScheduleInput {
                 .unwrap_or_default(),
         )
         .map_err(|e| {
-            ApiError::client(code::CONTRADICTS_PRESET, e.to_string())
+            let own = preset_value(&TournamentRules::for_preset(preset), e.rule);
+            ApiError::client(code::CONTRADICTS_PRESET, format!("{e}: {own}"))
                 .with_field(format!("schedule.house.{}", e.rule.name()))
         })?;
         let levels = self
@@ -703,6 +732,10 @@ mod tests {
         let err = parse(input.clone()).unwrap_err();
         assert_eq!(err.code(), code::CONTRADICTS_PRESET);
         assert!(err.to_string().contains("QueenSix 8"), "{err}");
+        assert!(
+            err.to_string().ends_with("the preset's own: ROUND_UP"),
+            "{err}"
+        );
         // The preset's own value is no contradiction.
         input["house"] = serde_json::json!({"colourUp": "ROUND_UP"});
         assert_eq!(parse(input.clone()).unwrap(), schedule);

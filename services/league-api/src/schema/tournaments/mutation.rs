@@ -188,7 +188,9 @@ impl TournamentMutation {
     /// Registers a player (the venue's staff, or the player themselves). Where the venue
     /// belongs to a league, only its members are registered (`NOT_A_MEMBER` otherwise): a
     /// walk-in is made a member of the venue's league first by the venue's staff, giving
-    /// `walkIn` (the name and membership number the league records).
+    /// `walkIn` (the name and membership number the league records): that is a command of
+    /// its own to the league's stream, appended before the registration, which this
+    /// answer (the tournament's stream) does not count.
     async fn register(
         &self,
         ctx: &Context<'_>,
