@@ -592,6 +592,14 @@ async fn only_members_are_registered_and_a_walk_in_becomes_one(app: &TestApp) {
         json!({"id": "t11", "s": schedule("crown", Tracking::Results)}),
     )
     .await;
+    // Before the start the view already says what level follows the first.
+    let t = app
+        .admin(
+            "{ tournament(id: \"t11\") { nextLevel { bigBlind } } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(t["tournament"]["nextLevel"]["bigBlind"], 100, "{t:#}");
     // Zed is not a member of apl, crown's league: refused, nothing appended.
     let before = app.last_position().await;
     let body = app

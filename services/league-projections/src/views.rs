@@ -109,7 +109,7 @@ pub struct TournamentView {
     /// the last level, or before the start); a dashboard counts down to it.
     #[serde(default)]
     pub level_ends_at: Option<Millis>,
-    /// The next level's spec, while running.
+    /// The next level's spec, before the start and while running.
     #[serde(default)]
     pub next_level: Option<Level>,
     /// When the next break starts if the clock keeps running.
@@ -181,7 +181,7 @@ pub fn tournament_view(stream: &str, t: &Tournament) -> TournamentView {
         level_ends_at,
         next_level: t
             .level()
-            .filter(|_| t.stage() == Stage::Running)
+            .filter(|_| matches!(t.stage(), Stage::Scheduled | Stage::Running))
             .and_then(|(n, _)| schedule?.levels.get(usize::try_from(n).ok()?).copied()),
         next_break_at: level_ends_at.and_then(|ends_at| {
             let (n, _) = t.level()?;

@@ -472,7 +472,8 @@ impl TournamentOut {
             .level_ends_at
             .map(|end| end.saturating_sub(crate::schema::now_millis()).max(0))
     }
-    /// The level after this one.
+    /// The level after this one (before the start: the second level); `null` at the last
+    /// level and once the tournament is over.
     async fn next_level(&self) -> Option<LevelOut> {
         self.0.next_level.map(LevelOut::from)
     }
