@@ -699,6 +699,57 @@ async fn after_a_deal_the_prizes_are_the_deal_s(app: &TestApp) {
     );
 }
 
+async fn a_tournament_is_recorded_only_into_a_season_of_its_venue_s_league(app: &TestApp) {
+    // apl has crown; bpl has anchor and its own season.
+    a_league(app).await;
+    for m in [
+        "createLeague(id: \"bpl\", name: \"BPL\") { events }",
+        "addVenue(leagueId: \"bpl\", venue: \"anchor\", region: \"south\") { events }",
+        "addSeason(leagueId: \"bpl\", season: \"b1\", scoring: {table: [10, 5]}) { events }",
+    ] {
+        app.admin(&format!("mutation {{ {m} }}"), json!({})).await;
+    }
+    started(app, "t14", "crown", Tracking::Results, &["ann", "bob"]).await;
+    app.admin(
+        "mutation { eliminate(tournamentId: \"t14\", players: [\"bob\"], by: \"ann\") { events } }",
+        json!({}),
+    )
+    .await;
+    // Crown's night into bpl's season: crown is not bpl's venue.
+    let before = app.last_position().await;
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            "mutation { recordTournamentResult(leagueId: \"bpl\", tournamentId: \"t14\", season: \"b1\", day: 1) { events } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(code(&body), "NOT_FOUND", "{body:#}");
+    assert!(
+        body["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("crown"),
+        "{body:#}"
+    );
+    // Nor into a season bpl does not have, from apl.
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            "mutation { recordTournamentResult(leagueId: \"apl\", tournamentId: \"t14\", season: \"b1\", day: 1) { events } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(code(&body), "NOT_FOUND", "{body:#}");
+    assert_eq!(app.last_position().await, before, "nothing appended");
+    // Into its own league's season: recorded.
+    app.admin(
+        "mutation { recordTournamentResult(leagueId: \"apl\", tournamentId: \"t14\", season: \"s1\", day: 1) { events } }",
+        json!({}),
+    )
+    .await;
+}
+
 async fn the_server_makes_every_draw_and_the_log_proves_it(app: &TestApp) {
     // No mutation takes a seed or a commitment: a venue app holds no secret.
     let sdl = league_api::sdl();
@@ -809,6 +860,7 @@ league_tests::on_every_backend!(
     the_preset_decides_the_house_rules_and_an_override_is_named,
     the_server_makes_every_draw_and_the_log_proves_it,
     after_a_deal_the_prizes_are_the_deal_s,
+    a_tournament_is_recorded_only_into_a_season_of_its_venue_s_league,
     only_members_are_registered_and_a_walk_in_becomes_one,
     a_host_cannot_record_another_venue_s_tournament,
     an_undersized_raise_brought_up_is_reported_in_the_answer,
