@@ -175,7 +175,10 @@ impl From<LegalActions> for LegalActionsOut {
 pub struct Pot {
     /// The chips in the pot.
     pub amount: Chips,
-    /// The seats still able to win it.
+    /// The seats that have put in this pot's share and not folded: they can win it as the
+    /// betting stands. During a betting round the pots are as the bets stand now: a seat
+    /// yet to act joins the pots it calls, and a bet no one has matched yet shows as a pot
+    /// of its bettor alone (returned to them if no one does).
     pub seats: Vec<Seat>,
 }
 
@@ -702,7 +705,8 @@ impl TableOut {
     async fn awaiting_board(&self) -> Option<StreetOut> {
         self.view.awaiting_board.map(StreetOut::from)
     }
-    /// The pots of the hand in progress, the main pot first; empty between hands.
+    /// The pots of the hand in progress as the bets stand now, the main pot first; empty
+    /// between hands.
     async fn pots(&self) -> Vec<Pot> {
         self.view
             .pots
