@@ -68,6 +68,7 @@ async fn an_idempotency_key_reused_for_another_request_is_refused(app: &TestApp)
 }
 
 async fn every_error_has_a_code_and_reads_as_words(app: &TestApp) {
+    a_league(app).await;
     // A negative amount: BAD_INPUT naming the variable, not a bare "Failed to parse".
     started(app, "t2", "crown", Tracking::Dealt, &["ann", "bob"]).await;
     let body = app
@@ -172,6 +173,35 @@ async fn every_error_has_a_code_and_reads_as_words(app: &TestApp) {
         message.starts_with("schedule: expected a whole number of 0 or more (in PlayLevelInput"),
         "{message}"
     );
+    // A formula nested 1,400 deep (which once overflowed the stack and stopped the server)
+    // or longer than the limit is refused with words, and the server goes on serving.
+    for (text, says) in [
+        (
+            format!("{}n{}", "(".repeat(900), ")".repeat(900)),
+            "nests deeper than 64",
+        ),
+        ("n + ".repeat(600) + "n", "at most 2000 bytes"),
+    ] {
+        let body = app
+            .graphql(
+                Some(&app.admin),
+                "mutation($f: String!) { addSeason(leagueId: \"apl\", season: \"deep\", scoring: {formula: $f}) { events } }",
+                json!({"f": text}),
+            )
+            .await;
+        assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+        assert_eq!(
+            body["errors"][0]["extensions"]["field"], "scoring",
+            "{body:#}"
+        );
+        assert!(
+            body["errors"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains(says),
+            "{body:#}"
+        );
+    }
     // A league that does not exist is named.
     let body = app
         .graphql(

@@ -202,11 +202,12 @@ fn league_error(e: &LeagueError) -> ApiError {
         | LeagueError::UnknownVersion { .. }
         | LeagueError::UnknownPlayer { .. }
         | LeagueError::UnknownTournament { .. } => ApiError::not_found(message),
+        LeagueError::InvalidFormula { .. } | LeagueError::EmptyTable { .. } => {
+            ApiError::bad_field("scoring", message)
+        }
         LeagueError::Blank { .. }
         | LeagueError::EmptyFinalTable
-        | LeagueError::BestNZero { .. }
-        | LeagueError::InvalidFormula { .. }
-        | LeagueError::EmptyTable { .. } => ApiError::bad_input(message),
+        | LeagueError::BestNZero { .. } => ApiError::bad_input(message),
         _ => ApiError::client(code::RULE_VIOLATION, message),
     }
 }

@@ -160,7 +160,12 @@ impl<'de> Deserialize<'de> for Formula {
 impl Formula {
     /// Parses and checks a formula (see the module documentation).
     pub fn new(text: &str) -> Result<Formula, FormulaError> {
-        let mut parser = Parser { text, pos: 0 };
+        let mut parser = Parser {
+            text,
+            pos: 0,
+            depth: 0,
+            operators: 0,
+        };
         let expr = parser.expr()?;
         parser.skip_ws();
         if parser.pos < text.len() {
@@ -350,10 +355,22 @@ fn u64_to_f64(v: u64) -> f64 {
     f64::from(high) * 4_294_967_296.0 + f64::from(low)
 }
 
+/// The deepest a formula nests (brackets, function calls, signs): the parser and the
+/// evaluator recurse once per level, and a client's formula must not exhaust the stack.
+pub const MAX_FORMULA_DEPTH: u32 = 64;
+
 struct Parser<'a> {
     text: &'a str,
     pos: usize,
+    /// Levels of nesting open now.
+    depth: u32,
+    /// Binary operators read so far.
+    operators: u32,
 }
+
+/// The most binary operators in a formula: a chain `a + b + c ...` nests one level per
+/// operator in the parsed formula, which the evaluator walks recursively.
+pub const MAX_FORMULA_OPERATORS: u32 = 256;
 
 impl Parser<'_> {
     fn error(&self, message: &str) -> FormulaError {
@@ -384,14 +401,42 @@ impl Parser<'_> {
         }
     }
 
+    /// One level deeper, refused past [`MAX_FORMULA_DEPTH`].
+    fn nested<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, FormulaError>,
+    ) -> Result<T, FormulaError> {
+        if self.depth >= MAX_FORMULA_DEPTH {
+            return Err(self.error(&format!(
+                "the formula nests deeper than {MAX_FORMULA_DEPTH} levels"
+            )));
+        }
+        self.depth += 1;
+        let result = f(self);
+        self.depth -= 1;
+        result
+    }
+
     fn expr(&mut self) -> Result<Expr, FormulaError> {
-        self.or()
+        self.nested(Self::or)
+    }
+
+    /// `left op right`, refused past [`MAX_FORMULA_OPERATORS`].
+    fn bin(&mut self, op: Op, left: Expr, right: Expr) -> Result<Expr, FormulaError> {
+        self.operators += 1;
+        if self.operators > MAX_FORMULA_OPERATORS {
+            return Err(self.error(&format!(
+                "the formula has more than {MAX_FORMULA_OPERATORS} operators"
+            )));
+        }
+        Ok(Expr::Bin(op, Box::new(left), Box::new(right)))
     }
 
     fn or(&mut self) -> Result<Expr, FormulaError> {
         let mut left = self.and()?;
         while self.eat("||") {
-            left = Expr::Bin(Op::Or, Box::new(left), Box::new(self.and()?));
+            let right = self.and()?;
+            left = self.bin(Op::Or, left, right)?;
         }
         Ok(left)
     }
@@ -399,7 +444,8 @@ impl Parser<'_> {
     fn and(&mut self) -> Result<Expr, FormulaError> {
         let mut left = self.comparison()?;
         while self.eat("&&") {
-            left = Expr::Bin(Op::And, Box::new(left), Box::new(self.comparison()?));
+            let right = self.comparison()?;
+            left = self.bin(Op::And, left, right)?;
         }
         Ok(left)
     }
@@ -415,7 +461,8 @@ impl Parser<'_> {
             (">", Op::Gt),
         ] {
             if self.eat(token) {
-                return Ok(Expr::Bin(op, Box::new(left), Box::new(self.sum()?)));
+                let right = self.sum()?;
+                return self.bin(op, left, right);
             }
         }
         Ok(left)
@@ -425,9 +472,11 @@ impl Parser<'_> {
         let mut left = self.product()?;
         loop {
             if self.eat("+") {
-                left = Expr::Bin(Op::Add, Box::new(left), Box::new(self.product()?));
+                let right = self.product()?;
+                left = self.bin(Op::Add, left, right)?;
             } else if self.eat("-") {
-                left = Expr::Bin(Op::Sub, Box::new(left), Box::new(self.product()?));
+                let right = self.product()?;
+                left = self.bin(Op::Sub, left, right)?;
             } else {
                 return Ok(left);
             }
@@ -438,9 +487,11 @@ impl Parser<'_> {
         let mut left = self.unary()?;
         loop {
             if self.eat("*") {
-                left = Expr::Bin(Op::Mul, Box::new(left), Box::new(self.unary()?));
+                let right = self.unary()?;
+                left = self.bin(Op::Mul, left, right)?;
             } else if self.eat("/") {
-                left = Expr::Bin(Op::Div, Box::new(left), Box::new(self.unary()?));
+                let right = self.unary()?;
+                left = self.bin(Op::Div, left, right)?;
             } else {
                 return Ok(left);
             }
@@ -449,10 +500,10 @@ impl Parser<'_> {
 
     fn unary(&mut self) -> Result<Expr, FormulaError> {
         if self.eat("-") {
-            return Ok(Expr::Neg(Box::new(self.unary()?)));
+            return Ok(Expr::Neg(Box::new(self.nested(Self::unary)?)));
         }
         if self.eat("+") {
-            return self.unary();
+            return self.nested(Self::unary);
         }
         self.atom()
     }
@@ -574,6 +625,26 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// A client's formula cannot exhaust the stack: 1,400 nested brackets (which once
+    /// aborted the server), a long chain of signs or of sums, are refused with a message.
+    #[test]
+    fn deep_or_long_formulas_are_refused_not_overflowed() {
+        let deep = format!("{}n{}", "(".repeat(1_400), ")".repeat(1_400));
+        let signs = format!("{}n", "-".repeat(100_000));
+        let calls = format!("{}n{}", "abs(".repeat(1_400), ")".repeat(1_400));
+        for text in [&deep, &signs, &calls] {
+            let err = Formula::new(text).unwrap_err();
+            assert!(err.to_string().contains("nests deeper than 64"), "{err}");
+        }
+        let sum = vec!["n"; 100_000].join(" + ");
+        let err = Formula::new(&sum).unwrap_err();
+        assert!(err.to_string().contains("more than 256 operators"), "{err}");
+        // Within the limits: as deep and as long as allowed, and scored.
+        let nested = format!("{}n{}", "(".repeat(63), ")".repeat(63));
+        assert!(Formula::new(&nested).is_ok());
+        assert!(Formula::new(&vec!["n"; 257].join(" + ")).is_ok());
+    }
+
     /// Formula texts over every operator, function and variable.
     fn formula_text() -> impl Strategy<Value = String> {
         let leaf = prop_oneof![
@@ -637,7 +708,7 @@ mod tests {
                     };
                     let small = |v: u64| u32::try_from(v).unwrap();
                     let named = Inputs { n: small(n), r: small(r), nr: small(nr), nh: small(nh), buyin, prizepool };
-                    let mut parser = Parser { text: &text, pos: 0 };
+                    let mut parser = Parser { text: &text, pos: 0, depth: 0, operators: 0 };
                     let unchecked = Formula { text: text.clone(), expr: parser.expr().unwrap() };
                     prop_assert!(unchecked.points(named).is_err(), "{} at {}", text, inputs);
                 }

@@ -5,6 +5,7 @@ use league_engine::league::{Finish, ScoringRule, TournamentOutcome};
 use league_engine::tournament::Cents as EngineCents;
 use league_engine::units::PlayerId;
 
+use crate::error::{ApiError, ApiResult};
 use crate::schema::scalars::{Cents, Points};
 
 /// How a season scores a tournament: a `table` of points by place or a `formula`.
@@ -20,13 +21,33 @@ pub enum ScoringInput {
     Formula(String),
 }
 
-impl From<ScoringInput> for ScoringRule {
-    fn from(s: ScoringInput) -> ScoringRule {
-        match s {
-            ScoringInput::Table(points) => ScoringRule::Table {
+/// The longest formula taken, in bytes (the longest The Tournament Director formulas
+/// leagues post are under 200); the engine also bounds its nesting and operators.
+pub const MAX_FORMULA_BYTES: usize = 2_000;
+
+/// The most places a points table scores.
+pub const MAX_TABLE_PLACES: usize = 1_000;
+
+impl ScoringInput {
+    /// The engine's rule, within the bounds above (`BAD_INPUT` naming `scoring`).
+    pub fn into_rule(self) -> ApiResult<ScoringRule> {
+        match self {
+            ScoringInput::Table(points) if points.len() > MAX_TABLE_PLACES => {
+                Err(ApiError::bad_field(
+                    "scoring",
+                    format!("scoring: a points table scores at most {MAX_TABLE_PLACES} places"),
+                ))
+            }
+            ScoringInput::Table(points) => Ok(ScoringRule::Table {
                 points: points.into_iter().map(|p| p.0).collect(),
-            },
-            ScoringInput::Formula(text) => ScoringRule::Formula { text },
+            }),
+            ScoringInput::Formula(text) if text.len() > MAX_FORMULA_BYTES => {
+                Err(ApiError::bad_field(
+                    "scoring",
+                    format!("scoring: a formula is at most {MAX_FORMULA_BYTES} bytes long"),
+                ))
+            }
+            ScoringInput::Formula(text) => Ok(ScoringRule::Formula { text }),
         }
     }
 }

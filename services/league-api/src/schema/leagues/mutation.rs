@@ -91,7 +91,7 @@ impl LeagueMutation {
         let command = league::Command::AddSeason {
             season,
             best_n,
-            scoring: scoring.into(),
+            scoring: scoring.into_rule()?,
         };
         admin_command(ctx, league_id, command, idempotency_key).await
     }
@@ -107,7 +107,7 @@ impl LeagueMutation {
     ) -> ApiResult<CommandResult> {
         let command = league::Command::SetFormula {
             season,
-            scoring: scoring.into(),
+            scoring: scoring.into_rule()?,
         };
         admin_command(ctx, league_id, command, idempotency_key).await
     }
