@@ -86,7 +86,8 @@ pub struct OutcomeInput {
     pub season: String,
     /// Days (or any increasing number): the standings' "earliest" tie-break.
     pub day: u32,
-    /// One entry's price, in cents.
+    /// One entry's cost to a player, fee included, in cents (a formula's `buyin` is this
+    /// in whole currency units, rounded down).
     pub buyin: Cents,
     /// The prize pool, in cents; the prizes in `finishes` add up to no more.
     pub prizepool: Cents,

@@ -253,10 +253,11 @@ pub struct PurchaseInput {
     pub price: Option<PriceInput>,
     /// How many one player may buy.
     pub per_player: u32,
-    /// The first level (1-based) at which one may be bought.
+    /// The first level at which one may be bought: levels are numbered from 1 in the
+    /// structure's order, breaks included.
     #[graphql(default = 1)]
     pub from_level: u32,
-    /// The last level (inclusive).
+    /// The last level (inclusive), numbered as `fromLevel`.
     pub until_level: u32,
     /// And only in the first this many minutes of the tournament clock.
     pub until_minutes: Option<u32>,
@@ -286,7 +287,8 @@ impl PurchaseInput {
 /// Late entries.
 #[derive(InputObject, Clone, Debug)]
 pub struct LateRegistrationInput {
-    /// Taken up to the end of this level (1-based).
+    /// Taken up to the end of this level (numbered from 1 in the structure's order, breaks
+    /// included).
     pub until_level: u32,
     /// And only in the first this many minutes of the tournament clock.
     pub until_minutes: Option<u32>,
@@ -304,7 +306,11 @@ pub struct PayoutRowInput {
 
 /// House rules named where the preset's rulebook leaves them to the director; a rule left
 /// out is the preset's. An override the rulebook contradicts is refused
-/// (`CONTRADICTS_PRESET`).
+/// (`CONTRADICTS_PRESET`). The rulebooks fix: QUEENSIX `bustOrder` (31), `balance` (13,
+/// 15), `redrawAt` (16), `colourUp` (8), `absentRemoval` (3); WPH `balance` (7); ORACLE
+/// `bustOrder`, `balance`, `finalTableButtonDraw` (14), `colourUp`; INVITATIONAL
+/// `bustOrder` (10.1), `balance` (2.1), `redrawAt` (2.2), `colourUp`, `absentRemoval`
+/// (2.7); HIPPODROME and WSOP none.
 #[derive(InputObject, Clone, Debug, Default)]
 pub struct HouseRulesInput {
     /// In which order players out in one hand finish.
@@ -356,7 +362,8 @@ pub struct ScheduleInput {
     pub name: String,
     /// The venue's id in its league.
     pub venue: String,
-    /// When play is due to start.
+    /// When play is due to start, as announced (shown to players; `start` may come earlier
+    /// or later: the clock runs from the start).
     pub starts_at: Millis,
     /// The house's rulebook: the house rules come from it.
     pub preset: PresetName,

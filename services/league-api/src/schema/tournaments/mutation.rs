@@ -457,7 +457,10 @@ impl TournamentMutation {
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
-    /// A player's action at a table (the player themselves, or the venue's staff).
+    /// A player's action at a table (the player themselves, or the venue's staff): the
+    /// seat to act (`legalActions.seat`) and what it does; `amount` only with `BET` and
+    /// `RAISE_TO`, the total for the round the bet or raise goes to (from
+    /// `betOrRaise.min` to `betOrRaise.max`).
     #[allow(clippy::too_many_arguments)]
     async fn act(
         &self,

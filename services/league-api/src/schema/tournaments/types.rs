@@ -315,7 +315,7 @@ pub enum PendingKind {
 pub struct PendingAction {
     /// What is pending.
     pub kind: PendingKind,
-    /// The tables concerned.
+    /// The tables concerned (empty for a colour-up: every table).
     pub tables: Vec<u32>,
     /// The players concerned.
     pub players: Vec<String>,
@@ -441,7 +441,8 @@ impl TournamentOut {
             Tracking::Results => TrackingMode::Results,
         })
     }
-    /// The current level (1-based; 1 before the start).
+    /// The current level, numbered from 1 in the structure's order, breaks included (1
+    /// before the start); `null` only for a tournament not yet scheduled.
     async fn level(&self) -> Option<u32> {
         self.0.level
     }
