@@ -16,47 +16,56 @@ fn integer<T: std::str::FromStr>(value: &Value) -> Option<T> {
     }
 }
 
-/// A position in the global event log: a non-negative 64-bit integer, written as a JSON
-/// number. Not GraphQL's `Int`, which is 32-bit: on PostgreSQL a position is its
-/// transaction's id shifted left by 16 bits, past 2^31 once the server has committed about
-/// 32,000 transactions, and a client generated with `Int` as a 32-bit type would fail on
-/// it. Input also takes the number as a string of digits, for clients whose numbers are
-/// doubles (exact only up to 2^53).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Position(pub u64);
+/// An integer scalar: the Rust type (its docs first), the 64-bit integer it is written
+/// as, and the GraphQL scalar (its description first) with the words a refused value gets.
+macro_rules! integer_scalar {
+    (
+        $(#[$type_doc:meta])*
+        pub struct $name:ident($inner:ty): $int:ty, from $from:expr, get $get:expr;
+        $(#[$scalar_doc:meta])*
+        scalar $gql:literal, refused $refusal:literal;
+    ) => {
+        $(#[$type_doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub $inner);
 
-/// A position in the global event log: a non-negative 64-bit integer, as a JSON number (or,
-/// on input, a string of digits).
-#[Scalar(name = "Position")]
-impl ScalarType for Position {
-    fn parse(value: Value) -> InputValueResult<Self> {
-        integer(&value)
-            .map(Position)
-            .ok_or_else(|| InputValueError::custom("a position is an integer from 0 to 2^64 - 1"))
-    }
+        $(#[$scalar_doc])*
+        #[Scalar(name = $gql)]
+        impl ScalarType for $name {
+            fn parse(value: Value) -> InputValueResult<Self> {
+                integer::<$int>(&value)
+                    .map(|n| $name($from(n)))
+                    .ok_or_else(|| InputValueError::custom($refusal))
+            }
 
-    fn to_value(&self) -> Value {
-        Value::Number(self.0.into())
-    }
+            fn to_value(&self) -> Value {
+                let get: fn($inner) -> $int = $get;
+                Value::Number(get(self.0).into())
+            }
+        }
+    };
 }
 
-/// An amount of tournament or table chips.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Chips(pub league_engine::tournament::Chips);
+integer_scalar! {
+    /// A position in the global event log: a non-negative 64-bit integer, written as a JSON
+    /// number. Not GraphQL's `Int`, which is 32-bit: on PostgreSQL a position is its
+    /// transaction's id shifted left by 16 bits, past 2^31 once the server has committed
+    /// about 32,000 transactions, and a client generated with `Int` as a 32-bit type would
+    /// fail on it. Input also takes the number as a string of digits, for clients whose
+    /// numbers are doubles (exact only up to 2^53).
+    pub struct Position(u64): u64, from std::convert::identity, get |p| p;
+    /// A position in the global event log: a non-negative 64-bit integer, as a JSON number (or,
+    /// on input, a string of digits).
+    scalar "Position", refused "a position is an integer from 0 to 2^64 - 1";
+}
 
-/// An amount of chips: a whole number from 0 to 2^64 - 1, as a JSON number (or, on input,
-/// a string of digits).
-#[Scalar(name = "Chips")]
-impl ScalarType for Chips {
-    fn parse(value: Value) -> InputValueResult<Self> {
-        integer(&value)
-            .map(|n| Chips(league_engine::tournament::Chips::new(n)))
-            .ok_or_else(|| InputValueError::custom("chips are a whole number from 0 to 2^64 - 1"))
-    }
-
-    fn to_value(&self) -> Value {
-        Value::Number(self.0.get().into())
-    }
+integer_scalar! {
+    /// An amount of tournament or table chips.
+    pub struct Chips(league_engine::tournament::Chips): u64,
+        from league_engine::tournament::Chips::new, get |c| c.get();
+    /// An amount of chips: a whole number from 0 to 2^64 - 1, as a JSON number (or, on input,
+    /// a string of digits).
+    scalar "Chips", refused "chips are a whole number from 0 to 2^64 - 1";
 }
 
 impl Chips {
@@ -66,23 +75,13 @@ impl Chips {
     }
 }
 
-/// An amount of money in cents.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Cents(pub league_engine::tournament::Cents);
-
-/// Money in cents (2000 is 20.00): a whole number from 0 to 2^64 - 1, as a JSON number (or,
-/// on input, a string of digits).
-#[Scalar(name = "Cents")]
-impl ScalarType for Cents {
-    fn parse(value: Value) -> InputValueResult<Self> {
-        integer(&value)
-            .map(|n| Cents(league_engine::tournament::Cents::new(n)))
-            .ok_or_else(|| InputValueError::custom("cents are a whole number from 0 to 2^64 - 1"))
-    }
-
-    fn to_value(&self) -> Value {
-        Value::Number(self.0.get().into())
-    }
+integer_scalar! {
+    /// An amount of money in cents.
+    pub struct Cents(league_engine::tournament::Cents): u64,
+        from league_engine::tournament::Cents::new, get |c| c.get();
+    /// Money in cents (2000 is 20.00): a whole number from 0 to 2^64 - 1, as a JSON number (or,
+    /// on input, a string of digits).
+    scalar "Cents", refused "cents are a whole number from 0 to 2^64 - 1";
 }
 
 impl Cents {
@@ -92,46 +91,20 @@ impl Cents {
     }
 }
 
-/// A moment: milliseconds since 1970-01-01T00:00:00Z.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Millis(pub i64);
-
-/// A moment, in milliseconds since 1970-01-01T00:00:00Z (UTC), as a JSON number (or, on
-/// input, a string of digits).
-#[Scalar(name = "Millis")]
-impl ScalarType for Millis {
-    fn parse(value: Value) -> InputValueResult<Self> {
-        integer(&value).map(Millis).ok_or_else(|| {
-            InputValueError::custom(
-                "a moment is milliseconds since 1970-01-01 (UTC), a 64-bit integer",
-            )
-        })
-    }
-
-    fn to_value(&self) -> Value {
-        Value::Number(self.0.into())
-    }
+integer_scalar! {
+    /// A moment: milliseconds since 1970-01-01T00:00:00Z.
+    pub struct Millis(i64): i64, from std::convert::identity, get |m| m;
+    /// A moment, in milliseconds since 1970-01-01T00:00:00Z (UTC), as a JSON number (or, on
+    /// input, a string of digits).
+    scalar "Millis", refused "a moment is milliseconds since 1970-01-01 (UTC), a 64-bit integer";
 }
 
-/// A moment to the microsecond: when an event was stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Micros(pub i64);
-
-/// A moment, in microseconds since 1970-01-01T00:00:00Z (UTC), as a JSON number (or, on
-/// input, a string of digits).
-#[Scalar(name = "Micros")]
-impl ScalarType for Micros {
-    fn parse(value: Value) -> InputValueResult<Self> {
-        integer(&value).map(Micros).ok_or_else(|| {
-            InputValueError::custom(
-                "a moment is microseconds since 1970-01-01 (UTC), a 64-bit integer",
-            )
-        })
-    }
-
-    fn to_value(&self) -> Value {
-        Value::Number(self.0.into())
-    }
+integer_scalar! {
+    /// A moment to the microsecond: when an event was stored.
+    pub struct Micros(i64): i64, from std::convert::identity, get |m| m;
+    /// A moment, in microseconds since 1970-01-01T00:00:00Z (UTC), as a JSON number (or, on
+    /// input, a string of digits).
+    scalar "Micros", refused "a moment is microseconds since 1970-01-01 (UTC), a 64-bit integer";
 }
 
 /// League points: a decimal with at most two places.
