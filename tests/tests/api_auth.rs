@@ -165,6 +165,244 @@ async fn a_host_of_another_venue_is_forbidden_and_nothing_is_appended(app: &Test
     assert!(body.get("errors").is_none(), "{body:#}");
 }
 
+/// Refusals say nothing of cards the caller may not see: a card held face down by another
+/// seat is refused without naming it or its holder, and in a dealt hand naming the cards to
+/// show is refused alike whether the guess is right or wrong (else it would be an oracle).
+async fn refusals_reveal_no_hidden_card(app: &TestApp) {
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    // Recorded tracking: the host records ann's cards, then mistypes one of them for bob
+    // and for the board.
+    started(
+        app,
+        "r1",
+        "crown",
+        Tracking::Recorded,
+        &["ann", "bob", "cat"],
+    )
+    .await;
+    app.admin(
+        "mutation { startHand(tournamentId: \"r1\", table: 1) { events } }",
+        json!({}),
+    )
+    .await;
+    let view = app.admin(TABLE, json!({"t": "r1"})).await;
+    let seats = view["table"]["seats"].as_array().unwrap().clone();
+    let seat_of = |p: &str| {
+        seats
+            .iter()
+            .find(|s| s["player"] == p)
+            .map(|s| s["seat"].as_u64().unwrap())
+            .unwrap()
+    };
+    let (ann, bob) = (seat_of("ann"), seat_of("bob"));
+    const HOLE: &str = "mutation($t: String!, $seat: Int!, $c: [String!]!) { dealHole(tournamentId: $t, table: 1, seat: $seat, cards: $c) { events } }";
+    let body = app
+        .graphql(
+            Some(&host),
+            HOLE,
+            json!({"t": "r1", "seat": ann, "c": ["Qs", "7h"]}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let before = app.last_position().await;
+    let body = app
+        .graphql(
+            Some(&host),
+            HOLE,
+            json!({"t": "r1", "seat": bob, "c": ["2c", "Qs"]}),
+        )
+        .await;
+    assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+    let message = body["errors"][0]["message"].as_str().unwrap();
+    assert_eq!(message, format!("that card cannot be dealt to seat {bob}"));
+    let player = app.token(Role::Player, None, Some("bob")).await;
+    let body = app
+        .graphql(
+            Some(&player),
+            HOLE,
+            json!({"t": "r1", "seat": bob, "c": ["2c", "Qs"]}),
+        )
+        .await;
+    assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    assert_eq!(app.last_position().await, before);
+    // Nothing in any refusal names the hidden card or the seat holding it.
+    for c in [["2c", "Qs"], ["7h", "3d"]] {
+        let body = app
+            .graphql(Some(&host), HOLE, json!({"t": "r1", "seat": bob, "c": c}))
+            .await;
+        let text = body["errors"].to_string();
+        assert!(!text.contains("Qs") && !text.contains("7h"), "{body:#}");
+        assert!(!text.contains(&format!("seat {ann}")), "{body:#}");
+        assert!(!text.contains("in play"), "{body:#}");
+    }
+    assert_eq!(app.last_position().await, before);
+
+    // A dealt hand, heads-up, checked down to the showdown.
+    started(app, "d1", "crown", Tracking::Dealt, &["ann", "bob"]).await;
+    app.admin(
+        "mutation { startHand(tournamentId: \"d1\", table: 1) { events } }",
+        json!({}),
+    )
+    .await;
+    const STATE: &str = "query($t: String!) { table(tournamentId: $t, table: 1) { toAct toShow seats { seat player cards } legalActions { canCheck } } }";
+    let shower = loop {
+        let view = app.admin(STATE, json!({"t": "d1"})).await;
+        if let Some(seat) = view["table"]["toShow"].as_u64() {
+            break view["table"]["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["seat"] == seat)
+                .unwrap()
+                .clone();
+        }
+        let seat = view["table"]["toAct"].as_u64().expect("someone acts");
+        let action = if view["table"]["legalActions"]["canCheck"] == true {
+            "CHECK"
+        } else {
+            "CALL"
+        };
+        app.admin(
+            ACT,
+            json!({"t": "d1", "table": 1, "seat": seat, "a": action}),
+        )
+        .await;
+    };
+    let seat = shower["seat"].as_u64().unwrap();
+    let name = shower["player"].as_str().unwrap();
+    let own = app.token(Role::Player, None, Some(name)).await;
+    let mine = app.graphql(Some(&own), STATE, json!({"t": "d1"})).await;
+    let right: Vec<Value> = mine["data"]["table"]["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["seat"] == seat)
+        .unwrap()["cards"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(right.len(), 2, "{mine:#}");
+    let wrong = if right.contains(&json!("2c")) || right.contains(&json!("3d")) {
+        json!(["4h", "5s"])
+    } else {
+        json!(["2c", "3d"])
+    };
+    const SHOW: &str = "mutation($t: String!, $seat: Int!, $c: [String!]) { show(tournamentId: $t, table: 1, seat: $seat, cards: $c) { events } }";
+    let before = app.last_position().await;
+    let answers: Vec<Value> = [json!(right), wrong]
+        .into_iter()
+        .map(|c| json!({"t": "d1", "seat": seat, "c": c}))
+        .collect();
+    let mut refusals = Vec::new();
+    for variables in answers {
+        let body = app.graphql(Some(&host), SHOW, variables).await;
+        refusals.push(body["errors"][0].clone());
+    }
+    assert_eq!(refusals[0], refusals[1], "a right and a wrong guess differ");
+    assert_eq!(
+        refusals[0]["extensions"]["code"], "RULE_VIOLATION",
+        "{refusals:#?}"
+    );
+    assert_eq!(app.last_position().await, before);
+    // Shown without naming them, as the engine dealt them.
+    let body = app
+        .graphql(
+            Some(&host),
+            SHOW,
+            json!({"t": "d1", "seat": seat, "c": null}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+}
+
+/// Quantities beyond the documented maxima, malformed ids and names with control
+/// characters are refused with `BAD_INPUT` naming the field, and nothing is appended.
+async fn out_of_range_values_and_bad_ids_are_refused(app: &TestApp) {
+    a_league(app).await;
+    let before = app.last_position().await;
+    let refused = |body: &Value, field: &str| {
+        assert_eq!(code(body), "BAD_INPUT", "{body:#}");
+        assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
+    };
+    let good = schedule("crown", Tracking::Results);
+    let mut cases: Vec<(&str, Value)> = Vec::new();
+    let mut s = good.clone();
+    s["entry"]["price"] = json!(u64::MAX);
+    cases.push(("a buy-in of 2^64-1", s));
+    let mut s = good.clone();
+    s["entry"]["fee"] = json!(10_000_000_001u64);
+    cases.push(("a fee over the maximum", s));
+    let mut s = good.clone();
+    s["guarantee"] = json!(u64::MAX - 1);
+    cases.push(("a guarantee near the top of the range", s));
+    let mut s = good.clone();
+    s["startingChips"] = json!(2_000_000_000_000u64);
+    s["chipUnit"] = json!(1_000_000_000_000u64);
+    cases.push(("a starting stack over the maximum", s));
+    for name in [
+        json!(""),
+        json!("   "),
+        json!("Tuesday\u{0}"),
+        json!("x".repeat(201)),
+    ] {
+        let mut s = good.clone();
+        s["name"] = name;
+        cases.push(("a bad name", s));
+    }
+    for (what, s) in &cases {
+        let body = app
+            .graphql(Some(&app.admin), SCHEDULE, json!({"id": "h1", "s": s}))
+            .await;
+        assert_eq!(code(&body), "BAD_INPUT", "{what}: {body:#}");
+        assert_eq!(
+            body["errors"][0]["extensions"]["field"], "schedule",
+            "{what}: {body:#}"
+        );
+    }
+    for id in ["", "a b", "t:1", &"t".repeat(65), "t\u{0}"] {
+        let body = app
+            .graphql(Some(&app.admin), SCHEDULE, json!({"id": id, "s": good}))
+            .await;
+        refused(&body, "id");
+    }
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            "mutation($id: String!) { createLeague(id: $id, name: \"L\") { events } }",
+            json!({"id": ""}),
+        )
+        .await;
+    refused(&body, "id");
+    const MEMBER: &str = "mutation($p: String!, $n: String!) { registerPlayer(leagueId: \"apl\", player: $p, name: $n, membership: \"9\") { events } }";
+    for (player, name) in [
+        ("", "Zoe"),
+        ("zoe zed", "Zoe"),
+        ("zoe", "Zoe\u{0}"),
+        ("zoe", "Zoe\nZed"),
+        ("zoe", ""),
+    ] {
+        let body = app
+            .graphql(Some(&app.admin), MEMBER, json!({"p": player, "n": name}))
+            .await;
+        assert_eq!(code(&body), "BAD_INPUT", "{player:?} {name:?}: {body:#}");
+    }
+    let long = "é".repeat(201);
+    let body = app
+        .graphql(Some(&app.admin), MEMBER, json!({"p": "zoe", "n": long}))
+        .await;
+    assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+    assert_eq!(app.last_position().await, before, "something was appended");
+
+    // The most the documented maxima allow is accepted, and the pool it makes is paid.
+    let mut s = good.clone();
+    s["entry"] = json!({"price": 10_000_000_000u64, "fee": 10_000_000_000u64});
+    s["guarantee"] = json!(10_000_000_000u64);
+    let body = app
+        .graphql(Some(&app.admin), SCHEDULE, json!({"id": "h2", "s": s}))
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Who {
     Anonymous,
@@ -443,5 +681,7 @@ async fn the_rate_limit_refuses_a_token_over_its_rate_with_429() {
 league_tests::on_every_backend!(
     a_dealt_hand_keeps_cards_private_and_reports_rule_errors_with_codes,
     a_host_of_another_venue_is_forbidden_and_nothing_is_appended,
+    refusals_reveal_no_hidden_card,
+    out_of_range_values_and_bad_ids_are_refused,
     every_mutation_against_every_role,
 );

@@ -114,6 +114,7 @@ impl From<AppError> for ApiError {
             AppError::Tournament(e) => tournament_error(e),
             AppError::League(e) => league_error(&e),
             AppError::Store(e) => e.into(),
+            AppError::BadInput { field, message } => ApiError::bad_field(field, message),
             AppError::Projection(_) | AppError::Encode(_) | AppError::Other(_) => {
                 ApiError::internal(e)
             }
@@ -156,7 +157,9 @@ fn hand_error(e: RuleError) -> ApiError {
         RuleError::BadSetup(_)
         | RuleError::NoSuchSeat { .. }
         | RuleError::WrongCardCount { .. }
-        | RuleError::DuplicateCard { .. } => ApiError::bad_input(message),
+        | RuleError::DuplicateCard { .. }
+        | RuleError::OnTheBoard { .. }
+        | RuleError::CardUnavailable { .. } => ApiError::bad_input(message),
         _ => ApiError::client(code::RULE_VIOLATION, message),
     }
 }
@@ -171,9 +174,9 @@ fn tournament_error(e: TournamentError) -> ApiError {
         }
         TournamentError::BadSchedule(_) => ApiError::bad_field("schedule", message),
         TournamentError::BadPayouts(_) => ApiError::bad_field("amounts", message),
-        TournamentError::BadSeed | TournamentError::DuplicatePlayer(_) => {
-            ApiError::bad_input(message)
-        }
+        TournamentError::BadSeed
+        | TournamentError::BadPlayerId
+        | TournamentError::DuplicatePlayer(_) => ApiError::bad_input(message),
         // Refused until something pending is done: the code names it (the tournament's
         // `pending` lists it).
         TournamentError::RedrawDue => ApiError::client(code::REDRAW_DUE, message),
@@ -205,7 +208,8 @@ fn league_error(e: &LeagueError) -> ApiError {
         LeagueError::InvalidFormula { .. } | LeagueError::EmptyTable { .. } => {
             ApiError::bad_field("scoring", message)
         }
-        LeagueError::Blank { .. }
+        LeagueError::BadId { .. }
+        | LeagueError::BadText { .. }
         | LeagueError::EmptyFinalTable
         | LeagueError::BestNZero { .. } => ApiError::bad_input(message),
         _ => ApiError::client(code::RULE_VIOLATION, message),

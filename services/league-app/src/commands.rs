@@ -66,6 +66,24 @@ pub async fn execute(
     command: &Command,
     caller: &Caller,
 ) -> Result<Executed, AppError> {
+    // The id of an aggregate being created names its stream for ever: checked here, for
+    // every front end.
+    let created = match command {
+        Command::Tournament { id, command } => {
+            matches!(**command, TournamentCommand::Schedule(_)).then_some(("tournament", id))
+        }
+        Command::League { id, command } => {
+            matches!(**command, league::Command::CreateLeague { .. }).then_some(("league", id))
+        }
+    };
+    if let Some((what, id)) = created
+        && !league_engine::units::is_id(id)
+    {
+        return Err(AppError::BadInput {
+            field: "id",
+            message: format!("a {what} id must be {}", league_engine::units::ID_RULE),
+        });
+    }
     let stream = command.stream();
     let mut attempt = 0;
     loop {

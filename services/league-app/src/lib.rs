@@ -46,6 +46,12 @@ pub enum AppError {
     League(#[from] league_engine::league::LeagueError),
     #[error("encoding an event: {0}")]
     Encode(#[from] serde_json::Error),
+    /// Client input the engine never sees refused: `field` names the argument.
+    #[error("{message}")]
+    BadInput {
+        field: &'static str,
+        message: String,
+    },
     #[error("{0}")]
     Other(String),
 }

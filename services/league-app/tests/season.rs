@@ -151,6 +151,33 @@ async fn a_simulated_season_on_sqlite_rebuilds_to_the_live_read_models() {
 
 /// `LEAGUE_TEST_POSTGRES_URL`, or `None` (the test is skipped) unless
 /// `LEAGUE_REQUIRE_POSTGRES` is set.
+/// A league of one venue, or two, is simulated to its end: every week's fields are drawn
+/// from the league's own players, with a merged player left out, whatever the seed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_league_of_one_or_two_venues_is_simulated_to_its_end() {
+    for venues in [1, 2] {
+        for seed in 0..4 {
+            let scratch = Scratch::new(Backend::Sqlite, None).await.unwrap();
+            let store = scratch.open().await.unwrap();
+            let options = simulate::Options {
+                venues,
+                weeks: 3,
+                seed,
+            };
+            let report = tokio::time::timeout(
+                std::time::Duration::from_secs(120),
+                simulate::run(&store, &options, None),
+            )
+            .await
+            .unwrap_or_else(|_| panic!("{venues} venues, seed {seed}: never ends"))
+            .unwrap();
+            assert_eq!(report.tournaments, venues * 3, "seed {seed}");
+            store.close().await;
+            scratch.drop_it().await;
+        }
+    }
+}
+
 fn postgres_url() -> Option<String> {
     let url = std::env::var("LEAGUE_TEST_POSTGRES_URL").ok();
     if url.is_none() {

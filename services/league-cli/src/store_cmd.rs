@@ -20,7 +20,9 @@ pub struct MigrateArgs {
 #[derive(Subcommand, Debug)]
 pub enum AuditCommand {
     /// Walk the log and the sealed Merkle tree; report the first position where a stream's
-    /// hash chain or the tree breaks. Exits 1 if something is broken.
+    /// hash chain or the tree breaks. Exits 1 if something is broken, 2 on an error, and 3
+    /// when `--public-key` is given and the end of the log is covered by no tree head
+    /// signed with it (saying so when those events are younger than the sealing interval).
     Verify {
         #[command(flatten)]
         db: DatabaseArgs,
@@ -112,6 +114,20 @@ pub fn audit(command: AuditCommand) -> ExitCode {
                 println!("{r}");
                 if r.first_break.is_some() {
                     ExitCode::from(1)
+                } else if let Some(u) = r.uncovered.filter(|_| r.not_covered()) {
+                    // Signed heads lag the log by up to the sealer's interval: say whether
+                    // the unsigned end is just young, or was left unsigned (or stripped).
+                    let interval = league_store::SealerConfig::default().sign_every;
+                    let age_micros = now_micros().saturating_sub(u.recorded_at.as_micros());
+                    let young = u64::try_from(age_micros)
+                        .is_ok_and(|a| u128::from(a) < interval.as_micros());
+                    if young {
+                        println!(
+                            "those events are younger than the sealing interval ({} s): verify again once it has passed",
+                            interval.as_secs()
+                        );
+                    }
+                    ExitCode::from(NOT_COVERED)
                 } else {
                     ExitCode::SUCCESS
                 }
@@ -119,6 +135,17 @@ pub fn audit(command: AuditCommand) -> ExitCode {
             Err(e) => fail(e),
         }
     })
+}
+
+/// `league audit verify`'s exit code when the league's key was given and the end of the log
+/// is covered by no tree head signed with it.
+pub const NOT_COVERED: u8 = 3;
+
+fn now_micros() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_micros()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
 }
 
 fn parse_key(hex: &str) -> Result<VerifyingKey, String> {

@@ -137,3 +137,123 @@ fn the_service_seals_what_is_appended_and_signs_tree_heads_with_the_league_key()
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `league audit verify --public-key` exits 3 (not OK) when the end of the log is covered
+/// by no tree head signed with the key: events appended after the last head, or heads
+/// stripped from the database; and says when the unsigned events are merely younger than
+/// the sealing interval.
+#[test]
+fn a_log_no_signed_head_covers_fails_the_audit_with_its_own_code() {
+    let dir = std::env::temp_dir().join(format!("league-uncovered-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let key = SigningKey::from_bytes(&[9u8; 32]);
+    let public = to_hex(key.verifying_key().as_bytes());
+    let audit = |db: &str| {
+        let out = league()
+            .args(["audit", "verify", "--database", db, "--public-key", &public])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let an_hour_ago = league_store::Timestamp::from_micros(
+        i64::try_from(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_micros(),
+        )
+        .unwrap()
+            - 3_600_000_000,
+    );
+    let note = |n: u32, at: Option<league_store::Timestamp>| {
+        NewEvent::new("Noted", format!("{{\"n\":{n}}}").into_bytes()).with_metadata(
+            league_store::Metadata {
+                actor: None,
+                correlation_id: None,
+                causation_id: None,
+                recorded_at: at,
+            },
+        )
+    };
+    let sealer = league_store::SealerConfig {
+        signing_key: Some(key.clone()),
+        sign_every_events: 1,
+        ..league_store::SealerConfig::default()
+    };
+    let rt = tokio::runtime::Runtime::new().unwrap();
+
+    // Three events an hour old, sealed and signed: OK.
+    let db = format!("sqlite:{}", dir.join("old.db").display());
+    rt.block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        for n in 0..3 {
+            store
+                .append(
+                    "notes",
+                    ExpectedVersion::Any,
+                    &[note(n, Some(an_hour_ago))],
+                    None,
+                )
+                .await
+                .unwrap();
+        }
+        store.seal_all(&sealer).await.unwrap();
+        store.close().await;
+    });
+    let (code, out) = audit(&db);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("OK: no break") && out.contains("signed tree size:   3"),
+        "{out}"
+    );
+
+    // Two more, an hour old, that no head covers: the end of the log could have been
+    // rewritten unseen.
+    rt.block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        for n in 3..5 {
+            store
+                .append(
+                    "notes",
+                    ExpectedVersion::Any,
+                    &[note(n, Some(an_hour_ago))],
+                    None,
+                )
+                .await
+                .unwrap();
+        }
+        store.close().await;
+    });
+    let (code, out) = audit(&db);
+    assert_eq!(code, Some(3), "{out}");
+    assert!(out.contains("NOT COVERED: 2 events from position"), "{out}");
+    assert!(!out.contains("younger"), "{out}");
+
+    // The signed heads deleted: nothing is covered.
+    rt.block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        store.execute_raw("DELETE FROM tree_heads").await.unwrap();
+        store.close().await;
+    });
+    let (code, out) = audit(&db);
+    assert_eq!(code, Some(3), "{out}");
+    assert!(out.contains("NOT COVERED: 5 events from position"), "{out}");
+
+    // A log just written, before the sealer's interval has passed: said so, still not OK.
+    let young = format!("sqlite:{}", dir.join("young.db").display());
+    rt.block_on(async {
+        let store = Store::open(&young).await.unwrap();
+        store
+            .append("notes", ExpectedVersion::Any, &[note(0, None)], None)
+            .await
+            .unwrap();
+        store.close().await;
+    });
+    let (code, out) = audit(&young);
+    assert_eq!(code, Some(3), "{out}");
+    assert!(out.contains("younger than the sealing interval"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

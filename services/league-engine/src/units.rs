@@ -431,3 +431,62 @@ mod tests {
         assert!(serde_json::from_str::<Chips>("\"10\"").is_err());
     }
 }
+
+/// The longest identifier (of a league, venue, season, player or tournament), in bytes.
+pub const MAX_ID_BYTES: usize = 64;
+
+/// The longest free text (a name, a region, a membership number), in characters.
+pub const MAX_TEXT_CHARS: usize = 200;
+
+/// The rule an identifier follows, for refusals.
+pub const ID_RULE: &str = "1 to 64 ASCII letters, digits, '-', '_' or '.'";
+
+/// The rule free text follows, for refusals.
+pub const TEXT_RULE: &str = "1 to 200 characters, not all blank, without control characters";
+
+/// True when `id` is an identifier: 1 to [`MAX_ID_BYTES`] ASCII letters, digits, `-`, `_`
+/// or `.`. Identifiers name streams and appear in URLs and logs: nothing in them needs
+/// escaping.
+#[must_use]
+pub fn is_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= MAX_ID_BYTES
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+/// True when `text` is acceptable free text: 1 to [`MAX_TEXT_CHARS`] characters, not all
+/// white space, no control characters (NUL, line breaks, escapes).
+#[must_use]
+pub fn is_text(text: &str) -> bool {
+    !text.trim().is_empty()
+        && text.chars().count() <= MAX_TEXT_CHARS
+        && !text.chars().any(char::is_control)
+}
+
+#[cfg(test)]
+mod input_tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_and_text_are_bounded_and_plain() {
+        for ok in ["ann", "crown-w01", "s1", "t.2026_11", &"a".repeat(64)] {
+            assert!(is_id(ok), "{ok}");
+        }
+        for bad in ["", " ", "a b", "a:b", "ann\0", "é", &"a".repeat(65), "a/b"] {
+            assert!(!is_id(bad), "{bad:?}");
+        }
+        for ok in [
+            "Ann Lee",
+            "Zoë O'Brien",
+            "The Crown, Tuesday",
+            &"é".repeat(200),
+        ] {
+            assert!(is_text(ok), "{ok}");
+        }
+        for bad in ["", "   ", "a\nb", "a\0", "\u{1b}[2J", &"x".repeat(201)] {
+            assert!(!is_text(bad), "{bad:?}");
+        }
+    }
+}

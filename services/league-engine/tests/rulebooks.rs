@@ -519,10 +519,18 @@ fn a_duplicate_card_is_refused_and_voids_the_hand_with_every_chip_returned() {
     t.ok(A, Action::Call);
     t.ok(B, Action::Call);
     let duplicate = league_engine::card::parse_cards("Ah2c3c").unwrap();
-    assert!(matches!(
-        t.send(Command::DealBoard { cards: duplicate }),
-        Err(RuleError::DuplicateCard { .. })
-    ));
+    // Refused without naming the card or whose hand holds it (the dealer may not see it).
+    let refused = t.send(Command::DealBoard { cards: duplicate }).unwrap_err();
+    assert_eq!(
+        refused,
+        RuleError::CardUnavailable {
+            target: league_engine::hand::CardTarget::Board
+        }
+    );
+    assert_eq!(
+        refused.to_string(),
+        "that card cannot be dealt to the board"
+    );
     t.send(Command::Void {
         reason: VoidReason::DuplicateCard("Ah".parse().unwrap()),
     })

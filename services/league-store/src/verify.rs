@@ -102,8 +102,32 @@ pub struct VerifyReport {
     /// True if no trusted key was given, so signatures were only checked against the key
     /// stored with them (which proves nothing against someone who can write the database).
     pub signatures_self_checked: bool,
+    /// Leaves covered by the largest tree head whose signature and root verified.
+    pub signed_size: u64,
+    /// Events checked that no verified tree head covers (the end of the log).
+    pub uncovered: Option<Uncovered>,
     /// The first break, by position.
     pub first_break: Option<Break>,
+}
+
+impl VerifyReport {
+    /// True when the league's key was given and part of the log checked is covered by no
+    /// tree head signed with it.
+    pub fn not_covered(&self) -> bool {
+        !self.signatures_self_checked && self.uncovered.is_some()
+    }
+}
+
+/// The end of the log that no verified signed tree head covers: whoever can write the
+/// database could have rewritten or removed it without a trace in the log itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Uncovered {
+    /// Its first event's position.
+    pub from: u64,
+    /// When that event was recorded.
+    pub recorded_at: crate::types::Timestamp,
+    /// How many events it holds.
+    pub events: u64,
 }
 
 impl fmt::Display for VerifyReport {
@@ -118,9 +142,22 @@ impl fmt::Display for VerifyReport {
             write!(f, " (against their own key: pass --public-key to trust)")?;
         }
         writeln!(f)?;
-        match &self.first_break {
-            None => write!(f, "OK: no break"),
-            Some(b) => write!(f, "BROKEN at {b}"),
+        writeln!(f, "signed tree size:   {}", self.signed_size)?;
+        if let Some(u) = &self.uncovered {
+            writeln!(
+                f,
+                "not signed:         {} events from position {}",
+                u.events, u.from
+            )?;
+        }
+        match (&self.first_break, &self.uncovered) {
+            (Some(b), _) => write!(f, "BROKEN at {b}"),
+            (None, Some(u)) if !self.signatures_self_checked => write!(
+                f,
+                "NOT COVERED: {} events from position {} are covered by no signed tree head",
+                u.events, u.from
+            ),
+            (None, _) => write!(f, "OK: no break"),
         }
     }
 }
@@ -222,6 +259,9 @@ impl Store {
                     None => VerifyingKey::from_bytes(&head.public_key).ok(),
                 };
                 let signed = key.is_some_and(|k| head.verify(&k));
+                if signed && head.root == frontier.root() {
+                    report.signed_size = report.signed_size.max(head.tree_size);
+                }
                 if (!signed || head.root != frontier.root()) && tree_break.is_none() {
                     tree_break = Some(Break {
                         position: position_of(i),
@@ -252,6 +292,11 @@ impl Store {
         let mut leaf = sealed.positions.partition_point(|p| *p < from);
         let last_sealed = sealed.positions.last().copied();
         let mut chains: HashMap<String, (u64, Hash)> = HashMap::new();
+        // The last position a verified signed head covers.
+        let signed_through = usize::try_from(report.signed_size)
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|i| sealed.positions.get(i).copied());
         let mut next = from;
         'walk: loop {
             let page = self.read_range(next, to, 5_000).await?;
@@ -259,6 +304,14 @@ impl Store {
             next = last.position.saturating_add(1);
             for e in &page {
                 report.events_checked += 1;
+                if signed_through.is_none_or(|p| e.position > p) {
+                    let u = report.uncovered.get_or_insert(Uncovered {
+                        from: e.position,
+                        recorded_at: e.recorded_at,
+                        events: 0,
+                    });
+                    u.events += 1;
+                }
                 if let Some(b) = self
                     .check_event(e, &sealed, &mut leaf, last_sealed, &mut chains)
                     .await?

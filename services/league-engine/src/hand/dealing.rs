@@ -15,7 +15,7 @@ impl Run<'_> {
         if s.players[usize::from(p)].hole.is_some() {
             return Err(RuleError::HoleCardsKnown { seat });
         }
-        s.check_new_cards(&cards)?;
+        s.check_new_cards(&cards, CardTarget::Hole(seat))?;
         self.emit(Event::HoleCardsDealt { seat, cards });
         Ok(())
     }
@@ -36,7 +36,7 @@ impl Run<'_> {
                 got: cards.len(),
             });
         }
-        s.check_new_cards(cards)?;
+        s.check_new_cards(cards, CardTarget::Board)?;
         self.emit(Event::BoardDealt {
             street: next,
             cards: cards.to_vec(),
@@ -46,20 +46,28 @@ impl Run<'_> {
 }
 
 impl HandState {
-    pub(super) fn check_new_cards(&self, cards: &[Card]) -> Result<(), RuleError> {
+    /// Cards the caller gives for `target`: none twice, none on the board, none in another
+    /// seat's hand (refused without saying which card or whose hand).
+    pub(super) fn check_new_cards(
+        &self,
+        cards: &[Card],
+        target: CardTarget,
+    ) -> Result<(), RuleError> {
         for (i, card) in cards.iter().enumerate() {
-            if cards[..i].contains(card) || self.card_in_play(*card) {
+            if cards[..i].contains(card) {
                 return Err(RuleError::DuplicateCard { card: *card });
             }
+            if self.board().any(|c| c == *card) {
+                return Err(RuleError::OnTheBoard { card: *card });
+            }
+        }
+        if cards.iter().any(|card| {
+            self.live_players_iter(true)
+                .any(|p| p.hole.is_some_and(|h| h.contains(card)))
+        }) {
+            return Err(RuleError::CardUnavailable { target });
         }
         Ok(())
-    }
-
-    pub(super) fn card_in_play(&self, card: Card) -> bool {
-        self.board().any(|c| c == card)
-            || self
-                .live_players_iter(true)
-                .any(|p| p.hole.is_some_and(|h| h.contains(&card)))
     }
 
     /// The next street's cards from the seeded deck, burning one first. Hole cards take

@@ -40,7 +40,7 @@ pub enum RuleError {
     AboveStack { max: u64, got: u64 },
     #[error("the seed does not match the commitment, or is missing")]
     BadSeed,
-    #[error("cards are dealt by the server in a seeded hand")]
+    #[error("cards are dealt by the server in a seeded hand: none are given")]
     SeededDealing,
     #[error("not waiting for the board")]
     NotWaitingForBoard,
@@ -50,8 +50,14 @@ pub enum RuleError {
         expected: usize,
         got: usize,
     },
-    #[error("card {card} is already in play")]
+    #[error("card {card} is given twice")]
     DuplicateCard { card: Card },
+    #[error("card {card} is already on the board")]
+    OnTheBoard { card: Card },
+    /// A card given is held, face down, by another seat. Worded without the card or the
+    /// seat that holds it: the caller may not see either.
+    #[error("that card cannot be {target}")]
+    CardUnavailable { target: CardTarget },
     #[error("seat {seat} already has hole cards")]
     HoleCardsKnown { seat: Seat },
     #[error("hole cards are recorded before the showdown")]
@@ -70,4 +76,26 @@ pub enum RuleError {
     OutOfTurnPending,
     #[error("too late for a misdeal: the cut-off ({cutoff}) has passed")]
     MisdealPastCutoff { cutoff: MisdealCutoff },
+}
+
+/// Where a card given by the caller was to go, for a refusal worded from the caller's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum CardTarget {
+    /// Recorded as a seat's hole cards.
+    Hole(Seat),
+    /// Dealt to the board.
+    Board,
+    /// Shown by a seat at the showdown.
+    Shown(Seat),
+}
+
+impl std::fmt::Display for CardTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CardTarget::Hole(seat) => write!(f, "dealt to seat {seat}"),
+            CardTarget::Board => f.write_str("dealt to the board"),
+            CardTarget::Shown(seat) => write!(f, "shown for seat {seat}"),
+        }
+    }
 }

@@ -7,6 +7,9 @@ impl Run<'_> {
         let p = self.state.expect_showdown_turn(seat)?;
         let player = self.state.players[usize::from(p)];
         let cards = match (player.hole, cards) {
+            // The server dealt them: naming them would make the refusal of wrong ones an
+            // oracle for the hidden cards.
+            (_, Some(_)) if self.state.seeded => return Err(RuleError::SeededDealing),
             (Some(hole), None) => hole,
             (Some(hole), Some(shown)) => {
                 if !same_cards(hole, shown) {
@@ -15,7 +18,8 @@ impl Run<'_> {
                 hole
             }
             (None, Some(shown)) => {
-                self.state.check_new_cards(&shown)?;
+                self.state
+                    .check_new_cards(&shown, CardTarget::Shown(seat))?;
                 shown
             }
             (None, None) => return Err(RuleError::CardsUnknown { seat }),

@@ -10,8 +10,10 @@ pub enum LeagueError {
     NoLeague,
     #[error("the league already exists")]
     LeagueExists,
-    #[error("{what} must not be blank")]
-    Blank { what: String },
+    #[error("{what} must be {}", crate::units::ID_RULE)]
+    BadId { what: String },
+    #[error("{what} must be {}", crate::units::TEXT_RULE)]
+    BadText { what: String },
     #[error("the final table must have at least one place")]
     EmptyFinalTable,
     #[error("venue `{venue}` already exists")]

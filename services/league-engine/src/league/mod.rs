@@ -80,7 +80,7 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
         if state.league.is_some() {
             return Err(LeagueError::LeagueExists);
         }
-        not_blank("the league's name", name)?;
+        valid_text("the league's name", name)?;
         let final_table = final_table.unwrap_or(DEFAULT_FINAL_TABLE);
         if final_table == 0 {
             return Err(LeagueError::EmptyFinalTable);
@@ -96,8 +96,8 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
     match command {
         Command::CreateLeague { .. } => Err(LeagueError::LeagueExists),
         Command::AddVenue { venue, region } => {
-            not_blank("the venue", venue)?;
-            not_blank("the region", region)?;
+            valid_id("the venue", venue)?;
+            valid_text("the region", region)?;
             if state.venues.contains_key(venue) {
                 return Err(LeagueError::VenueExists {
                     venue: venue.clone(),
@@ -113,7 +113,7 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
             best_n,
             scoring,
         } => {
-            not_blank("the season", season)?;
+            valid_id("the season", season)?;
             if state.seasons.contains_key(season) {
                 return Err(LeagueError::SeasonExists {
                     season: season.clone(),
@@ -144,9 +144,9 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
             name,
             membership,
         } => {
-            not_blank("the player id", player)?;
-            not_blank("the player's name", name)?;
-            not_blank("the membership number", membership)?;
+            valid_id("the player id", player)?;
+            valid_text("the player's name", name)?;
+            valid_text("the membership number", membership)?;
             if state.players.contains_key(player) {
                 return Err(LeagueError::PlayerExists {
                     player: player.to_string(),
@@ -170,7 +170,7 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
         }
         Command::RenamePlayer { player, name } => {
             known_player(state, player)?;
-            not_blank("the player's name", name)?;
+            valid_text("the player's name", name)?;
             Ok(vec![Event::PlayerRenamed {
                 player: player.clone(),
                 name: name.clone(),
@@ -315,9 +315,20 @@ pub fn apply(state: &mut LeagueState, event: &Event) {
     }
 }
 
-fn not_blank(what: &str, value: &str) -> Result<(), LeagueError> {
-    if value.trim().is_empty() {
-        return Err(LeagueError::Blank {
+/// An identifier, as [`crate::units::is_id`] says.
+fn valid_id(what: &str, value: &str) -> Result<(), LeagueError> {
+    if !crate::units::is_id(value) {
+        return Err(LeagueError::BadId {
+            what: what.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// Free text, as [`crate::units::is_text`] says.
+fn valid_text(what: &str, value: &str) -> Result<(), LeagueError> {
+    if !crate::units::is_text(value) {
+        return Err(LeagueError::BadText {
             what: what.to_owned(),
         });
     }

@@ -63,7 +63,7 @@ pub(super) fn check_outcome(
     state: &LeagueState,
     outcome: &TournamentOutcome,
 ) -> Result<Vec<VersionPoints>, LeagueError> {
-    not_blank("the tournament id", &outcome.tournament)?;
+    valid_id("the tournament id", &outcome.tournament)?;
     if !state.venues.contains_key(&outcome.venue) {
         return Err(LeagueError::UnknownVenue {
             venue: outcome.venue.clone(),

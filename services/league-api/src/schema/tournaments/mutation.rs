@@ -177,6 +177,12 @@ impl TournamentMutation {
         let state = state(ctx)?;
         let caller = principal(ctx);
         caller.require_venue(&schedule.venue)?;
+        if !league_engine::units::is_id(&id) {
+            return Err(ApiError::bad_field(
+                "id",
+                format!("a tournament id must be {}", league_engine::units::ID_RULE),
+            ));
+        }
         // The first draw's seed: committed to in the schedule, kept by the server.
         let seed = draws::fresh_seed()?;
         let schedule = schedule.into_schedule(seed.commitment())?;

@@ -27,6 +27,8 @@ pub enum TournamentError {
     NotEnoughPlayers { players: usize },
     #[error("the seed does not match the commitment")]
     BadSeed,
+    #[error("a player id must be {}", crate::units::ID_RULE)]
+    BadPlayerId,
     #[error("this tournament is tracked as {tracking}")]
     WrongTracking { tracking: Tracking },
     #[error("a dealt hand needs the hand's seed")]

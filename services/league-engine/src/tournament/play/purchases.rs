@@ -14,6 +14,9 @@ impl Run<'_> {
         self.clock(at)?;
         let level = self.level_now();
         let played = self.state.played(at);
+        if !crate::units::is_id(player) {
+            return Err(TournamentError::BadPlayerId);
+        }
         let reentry = match self.state.players.get(player) {
             None => None,
             Some(p) if p.standing == Standing::Out => Some(p.entries),

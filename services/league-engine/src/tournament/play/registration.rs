@@ -21,8 +21,8 @@ impl Run<'_> {
             Stage::Running => return Err(TournamentError::AlreadyStarted),
             Stage::Finished => return Err(TournamentError::Finished),
         }
-        if player.is_empty() {
-            return Err(TournamentError::UnknownPlayer(PlayerId::default()));
+        if !crate::units::is_id(player) {
+            return Err(TournamentError::BadPlayerId);
         }
         if self.state.players.contains_key(player) {
             return Err(TournamentError::AlreadyRegistered(PlayerId::from(
@@ -95,10 +95,82 @@ impl Run<'_> {
     }
 }
 
+/// The most one price, fee or guarantee may be: 10,000,000,000 cents (a hundred million in
+/// the currency). With it every pool, prize and fee a tournament can reach fits the 64-bit
+/// sums, which are checked all the same.
+pub const MAX_CENTS: Cents = Cents::new(10_000_000_000);
+
+/// The most chips one stack, purchase, blind or ante may be: 1,000,000,000,000.
+pub const MAX_CHIPS: Chips = Chips::new(1_000_000_000_000);
+
+/// The most levels a structure may have, and the most times one player may buy one kind of
+/// purchase.
+pub const MAX_LEVELS: usize = 1_000;
+pub const MAX_PURCHASES_PER_PLAYER: u32 = 1_000;
+
 pub(super) fn validate_schedule(s: &Schedule) -> Result<()> {
     let bad = |m: &str| Err(TournamentError::BadSchedule(m.to_owned()));
     if !(2..=10).contains(&s.table_size) {
         return bad("a table seats 2 to 10 players");
+    }
+    if !crate::units::is_text(&s.name) {
+        return bad(&format!(
+            "a tournament's name must be {}",
+            crate::units::TEXT_RULE
+        ));
+    }
+    if !crate::units::is_id(&s.venue) {
+        return bad(&format!("the venue must be {}", crate::units::ID_RULE));
+    }
+    if s.levels.len() > MAX_LEVELS {
+        return bad(&format!("at most {MAX_LEVELS} levels"));
+    }
+    let prices = [Some(s.pool.entry), s.pool.rebuy, s.pool.add_on];
+    if prices
+        .iter()
+        .flatten()
+        .any(|p| p.price > MAX_CENTS || p.fee > MAX_CENTS)
+        || s.pool.guarantee > MAX_CENTS
+    {
+        return bad(&format!(
+            "a price, fee or guarantee is at most {MAX_CENTS} cents"
+        ));
+    }
+    let chips = [s.starting_chips, s.chip_unit]
+        .into_iter()
+        .chain(
+            [s.rebuys, s.add_ons, s.reentries]
+                .into_iter()
+                .flatten()
+                .map(|p| p.chips),
+        )
+        .chain(s.levels.iter().flat_map(|level| match *level {
+            Level::Play { blinds, .. } => {
+                let ante = match blinds.ante {
+                    AnteStructure::None => 0,
+                    AnteStructure::Uniform(a) | AnteStructure::BigBlind(a) => a,
+                };
+                vec![blinds.small_blind, blinds.big_blind, Chips::new(ante)]
+            }
+            Level::Break { colour_up, .. } => {
+                colour_up.map(|d| vec![d.low, d.high]).unwrap_or_default()
+            }
+        }));
+    for c in chips {
+        if c > MAX_CHIPS {
+            return bad(&format!(
+                "a stack, purchase, blind or chip is at most {MAX_CHIPS} chips"
+            ));
+        }
+    }
+    if [s.rebuys, s.add_ons, s.reentries]
+        .into_iter()
+        .flatten()
+        .any(|p| p.per_player > MAX_PURCHASES_PER_PLAYER)
+    {
+        return bad(&format!(
+            "a player may buy at most {MAX_PURCHASES_PER_PLAYER} of each purchase"
+        ));
     }
     if s.starting_chips.is_zero()
         || s.chip_unit.is_zero()
