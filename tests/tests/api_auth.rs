@@ -651,6 +651,7 @@ async fn the_rate_limit_refuses_a_token_over_its_rate_with_429() {
         league_api::Options {
             rate_limit: 1,
             burst: 3,
+            ..league_api::Options::default()
         },
     )
     .await;
@@ -675,6 +676,112 @@ async fn the_rate_limit_refuses_a_token_over_its_rate_with_429() {
     assert!(body.get("errors").is_none(), "{body:#}");
     let page = metrics_page(&app).await;
     assert_eq!(series(&page, "league_rate_limited_total"), 1);
+    app.stop().await;
+}
+
+/// Each mutation of a document counts against the rate limit, and a document may hold only
+/// so many: one POST of aliased mutations is not a way round the limit.
+#[actix_web::test]
+async fn each_mutation_counts_and_a_document_holds_at_most_the_maximum() {
+    let app = spawn_app_with(
+        Backend::Sqlite,
+        league_api::Options {
+            rate_limit: 1,
+            burst: 10,
+            max_mutations: 8,
+            ..league_api::Options::default()
+        },
+    )
+    .await;
+    let post = |query: String| {
+        let admin = app.admin.clone();
+        let url = format!("{}/graphql", app.base);
+        async move {
+            let mut r = awc::Client::new()
+                .post(url)
+                .insert_header(("Authorization", format!("Bearer {admin}")))
+                .send_json(&json!({"query": query}))
+                .await
+                .unwrap();
+            let body: Value = serde_json::from_slice(&r.body().await.unwrap()).unwrap();
+            (r.status().as_u16(), body)
+        }
+    };
+    let aliased = |n: usize| {
+        let fields: Vec<String> = (0..n)
+            .map(|i| format!("l{i}: createLeague(id: \"l{i}\", name: \"L{i}\") {{ events }}"))
+            .collect();
+        format!("mutation {{ {} }}", fields.join(" "))
+    };
+    // Nine mutations (even hidden in a fragment) are over the maximum: refused whole.
+    let (status, body) = post(aliased(9)).await;
+    assert_eq!(status, 400, "{body:#}");
+    assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+    let (status, body) = post(
+        "mutation { ...many } fragment many on Mutation { a: createLeague(id: \"a\", name: \"A\") { events } b: createLeague(id: \"b\", name: \"B\") { events } c: createLeague(id: \"c\", name: \"C\") { events } d: createLeague(id: \"d\", name: \"D\") { events } e: createLeague(id: \"e\", name: \"E\") { events } f: createLeague(id: \"f\", name: \"F\") { events } g: createLeague(id: \"g\", name: \"G\") { events } h: createLeague(id: \"h\", name: \"H\") { events } i: createLeague(id: \"i\", name: \"I\") { events } }".to_owned(),
+    )
+    .await;
+    assert_eq!(status, 400, "{body:#}");
+    assert_eq!(app.last_position().await, None, "nothing was appended");
+    // Eight run, and take eight of the ten: the next document of three is limited whole.
+    let (status, body) = post(aliased(8)).await;
+    assert_eq!(status, 200, "{body:#}");
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let (status, body) = post(aliased(3).replace("\"l", "\"m")).await;
+    assert_eq!(status, 429, "{body:#}");
+    assert_eq!(code(&body), "RATE_LIMITED", "{body:#}");
+    app.stop().await;
+}
+
+/// A malformed `Authorization` header is refused, not taken for no token; failed
+/// authentications from one address are limited, with `Retry-After`, and then even a good
+/// token from that address waits: guessing tokens does not run at full speed.
+#[actix_web::test]
+async fn failed_authentications_are_limited_per_address() {
+    let app = spawn_app_with(
+        Backend::Sqlite,
+        league_api::Options {
+            auth_failures_per_minute: 5,
+            ..league_api::Options::default()
+        },
+    )
+    .await;
+    let query = json!({"query": "{ tournaments { tournaments { id } } }"});
+    let send = |auth: awc::http::header::HeaderValue| {
+        let url = format!("{}/graphql", app.base);
+        let query = query.clone();
+        async move {
+            let mut r = awc::Client::new()
+                .post(url)
+                .insert_header(("Authorization", auth))
+                .send_json(&query)
+                .await
+                .unwrap();
+            let retry = r.headers().get("retry-after").cloned();
+            let body: Value = serde_json::from_slice(&r.body().await.unwrap()).unwrap();
+            (r.status().as_u16(), body, retry)
+        }
+    };
+    let bytes = awc::http::header::HeaderValue::from_bytes(b"Bearer caf\xe9").unwrap();
+    let (status, body, _) = send(bytes).await;
+    assert_eq!(status, 401, "{body:#}");
+    assert_eq!(code(&body), "UNAUTHENTICATED", "{body:#}");
+    for n in 0..4 {
+        let guess = format!("Bearer league_{n:064}");
+        let (status, body, _) = send(guess.parse().unwrap()).await;
+        assert_eq!(status, 401, "{body:#}");
+    }
+    let good = format!("Bearer {}", app.admin);
+    let (status, body, retry) = send(good.parse().unwrap()).await;
+    assert_eq!(status, 429, "{body:#}");
+    assert_eq!(code(&body), "RATE_LIMITED", "{body:#}");
+    let retry: u64 = retry.unwrap().to_str().unwrap().parse().unwrap();
+    assert!((1..=12).contains(&retry), "{retry}");
+    // No token at all is still served (public reads).
+    let body = app
+        .graphql(None, "{ tournaments { tournaments { id } } }", json!({}))
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
     app.stop().await;
 }
 

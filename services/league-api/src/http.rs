@@ -82,44 +82,111 @@ async fn metrics(state: web::Data<ApiState>) -> HttpResponse {
         .body(state.metrics.render(last, folded))
 }
 
+/// The client's address: the peer's, or, when the peer is a proxy the operator trusts,
+/// the last address in `X-Forwarded-For` that is not itself a trusted proxy.
+fn client_addr(req: &HttpRequest, trusted: &[std::net::IpAddr]) -> String {
+    let peer = req.peer_addr().map(|a| a.ip());
+    if let Some(peer) = peer
+        && trusted.contains(&peer)
+    {
+        let forwarded = req
+            .headers()
+            .get_all("x-forwarded-for")
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .filter_map(|a| a.trim().parse::<std::net::IpAddr>().ok())
+            .collect::<Vec<_>>();
+        if let Some(client) = forwarded.iter().rev().find(|a| !trusted.contains(a)) {
+            return client.to_string();
+        }
+    }
+    peer.map(|a| a.to_string()).unwrap_or_default()
+}
+
 /// The rate limit's key for a caller: their token, else their address.
-fn limit_key(req: &HttpRequest, principal: &Principal) -> String {
+fn limit_key(state: &ApiState, req: &HttpRequest, principal: &Principal) -> String {
     match principal.token_id() {
         Some(token) => token.to_owned(),
-        None => format!(
-            "addr:{}",
-            req.peer_addr()
-                .map(|a| a.ip().to_string())
-                .unwrap_or_default()
-        ),
+        None => format!("addr:{}", client_addr(req, &state.trusted_proxies)),
     }
 }
 
-/// `429 Too Many Requests` when the caller's bucket is empty.
-fn over_limit(state: &ApiState, req: &HttpRequest, principal: &Principal) -> Option<HttpResponse> {
+/// `429 Too Many Requests` when the caller's bucket holds fewer than `requests`.
+fn over_limit(
+    state: &ApiState,
+    req: &HttpRequest,
+    principal: &Principal,
+    requests: u32,
+) -> Option<HttpResponse> {
     let wait = state
         .limiter
-        .check(&limit_key(req, principal), std::time::Instant::now())
+        .take(
+            &limit_key(state, req, principal),
+            requests,
+            std::time::Instant::now(),
+        )
         .err()?;
+    Some(too_many(
+        state,
+        wait,
+        format!(
+            "more than {} requests a second (each mutation counts); retry in {} ms",
+            state.limiter.per_second(),
+            wait.as_millis()
+        ),
+    ))
+}
+
+/// Authenticates the request's `Authorization` header. Failed authentications are counted
+/// per client address; once an address has used its allowance, any request from it with
+/// a token answers 429 until the allowance refills, before the token is looked at.
+async fn authenticate(state: &ApiState, req: &HttpRequest) -> Result<Principal, HttpResponse> {
+    let addr = client_addr(req, &state.trusted_proxies);
+    let now = std::time::Instant::now();
+    let presented = req
+        .headers()
+        .contains_key(actix_web::http::header::AUTHORIZATION);
+    if presented && let Some(wait) = state.auth_failures.blocked(&addr, now) {
+        return Err(too_many(
+            state,
+            wait,
+            format!(
+                "too many failed authentications from this address; retry in {} s",
+                wait.as_secs().max(1)
+            ),
+        ));
+    }
+    let outcome = match authorization(req) {
+        Ok(header) => {
+            state
+                .tokens
+                .authenticate(&state.store, header.as_deref())
+                .await
+        }
+        Err(e) => Err(e),
+    };
+    outcome.map_err(|e| {
+        if e.code() == crate::error::code::UNAUTHENTICATED {
+            let _ = state.auth_failures.check(&addr, now);
+        }
+        error_response(StatusCode::UNAUTHORIZED, e)
+    })
+}
+
+/// `429` with `Retry-After`.
+fn too_many(state: &ApiState, wait: std::time::Duration, message: String) -> HttpResponse {
     state.metrics.rate_limited();
     let mut response = error_response(
         StatusCode::TOO_MANY_REQUESTS,
-        ApiError::client(
-            crate::error::code::RATE_LIMITED,
-            format!(
-                "more than {} requests a second; retry in {} ms",
-                state.limiter.per_second(),
-                wait.as_millis()
-            ),
-        ),
+        ApiError::client(crate::error::code::RATE_LIMITED, message),
     );
-    let seconds = wait.as_secs().max(1).to_string();
+    let seconds = wait.as_millis().div_ceil(1000).max(1).to_string();
     if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&seconds) {
         response
             .headers_mut()
             .insert(actix_web::http::header::RETRY_AFTER, value);
     }
-    Some(response)
+    response
 }
 
 /// A response carrying only `e`.
@@ -144,11 +211,64 @@ pub(crate) fn panic_cause(panic: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "a panic".to_owned())
 }
 
-fn authorization(req: &HttpRequest) -> Option<String> {
-    req.headers()
-        .get(actix_web::http::header::AUTHORIZATION)
-        .and_then(|h| h.to_str().ok())
-        .map(str::to_owned)
+/// The `Authorization` header's value; a value that is not visible ASCII is refused, not
+/// taken for no token.
+fn authorization(req: &HttpRequest) -> Result<Option<String>, ApiError> {
+    let Some(value) = req.headers().get(actix_web::http::header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    value.to_str().map(|v| Some(v.to_owned())).map_err(|_| {
+        ApiError::client(
+            crate::error::code::UNAUTHENTICATED,
+            "the Authorization header is not a bearer token (visible ASCII)",
+        )
+    })
+}
+
+/// How many mutations `request` runs: the top-level fields of the mutation it executes
+/// (fragments spread at its root counted by their fields). A document that does not parse
+/// counts as one; the schema refuses it.
+fn mutations_in(request: &async_graphql::Request) -> u32 {
+    use async_graphql::parser::types::{OperationType, Selection, SelectionSet};
+    let Ok(doc) = async_graphql::parser::parse_query(&request.query) else {
+        return 1;
+    };
+    fn count(
+        set: &SelectionSet,
+        fragments: &std::collections::HashMap<
+            async_graphql::Name,
+            async_graphql::Positioned<async_graphql::parser::types::FragmentDefinition>,
+        >,
+        seen: &mut Vec<async_graphql::Name>,
+    ) -> u32 {
+        set.items.iter().fold(0u32, |n, item| {
+            n.saturating_add(match &item.node {
+                Selection::Field(_) => 1,
+                Selection::InlineFragment(f) => count(&f.node.selection_set.node, fragments, seen),
+                Selection::FragmentSpread(spread) => {
+                    let name = &spread.node.fragment_name.node;
+                    match fragments.get(name) {
+                        Some(f) if !seen.contains(name) => {
+                            seen.push(name.clone());
+                            count(&f.node.selection_set.node, fragments, seen)
+                        }
+                        _ => 0,
+                    }
+                }
+            })
+        })
+    }
+    doc.operations
+        .iter()
+        .filter(|(name, _)| match (&request.operation_name, name) {
+            (Some(wanted), Some(name)) => name.as_str() == wanted,
+            (Some(_), None) => false,
+            (None, _) => true,
+        })
+        .filter(|(_, op)| op.node.ty == OperationType::Mutation)
+        .map(|(_, op)| count(&op.node.selection_set.node, &doc.fragments, &mut Vec::new()))
+        .max()
+        .unwrap_or(0)
 }
 
 async fn graphql(
@@ -158,26 +278,42 @@ async fn graphql(
     state: web::Data<ApiState>,
 ) -> HttpResponse {
     let started = std::time::Instant::now();
-    let principal = match state
-        .tokens
-        .authenticate(&state.store, authorization(&req).as_deref())
-        .await
-    {
+    let principal = match authenticate(&state, &req).await {
         Ok(p) => p,
-        Err(e) => return error_response(StatusCode::UNAUTHORIZED, e),
+        Err(refused) => return refused,
     };
-    if let Some(refused) = over_limit(&state, &req, &principal) {
-        return refused;
-    }
     let request: async_graphql::Request = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(e) => {
+            // Counted against the caller all the same.
+            if let Some(refused) = over_limit(&state, &req, &principal, 1) {
+                return refused;
+            }
             return error_response(
                 StatusCode::BAD_REQUEST,
                 ApiError::bad_input(format!("not a GraphQL request: {e}")),
             );
         }
     };
+    // Each mutation is a request to the rate limit; a document may hold only so many.
+    let mutations = if request.query.contains("mutation") {
+        mutations_in(&request)
+    } else {
+        0
+    };
+    if mutations > state.max_mutations {
+        let _ = over_limit(&state, &req, &principal, 1);
+        return error_response(
+            StatusCode::BAD_REQUEST,
+            ApiError::bad_input(format!(
+                "a document may hold at most {} mutations; this one holds {mutations}",
+                state.max_mutations
+            )),
+        );
+    }
+    if let Some(refused) = over_limit(&state, &req, &principal, mutations.max(1)) {
+        return refused;
+    }
     // By the operation's keyword (a document with several operations counts as a query).
     let kind = if request.query.trim_start().starts_with("mutation") {
         Kind::Mutation
@@ -213,22 +349,17 @@ async fn subscriptions(
     schema: web::Data<ApiSchema>,
     state: web::Data<ApiState>,
 ) -> actix_web::Result<HttpResponse> {
-    let header = authorization(&req);
     let started = std::time::Instant::now();
-    let principal = match state
-        .tokens
-        .authenticate(&state.store, header.as_deref())
-        .await
-    {
+    let principal = match authenticate(&state, &req).await {
         Ok(p) => p,
-        Err(e) => {
+        Err(refused) => {
             state
                 .metrics
                 .request(Kind::Subscription, false, started.elapsed());
-            return Ok(error_response(StatusCode::UNAUTHORIZED, e));
+            return Ok(refused);
         }
     };
-    if let Some(refused) = over_limit(&state, &req, &principal) {
+    if let Some(refused) = over_limit(&state, &req, &principal, 1) {
         return Ok(refused);
     }
     state

@@ -58,12 +58,22 @@ const WORKERS_PER_CORE: usize = 2;
 const MAX_WORKERS: usize = 8;
 
 /// How the server limits its callers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Requests a second per token (per address without one); 0 for no limit.
+    /// Requests a second per token (per address without one); 0 for no limit. Each
+    /// mutation of a document counts as one request.
     pub rate_limit: u32,
     /// Requests a caller may send at once before the rate applies.
     pub burst: u32,
+    /// The most mutations one document may hold.
+    pub max_mutations: u32,
+    /// Failed authentications (a token that is unknown, revoked or malformed) allowed per
+    /// client address each minute, after a burst of as many; beyond it every request with a
+    /// token from that address answers 429 until the allowance refills. 0 for no limit.
+    pub auth_failures_per_minute: u32,
+    /// Proxies whose `X-Forwarded-For` is believed: a request from one of them is limited
+    /// by the address it forwarded for (the last one not itself a trusted proxy).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Default for Options {
@@ -71,6 +81,9 @@ impl Default for Options {
         Options {
             rate_limit: 200,
             burst: 400,
+            max_mutations: 50,
+            auth_failures_per_minute: 30,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -107,6 +120,11 @@ where
         hub: Arc::new(ws::Hub::new(Arc::clone(&metrics))),
         metrics,
         limiter: Arc::new(metrics::RateLimiter::new(options.rate_limit, options.burst)),
+        auth_failures: Arc::new(metrics::RateLimiter::per_minute(
+            options.auth_failures_per_minute,
+        )),
+        max_mutations: options.max_mutations,
+        trusted_proxies: Arc::new(options.trusted_proxies.clone()),
         tokens: Arc::default(),
     };
     let schema = schema::build(Some(state.clone()));

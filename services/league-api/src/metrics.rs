@@ -316,13 +316,15 @@ impl Drop for GaugeGuard {
 #[derive(Debug)]
 pub struct RateLimiter {
     per_second: u32,
+    /// Thousandths of a request that come back each millisecond, when not `per_second`.
+    per_minute: Option<u32>,
     burst: u32,
     buckets: Mutex<HashMap<String, Bucket>>,
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Bucket {
-    /// Thousandths of a request left.
+    /// Units left (a thousandth of a request; a sixty-thousandth in a per-minute limiter).
     milli: u64,
     at: Instant,
 }
@@ -335,9 +337,46 @@ impl RateLimiter {
     pub fn new(per_second: u32, burst: u32) -> RateLimiter {
         RateLimiter {
             per_second,
+            per_minute: None,
             burst: burst.max(per_second).max(1),
             buckets: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// `per_minute` a minute, after a burst of as many; 0 turns the limit off.
+    pub fn per_minute(per_minute: u32) -> RateLimiter {
+        RateLimiter {
+            per_second: u32::from(per_minute > 0),
+            per_minute: Some(per_minute),
+            burst: per_minute.max(1),
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The units of one request and the units refilled each millisecond.
+    fn scale(&self) -> (u64, u64) {
+        match self.per_minute {
+            // A request is 60,000 units; `per_minute` come back each millisecond.
+            Some(m) => (60_000, u64::from(m)),
+            // A request is 1,000 units; `per_second` come back each millisecond.
+            None => (1_000, u64::from(self.per_second)),
+        }
+    }
+
+    /// How long until `caller` may be served, without taking anything; `None` when now.
+    pub fn blocked(&self, caller: &str, now: Instant) -> Option<Duration> {
+        if self.per_second == 0 {
+            return None;
+        }
+        let (unit, rate) = self.scale();
+        let full = u64::from(self.burst) * unit;
+        let buckets = self
+            .buckets
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let bucket = buckets.get(caller)?;
+        let left = refill(*bucket, now, rate, full);
+        (left < unit).then(|| Duration::from_millis((unit - left).div_ceil(rate)))
     }
 
     pub fn per_second(&self) -> u32 {
@@ -347,11 +386,18 @@ impl RateLimiter {
     /// Takes one request from `caller`'s bucket at `now`; `Err(wait)` when it is empty,
     /// with how long until the next request would be allowed.
     pub fn check(&self, caller: &str, now: Instant) -> Result<(), Duration> {
-        if self.per_second == 0 {
+        self.take(caller, 1, now)
+    }
+
+    /// Takes `n` requests at once (the mutations of one document): all or none.
+    pub fn take(&self, caller: &str, n: u32, now: Instant) -> Result<(), Duration> {
+        if self.per_second == 0 || n == 0 {
             return Ok(());
         }
-        let full = u64::from(self.burst) * 1000;
-        let rate = u64::from(self.per_second);
+        let (unit, rate) = self.scale();
+        let full = u64::from(self.burst) * unit;
+        // A document of more mutations than the burst takes the whole burst.
+        let need = (u64::from(n) * unit).min(full);
         let mut buckets = self
             .buckets
             .lock()
@@ -365,22 +411,22 @@ impl RateLimiter {
             at: now,
         });
         let milli = refill(*bucket, now, rate, full);
-        if milli >= 1000 {
+        if milli >= need {
             *bucket = Bucket {
-                milli: milli - 1000,
+                milli: milli - need,
                 at: now,
             };
             Ok(())
         } else {
             *bucket = Bucket { milli, at: now };
-            // Each millisecond refills `rate` thousandths.
-            let wait_ms = (1000 - milli).div_ceil(rate);
-            Err(Duration::from_millis(wait_ms))
+            // Each millisecond refills `rate` units.
+            let wait_ms = (need - milli).div_ceil(rate);
+            Err(Duration::from_millis(wait_ms.max(1)))
         }
     }
 }
 
-/// The bucket's thousandths at `now`: `rate` thousandths come back every millisecond.
+/// The bucket's units at `now`: `rate` units come back every millisecond.
 fn refill(bucket: Bucket, now: Instant, rate: u64, full: u64) -> u64 {
     let ms =
         u64::try_from(now.saturating_duration_since(bucket.at).as_millis()).unwrap_or(u64::MAX);
@@ -417,6 +463,39 @@ mod tests {
             assert!(limiter.check("a", t2).is_ok());
         }
         assert!(limiter.check("a", t2).is_err());
+    }
+
+    #[test]
+    fn a_document_takes_one_request_per_mutation_all_or_none() {
+        let limiter = RateLimiter::new(10, 20);
+        let t0 = Instant::now();
+        assert!(limiter.take("a", 15, t0).is_ok());
+        // Five left: six are refused whole, and the five are still there.
+        assert_eq!(limiter.take("a", 6, t0), Err(Duration::from_millis(100)));
+        assert!(limiter.take("a", 5, t0).is_ok());
+        assert!(limiter.check("a", t0).is_err());
+        // More than the burst waits for the whole burst.
+        let t1 = t0 + Duration::from_secs(2);
+        assert!(limiter.take("a", 500, t1).is_ok());
+        assert!(limiter.check("a", t1).is_err());
+    }
+
+    #[test]
+    fn failed_authentications_are_limited_per_minute_and_can_be_looked_at() {
+        let limiter = RateLimiter::per_minute(30);
+        let t0 = Instant::now();
+        assert_eq!(limiter.blocked("addr", t0), None);
+        for _ in 0..30 {
+            assert!(limiter.check("addr", t0).is_ok());
+        }
+        // Looking does not take: blocked for the two seconds one attempt takes to refill.
+        assert_eq!(limiter.blocked("addr", t0), Some(Duration::from_secs(2)));
+        assert_eq!(limiter.blocked("addr", t0), Some(Duration::from_secs(2)));
+        let t1 = t0 + Duration::from_secs(2);
+        assert_eq!(limiter.blocked("addr", t1), None);
+        assert!(limiter.check("addr", t1).is_ok());
+        assert!(limiter.blocked("addr", t1).is_some());
+        assert_eq!(RateLimiter::per_minute(0).blocked("addr", t0), None);
     }
 
     #[test]

@@ -166,6 +166,7 @@ fn run(args: &ApiArgs) -> Result<(), String> {
             let options = league_api::Options {
                 rate_limit: 0,
                 burst: 0,
+                ..league_api::Options::default()
             };
             let shutdown = async move {
                 // Poll the plain channel from the async side.

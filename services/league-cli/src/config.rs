@@ -79,6 +79,17 @@ pub struct ServeConfig {
     /// Requests a caller may send at once before the rate applies.
     #[arg(long, env = "LEAGUE_BURST", default_value_t = 400)]
     pub burst: u32,
+    /// The most mutations one GraphQL document may hold (each counts as a request).
+    #[arg(long, env = "LEAGUE_MAX_MUTATIONS", default_value_t = 50)]
+    pub max_mutations: u32,
+    /// Failed authentications allowed per client address each minute (after a burst of as
+    /// many); beyond it, requests with a token from that address answer 429. 0 for no limit.
+    #[arg(long, env = "LEAGUE_AUTH_FAILURES_PER_MINUTE", default_value_t = 30)]
+    pub auth_failures_per_minute: u32,
+    /// A proxy (or load balancer) whose `X-Forwarded-For` is believed for the client's
+    /// address; repeat for several, or separate with commas.
+    #[arg(long, env = "LEAGUE_TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxy: Vec<std::net::IpAddr>,
     /// The league's Ed25519 signing key (its 32-byte seed in hex, e.g. from `openssl rand
     /// -hex 32`): the sealer signs tree heads with it. Without one the log is still sealed
     /// into the Merkle tree, but no tree heads are signed.

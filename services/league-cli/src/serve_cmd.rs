@@ -105,6 +105,9 @@ pub fn serve(args: ServeConfig) -> ExitCode {
         let options = league_api::Options {
             rate_limit: args.rate_limit,
             burst: args.burst,
+            max_mutations: args.max_mutations,
+            auth_failures_per_minute: args.auth_failures_per_minute,
+            trusted_proxies: args.trusted_proxy.clone(),
         };
         let served = league_api::run_with(listener, store.clone(), options, shutdown).await;
         sealer.stop();

@@ -37,6 +37,12 @@ pub struct ApiState {
     pub live: Arc<Live>,
     pub metrics: Arc<crate::metrics::Metrics>,
     pub limiter: Arc<crate::metrics::RateLimiter>,
+    /// Failed authentications, by client address.
+    pub auth_failures: Arc<crate::metrics::RateLimiter>,
+    /// The most mutations one document may hold.
+    pub max_mutations: u32,
+    /// Proxies whose `X-Forwarded-For` is believed.
+    pub trusted_proxies: Arc<Vec<std::net::IpAddr>>,
     pub tokens: Arc<crate::auth::TokenCache>,
     /// Live queries shared by their subscribers.
     pub hub: Arc<crate::ws::Hub>,
