@@ -247,10 +247,87 @@ async fn tournaments_page_by_cursor(app: &TestApp) {
     assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
 }
 
+/// Fifty clients at once: the same retry (one idempotency key) all get the first answer;
+/// fifty hosts starting the same level start it once (the others: `CONFLICT`, with the
+/// level it is on); fifty eliminating the same player eliminate them once.
+async fn fifty_concurrent_clients_get_the_answers_of_serial_ones(app: &TestApp) {
+    use futures_util::future::join_all;
+    a_league(app).await;
+    app.admin(
+        SCHEDULE,
+        json!({"id": "c1", "s": schedule("crown", Tracking::Results)}),
+    )
+    .await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    for p in ["ann", "bob"] {
+        app.admin(REGISTER, json!({"t": "c1", "p": p})).await;
+    }
+    // One retry, fifty times at once.
+    let answers = join_all((0..50).map(|_| {
+        app.graphql(
+            Some(&host),
+            REGISTER,
+            json!({"t": "c1", "p": "cat", "k": "reg-cat"}),
+        )
+    }))
+    .await;
+    for a in &answers {
+        assert!(a.get("errors").is_none(), "{a:#}");
+        assert_eq!(
+            a["data"]["register"]["firstPosition"],
+            answers[0]["data"]["register"]["firstPosition"]
+        );
+    }
+    let firsts = answers
+        .iter()
+        .filter(|a| a["data"]["register"]["deduplicated"] == false)
+        .count();
+    assert_eq!(firsts, 1, "one appended, the others its answer");
+    app.admin(START, json!({"t": "c1"})).await;
+
+    // Fifty hosts press "next level" (level 2) at once.
+    const NEXT: &str =
+        "mutation($l: Int) { advanceLevel(tournamentId: \"c1\", level: $l) { events } }";
+    let answers = join_all((0..50).map(|_| app.graphql(Some(&host), NEXT, json!({"l": 2})))).await;
+    let started = answers.iter().filter(|a| a.get("errors").is_none()).count();
+    assert_eq!(started, 1, "{answers:#?}");
+    for a in answers.iter().filter(|a| a.get("errors").is_some()) {
+        assert_eq!(code(a), "CONFLICT", "{a:#}");
+        assert_eq!(a["errors"][0]["extensions"]["level"], 2, "{a:#}");
+    }
+    let view = app
+        .admin("{ tournament(id: \"c1\") { level } }", json!({}))
+        .await;
+    assert_eq!(view["tournament"]["level"], 2, "{view:#}");
+
+    // Fifty eliminate bob at once: once.
+    const OUT: &str = "mutation { eliminate(tournamentId: \"c1\", players: [\"bob\"]) { events } }";
+    let answers = join_all((0..50).map(|_| app.graphql(Some(&host), OUT, json!({})))).await;
+    let applied = answers.iter().filter(|a| a.get("errors").is_none()).count();
+    assert_eq!(applied, 1, "{answers:#?}");
+    for a in answers.iter().filter(|a| a.get("errors").is_some()) {
+        // Lost the race (decided before the winner's elimination was seen), or, decided
+        // after it, refused as a serial client would be.
+        assert!(matches!(code(a), "CONFLICT" | "RULE_VIOLATION"), "{a:#}");
+    }
+    let events = app.store.read_stream("tournament:c1", 0).await.unwrap();
+    let count = |what: &str, who: &str| {
+        events
+            .iter()
+            .filter(|e| e.event_type == what)
+            .filter(|e| String::from_utf8_lossy(&e.payload).contains(who))
+            .count()
+    };
+    assert_eq!(count("PlayerRegistered", "\"cat\""), 1);
+    assert_eq!(count("LevelStarted", "\"level\":2,"), 1);
+    assert_eq!(count("PlayersEliminated", "\"bob\""), 1);
+}
+
 league_tests::on_every_backend!(
     a_results_tracked_tournament_runs_from_schedule_to_payouts_into_the_standings,
     a_retry_with_the_same_idempotency_key_appends_once,
     late_entries_close_by_level_or_by_time,
     two_hosts_racing_on_one_table_one_wins_and_the_log_stays_consistent,
     tournaments_page_by_cursor,
+    fifty_concurrent_clients_get_the_answers_of_serial_ones,
 );

@@ -7,7 +7,7 @@
 use futures_util::SinkExt as _;
 use league_api::auth::Role;
 use league_engine::tournament::play::Tracking;
-use league_tests::{SCHEDULE, TestApp, closed_with, next_message, schedule, started, text};
+use league_tests::{SCHEDULE, TestApp, closed_with, code, next_message, schedule, started, text};
 use serde_json::json;
 
 /// What the WebSocket protocol refuses, with the `graphql-transport-ws` specification's
@@ -132,7 +132,39 @@ async fn a_player_subscribed_over_the_older_protocol_sees_only_their_own_cards(a
     }
 }
 
+/// A revoked token is refused on its next request, and the WebSocket opened with it is
+/// closed with 1008 (policy violation) at the next heartbeat.
+async fn a_revoked_token_is_refused_at_once_and_its_websocket_closed(app: &TestApp) {
+    let auditor = app.token(Role::Auditor, None, None).await;
+    let me = "{ me { role } }";
+    let body = app.graphql(Some(&auditor), me, json!({})).await;
+    assert_eq!(body["data"]["me"]["role"], "auditor", "{body:#}");
+    let init = json!({"Authorization": format!("Bearer {auditor}")});
+    let start = json!({
+        "id": "1",
+        "type": "subscribe",
+        "payload": {"query": "subscription { eventLog { position } }"}
+    });
+    let mut ws = app.subscribe("graphql-transport-ws", init, start).await;
+    assert_eq!(
+        next_message(&mut ws, "the acknowledgement").await["type"],
+        "connection_ack"
+    );
+    let id = app
+        .store
+        .token_by_hash(&league_api::auth::hash_token(&auditor))
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    assert!(app.store.revoke_token(&id).await.unwrap());
+    let body = app.graphql(Some(&auditor), me, json!({})).await;
+    assert_eq!(code(&body), "UNAUTHENTICATED", "{body:#}");
+    assert_eq!(closed_with(&mut ws).await, 1008);
+}
+
 league_tests::on_every_backend!(
     the_websocket_protocol_refuses_what_it_must,
     a_player_subscribed_over_the_older_protocol_sees_only_their_own_cards,
+    a_revoked_token_is_refused_at_once_and_its_websocket_closed,
 );

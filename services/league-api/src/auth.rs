@@ -217,52 +217,6 @@ pub async fn create_token(
     Ok((record, token))
 }
 
-/// How long a checked token is trusted without asking the database again: a token
-/// revoked (by `league token revoke`, from any process) stops working within this time.
-pub const TOKEN_CACHE_TTL: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// Tokens checked recently, by hash (never the token itself), each for
-/// [`TOKEN_CACHE_TTL`]; invalid tokens are not remembered.
-#[derive(Debug, Default)]
-pub struct TokenCache {
-    entries: std::sync::Mutex<std::collections::HashMap<Hash, (Principal, std::time::Instant)>>,
-}
-
-/// Tokens remembered before expired entries are swept.
-const CACHE_SWEEP_AT: usize = 10_000;
-
-impl TokenCache {
-    /// [`authenticate`], answered from the cache while the entry is fresh.
-    pub async fn authenticate(&self, store: &Store, header: Option<&str>) -> ApiResult<Principal> {
-        let Some(token) = bearer(header) else {
-            return Ok(Principal::Anonymous);
-        };
-        let hash = hash_token(token);
-        let now = std::time::Instant::now();
-        if let Some((principal, at)) = self.lock().get(&hash)
-            && now.saturating_duration_since(*at) < TOKEN_CACHE_TTL
-        {
-            return Ok(principal.clone());
-        }
-        let principal = lookup(store, &hash).await?;
-        let mut entries = self.lock();
-        if entries.len() >= CACHE_SWEEP_AT {
-            entries.retain(|_, (_, at)| now.saturating_duration_since(*at) < TOKEN_CACHE_TTL);
-        }
-        entries.insert(hash, (principal.clone(), now));
-        Ok(principal)
-    }
-
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<Hash, (Principal, std::time::Instant)>>
-    {
-        self.entries
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-}
-
 /// The token in an `Authorization` header value (`Bearer ...`, or a bare token).
 fn bearer(header: Option<&str>) -> Option<&str> {
     let header = header.map(str::trim).filter(|h| !h.is_empty())?;
@@ -276,7 +230,9 @@ fn bearer(header: Option<&str>) -> Option<&str> {
 }
 
 /// The caller of a request with this `Authorization` header value (or a bare token),
-/// checked against the database.
+/// checked against the database on every request (one indexed read by the token's hash),
+/// so that a token revoked by `league token revoke`, from any process, stops working on the
+/// next request on every instance.
 pub async fn authenticate(store: &Store, header: Option<&str>) -> ApiResult<Principal> {
     match bearer(header) {
         None => Ok(Principal::Anonymous),

@@ -112,6 +112,10 @@ impl From<AppError> for ApiError {
     fn from(e: AppError) -> ApiError {
         match e {
             AppError::Tournament(e) => tournament_error(e),
+            AppError::Raced(refusal) => ApiError::client(
+                code::CONFLICT,
+                format!("another command changed this first; now: {refusal}"),
+            ),
             AppError::League(e) => league_error(&e),
             AppError::Store(e) => e.into(),
             AppError::BadInput { field, message } => ApiError::bad_field(field, message),
@@ -177,6 +181,9 @@ fn tournament_error(e: TournamentError) -> ApiError {
         TournamentError::BadSeed
         | TournamentError::BadPlayerId
         | TournamentError::DuplicatePlayer(_) => ApiError::bad_input(message),
+        TournamentError::LevelMoved { current, .. } => {
+            ApiError::client(code::CONFLICT, message).with("level", current)
+        }
         // Refused until something pending is done: the code names it (the tournament's
         // `pending` lists it).
         TournamentError::RedrawDue => ApiError::client(code::REDRAW_DUE, message),

@@ -157,12 +157,7 @@ async fn authenticate(state: &ApiState, req: &HttpRequest) -> Result<Principal, 
         ));
     }
     let outcome = match authorization(req) {
-        Ok(header) => {
-            state
-                .tokens
-                .authenticate(&state.store, header.as_deref())
-                .await
-        }
+        Ok(header) => crate::auth::authenticate(&state.store, header.as_deref()).await,
         Err(e) => Err(e),
     };
     outcome.map_err(|e| {
@@ -365,11 +360,13 @@ async fn subscriptions(
     state
         .metrics
         .request(Kind::Subscription, true, started.elapsed());
+    let token = authorization(&req).ok().flatten();
     crate::ws::start(
         &req,
         payload,
         ApiSchema::clone(&schema),
         ApiState::clone(&state),
         principal,
+        token,
     )
 }

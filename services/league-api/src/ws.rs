@@ -28,8 +28,9 @@
 //! already running with 4409, and a connection with no `connection_init` after 10 seconds
 //! with 4408. `complete` (or `stop`) ends a subscription and is acknowledged with
 //! `complete`; a subscription's stream ending sends `complete`. A connection runs at most
-//! 100 subscriptions at once: one more is answered with an `error` message for its id. Every 5 seconds the server
-//! pings; a client silent for 10 seconds is disconnected.
+//! 100 subscriptions at once: one more is answered with an `error` message for its id. Every
+//! 5 seconds the server pings and checks the connection's token again (closing with 1008
+//! once it is revoked); a client silent for 10 seconds is disconnected.
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
@@ -117,13 +118,14 @@ struct ClientMessage {
 }
 
 /// Upgrades the request and serves the connection on this worker until it closes. `principal`
-/// is who the `Authorization` header named (`connection_init` may name another).
+/// is who the `Authorization` header (`token`) named (`connection_init` may name another).
 pub(crate) fn start(
     req: &HttpRequest,
     payload: actix_web::web::Payload,
     schema: ApiSchema,
     state: ApiState,
     principal: Principal,
+    token: Option<String>,
 ) -> actix_web::Result<HttpResponse> {
     let Some(protocol) = Protocol::offered(req) else {
         return Err(actix_web::error::ErrorBadRequest(
@@ -140,6 +142,7 @@ pub(crate) fn start(
         schema,
         state,
         principal,
+        token,
         initialised: false,
         subscriptions: HashMap::new(),
     };
@@ -179,6 +182,9 @@ struct Connection {
     schema: ApiSchema,
     state: ApiState,
     principal: Principal,
+    /// The token the principal was checked with, checked again at every heartbeat: a
+    /// revoked token's connection is closed (1008, policy violation).
+    token: Option<String>,
     initialised: bool,
     subscriptions: HashMap<String, Running>,
 }
@@ -239,6 +245,13 @@ impl Connection {
                     if heard.elapsed() > CLIENT_TIMEOUT {
                         break None;
                     }
+                    if let Some(token) = &self.token
+                        && let Err(e) =
+                            crate::auth::authenticate(&self.state.store, Some(token)).await
+                        && e.code() == crate::error::code::UNAUTHENTICATED
+                    {
+                        break Some(Close(CloseCode::Policy, "the token was revoked".to_owned()));
+                    }
                     session.ping(b"").await.is_ok()
                 }
             };
@@ -273,13 +286,11 @@ impl Connection {
                 }
                 let token = message.payload.as_ref().and_then(init_token);
                 if let Some(token) = token {
-                    match self
-                        .state
-                        .tokens
-                        .authenticate(&self.state.store, Some(&token))
-                        .await
-                    {
-                        Ok(principal) => self.principal = principal,
+                    match crate::auth::authenticate(&self.state.store, Some(&token)).await {
+                        Ok(principal) => {
+                            self.principal = principal;
+                            self.token = Some(token);
+                        }
                         Err(e) => {
                             return Err(Close::code(4403, format!("Forbidden: {}", message_of(e))));
                         }

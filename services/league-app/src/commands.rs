@@ -88,28 +88,38 @@ pub async fn execute(
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let (version, events) = {
+        let decided = {
             let p = live.read();
             let version = p.version(&stream);
-            let events: Vec<NewEvent> = match command {
+            let events: Result<Vec<NewEvent>, AppError> = (|| match command {
                 Command::Tournament { command, .. } => {
                     let empty = play::Tournament::new();
                     let state = p.tournament(&stream).unwrap_or(&empty);
-                    play::decide(state, command)?
+                    Ok(play::decide(state, command)?
                         .iter()
                         .map(encode)
-                        .collect::<Result<_, _>>()?
+                        .collect::<Result<_, _>>()?)
                 }
                 Command::League { command, .. } => {
                     let empty = league::LeagueState::new();
                     let state = p.league(&stream).unwrap_or(&empty);
-                    league::decide(state, command)?
+                    Ok(league::decide(state, command)?
                         .iter()
                         .map(encode)
-                        .collect::<Result<_, _>>()?
+                        .collect::<Result<_, _>>()?)
                 }
-            };
-            (version, events)
+            })();
+            events.map(|events| (version, events))
+        };
+        let (version, events) = match decided {
+            Ok(decided) => decided,
+            // Accepted on the state it was first decided on, refused on the state a
+            // concurrent command left: the caller lost a race, which it is told.
+            Err(AppError::Tournament(e)) if attempt > 1 => {
+                return Err(AppError::Raced(e.to_string()));
+            }
+            Err(AppError::League(e)) if attempt > 1 => return Err(AppError::Raced(e.to_string())),
+            Err(e) => return Err(e),
         };
         if events.is_empty() {
             return Ok(Executed {

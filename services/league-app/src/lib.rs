@@ -46,6 +46,10 @@ pub enum AppError {
     League(#[from] league_engine::league::LeagueError),
     #[error("encoding an event: {0}")]
     Encode(#[from] serde_json::Error),
+    /// Refused on a state another command changed while this one ran: decided first on
+    /// the state before it, then again after it, where the rules refused it.
+    #[error("another command changed this first; now: {0}")]
+    Raced(String),
     /// Client input the engine never sees refused: `field` names the argument.
     #[error("{message}")]
     BadInput {

@@ -679,6 +679,97 @@ mod tests {
         })
     }
 
+    /// Hostile formula text: tokens of the language and bytes outside it, in any order,
+    /// with brackets that need not balance.
+    fn hostile_text() -> impl Strategy<Value = String> {
+        let token = prop_oneof![
+            prop::sample::select(vec![
+                "(",
+                ")",
+                ",",
+                "+",
+                "-",
+                "*",
+                "/",
+                "^",
+                "<",
+                "<=",
+                ">",
+                ">=",
+                "==",
+                "=",
+                "!=",
+                "!",
+                "&&",
+                "||",
+                "&",
+                "|",
+                ".",
+                "..",
+                "e",
+                "1e308",
+                "-0",
+                "0",
+                "1",
+                "0.5",
+                "99999999999999999999",
+                "n",
+                "r",
+                "nr",
+                "nh",
+                "buyin",
+                "prizepool",
+                "mr",
+                "round",
+                "floor",
+                "ceil",
+                "abs",
+                "sqrt",
+                "log",
+                "log10",
+                "exp",
+                "if",
+                "max",
+                "min",
+                "pow",
+                " ",
+                "\t",
+                "\n",
+                "\u{0}",
+                "é",
+                "∞",
+                "NaN",
+                "inf",
+            ])
+            .prop_map(String::from),
+            "[ -~]{1,3}",
+            any::<char>().prop_map(String::from),
+        ];
+        prop::collection::vec(token, 0..120).prop_map(|tokens| tokens.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(10_000))]
+
+        /// No text, however hostile, panics the formula parser or its check, and a formula
+        /// it accepts scores any inputs (extremes included) to a number or a typed error.
+        #[test]
+        fn hostile_formulas_are_refused_or_scored_never_panic(
+            text in hostile_text(),
+            n in prop_oneof![Just(0u32), Just(1), Just(2), Just(u32::MAX), any::<u32>()],
+            r in prop_oneof![Just(0u32), Just(1), Just(u32::MAX), any::<u32>()],
+            money in prop_oneof![Just(0u64), Just(u64::MAX), any::<u64>()],
+        ) {
+            match Formula::new(&text) {
+                Ok(formula) => {
+                    let inputs = Inputs { n, r, nr: r, nh: n, buyin: money, prizepool: money };
+                    let _ = formula.points(inputs);
+                }
+                Err(e) => prop_assert!(!e.to_string().is_empty()),
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 

@@ -192,10 +192,58 @@ proptest! {
         let recorded = phh::expected_stacks(parsed.finishing_stacks.as_ref().unwrap());
         prop_assert_eq!(replayed.stacks, recorded);
     }
+}
+
+/// A line of a hand history a hostile file might hold instead of the real one.
+fn hostile_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just(String::new()),
+        Just("antes = [18446744073709551615, 1]".to_owned()),
+        Just("starting_stacks = [-1, 0]".to_owned()),
+        Just("blinds_or_straddles = [0, 0]".to_owned()),
+        Just("min_bet = 0".to_owned()),
+        Just("actions = ['d dh p1 ????', 'p9 cbr 99999999999999999999']".to_owned()),
+        Just(format!("actions = [{}]", "'p1 cc', ".repeat(5_000))),
+        Just(format!("players = [{}]", "'x', ".repeat(1_000))),
+        Just("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[".repeat(50)),
+        "[ -~]{0,60}",
+        ".{0,60}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(10_000))]
 
     #[test]
     fn arbitrary_text_never_panics_the_phh_reader(text in ".{0,400}") {
         let _ = phh::parse(&text).map(|hand| phh::replay(&hand, Preset::Wsop.rules()));
+    }
+
+    /// A real hand history with lines replaced, removed or added (huge numbers, negative
+    /// stacks, thousands of actions or players, deep brackets) is read and replayed to an
+    /// answer or refused, never a panic.
+    #[test]
+    fn edited_hand_histories_never_panic_the_phh_reader(
+        seed in any::<u64>(),
+        preset in preset(),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), 0..3u8, hostile_line()), 1..4),
+    ) {
+        let mut sim = Simulator::new(seed, preset.rules());
+        let events = sim.play().unwrap();
+        let text = phh::write(&events).unwrap();
+        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        for (at, how, line) in edits {
+            let i = at.index(lines.len() + 1);
+            match how {
+                0 if i < lines.len() => lines[i] = line,
+                1 if i < lines.len() => {
+                    lines.remove(i);
+                }
+                _ => lines.insert(i, line),
+            }
+        }
+        let text = lines.join("\n");
+        let _ = phh::parse(&text).map(|hand| phh::replay(&hand, preset.rules()));
     }
 }
 

@@ -1008,7 +1008,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(3_000))]
+        #![proptest_config(ProptestConfig::with_cases(10_000))]
 
         #[test]
         fn every_hand_event_it_covers_reads_back_as_written(

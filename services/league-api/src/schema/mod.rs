@@ -43,7 +43,6 @@ pub struct ApiState {
     pub max_mutations: u32,
     /// Proxies whose `X-Forwarded-For` is believed.
     pub trusted_proxies: Arc<Vec<std::net::IpAddr>>,
-    pub tokens: Arc<crate::auth::TokenCache>,
     /// Live queries shared by their subscribers.
     pub hub: Arc<crate::ws::Hub>,
 }
@@ -226,6 +225,19 @@ pub(crate) async fn run_command(
             }
         }
         Err(e) => {
+            // A retry with a key, refused because its first try (still running when this
+            // one looked for the key) has since changed the state: the first answer.
+            if let (Some(key), Some(request)) = (&key, &request)
+                && matches!(
+                    e,
+                    league_app::AppError::Tournament(_)
+                        | league_app::AppError::League(_)
+                        | league_app::AppError::Raced(_)
+                )
+                && let Some(result) = replay(state, &stream, key, request).await?
+            {
+                return Ok(result);
+            }
             state.metrics.command(None);
             span.in_scope(|| tracing::debug!("command refused: {e}"));
             Err(e.into())

@@ -751,6 +751,112 @@ mod tests {
         assert!(parse(input).unwrap().house.final_table_button_draw);
     }
 
+    /// A value a hostile client might put in a numeric or text field.
+    fn hostile_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        use serde_json::json;
+        prop_oneof![
+            Just(json!(0)),
+            Just(json!(1)),
+            Just(json!(-1)),
+            Just(json!(u64::MAX)),
+            Just(json!(i64::MIN)),
+            Just(json!(u32::MAX)),
+            Just(json!(1.5)),
+            Just(json!(null)),
+            Just(json!("")),
+            Just(json!("x\u{0}y")),
+            Just(json!([])),
+            Just(json!({})),
+            any::<u64>().prop_map(|v| json!(v)),
+            any::<i64>().prop_map(|v| json!(v)),
+            "[ -~]{0,12}".prop_map(|v| json!(v)),
+        ]
+    }
+
+    /// Every path to a leaf of `v`, as keys and indexes.
+    fn leaves(v: &serde_json::Value, at: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        match v {
+            serde_json::Value::Object(map) => {
+                for (k, child) in map {
+                    at.push(k.clone());
+                    leaves(child, at, out);
+                    at.pop();
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    at.push(i.to_string());
+                    leaves(child, at, out);
+                    at.pop();
+                }
+            }
+            _ => out.push(at.clone()),
+        }
+    }
+
+    fn at_path<'a>(
+        v: &'a mut serde_json::Value,
+        path: &[String],
+    ) -> Option<&'a mut serde_json::Value> {
+        path.iter().try_fold(v, |v, key| match v {
+            serde_json::Value::Object(map) => map.get_mut(key),
+            serde_json::Value::Array(items) => items.get_mut(key.parse::<usize>().ok()?),
+            _ => None,
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(10_000))]
+
+        /// A schedule with up to four fields set to hostile values, or removed, is taken or
+        /// refused with a coded error, by the input and by the engine, never a panic.
+        #[test]
+        fn hostile_schedules_are_refused_with_a_code_never_panic(
+            preset in proptest::sample::select(Preset::ALL.to_vec()),
+            edits in proptest::collection::vec(
+                (proptest::prelude::any::<proptest::sample::Index>(), proptest::option::of(hostile_value())),
+                1..5,
+            ),
+        ) {
+            use league_engine::tournament::play::{Tournament, TournamentCommand, decide};
+            let commitment = Seed::from_bytes([7; 32]).commitment();
+            let mut schedule = weekly_schedule("crown", preset, Tracking::Dealt, commitment);
+            schedule.late_registration_until_level = 2;
+            let mut input = schedule_input(&schedule);
+            for (index, value) in edits {
+                let mut paths = Vec::new();
+                leaves(&input, &mut Vec::new(), &mut paths);
+                let path = paths[index.index(paths.len())].clone();
+                match value {
+                    Some(value) => {
+                        if let Some(slot) = at_path(&mut input, &path) {
+                            *slot = value;
+                        }
+                    }
+                    None => {
+                        let (last, parent) = path.split_last().unwrap();
+                        if let Some(serde_json::Value::Object(map)) = at_path(&mut input, parent) {
+                            map.remove(last);
+                        }
+                    }
+                }
+            }
+            let value = async_graphql::Value::from_json(input).unwrap();
+            if let Ok(parsed) = ScheduleInput::parse(Some(value)) {
+                match parsed.into_schedule(commitment) {
+                    Ok(schedule) => {
+                        let command = TournamentCommand::Schedule(Box::new(schedule));
+                        if let Err(e) = decide(&Tournament::new(), &command) {
+                            proptest::prop_assert!(!e.to_string().is_empty());
+                        }
+                    }
+                    Err(e) => proptest::prop_assert!(!e.code().is_empty()),
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_least_a_host_writes_is_a_schedule() {
         let input = serde_json::json!({

@@ -432,14 +432,22 @@ impl TournamentMutation {
         .await
     }
 
-    /// Starts the next level now.
+    /// Starts the next level now (or the `level` named, if it is next).
     async fn advance_level(
         &self,
         ctx: &Context<'_>,
         tournament_id: String,
+        #[graphql(
+            desc = "The level to start (1-based), as the host's screen shows the next one: started only if the tournament is on the level before it, so two devices pressing at once start it once (the other gets `CONFLICT` with the current `level`). Omitted: whatever level is next when the command runs."
+        )]
+        level: Option<u32>,
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = TournamentCommand::AdvanceLevel { at: now_millis() };
+        let at = now_millis();
+        let command = match level {
+            Some(level) => TournamentCommand::StartLevel { level, at },
+            None => TournamentCommand::AdvanceLevel { at },
+        };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
@@ -543,7 +551,9 @@ impl TournamentMutation {
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
-    /// Shows a hand at the showdown (`cards` omitted: the cards the engine knows).
+    /// Shows a hand at the showdown: in recorded tracking, `cards` are the cards turned
+    /// over; omitted, the cards recorded for the seat. A dealt hand's cards are the
+    /// server's: `cards` is then refused, right or wrong, so that no guess is confirmed.
     async fn show(
         &self,
         ctx: &Context<'_>,

@@ -35,6 +35,13 @@ pub enum TournamentCommand {
     AdvanceLevel {
         at: Millis,
     },
+    /// Starts level `level` (1-based) now, only if the tournament is on the level before
+    /// it: two devices asking for the same level start it once (the other is refused with
+    /// [`TournamentError::LevelMoved`]).
+    StartLevel {
+        level: u32,
+        at: Millis,
+    },
     Pause {
         at: Millis,
     },

@@ -29,6 +29,8 @@ pub enum TournamentError {
     BadSeed,
     #[error("a player id must be {}", crate::units::ID_RULE)]
     BadPlayerId,
+    #[error("level {wanted} cannot start now: the tournament is on level {current}")]
+    LevelMoved { wanted: u32, current: u32 },
     #[error("this tournament is tracked as {tracking}")]
     WrongTracking { tracking: Tracking },
     #[error("a dealt hand needs the hand's seed")]

@@ -103,6 +103,17 @@ impl Run<'_> {
                 next_commitment,
             } => self.start(*at, seed, *next_commitment),
             TournamentCommand::AdvanceLevel { at } => self.advance_level(*at),
+            TournamentCommand::StartLevel { level, at } => {
+                self.running()?;
+                let current = self.level_now();
+                if current.checked_add(1) != Some(*level) {
+                    return Err(TournamentError::LevelMoved {
+                        wanted: *level,
+                        current,
+                    });
+                }
+                self.advance_level(*at)
+            }
             TournamentCommand::Pause { at } => {
                 self.running()?;
                 self.clock(*at)?;
