@@ -169,6 +169,12 @@ async fn a_host_of_another_venue_is_forbidden_and_nothing_is_appended(app: &Test
 /// seat is refused without naming it or its holder, and in a dealt hand naming the cards to
 /// show is refused alike whether the guess is right or wrong (else it would be an oracle).
 async fn refusals_reveal_no_hidden_card(app: &TestApp) {
+    // The players' tokens first: they make ann, bob and cat members of the league that the
+    // host's token then adds crown to.
+    let mut players = Vec::new();
+    for p in ["ann", "bob", "cat"] {
+        players.push(app.token(Role::Player, None, Some(p)).await);
+    }
     let host = app.token(Role::Host, Some("crown"), None).await;
     // Recorded tracking: the host records ann's cards, then mistypes one of them for bob
     // and for the board.
@@ -215,10 +221,9 @@ async fn refusals_reveal_no_hidden_card(app: &TestApp) {
     assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
     let message = body["errors"][0]["message"].as_str().unwrap();
     assert_eq!(message, format!("that card cannot be dealt to seat {bob}"));
-    let player = app.token(Role::Player, None, Some("bob")).await;
     let body = app
         .graphql(
-            Some(&player),
+            Some(&players[1]),
             HOLE,
             json!({"t": "r1", "seat": bob, "c": ["2c", "Qs"]}),
         )
@@ -269,9 +274,12 @@ async fn refusals_reveal_no_hidden_card(app: &TestApp) {
         .await;
     };
     let seat = shower["seat"].as_u64().unwrap();
-    let name = shower["player"].as_str().unwrap();
-    let own = app.token(Role::Player, None, Some(name)).await;
-    let mine = app.graphql(Some(&own), STATE, json!({"t": "d1"})).await;
+    let own = if shower["player"] == "ann" {
+        &players[0]
+    } else {
+        &players[1]
+    };
+    let mine = app.graphql(Some(own), STATE, json!({"t": "d1"})).await;
     let right: Vec<Value> = mine["data"]["table"]["seats"]
         .as_array()
         .unwrap()

@@ -112,10 +112,15 @@ impl From<AppError> for ApiError {
     fn from(e: AppError) -> ApiError {
         match e {
             AppError::Tournament(e) => tournament_error(e),
-            AppError::Raced(refusal) => ApiError::client(
-                code::CONFLICT,
-                format!("another command changed this first; now: {refusal}"),
-            ),
+            // The refusal on the state the winner left, as a conflict: its details kept.
+            AppError::Raced(refusal) => match ApiError::from(*refusal) {
+                ApiError::Client { message, extra, .. } => ApiError::Client {
+                    code: code::CONFLICT,
+                    message: format!("another command changed this first; now: {message}"),
+                    extra,
+                },
+                internal @ ApiError::Internal(_) => internal,
+            },
             AppError::League(e) => league_error(&e),
             AppError::Store(e) => e.into(),
             AppError::BadInput { field, message } => ApiError::bad_field(field, message),

@@ -115,10 +115,9 @@ pub async fn execute(
             Ok(decided) => decided,
             // Accepted on the state it was first decided on, refused on the state a
             // concurrent command left: the caller lost a race, which it is told.
-            Err(AppError::Tournament(e)) if attempt > 1 => {
-                return Err(AppError::Raced(e.to_string()));
+            Err(e @ (AppError::Tournament(_) | AppError::League(_))) if attempt > 1 => {
+                return Err(AppError::Raced(Box::new(e)));
             }
-            Err(AppError::League(e)) if attempt > 1 => return Err(AppError::Raced(e.to_string())),
             Err(e) => return Err(e),
         };
         if events.is_empty() {

@@ -49,7 +49,7 @@ pub enum AppError {
     /// Refused on a state another command changed while this one ran: decided first on
     /// the state before it, then again after it, where the rules refused it.
     #[error("another command changed this first; now: {0}")]
-    Raced(String),
+    Raced(Box<AppError>),
     /// Client input the engine never sees refused: `field` names the argument.
     #[error("{message}")]
     BadInput {

@@ -155,7 +155,7 @@ async fn the_clock(backend: Backend, url: Option<&str>) {
     // Every level change the clock made is in the log once, by the clock, each dated at its
     // scheduled moment.
     let events = store.read_stream(STREAM, 1).await.unwrap();
-    let by_clock: Vec<(u64, u64)> = events
+    let by_clock: Vec<(u64, Millis)> = events
         .iter()
         .filter(|e| e.actor.as_deref() == Some(league_app::clock::ACTOR))
         .map(|e| {
@@ -164,7 +164,7 @@ async fn the_clock(backend: Backend, url: Option<&str>) {
             let body = &v["data"];
             (
                 body["level"].as_u64().unwrap(),
-                body["at"].as_u64().unwrap(),
+                body["at"].as_i64().unwrap(),
             )
         })
         .collect();

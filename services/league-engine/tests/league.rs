@@ -761,8 +761,26 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
                 venue: s(" "),
                 region: s("north"),
             },
-            LeagueError::Blank {
+            LeagueError::BadId {
                 what: s("the venue"),
+            },
+        ),
+        (
+            Command::AddVenue {
+                venue: s("the crown"),
+                region: s("north"),
+            },
+            LeagueError::BadId {
+                what: s("the venue"),
+            },
+        ),
+        (
+            Command::AddVenue {
+                venue: s("anchor"),
+                region: s("north\u{0}"),
+            },
+            LeagueError::BadText {
+                what: s("the region"),
             },
         ),
         (

@@ -1545,12 +1545,15 @@ fn register_once_before_the_start_and_unregister_with_a_refund() {
         g.refused(Cmd::Register { player: id(1) }),
         Err::AlreadyRegistered(id(1))
     );
-    assert_eq!(
-        g.refused(Cmd::Register {
-            player: PlayerId::from(String::new())
-        }),
-        Err::UnknownPlayer(PlayerId::from(String::new()))
-    );
+    for bad in ["", "two words", "nul\u{0}", &"x".repeat(65)] {
+        assert_eq!(
+            g.refused(Cmd::Register {
+                player: PlayerId::from(bad.to_owned())
+            }),
+            Err::BadPlayerId,
+            "{bad:?}"
+        );
+    }
     let events = g.when(Cmd::Register { player: id(3) });
     assert!(matches!(&events[..], [Ev::PlayerRegistered { paid, .. }] if paid.price == 2000));
     let events = g.when(Cmd::Unregister { player: id(3) });

@@ -63,7 +63,7 @@ pub fn schedule(preset: Preset, tracking: Tracking) -> Schedule {
     Schedule {
         name: "test night".into(),
         levels: levels(),
-        ..weekly_schedule("test venue", preset, tracking, secret(1).commitment())
+        ..weekly_schedule("test-venue", preset, tracking, secret(1).commitment())
     }
 }
 
