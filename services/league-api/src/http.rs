@@ -157,7 +157,12 @@ async fn authenticate(state: &ApiState, req: &HttpRequest) -> Result<Principal, 
         ));
     }
     let outcome = match authorization(req) {
-        Ok(header) => crate::auth::authenticate(&state.store, header.as_deref()).await,
+        Ok(header) => {
+            state
+                .tokens
+                .authenticate(&state.store, header.as_deref())
+                .await
+        }
         Err(e) => Err(e),
     };
     outcome.map_err(|e| {

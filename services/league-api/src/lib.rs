@@ -125,6 +125,7 @@ where
         )),
         max_mutations: options.max_mutations,
         trusted_proxies: Arc::new(options.trusted_proxies.clone()),
+        tokens: Arc::default(),
     };
     let schema = schema::build(Some(state.clone()));
     let workers = std::thread::available_parallelism()

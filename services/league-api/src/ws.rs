@@ -246,8 +246,11 @@ impl Connection {
                         break None;
                     }
                     if let Some(token) = &self.token
-                        && let Err(e) =
-                            crate::auth::authenticate(&self.state.store, Some(token)).await
+                        && let Err(e) = self
+                            .state
+                            .tokens
+                            .authenticate(&self.state.store, Some(token))
+                            .await
                         && e.code() == crate::error::code::UNAUTHENTICATED
                     {
                         break Some(Close(CloseCode::Policy, "the token was revoked".to_owned()));
@@ -286,7 +289,12 @@ impl Connection {
                 }
                 let token = message.payload.as_ref().and_then(init_token);
                 if let Some(token) = token {
-                    match crate::auth::authenticate(&self.state.store, Some(&token)).await {
+                    match self
+                        .state
+                        .tokens
+                        .authenticate(&self.state.store, Some(&token))
+                        .await
+                    {
                         Ok(principal) => {
                             self.principal = principal;
                             self.token = Some(token);

@@ -150,13 +150,42 @@ impl Store {
     }
 
     /// Revokes a token; false if there is no such token or it was already revoked.
+    /// On PostgreSQL the revocation is announced on [`crate::store::TOKENS_CHANNEL`], so
+    /// every instance stops trusting the tokens it had checked.
     pub async fn revoke_token(&self, id: &str) -> Result<bool, StoreError> {
         let now = self.inner.clock.now().as_micros();
         let affected = match &self.inner.db {
-            Db::Postgres(pool) => postgres::tokens::revoke_token(pool, id, now).await?,
+            Db::Postgres(pool) => {
+                let affected = postgres::tokens::revoke_token(pool, id, now).await?;
+                sqlx::query("SELECT pg_notify($1, $2)")
+                    .bind(crate::store::TOKENS_CHANNEL)
+                    .bind(id)
+                    .execute(pool)
+                    .await?;
+                affected
+            }
             Db::Sqlite(pool) => sqlite::tokens::revoke_token(pool, id, now).await?,
         };
+        self.inner
+            .token_generation
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         Ok(affected > 0)
+    }
+
+    /// A number that changes whenever a token may have been revoked, for a cache of checked
+    /// tokens: on PostgreSQL, at every revocation by any process (announced by NOTIFY) and
+    /// whenever the announcement could have been missed. `None` on SQLite, where another
+    /// process's revocation is not announced: check every token against the file (a read
+    /// in this process, no round trip).
+    pub fn token_generation(&self) -> Option<u64> {
+        match &self.inner.db {
+            Db::Postgres(_) => Some(
+                self.inner
+                    .token_generation
+                    .load(std::sync::atomic::Ordering::SeqCst),
+            ),
+            Db::Sqlite(_) => None,
+        }
     }
 
     /// What an append with this idempotency key wrote: its stream and positions, if the

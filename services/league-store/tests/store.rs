@@ -173,6 +173,50 @@ impl Drop for TestDb {
     }
 }
 
+/// A token's revocation is announced to every instance: on PostgreSQL another instance's
+/// token generation moves (so its cache of checked tokens is dropped); SQLite has none (its
+/// callers read every token from the file).
+async fn a_revocation_is_announced_to_every_instance(db: &TestDb) {
+    let (a, b) = (db.open().await, db.open().await);
+    let hash = [7u8; 32];
+    a.insert_token("tok_revoked", &hash, "admin", None, None)
+        .await
+        .unwrap();
+    if db.kind == Kind::Sqlite {
+        assert_eq!(b.token_generation(), None);
+        assert!(a.revoke_token("tok_revoked").await.unwrap());
+        return;
+    }
+    // Once b's listener is connected (it bumps the generation when it connects).
+    let started = std::time::Instant::now();
+    while b.token_generation() == Some(0) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "b never listens"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let before = b.token_generation();
+    assert!(a.revoke_token("tok_revoked").await.unwrap());
+    let started = std::time::Instant::now();
+    while b.token_generation() == before {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the revocation never reached the other instance"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(
+        b.token_by_hash(&hash)
+            .await
+            .unwrap()
+            .unwrap()
+            .revoked_at
+            .is_some(),
+        "it reads the revocation"
+    );
+}
+
 /// Instantiates each `async fn name(db: &TestDb)` once per backend.
 macro_rules! on_both_backends {
     ($($name:ident),* $(,)?) => {
@@ -220,6 +264,7 @@ on_both_backends!(
     a_subscriber_far_behind_catches_up_with_what_small_pages_get,
     many_writers_at_once_are_written_together_and_every_append_stays_exact,
     a_log_a_newer_release_wrote_to_is_read_but_never_appended_to,
+    a_revocation_is_announced_to_every_instance,
 );
 
 /// Each release that appends is recorded once; a build refuses to append to a log that a

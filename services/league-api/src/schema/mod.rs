@@ -43,6 +43,8 @@ pub struct ApiState {
     pub max_mutations: u32,
     /// Proxies whose `X-Forwarded-For` is believed.
     pub trusted_proxies: Arc<Vec<std::net::IpAddr>>,
+    /// Tokens checked, while no revocation has been announced.
+    pub tokens: Arc<crate::auth::TokenCache>,
     /// Live queries shared by their subscribers.
     pub hub: Arc<crate::ws::Hub>,
 }

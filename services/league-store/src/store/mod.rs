@@ -38,6 +38,10 @@ pub(crate) use postgres::PG_INDEX_BITS;
 
 /// The channel on which the sealer announces a new sealed head to other processes.
 pub const NOTIFY_CHANNEL: &str = "league_log";
+
+/// The PostgreSQL channel a token's revocation is announced on (its id as the payload), so
+/// that every instance forgets the tokens it had checked.
+pub const TOKENS_CHANNEL: &str = "league_tokens";
 /// Streams whose heads a PostgreSQL store remembers; the cache is emptied when it is full.
 const HEAD_CACHE_STREAMS: usize = 10_000;
 
@@ -119,6 +123,9 @@ pub(crate) struct Inner {
     /// PostgreSQL: appends on known heads waiting to be written together (`postgres::batch`).
     groups: Arc<postgres::batch::Groups>,
     listener: Option<JoinHandle<()>>,
+    /// PostgreSQL: bumped at every token revocation announced on [`TOKENS_CHANNEL`] (by any
+    /// process) and whenever the listener reconnects (it may have missed one).
+    pub(crate) token_generation: Arc<std::sync::atomic::AtomicU64>,
     /// The newest release that has appended to the log, when newer than this build: appends
     /// are refused ([`StoreError::NewerRelease`]).
     newer_release: Option<String>,
@@ -452,8 +459,13 @@ impl Store {
         } else {
             None
         };
+        let token_generation = Arc::new(std::sync::atomic::AtomicU64::new(0));
         let listener = match &db {
-            Db::Postgres(pool) => Some(tokio::spawn(postgres::listen(pool.clone(), wake.clone()))),
+            Db::Postgres(pool) => Some(tokio::spawn(postgres::listen(
+                pool.clone(),
+                wake.clone(),
+                Arc::clone(&token_generation),
+            ))),
             Db::Sqlite(_) => None,
         };
         Ok(Self {
@@ -467,6 +479,7 @@ impl Store {
                 heads: std::sync::Mutex::new(HashMap::new()),
                 groups: Arc::default(),
                 listener,
+                token_generation,
                 newer_release,
                 release_recorded: std::sync::atomic::AtomicBool::new(false),
             }),

@@ -573,18 +573,32 @@ pub(super) async fn read_models(
     ))
 }
 
-/// Forwards the sealer's NOTIFY hints (from any process) to this process's subscribers.
-/// A lost notification only delays a subscriber until its next poll.
-pub(super) async fn listen(pool: PgPool, wake: watch::Sender<u64>) {
+/// Forwards the sealer's NOTIFY hints (from any process) to this process's subscribers,
+/// and token revocations to the token generation. A lost hint only delays a subscriber
+/// until its next poll; a reconnect bumps both, as it may have missed some.
+pub(super) async fn listen(
+    pool: PgPool,
+    wake: watch::Sender<u64>,
+    tokens: std::sync::Arc<std::sync::atomic::AtomicU64>,
+) {
+    use std::sync::atomic::Ordering;
     loop {
         if let Ok(mut listener) = PgListener::connect_with(&pool).await
-            && listener.listen(NOTIFY_CHANNEL).await.is_ok()
+            && listener
+                .listen_all([NOTIFY_CHANNEL, super::TOKENS_CHANNEL])
+                .await
+                .is_ok()
         {
-            // A reconnect may have missed hints: wake everyone once.
             wake.send_modify(|g| *g = g.wrapping_add(1));
-            while listener.recv().await.is_ok() {
-                wake.send_modify(|g| *g = g.wrapping_add(1));
+            tokens.fetch_add(1, Ordering::SeqCst);
+            while let Ok(notification) = listener.recv().await {
+                if notification.channel() == super::TOKENS_CHANNEL {
+                    tokens.fetch_add(1, Ordering::SeqCst);
+                } else {
+                    wake.send_modify(|g| *g = g.wrapping_add(1));
+                }
             }
+            tokens.fetch_add(1, Ordering::SeqCst);
         }
         if pool.is_closed() {
             return;
