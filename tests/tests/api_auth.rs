@@ -411,6 +411,47 @@ async fn out_of_range_values_and_bad_ids_are_refused(app: &TestApp) {
     assert!(body.get("errors").is_none(), "{body:#}");
 }
 
+/// Once an address has used its allowance of failed authentications, a token the instance
+/// has already checked is still served on PostgreSQL (one device retrying a bad token does
+/// not lock out the others behind the address); on SQLite, which keeps no checked tokens,
+/// it waits like any other.
+async fn a_checked_token_outlasts_another_devices_failures(app: &TestApp) {
+    let me = "{ me { role } }";
+    let body = app.graphql(Some(&app.admin), me, json!({})).await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let bad = |n: usize| {
+        let url = format!("{}/graphql", app.base);
+        async move {
+            awc::Client::new()
+                .post(url)
+                .insert_header(("Authorization", format!("Bearer league_{n:064}")))
+                .send_json(&json!({"query": "{ me { role } }"}))
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    for n in 0..30 {
+        assert_eq!(bad(n).await, 401);
+    }
+    assert_eq!(bad(30).await, 429, "the address has used its allowance");
+    let status = awc::Client::new()
+        .post(format!("{}/graphql", app.base))
+        .insert_header(("Authorization", format!("Bearer {}", app.admin)))
+        .send_json(&json!({"query": me}))
+        .await
+        .unwrap()
+        .status()
+        .as_u16();
+    let expected = if app.store.token_generation().is_some() {
+        200
+    } else {
+        429
+    };
+    assert_eq!(status, expected);
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Who {
     Anonymous,
@@ -798,5 +839,6 @@ league_tests::on_every_backend!(
     a_host_of_another_venue_is_forbidden_and_nothing_is_appended,
     refusals_reveal_no_hidden_card,
     out_of_range_values_and_bad_ids_are_refused,
+    a_checked_token_outlasts_another_devices_failures,
     every_mutation_against_every_role,
 );

@@ -255,6 +255,17 @@ impl TokenCache {
         Ok(principal)
     }
 
+    /// The caller, if this token was checked since the last announced revocation (no
+    /// database read); `None` otherwise, and always on SQLite.
+    pub fn cached(&self, store: &Store, header: Option<&str>) -> Option<Principal> {
+        let generation = store.token_generation()?;
+        let hash = hash_token(bearer(header)?);
+        self.lock()
+            .get(&hash)
+            .filter(|(_, at)| *at == generation)
+            .map(|(principal, _)| principal.clone())
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<Hash, (Principal, u64)>> {
         self.entries
             .lock()
