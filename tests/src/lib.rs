@@ -185,6 +185,34 @@ impl TestApp {
         }
     }
 
+    /// POSTs `query` once with `authorization` as the `Authorization` header (any bytes),
+    /// without waiting out a 429: the status, the `Retry-After` header, and the body.
+    pub async fn post_raw(
+        &self,
+        authorization: awc::http::header::HeaderValue,
+        query: &str,
+    ) -> (u16, Option<String>, Value) {
+        let mut response = awc::Client::new()
+            .post(format!("{}/graphql", self.base))
+            .insert_header(("Authorization", authorization))
+            .send_json(&json!({"query": query}))
+            .await
+            .unwrap();
+        let retry = response
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let body = response.body().limit(10 << 20).await.unwrap();
+        let body = serde_json::from_slice(&body).unwrap();
+        (response.status().as_u16(), retry, body)
+    }
+
+    /// A bearer header for `token`.
+    pub fn bearer(token: &str) -> awc::http::header::HeaderValue {
+        format!("Bearer {token}").parse().unwrap()
+    }
+
     /// As the admin; panics on errors.
     pub async fn admin(&self, query: &str, variables: Value) -> Value {
         let body = self.graphql(Some(&self.admin), query, variables).await;

@@ -168,16 +168,6 @@ fn a_log_no_signed_head_covers_fails_the_audit_with_its_own_code() {
         .unwrap()
             - 3_600_000_000,
     );
-    let note = |n: u32, at: Option<league_store::Timestamp>| {
-        NewEvent::new("Noted", format!("{{\"n\":{n}}}").into_bytes()).with_metadata(
-            league_store::Metadata {
-                actor: None,
-                correlation_id: None,
-                causation_id: None,
-                recorded_at: at,
-            },
-        )
-    };
     let sealer = league_store::SealerConfig {
         signing_key: Some(key.clone()),
         sign_every_events: 1,
@@ -187,22 +177,7 @@ fn a_log_no_signed_head_covers_fails_the_audit_with_its_own_code() {
 
     // Three events an hour old, sealed and signed: OK.
     let db = format!("sqlite:{}", dir.join("old.db").display());
-    rt.block_on(async {
-        let store = Store::open(&db).await.unwrap();
-        for n in 0..3 {
-            store
-                .append(
-                    "notes",
-                    ExpectedVersion::Any,
-                    &[note(n, Some(an_hour_ago))],
-                    None,
-                )
-                .await
-                .unwrap();
-        }
-        store.seal_all(&sealer).await.unwrap();
-        store.close().await;
-    });
+    rt.block_on(notes(&db, 0..3, Some(an_hour_ago), Some(&sealer)));
     let (code, out) = audit(&db);
     assert_eq!(code, Some(0), "{out}");
     assert!(
@@ -212,21 +187,7 @@ fn a_log_no_signed_head_covers_fails_the_audit_with_its_own_code() {
 
     // Two more, an hour old, that no head covers: the end of the log could have been
     // rewritten unseen.
-    rt.block_on(async {
-        let store = Store::open(&db).await.unwrap();
-        for n in 3..5 {
-            store
-                .append(
-                    "notes",
-                    ExpectedVersion::Any,
-                    &[note(n, Some(an_hour_ago))],
-                    None,
-                )
-                .await
-                .unwrap();
-        }
-        store.close().await;
-    });
+    rt.block_on(notes(&db, 3..5, Some(an_hour_ago), None));
     let (code, out) = audit(&db);
     assert_eq!(code, Some(3), "{out}");
     assert!(out.contains("NOT COVERED: 2 events from position"), "{out}");
@@ -244,16 +205,38 @@ fn a_log_no_signed_head_covers_fails_the_audit_with_its_own_code() {
 
     // A log just written, before the sealer's interval has passed: said so, still not OK.
     let young = format!("sqlite:{}", dir.join("young.db").display());
-    rt.block_on(async {
-        let store = Store::open(&young).await.unwrap();
-        store
-            .append("notes", ExpectedVersion::Any, &[note(0, None)], None)
-            .await
-            .unwrap();
-        store.close().await;
-    });
+    rt.block_on(notes(&young, 0..1, None, None));
     let (code, out) = audit(&young);
     assert_eq!(code, Some(3), "{out}");
     assert!(out.contains("younger than the sealing interval"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Appends a `Noted` event for each of `ns` to the log at `db`, recorded at `at` (the
+/// store's clock when `None`), then seals with `sealer` if given.
+async fn notes(
+    db: &str,
+    ns: std::ops::Range<u32>,
+    at: Option<league_store::Timestamp>,
+    sealer: Option<&league_store::SealerConfig>,
+) {
+    let store = Store::open(db).await.unwrap();
+    for n in ns {
+        let event = NewEvent::new("Noted", format!("{{\"n\":{n}}}").into_bytes()).with_metadata(
+            league_store::Metadata {
+                actor: None,
+                correlation_id: None,
+                causation_id: None,
+                recorded_at: at,
+            },
+        );
+        store
+            .append("notes", ExpectedVersion::Any, &[event], None)
+            .await
+            .unwrap();
+    }
+    if let Some(sealer) = sealer {
+        store.seal_all(sealer).await.unwrap();
+    }
+    store.close().await;
 }
