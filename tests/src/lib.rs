@@ -253,6 +253,18 @@ impl TestApp {
             .1
     }
 
+    /// A new admin or auditor token limited to the league `league` (which must exist).
+    pub async fn league_token(&self, role: Role, league: &str) -> String {
+        let spec = league_api::auth::TokenSpec {
+            league: Some(league.to_owned()),
+            ..league_api::auth::TokenSpec::new(role, None, None)
+        };
+        league_api::auth::create_token_for(&self.store, &spec)
+            .await
+            .unwrap()
+            .1
+    }
+
     /// Creates [`TOKENS_LEAGUE`] unless it exists.
     async fn tokens_league(&self, leagues: &league_projections::Projector) {
         let stream = league_events::StreamKind::League.stream(TOKENS_LEAGUE);

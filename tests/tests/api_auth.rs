@@ -5,11 +5,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
+use futures_util::SinkExt as _;
 use league_api::auth::Role;
 use league_engine::tournament::play::Tracking;
 use league_tests::{
-    ACT, Backend, REGISTER, SCHEDULE, TABLE, TestApp, a_league, a_night_in_the_standings,
-    cards_shown, code, metrics_page, schedule, series, spawn_app_with, started,
+    ACT, Backend, REGISTER, SCHEDULE, TABLE, TOKENS_LEAGUE, TestApp, a_league,
+    a_night_in_the_standings, cards_shown, closed_with, code, metrics_page, next_message, schedule,
+    series, spawn_app_with, started, text,
 };
 use serde_json::{Value, json};
 
@@ -448,29 +450,39 @@ async fn a_checked_token_outlasts_another_devices_failures(app: &TestApp) {
     assert_eq!(status, expected);
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Who {
     Anonymous,
+    /// An admin of every league.
     Admin,
+    /// An admin of the league `apl` (the tournament's venue is one of its venues).
+    LeagueAdmin,
+    /// An admin of another league.
+    OtherAdmin,
     /// A host of the tournament's venue.
     Host,
-    /// A host of another venue.
+    /// A host of another league's venue.
     OtherHost,
+    /// An auditor of every league.
     Auditor,
+    /// An auditor of another league.
+    OtherAuditor,
     /// The player the mutation names (seated in the tournament).
     Player,
     /// Another player at the same table.
     TableMate,
-    /// A player not in the tournament.
+    /// A player of another league (not in the tournament).
     Stranger,
 }
 
 /// Who may send a mutation.
 #[derive(Clone, Copy)]
 enum May {
-    /// The league admin only.
+    /// An admin of every league only.
+    Operator,
+    /// The league's admins.
     Admin,
-    /// The admin and the venue's hosts.
+    /// The league's admins and the venue's hosts.
     Staff,
     /// The staff and the player named (registration, or their own seat).
     StaffOrPlayer,
@@ -479,9 +491,12 @@ enum May {
 impl May {
     fn allows(self, who: Who) -> bool {
         match self {
-            May::Admin => who == Who::Admin,
-            May::Staff => matches!(who, Who::Admin | Who::Host),
-            May::StaffOrPlayer => matches!(who, Who::Admin | Who::Host | Who::Player),
+            May::Operator => who == Who::Admin,
+            May::Admin => matches!(who, Who::Admin | Who::LeagueAdmin),
+            May::Staff => matches!(who, Who::Admin | Who::LeagueAdmin | Who::Host),
+            May::StaffOrPlayer => {
+                matches!(who, Who::Admin | Who::LeagueAdmin | Who::Host | Who::Player)
+            }
         }
     }
 }
@@ -537,6 +552,19 @@ async fn every_mutation_against_every_role(app: &TestApp) {
             Who::Stranger,
             Some(app.token(Role::Player, None, Some("zed")).await),
         ),
+        // The host's and the stranger's tokens made the other league (`tokens`).
+        (
+            Who::LeagueAdmin,
+            Some(app.league_token(Role::Admin, "apl").await),
+        ),
+        (
+            Who::OtherAdmin,
+            Some(app.league_token(Role::Admin, TOKENS_LEAGUE).await),
+        ),
+        (
+            Who::OtherAuditor,
+            Some(app.league_token(Role::Auditor, TOKENS_LEAGUE).await),
+        ),
     ];
     let outcome = json!({
         "tournament": "x1", "venue": "crown", "season": "s1", "day": 9, "buyin": 2000,
@@ -573,7 +601,7 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         ("act", format!("act(tournamentId: \"m1\", table: 1, seat: {ann}, action: FOLD)"), May::StaffOrPlayer),
         ("show", format!("show(tournamentId: \"m1\", table: 1, seat: {ann})"), May::StaffOrPlayer),
         ("muck", format!("muck(tournamentId: \"m1\", table: 1, seat: {ann})"), May::StaffOrPlayer),
-        ("createLeague", "createLeague(id: \"l9\", name: \"L9\")".into(), May::Admin),
+        ("createLeague", "createLeague(id: \"l9\", name: \"L9\")".into(), May::Operator),
         ("addVenue", "addVenue(leagueId: \"apl\", venue: \"pub9\", region: \"north\")".into(), May::Admin),
         ("addSeason", "addSeason(leagueId: \"apl\", season: \"s9\", scoring: {table: [100]})".into(), May::Admin),
         ("setFormula", "setFormula(leagueId: \"apl\", season: \"s1\", scoring: {formula: \"n - r + 1\"})".into(), May::Admin),
@@ -607,7 +635,12 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         order.extend(
             tokens
                 .iter()
-                .filter(|(w, _)| may.allows(*w) && *w != Who::Admin),
+                .filter(|(w, _)| may.allows(*w) && !matches!(w, Who::Admin | Who::LeagueAdmin)),
+        );
+        order.extend(
+            tokens
+                .iter()
+                .filter(|(w, _)| *w == Who::LeagueAdmin && may.allows(*w)),
         );
         order.extend(
             tokens
@@ -667,6 +700,298 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
     }
     assert_eq!(app.last_position().await, before);
+}
+
+/// What a query or subscription gives each caller.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sees {
+    /// The public answer, for everyone (with or without a token).
+    Public,
+    /// A table: every hole card of the completed hand for an admin or auditor whose
+    /// league has the venue, the player's own cards, nothing hidden for the others.
+    Cards,
+    /// The log: an admin or auditor reads the streams of their league(s) only; the other
+    /// roles are refused.
+    Log,
+}
+
+/// Every query and subscription against every role, within and across scopes: the public
+/// reads answer everyone alike; a table shows a completed hand's hole cards only to an
+/// admin or auditor of the venue's league (and each player their own); the log gives an
+/// admin or auditor limited to a league that league's stream and its venues' tournaments,
+/// never another league's, by query and by subscription.
+async fn every_query_and_subscription_within_scope(app: &TestApp) {
+    a_night_in_the_standings(app).await;
+    started(app, "m1", "crown", Tracking::Dealt, &["ann", "bob", "cat"]).await;
+    app.admin(
+        "mutation { startHand(tournamentId: \"m1\", table: 1) { events } }",
+        json!({}),
+    )
+    .await;
+    // Two folds end the hand: its hole cards are then an auditor's to read.
+    for _ in 0..2 {
+        let view = app.admin(TABLE, json!({"t": "m1"})).await;
+        let seat = view["table"]["toAct"].as_u64().unwrap();
+        app.admin(
+            ACT,
+            json!({"t": "m1", "table": 1, "seat": seat, "a": "FOLD"}),
+        )
+        .await;
+    }
+    let tokens = [
+        (Who::Anonymous, None),
+        (Who::Admin, Some(app.admin.clone())),
+        (
+            Who::Host,
+            Some(app.token(Role::Host, Some("crown"), None).await),
+        ),
+        (
+            Who::OtherHost,
+            Some(app.token(Role::Host, Some("anchor"), None).await),
+        ),
+        (
+            Who::Auditor,
+            Some(app.token(Role::Auditor, None, None).await),
+        ),
+        (
+            Who::Player,
+            Some(app.token(Role::Player, None, Some("ann")).await),
+        ),
+        (
+            Who::Stranger,
+            Some(app.token(Role::Player, None, Some("zed")).await),
+        ),
+        (
+            Who::LeagueAdmin,
+            Some(app.league_token(Role::Admin, "apl").await),
+        ),
+        (
+            Who::OtherAdmin,
+            Some(app.league_token(Role::Admin, TOKENS_LEAGUE).await),
+        ),
+        (
+            Who::OtherAuditor,
+            Some(app.league_token(Role::Auditor, TOKENS_LEAGUE).await),
+        ),
+    ];
+    // The last event: the other league's, so the log's tail is known to each reader.
+    app.admin(
+        "mutation($l: String!) { addVenue(leagueId: $l, venue: \"last\", region: \"x\") { events } }",
+        json!({"l": TOKENS_LEAGUE}),
+    )
+    .await;
+    let queries: Vec<(&str, &str, Sees)> = vec![
+        (
+            "tournament",
+            "tournament(id: \"m1\") { id venue }",
+            Sees::Public,
+        ),
+        (
+            "tournaments",
+            "tournaments(venue: \"crown\") { tournaments { id } }",
+            Sees::Public,
+        ),
+        (
+            "table",
+            "table(tournamentId: \"m1\", table: 1) { seats { player cards } }",
+            Sees::Cards,
+        ),
+        ("league", "league(id: \"apl\") { id name }", Sees::Public),
+        (
+            "standings",
+            "standings(leagueId: \"apl\", season: \"s1\") { player points }",
+            Sees::Public,
+        ),
+        (
+            "playerRecord",
+            "playerRecord(leagueId: \"apl\", player: \"ann\") { player played }",
+            Sees::Public,
+        ),
+        (
+            "events",
+            "events(first: 1000) { events { streamId } hasNextPage }",
+            Sees::Log,
+        ),
+        ("me", "me { role }", Sees::Public),
+    ];
+    let subscriptions: Vec<(&str, &str, Sees)> = vec![
+        (
+            "tournament",
+            "tournament(id: \"m1\") { id venue }",
+            Sees::Public,
+        ),
+        (
+            "table",
+            "table(tournamentId: \"m1\", table: 1) { seats { player cards } }",
+            Sees::Cards,
+        ),
+        (
+            "standings",
+            "standings(leagueId: \"apl\", season: \"s1\") { player points }",
+            Sees::Public,
+        ),
+        ("eventLog", "eventLog { streamId }", Sees::Log),
+    ];
+    // Every query and subscription of the schema is in the matrix.
+    let sdl = league_api::sdl();
+    for (kind, listed) in [("Query", &queries), ("Subscription", &subscriptions)] {
+        for name in fields_of(&sdl, kind) {
+            assert!(
+                listed.iter().any(|(n, _, _)| *n == name),
+                "{kind}.{name} is not in the matrix"
+            );
+        }
+    }
+    // Whose scope takes in crown (league apl) and the log's streams of apl.
+    let in_scope = |who: Who| matches!(who, Who::Admin | Who::LeagueAdmin | Who::Auditor);
+    let reader = |who: Who| in_scope(who) || matches!(who, Who::OtherAdmin | Who::OtherAuditor);
+    let apl_streams = ["league:apl", "tournament:t1", "tournament:m1"];
+    let check = |name: &str, sees: Sees, who: Who, data: &Value, errors: &Value| match sees {
+        Sees::Public => assert!(errors.is_null(), "{name} as {who:?}: {errors:#}"),
+        Sees::Cards => {
+            assert!(errors.is_null(), "{name} as {who:?}: {errors:#}");
+            let shown = cards_shown(&data["table"]);
+            let expected: Vec<&str> = if in_scope(who) {
+                vec!["ann", "bob", "cat"]
+            } else if who == Who::Player {
+                vec!["ann"]
+            } else {
+                vec![]
+            };
+            let mut shown: Vec<&str> = shown.iter().map(String::as_str).collect();
+            shown.sort_unstable();
+            assert_eq!(shown, expected, "{name} as {who:?}: {data:#}");
+        }
+        Sees::Log => {
+            if !reader(who) {
+                let expected = if who == Who::Anonymous {
+                    "UNAUTHENTICATED"
+                } else {
+                    "FORBIDDEN"
+                };
+                assert_eq!(
+                    errors[0]["extensions"]["code"], expected,
+                    "{name} as {who:?}: {errors:#}"
+                );
+                return;
+            }
+            assert!(errors.is_null(), "{name} as {who:?}: {errors:#}");
+            let streams: Vec<&str> = data
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap())
+                .collect();
+            let other = format!("league:{TOKENS_LEAGUE}");
+            let global = matches!(who, Who::Admin | Who::Auditor);
+            for stream in apl_streams {
+                assert_eq!(
+                    streams.contains(&stream),
+                    in_scope(who),
+                    "{name} as {who:?}: {stream} in {streams:?}"
+                );
+            }
+            assert_eq!(
+                streams.contains(&other.as_str()),
+                who != Who::LeagueAdmin,
+                "{name} as {who:?}: {streams:?}"
+            );
+            if !global {
+                let own = if who == Who::LeagueAdmin {
+                    |s: &str| s == "league:apl" || s.starts_with("tournament:")
+                } else {
+                    |s: &str| s == "league:tokens"
+                };
+                assert!(
+                    streams.iter().all(|s| own(s)),
+                    "{name} as {who:?}: {streams:?}"
+                );
+            }
+        }
+    };
+    // What each reader's log query gave, for the subscription to match.
+    let mut logs = std::collections::HashMap::new();
+    for (name, selection, sees) in &queries {
+        for (who, token) in &tokens {
+            let body = app
+                .graphql(token.as_deref(), &format!("{{ {selection} }}"), json!({}))
+                .await;
+            let data = if *name == "events" {
+                let page = &body["data"]["events"];
+                let streams = json!(page["events"].as_array().map(|events| {
+                    events
+                        .iter()
+                        .map(|e| e["streamId"].clone())
+                        .collect::<Vec<_>>()
+                }));
+                if body["errors"].is_null() {
+                    assert_eq!(page["hasNextPage"], false, "{body:#}");
+                    logs.insert(*who, streams.clone());
+                }
+                streams
+            } else {
+                body["data"].clone()
+            };
+            check(name, *sees, *who, &data, &body["errors"]);
+        }
+    }
+    for (name, selection, sees) in &subscriptions {
+        for (who, token) in &tokens {
+            let init = token.as_ref().map_or(
+                json!({}),
+                |t| json!({"Authorization": format!("Bearer {t}")}),
+            );
+            let query = format!("subscription {{ {selection} }}");
+            let mut ws = app
+                .subscribe(
+                    "graphql-transport-ws",
+                    init,
+                    json!({"id": "1", "type": "subscribe", "payload": {"query": query}}),
+                )
+                .await;
+            let mut streams = Vec::new();
+            let (data, errors) = loop {
+                let message = next_message(&mut ws, name).await;
+                match message["type"].as_str() {
+                    Some("connection_ack") => {}
+                    Some("error") => break (Value::Null, message["payload"].clone()),
+                    Some("next") if *name == "eventLog" => {
+                        let payload = &message["payload"];
+                        if !payload["errors"].is_null() {
+                            break (Value::Null, payload["errors"].clone());
+                        }
+                        streams.push(payload["data"]["eventLog"]["streamId"].clone());
+                        // As many as the same caller's log query gave.
+                        if streams.len() == logs[who].as_array().unwrap().len() {
+                            break (json!(streams), Value::Null);
+                        }
+                    }
+                    Some("next") => {
+                        let payload = &message["payload"];
+                        break (payload["data"].clone(), payload["errors"].clone());
+                    }
+                    other => panic!("{name} as {who:?}: unexpected {other:?}: {message:#}"),
+                }
+            };
+            if *name == "eventLog" && errors.is_null() {
+                assert_eq!(data, logs[who], "{name} as {who:?}: the same as the query");
+            }
+            check(name, *sees, *who, &data, &errors);
+        }
+    }
+}
+
+/// The fields of the type `kind` (`Query`, `Subscription`) in the SDL.
+fn fields_of(sdl: &str, kind: &str) -> Vec<String> {
+    let start = sdl.find(&format!("type {kind} {{")).unwrap();
+    let body = &sdl[start..];
+    let body = &body[..body.find("\n}").unwrap()];
+    body.lines()
+        .skip(1)
+        .filter_map(|l| l.trim().split(['(', ':']).next())
+        .filter(|n| !n.is_empty() && !n.starts_with('"') && n.chars().all(char::is_alphanumeric))
+        .map(str::to_owned)
+        .collect()
 }
 
 /// A JSON value written as a GraphQL input literal (object keys unquoted; a string of
@@ -794,10 +1119,19 @@ async fn failed_authentications_are_limited_per_address() {
     let (status, body, _) = send(bytes).await;
     assert_eq!(status, 401, "{body:#}");
     assert_eq!(code(&body), "UNAUTHENTICATED", "{body:#}");
-    for n in 0..4 {
+    for n in 0..2 {
         let guess = format!("Bearer league_{n:064}");
         let (status, body, _) = send(guess.parse().unwrap()).await;
         assert_eq!(status, 401, "{body:#}");
+    }
+    // A guess in a WebSocket's connection_init counts as well.
+    let init = |token: String| json!({"type": "connection_init", "payload": {"Authorization": format!("Bearer {token}")}});
+    for n in 2..4 {
+        let mut ws = app.connect("graphql-transport-ws").await;
+        ws.send(text(init(format!("league_{n:064}"))))
+            .await
+            .unwrap();
+        assert_eq!(closed_with(&mut ws).await, 4403);
     }
     let good = format!("Bearer {}", app.admin);
     let (status, body, retry) = send(good.parse().unwrap()).await;
@@ -805,6 +1139,9 @@ async fn failed_authentications_are_limited_per_address() {
     assert_eq!(code(&body), "RATE_LIMITED", "{body:#}");
     let retry: u64 = retry.unwrap().parse().unwrap();
     assert!((1..=12).contains(&retry), "{retry}");
+    let mut ws = app.connect("graphql-transport-ws").await;
+    ws.send(text(init(app.admin.clone()))).await.unwrap();
+    assert_eq!(closed_with(&mut ws).await, 4403);
     // No token at all is still served (public reads).
     let body = app
         .graphql(None, "{ tournaments { tournaments { id } } }", json!({}))
@@ -820,4 +1157,5 @@ league_tests::on_every_backend!(
     out_of_range_values_and_bad_ids_are_refused,
     a_checked_token_outlasts_another_devices_failures,
     every_mutation_against_every_role,
+    every_query_and_subscription_within_scope,
 );

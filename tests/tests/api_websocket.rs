@@ -163,7 +163,76 @@ async fn a_revoked_token_is_refused_at_once_and_its_websocket_closed(app: &TestA
     assert_eq!(closed_with(&mut ws).await, 1008);
 }
 
+/// A token is refused once it expires (also where it was checked and cached before), its
+/// WebSocket is closed with 1008 at the next heartbeat, and a renewal makes the same token
+/// work again; `me` says when it expires.
+async fn an_expired_token_is_refused_until_renewed(app: &TestApp) {
+    // An auditor token that expires in three seconds (the CLI's shortest is a minute).
+    let token = "league_expiring_auditor_token";
+    let hash = league_api::auth::hash_token(token);
+    let expires = app.store.now().as_micros() + 3_000_000;
+    app.store
+        .insert_token(&league_store::NewToken {
+            id: "tok_expiring",
+            hash: &hash,
+            role: "auditor",
+            venue: None,
+            player: None,
+            league: None,
+            expires_at: Some(league_store::Timestamp::from_micros(expires)),
+        })
+        .await
+        .unwrap();
+    let me = "{ me { role expiresAt } }";
+    let body = app.graphql(Some(token), me, json!({})).await;
+    assert_eq!(body["data"]["me"]["role"], "auditor", "{body:#}");
+    assert_eq!(body["data"]["me"]["expiresAt"], expires, "{body:#}");
+    let init = json!({"Authorization": format!("Bearer {token}")});
+    let start = json!({
+        "id": "1",
+        "type": "subscribe",
+        "payload": {"query": "subscription { eventLog { position } }"}
+    });
+    let mut ws = app.subscribe("graphql-transport-ws", init, start).await;
+    assert_eq!(
+        next_message(&mut ws, "the acknowledgement").await["type"],
+        "connection_ack"
+    );
+    while app.store.now().as_micros() < expires {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let body = app.graphql(Some(token), me, json!({})).await;
+    assert_eq!(code(&body), "UNAUTHENTICATED", "{body:#}");
+    let message = body["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("expired") && message.contains("league token renew tok_expiring"),
+        "{message}"
+    );
+    assert_eq!(closed_with(&mut ws).await, 1008);
+    // Renewed: the same token works again, until its new expiry.
+    let renewed = league_api::auth::renew_token(&app.store, "tok_expiring", None)
+        .await
+        .unwrap();
+    let body = app.graphql(Some(token), me, json!({})).await;
+    assert_eq!(
+        body["data"]["me"]["expiresAt"],
+        renewed.as_micros(),
+        "{body:#}"
+    );
+    // The auditor's default lifetime, 90 days, counted from the renewal.
+    let lifetime = renewed.as_micros() - app.store.now().as_micros();
+    assert!(
+        (89 * 86_400_000_000..=90 * 86_400_000_000).contains(&lifetime),
+        "{lifetime}"
+    );
+    // A revoked token cannot be renewed.
+    assert!(app.store.revoke_token("tok_expiring").await.unwrap());
+    let refused = league_api::auth::renew_token(&app.store, "tok_expiring", None).await;
+    assert_eq!(refused.unwrap_err().code(), "NOT_FOUND");
+}
+
 league_tests::on_every_backend!(
+    an_expired_token_is_refused_until_renewed,
     the_websocket_protocol_refuses_what_it_must,
     a_player_subscribed_over_the_older_protocol_sees_only_their_own_cards,
     a_revoked_token_is_refused_at_once_and_its_websocket_closed,

@@ -1,25 +1,37 @@
-//! Bearer tokens and roles.
+//! Bearer tokens, roles and scopes.
 //!
 //! A token is 32 random bytes in hex behind a `league_` prefix, printed once when created;
-//! the store keeps only its SHA-256. Roles:
+//! the store keeps only its SHA-256. Roles, each within its token's scope:
 //!
-//! - `admin`: everything.
+//! - `admin`: everything; with a league (`--league`), that league's commands and the
+//!   tournaments at its venues, but not creating leagues.
 //! - `host`: commands on the tournaments of their venue (and recording their results).
 //! - `player`: their own seat's actions; sees their own hole cards.
-//! - `auditor`: reads everything, including the event log and completed hands' cards.
+//! - `auditor`: reads the event log and completed hands' cards; with a league, only that
+//!   league's streams and the tournaments at its venues.
 //! - no token: public reads.
+//!
+//! Every token expires (a default per role, [`Role::default_lifetime`]); `league token
+//! renew` moves the expiry, `league token revoke` ends it at once.
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use league_engine::units::PlayerId;
-use league_projections::Viewer;
-use league_store::{Hash, Store, TokenRecord};
+use league_events::StreamKind;
+use league_projections::{Projector, Viewer};
+use league_store::{Hash, NewToken, Store, Timestamp, TokenRecord};
 use sha2::{Digest as _, Sha256};
 
 use league_store::hash::to_hex as hex;
 
 use crate::error::{ApiError, ApiResult, code};
+
+const DAY: u64 = 86_400;
+
+/// The longest lifetime a token may be given.
+pub const MAX_LIFETIME: Duration = Duration::from_secs(5 * 366 * DAY);
 
 /// What a token may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +40,21 @@ pub enum Role {
     Host,
     Auditor,
     Player,
+}
+
+impl Role {
+    /// How long a token of this role lives unless told otherwise: an admin's 30 days (the
+    /// most powerful, the shortest), an auditor's 90, a venue tablet's 180, a player's 365.
+    pub const fn default_lifetime(self) -> Duration {
+        Duration::from_secs(
+            DAY * match self {
+                Role::Admin => 30,
+                Role::Auditor => 90,
+                Role::Host => 180,
+                Role::Player => 365,
+            },
+        )
+    }
 }
 
 impl fmt::Display for Role {
@@ -57,14 +84,59 @@ impl FromStr for Role {
     }
 }
 
+/// A lifetime as written on the command line: a number and a unit, `d` (days), `h`
+/// (hours) or `m` (minutes), e.g. `90d`; at most [`MAX_LIFETIME`].
+pub fn parse_lifetime(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (number, unit) = s.split_at(s.len().saturating_sub(1));
+    let seconds = match unit {
+        "d" => DAY,
+        "h" => 3_600,
+        "m" => 60,
+        _ => return Err(format!("{s:?} is not a lifetime such as 90d, 12h or 30m")),
+    };
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("{s:?} is not a lifetime such as 90d, 12h or 30m"))?;
+    let lifetime = Duration::from_secs(n.saturating_mul(seconds));
+    if n == 0 || lifetime > MAX_LIFETIME {
+        return Err(format!(
+            "a token lives at least a minute and at most {} days",
+            MAX_LIFETIME.as_secs() / DAY
+        ));
+    }
+    Ok(lifetime)
+}
+
 /// Who is calling, once the token is checked.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Principal {
     Anonymous,
-    Admin { token: String },
-    Host { token: String, venue: String },
-    Auditor { token: String },
-    Player { token: String, player: String },
+    /// `league`: the one league this admin runs; `None`: every league.
+    Admin {
+        token: String,
+        league: Option<String>,
+    },
+    Host {
+        token: String,
+        venue: String,
+    },
+    /// `league`: the one league this auditor reads; `None`: every league.
+    Auditor {
+        token: String,
+        league: Option<String>,
+    },
+    Player {
+        token: String,
+        player: String,
+    },
+}
+
+/// Whether league `league` has the venue `venue`.
+fn league_has_venue(leagues: &Projector, league: &str, venue: &str) -> bool {
+    leagues
+        .league(&StreamKind::League.stream(league))
+        .is_some_and(|l| l.venue(venue).is_some())
 }
 
 impl Principal {
@@ -72,9 +144,9 @@ impl Principal {
     pub fn actor(&self) -> Option<String> {
         match self {
             Principal::Anonymous => None,
-            Principal::Admin { token } => Some(format!("admin:{token}")),
+            Principal::Admin { token, .. } => Some(format!("admin:{token}")),
             Principal::Host { token, venue } => Some(format!("host:{venue}:{token}")),
-            Principal::Auditor { token } => Some(format!("auditor:{token}")),
+            Principal::Auditor { token, .. } => Some(format!("auditor:{token}")),
             Principal::Player { token, player } => Some(format!("player:{player}:{token}")),
         }
     }
@@ -83,9 +155,9 @@ impl Principal {
     pub fn token_id(&self) -> Option<&str> {
         match self {
             Principal::Anonymous => None,
-            Principal::Admin { token }
+            Principal::Admin { token, .. }
             | Principal::Host { token, .. }
-            | Principal::Auditor { token }
+            | Principal::Auditor { token, .. }
             | Principal::Player { token, .. } => Some(token),
         }
     }
@@ -100,26 +172,84 @@ impl Principal {
         }
     }
 
-    /// How this caller sees a table: a player their own cards; an auditor or admin every
-    /// card of a completed hand; anyone else what was shown.
-    pub fn viewer(&self) -> Viewer {
+    /// The one league an admin or auditor token is limited to.
+    pub fn league(&self) -> Option<&str> {
         match self {
-            Principal::Player { player, .. } => Viewer::Player(PlayerId::from(player.clone())),
-            Principal::Admin { .. } | Principal::Auditor { .. } => Viewer::Auditor,
-            Principal::Anonymous | Principal::Host { .. } => Viewer::Public,
+            Principal::Admin { league, .. } | Principal::Auditor { league, .. } => {
+                league.as_deref()
+            }
+            _ => None,
         }
     }
 
-    /// May read the event log and completed hands' cards.
+    /// Whether an admin's or auditor's scope takes in the tournaments at `venue`.
+    fn covers_venue(&self, venue: &str, leagues: &Projector) -> bool {
+        match self {
+            Principal::Admin { league, .. } | Principal::Auditor { league, .. } => league
+                .as_deref()
+                .is_none_or(|l| league_has_venue(leagues, l, venue)),
+            _ => false,
+        }
+    }
+
+    /// How this caller sees a table at `venue`: a player their own cards; an auditor or
+    /// admin whose scope takes in the venue every card of a completed hand; anyone else
+    /// what was shown.
+    pub fn viewer_at(&self, venue: &str, leagues: &Projector) -> Viewer {
+        match self {
+            Principal::Player { player, .. } => Viewer::Player(PlayerId::from(player.clone())),
+            Principal::Admin { .. } | Principal::Auditor { .. }
+                if self.covers_venue(venue, leagues) =>
+            {
+                Viewer::Auditor
+            }
+            _ => Viewer::Public,
+        }
+    }
+
+    /// Whether this auditor or admin may read the events of `stream`: a league's own
+    /// stream, and the tournaments at its venues (a tournament not yet folded is not).
+    pub fn reads_stream(&self, stream: &str, leagues: &Projector) -> bool {
+        let Some(league) = self.league() else {
+            return self.is_auditor();
+        };
+        match StreamKind::of(stream) {
+            Some(StreamKind::League) => stream == StreamKind::League.stream(league),
+            Some(StreamKind::Tournament) => leagues
+                .tournament(stream)
+                .and_then(|t| t.schedule())
+                .is_some_and(|s| league_has_venue(leagues, league, &s.venue)),
+            _ => false,
+        }
+    }
+
+    /// May read the event log and completed hands' cards (within the token's scope).
     pub fn is_auditor(&self) -> bool {
         matches!(self, Principal::Admin { .. } | Principal::Auditor { .. })
     }
 
-    pub fn require_admin(&self) -> ApiResult<()> {
+    /// An admin of every league (creating a league is theirs).
+    pub fn require_operator(&self) -> ApiResult<()> {
         match self {
-            Principal::Admin { .. } => Ok(()),
+            Principal::Admin { league: None, .. } => Ok(()),
             Principal::Anonymous => Err(unauthenticated()),
-            _ => Err(ApiError::forbidden("only an admin may do this")),
+            _ => Err(ApiError::forbidden(
+                "only an admin of every league may do this",
+            )),
+        }
+    }
+
+    /// An admin of `league` (or of every league).
+    pub fn require_admin(&self, league: &str) -> ApiResult<()> {
+        match self {
+            Principal::Admin { league: None, .. } => Ok(()),
+            Principal::Admin {
+                league: Some(own), ..
+            } if own == league => Ok(()),
+            Principal::Anonymous => Err(unauthenticated()),
+            _ => Err(ApiError::forbidden(format!(
+                "only an admin of league {league:?} may do this"
+            ))),
         }
     }
 
@@ -133,10 +263,11 @@ impl Principal {
         }
     }
 
-    /// May run the tournaments of `venue` (an admin, or a host of that venue).
-    pub fn require_venue(&self, venue: &str) -> ApiResult<()> {
+    /// May run the tournaments of `venue`: an admin whose scope takes in the venue, or a
+    /// host of that venue.
+    pub fn require_venue(&self, venue: &str, leagues: &Projector) -> ApiResult<()> {
         match self {
-            Principal::Admin { .. } => Ok(()),
+            Principal::Admin { .. } if self.covers_venue(venue, leagues) => Ok(()),
             Principal::Host { venue: own, .. } if own == venue => Ok(()),
             Principal::Anonymous => Err(unauthenticated()),
             _ => Err(ApiError::forbidden(format!(
@@ -145,15 +276,34 @@ impl Principal {
         }
     }
 
+    /// May record a result of `venue` in `league`: the venue's staff, and an admin of that
+    /// league.
+    pub fn require_results(&self, league: &str, venue: &str, leagues: &Projector) -> ApiResult<()> {
+        self.require_venue(venue, leagues)?;
+        match self {
+            Principal::Admin {
+                league: Some(own), ..
+            } if own != league => Err(ApiError::forbidden(format!(
+                "only an admin of league {league:?} or a host of venue {venue:?} may do this"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// May act for the player `seated` in a tournament at `venue`: the venue's staff, or
     /// that player.
-    pub fn require_seat(&self, venue: &str, seated: Option<&str>) -> ApiResult<()> {
+    pub fn require_seat(
+        &self,
+        venue: &str,
+        seated: Option<&str>,
+        leagues: &Projector,
+    ) -> ApiResult<()> {
         match self {
             Principal::Player { player, .. } if Some(player.as_str()) == seated => Ok(()),
             Principal::Player { .. } => Err(ApiError::forbidden(
                 "a player may act only for their own seat",
             )),
-            _ => self.require_venue(venue),
+            _ => self.require_venue(venue, leagues),
         }
     }
 }
@@ -167,43 +317,111 @@ pub fn hash_token(token: &str) -> Hash {
     Sha256::digest(token.as_bytes()).into()
 }
 
-/// Creates and stores a token; returns its record and the token itself (shown only now).
-/// A host token's venue and a player token's player must exist in some league.
+/// What a new token is for.
+#[derive(Clone, Debug)]
+pub struct TokenSpec {
+    pub role: Role,
+    /// A host's venue (required for a host, refused for the others).
+    pub venue: Option<String>,
+    /// A player's id (required for a player, refused for the others).
+    pub player: Option<String>,
+    /// The one league an admin or auditor is limited to (refused for hosts and players,
+    /// whose venue or player is their scope).
+    pub league: Option<String>,
+    /// How long it lives; the role's default when `None`.
+    pub lifetime: Option<Duration>,
+}
+
+impl TokenSpec {
+    /// A token of `role` for `venue` or `player`, with the role's default lifetime.
+    pub fn new(role: Role, venue: Option<&str>, player: Option<&str>) -> TokenSpec {
+        TokenSpec {
+            role,
+            venue: venue.map(str::to_owned),
+            player: player.map(str::to_owned),
+            league: None,
+            lifetime: None,
+        }
+    }
+}
+
+/// When a token given `lifetime` now (on the store's clock) expires.
+fn expiry(store: &Store, lifetime: Duration) -> ApiResult<Timestamp> {
+    if lifetime.is_zero() || lifetime > MAX_LIFETIME {
+        return Err(ApiError::bad_input(format!(
+            "a token lives at least a minute and at most {} days",
+            MAX_LIFETIME.as_secs() / DAY
+        )));
+    }
+    let micros = i64::try_from(lifetime.as_micros()).map_err(ApiError::internal)?;
+    Ok(Timestamp::from_micros(
+        store.now().as_micros().saturating_add(micros),
+    ))
+}
+
+/// Creates and stores a token with the role's default lifetime; returns its record and
+/// the token itself (shown only now). A host token's venue and a player token's player
+/// must exist in some league.
 pub async fn create_token(
     store: &Store,
     role: Role,
     venue: Option<&str>,
     player: Option<&str>,
 ) -> ApiResult<(TokenRecord, String)> {
+    create_token_for(store, &TokenSpec::new(role, venue, player)).await
+}
+
+/// Creates and stores the token `spec` describes; returns its record and the token itself
+/// (shown only now). The venue, player or league it names must exist.
+pub async fn create_token_for(store: &Store, spec: &TokenSpec) -> ApiResult<(TokenRecord, String)> {
+    let role = spec.role;
     match role {
-        Role::Host if venue.is_none() => {
+        Role::Host if spec.venue.is_none() => {
             return Err(ApiError::bad_input("a host token needs --venue"));
         }
-        Role::Player if player.is_none() => {
+        Role::Player if spec.player.is_none() => {
             return Err(ApiError::bad_input("a player token needs --player"));
+        }
+        Role::Host | Role::Player if spec.league.is_some() => {
+            return Err(ApiError::bad_input(
+                "--league limits an admin or auditor token; a host's scope is its venue, a \
+                 player's their own seat",
+            ));
+        }
+        Role::Admin | Role::Auditor | Role::Player if spec.venue.is_some() => {
+            return Err(ApiError::bad_input("--venue is for a host token"));
+        }
+        Role::Admin | Role::Auditor | Role::Host if spec.player.is_some() => {
+            return Err(ApiError::bad_input("--player is for a player token"));
         }
         _ => {}
     }
-    // A token names a venue or a player that exists: a typo would otherwise give a token
-    // that can never act.
-    if venue.is_some() || player.is_some() {
-        let leagues = league_app::directory::leagues(store)
-            .await
-            .map_err(ApiError::internal)?;
-        if let Some(venue) = venue
-            && !league_app::directory::has_venue(&leagues, venue)
-        {
-            return Err(ApiError::not_found(format!(
-                "no venue {venue:?} in any league: add it to a league first (the addVenue mutation)"
-            )));
-        }
-        if let Some(player) = player
-            && !league_app::directory::has_player(&leagues, player)
-        {
-            return Err(ApiError::not_found(format!(
-                "no player {player:?} in any league: register them in a league first (the registerPlayer mutation)"
-            )));
-        }
+    let expires_at = expiry(store, spec.lifetime.unwrap_or(role.default_lifetime()))?;
+    // A token names a venue, a player or a league that exists: a typo would otherwise give
+    // a token that can never act.
+    let leagues = league_app::directory::leagues(store)
+        .await
+        .map_err(ApiError::internal)?;
+    if let Some(venue) = &spec.venue
+        && !league_app::directory::has_venue(&leagues, venue)
+    {
+        return Err(ApiError::not_found(format!(
+            "no venue {venue:?} in any league: add it to a league first (the addVenue mutation)"
+        )));
+    }
+    if let Some(player) = &spec.player
+        && !league_app::directory::has_player(&leagues, player)
+    {
+        return Err(ApiError::not_found(format!(
+            "no player {player:?} in any league: register them in a league first (the registerPlayer mutation)"
+        )));
+    }
+    if let Some(league) = &spec.league
+        && leagues.league(&StreamKind::League.stream(league)).is_none()
+    {
+        return Err(ApiError::not_found(format!(
+            "no league {league:?}: create it first (the createLeague mutation)"
+        )));
     }
     let mut secret = [0u8; 32];
     getrandom::fill(&mut secret).map_err(ApiError::internal)?;
@@ -211,28 +429,74 @@ pub async fn create_token(
     getrandom::fill(&mut id).map_err(ApiError::internal)?;
     let token = format!("league_{}", hex(&secret));
     let id = format!("tok_{}", hex(&id));
+    let role = role.to_string();
     let record = store
-        .insert_token(&id, &hash_token(&token), &role.to_string(), venue, player)
+        .insert_token(&NewToken {
+            id: &id,
+            hash: &hash_token(&token),
+            role: &role,
+            venue: spec.venue.as_deref(),
+            player: spec.player.as_deref(),
+            league: spec.league.as_deref(),
+            expires_at: Some(expires_at),
+        })
         .await?;
     Ok((record, token))
 }
 
+/// Gives an unrevoked token a new expiry, `lifetime` from now (its role's default when
+/// `None`); the new expiry. The token itself is unchanged: the device holding it keeps it.
+pub async fn renew_token(
+    store: &Store,
+    id: &str,
+    lifetime: Option<Duration>,
+) -> ApiResult<Timestamp> {
+    let record = store
+        .tokens()
+        .await?
+        .into_iter()
+        .find(|t| t.id == id && t.revoked_at.is_none())
+        .ok_or_else(|| ApiError::not_found(format!("no active token {id:?}")))?;
+    let role: Role = record.role.parse().map_err(ApiError::internal)?;
+    let expires_at = expiry(store, lifetime.unwrap_or(role.default_lifetime()))?;
+    if store.renew_token(id, expires_at).await? {
+        Ok(expires_at)
+    } else {
+        Err(ApiError::not_found(format!("no active token {id:?}")))
+    }
+}
+
 /// Tokens checked on PostgreSQL, by hash (never the token itself), each with the store's
-/// token generation when it was checked: an entry holds only while no revocation has been
-/// announced since (`Store::token_generation`, NOTIFY from any process), so a revoked token
-/// is refused on its next request on every instance once the announcement arrives
-/// (milliseconds), without a database round trip per request otherwise. On SQLite every
-/// request reads the token from the file.
+/// token generation when it was checked and its expiry: an entry holds only while no
+/// revocation has been announced since (`Store::token_generation`, NOTIFY from any process)
+/// and the token has not expired, so a revoked token is refused on its next request on
+/// every instance once the announcement arrives (milliseconds), without a database round
+/// trip per request otherwise. On SQLite every request reads the token from the file.
 #[derive(Debug, Default)]
 pub struct TokenCache {
-    entries: std::sync::Mutex<std::collections::HashMap<Hash, (Principal, u64)>>,
+    entries: std::sync::Mutex<std::collections::HashMap<Hash, Checked>>,
+}
+
+/// A token as checked: who it is, the token generation then, and when it expires.
+#[derive(Clone, Debug)]
+struct Checked {
+    principal: Principal,
+    generation: u64,
+    expires_at: Option<Timestamp>,
+}
+
+impl Checked {
+    fn holds(&self, generation: u64, now: Timestamp) -> bool {
+        self.generation == generation && self.expires_at.is_none_or(|at| now < at)
+    }
 }
 
 /// Tokens remembered before the cache is cleared.
 const CACHE_MAX: usize = 10_000;
 
 impl TokenCache {
-    /// [`authenticate`], answered from the cache while no revocation has been announced.
+    /// [`authenticate`], answered from the cache while no revocation has been announced
+    /// and the token has not expired.
     pub async fn authenticate(&self, store: &Store, header: Option<&str>) -> ApiResult<Principal> {
         let Some(token) = bearer(header) else {
             return Ok(Principal::Anonymous);
@@ -241,32 +505,40 @@ impl TokenCache {
             return authenticate(store, header).await;
         };
         let hash = hash_token(token);
-        if let Some((principal, at)) = self.lock().get(&hash)
-            && *at == generation
+        if let Some(checked) = self.lock().get(&hash)
+            && checked.holds(generation, store.now())
         {
-            return Ok(principal.clone());
+            return Ok(checked.principal.clone());
         }
-        let principal = lookup(store, &hash).await?;
+        let (principal, expires_at) = lookup(store, &hash).await?;
         let mut entries = self.lock();
         if entries.len() >= CACHE_MAX {
             entries.clear();
         }
-        entries.insert(hash, (principal.clone(), generation));
+        entries.insert(
+            hash,
+            Checked {
+                principal: principal.clone(),
+                generation,
+                expires_at,
+            },
+        );
         Ok(principal)
     }
 
-    /// The caller, if this token was checked since the last announced revocation (no
-    /// database read); `None` otherwise, and always on SQLite.
+    /// The caller, if this token was checked since the last announced revocation and has
+    /// not expired (no database read); `None` otherwise, and always on SQLite.
     pub fn cached(&self, store: &Store, header: Option<&str>) -> Option<Principal> {
         let generation = store.token_generation()?;
         let hash = hash_token(bearer(header)?);
+        let now = store.now();
         self.lock()
             .get(&hash)
-            .filter(|(_, at)| *at == generation)
-            .map(|(principal, _)| principal.clone())
+            .filter(|checked| checked.holds(generation, now))
+            .map(|checked| checked.principal.clone())
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<Hash, (Principal, u64)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<Hash, Checked>> {
         self.entries
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -290,21 +562,33 @@ fn bearer(header: Option<&str>) -> Option<&str> {
 pub async fn authenticate(store: &Store, header: Option<&str>) -> ApiResult<Principal> {
     match bearer(header) {
         None => Ok(Principal::Anonymous),
-        Some(token) => lookup(store, &hash_token(token)).await,
+        Some(token) => Ok(lookup(store, &hash_token(token)).await?.0),
     }
 }
 
-async fn lookup(store: &Store, hash: &Hash) -> ApiResult<Principal> {
+/// The caller a token's hash names, and when the token expires.
+async fn lookup(store: &Store, hash: &Hash) -> ApiResult<(Principal, Option<Timestamp>)> {
     let invalid = || ApiError::client(code::UNAUTHENTICATED, "invalid or revoked token");
     let record = store.token_by_hash(hash).await?.ok_or_else(invalid)?;
     if record.revoked_at.is_some() {
         return Err(invalid());
     }
+    if record.expired(store.now()) {
+        return Err(ApiError::client(
+            code::UNAUTHENTICATED,
+            format!(
+                "token {} has expired: the league's operator renews it with `league token \
+                 renew {}`",
+                record.id, record.id
+            ),
+        ));
+    }
     let role: Role = record.role.parse().map_err(ApiError::internal)?;
     let id = record.id;
-    Ok(match role {
-        Role::Admin => Principal::Admin { token: id },
-        Role::Auditor => Principal::Auditor { token: id },
+    let league = record.league;
+    let principal = match role {
+        Role::Admin => Principal::Admin { token: id, league },
+        Role::Auditor => Principal::Auditor { token: id, league },
         Role::Host => Principal::Host {
             token: id,
             venue: record.venue.ok_or_else(invalid)?,
@@ -313,5 +597,6 @@ async fn lookup(store: &Store, hash: &Hash) -> ApiResult<Principal> {
             token: id,
             player: record.player.ok_or_else(invalid)?,
         },
-    })
+    };
+    Ok((principal, record.expires_at))
 }

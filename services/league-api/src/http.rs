@@ -84,7 +84,7 @@ async fn metrics(state: web::Data<ApiState>) -> HttpResponse {
 
 /// The client's address: the peer's, or, when the peer is a proxy the operator trusts,
 /// the last address in `X-Forwarded-For` that is not itself a trusted proxy.
-fn client_addr(req: &HttpRequest, trusted: &[std::net::IpAddr]) -> String {
+pub(crate) fn client_addr(req: &HttpRequest, trusted: &[std::net::IpAddr]) -> String {
     let peer = req.peer_addr().map(|a| a.ip());
     if let Some(peer) = peer
         && trusted.contains(&peer)

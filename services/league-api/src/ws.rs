@@ -137,12 +137,14 @@ pub(crate) fn start(
         .max_frame_size(MAX_MESSAGE)
         .aggregate_continuations()
         .max_continuation_size(MAX_MESSAGE);
+    let addr = crate::http::client_addr(req, &state.trusted_proxies);
     let connection = Connection {
         protocol,
         schema,
         state,
         principal,
         token,
+        addr,
         initialised: false,
         subscriptions: HashMap::new(),
     };
@@ -185,6 +187,9 @@ struct Connection {
     /// The token the principal was checked with, checked again at every heartbeat: a
     /// revoked token's connection is closed (1008, policy violation).
     token: Option<String>,
+    /// The client's address, as the HTTP requests' (a token refused in `connection_init`
+    /// counts against its failed-authentication allowance).
+    addr: String,
     initialised: bool,
     subscriptions: HashMap<String, Running>,
 }
@@ -253,7 +258,10 @@ impl Connection {
                             .await
                         && e.code() == crate::error::code::UNAUTHENTICATED
                     {
-                        break Some(Close(CloseCode::Policy, "the token was revoked".to_owned()));
+                        break Some(Close(
+                            CloseCode::Policy,
+                            "the token was revoked or has expired".to_owned(),
+                        ));
                     }
                     session.ping(b"").await.is_ok()
                 }
@@ -289,6 +297,17 @@ impl Connection {
                 }
                 let token = message.payload.as_ref().and_then(init_token);
                 if let Some(token) = token {
+                    let now = Instant::now();
+                    if let Some(wait) = self.state.auth_failures.blocked(&self.addr, now) {
+                        return Err(Close::code(
+                            4403,
+                            format!(
+                                "Forbidden: too many failed authentications from this address; \
+                                 retry in {} s",
+                                wait.as_secs().max(1)
+                            ),
+                        ));
+                    }
                     match self
                         .state
                         .tokens
@@ -300,6 +319,9 @@ impl Connection {
                             self.token = Some(token);
                         }
                         Err(e) => {
+                            if e.code() == crate::error::code::UNAUTHENTICATED {
+                                let _ = self.state.auth_failures.check(&self.addr, now);
+                            }
                             return Err(Close::code(4403, format!("Forbidden: {}", message_of(e))));
                         }
                     }

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use league_api::auth::{Role, create_token};
+use std::time::Duration;
+
+use league_api::auth::{Role, TokenSpec, create_token_for, parse_lifetime, renew_token};
 use league_store::hash::to_hex;
 use league_store::{SealerConfig, Store};
 
@@ -28,8 +30,27 @@ pub enum TokenCommand {
         /// A player's id.
         #[arg(long)]
         player: Option<String>,
+        /// Limit an admin or auditor token to one league (an admin of it, an auditor of
+        /// its log); without it, every league.
+        #[arg(long)]
+        league: Option<String>,
+        /// How long the token lives: 90d, 12h, 30m (at most 1830 days). Default by role:
+        /// admin 30d, auditor 90d, host 180d, player 365d.
+        #[arg(long, value_parser = parse_lifetime)]
+        expires_in: Option<Duration>,
     },
-    /// List the tokens (ids, roles, scopes; never the tokens themselves).
+    /// Give a token a new expiry, counted from now (the token itself is unchanged).
+    Renew {
+        #[command(flatten)]
+        db: DatabaseArgs,
+        /// The token's id (`tok_...`).
+        id: String,
+        /// How long from now: 90d, 12h, 30m. Default: the role's lifetime.
+        #[arg(long, value_parser = parse_lifetime)]
+        expires_in: Option<Duration>,
+    },
+    /// List the tokens: id, role, venue, player, league, expiry and state (never the tokens
+    /// themselves).
     List {
         #[command(flatten)]
         db: DatabaseArgs,
@@ -128,6 +149,7 @@ pub fn token(command: TokenCommand) -> ExitCode {
         let url = match &command {
             TokenCommand::Create { db, .. }
             | TokenCommand::List { db }
+            | TokenCommand::Renew { db, .. }
             | TokenCommand::Revoke { db, .. } => db.url.clone(),
         };
         let store = match Store::open(&url).await {
@@ -139,38 +161,65 @@ pub fn token(command: TokenCommand) -> ExitCode {
                 role,
                 venue,
                 player,
+                league,
+                expires_in,
                 ..
-            } => match create_token(&store, role, venue.as_deref(), player.as_deref()).await {
-                Ok((record, token)) => {
-                    tracing::info!(
-                        "created {} ({role}); the token is shown only once",
-                        record.id
-                    );
-                    println!("{token}");
-                    ExitCode::SUCCESS
+            } => {
+                let spec = TokenSpec {
+                    role,
+                    venue,
+                    player,
+                    league,
+                    lifetime: expires_in,
+                };
+                match create_token_for(&store, &spec).await {
+                    Ok((record, token)) => {
+                        tracing::info!(
+                            "created {} ({role}), expires {}; the token is shown only once",
+                            record.id,
+                            moment(record.expires_at)
+                        );
+                        println!("{token}");
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => fail(e),
                 }
-                Err(e) => fail(e),
-            },
+            }
             TokenCommand::List { .. } => match store.tokens().await {
                 Ok(tokens) => {
+                    let now = store.now();
+                    println!("id\trole\tvenue\tplayer\tleague\texpires\tstate");
                     for t in tokens {
+                        let state = if t.revoked_at.is_some() {
+                            "revoked"
+                        } else if t.expired(now) {
+                            "expired"
+                        } else {
+                            "active"
+                        };
                         println!(
-                            "{}\t{}\t{}\t{}\t{}",
+                            "{}\t{}\t{}\t{}\t{}\t{}\t{state}",
                             t.id,
                             t.role,
                             t.venue.as_deref().unwrap_or("-"),
                             t.player.as_deref().unwrap_or("-"),
-                            if t.revoked_at.is_some() {
-                                "revoked"
-                            } else {
-                                "active"
-                            }
+                            t.league.as_deref().unwrap_or("-"),
+                            moment(t.expires_at),
                         );
                     }
                     ExitCode::SUCCESS
                 }
                 Err(e) => fail(e),
             },
+            TokenCommand::Renew { id, expires_in, .. } => {
+                match renew_token(&store, &id, expires_in).await {
+                    Ok(at) => {
+                        println!("renewed {id}: expires {}", moment(Some(at)));
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => fail(e),
+                }
+            }
             TokenCommand::Revoke { id, .. } => match store.revoke_token(&id).await {
                 Ok(true) => {
                     println!("revoked {id}");
@@ -183,6 +232,11 @@ pub fn token(command: TokenCommand) -> ExitCode {
         store.close().await;
         code
     })
+}
+
+/// An expiry as printed: a UTC date, or `never` for a row without one.
+fn moment(at: Option<league_store::Timestamp>) -> String {
+    at.map_or_else(|| "never".to_owned(), league_store::Timestamp::utc)
 }
 
 pub fn schema(args: SchemaArgs) -> ExitCode {

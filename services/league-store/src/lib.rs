@@ -83,7 +83,7 @@ pub use error::StoreError;
 pub use sealer::{SealOutcome, SealerConfig, SealerHandle, TreeHead};
 pub use store::{Backend, LogEntry, ReadModelDoc, Store, StoreOptions, backend_of, migrator};
 pub use subscribe::Subscription;
-pub use tokens::{KeyUse, TokenRecord};
+pub use tokens::{KeyUse, NewToken, TokenRecord};
 pub use types::{
     Appended, Clock, ExpectedVersion, Hash, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, Metadata,
     NewEvent, RecordedEvent, SystemClock, Timestamp,

@@ -18,18 +18,44 @@ pub struct TokenRecord {
     pub role: String,
     pub venue: Option<String>,
     pub player: Option<String>,
+    /// The one league an admin or auditor token is limited to; `None`: every league.
+    pub league: Option<String>,
     pub created_at: Timestamp,
+    /// When the token stops being accepted; `None` only for a row written by hand.
+    pub expires_at: Option<Timestamp>,
     pub revoked_at: Option<Timestamp>,
 }
 
-/// A `tokens` row: id, hash, role, venue, player, created at, revoked at.
+impl TokenRecord {
+    /// Whether the token has expired at `now`.
+    pub fn expired(&self, now: Timestamp) -> bool {
+        self.expires_at.is_some_and(|at| at <= now)
+    }
+}
+
+/// A token to store (its `created_at` is the store's clock).
+#[derive(Clone, Copy, Debug)]
+pub struct NewToken<'a> {
+    pub id: &'a str,
+    pub hash: &'a Hash,
+    pub role: &'a str,
+    pub venue: Option<&'a str>,
+    pub player: Option<&'a str>,
+    pub league: Option<&'a str>,
+    pub expires_at: Option<Timestamp>,
+}
+
+/// A `tokens` row: id, hash, role, venue, player, league, created at, expires at, revoked
+/// at.
 pub(crate) type TokenRow = (
     String,
     Vec<u8>,
     String,
     Option<String>,
     Option<String>,
+    Option<String>,
     i64,
+    Option<i64>,
     Option<i64>,
 );
 
@@ -57,47 +83,57 @@ impl KeyUse {
 pub(crate) type KeyRow = (String, i64, i32, i64, Vec<u8>);
 
 fn token_of(row: TokenRow) -> Result<TokenRecord, StoreError> {
-    let (id, hash, role, venue, player, created_at, revoked_at) = row;
+    let (id, hash, role, venue, player, league, created_at, expires_at, revoked_at) = row;
     Ok(TokenRecord {
         id,
         hash: to_hash("token hash", &hash)?,
         role,
         venue,
         player,
+        league,
         created_at: Timestamp::from_micros(created_at),
+        expires_at: expires_at.map(Timestamp::from_micros),
         revoked_at: revoked_at.map(Timestamp::from_micros),
     })
 }
 
 impl Store {
     /// Stores a new token (its `created_at` is taken from the store's clock).
-    pub async fn insert_token(
-        &self,
-        id: &str,
-        hash: &Hash,
-        role: &str,
-        venue: Option<&str>,
-        player: Option<&str>,
-    ) -> Result<TokenRecord, StoreError> {
+    pub async fn insert_token(&self, token: &NewToken<'_>) -> Result<TokenRecord, StoreError> {
         let now = self.inner.clock.now();
         let at = now.as_micros();
         match &self.inner.db {
-            Db::Postgres(pool) => {
-                postgres::tokens::insert_token(pool, id, hash, role, venue, player, at).await?;
-            }
-            Db::Sqlite(pool) => {
-                sqlite::tokens::insert_token(pool, id, hash, role, venue, player, at).await?;
-            }
+            Db::Postgres(pool) => postgres::tokens::insert_token(pool, token, at).await?,
+            Db::Sqlite(pool) => sqlite::tokens::insert_token(pool, token, at).await?,
         }
         Ok(TokenRecord {
-            id: id.to_owned(),
-            hash: *hash,
-            role: role.to_owned(),
-            venue: venue.map(str::to_owned),
-            player: player.map(str::to_owned),
+            id: token.id.to_owned(),
+            hash: *token.hash,
+            role: token.role.to_owned(),
+            venue: token.venue.map(str::to_owned),
+            player: token.player.map(str::to_owned),
+            league: token.league.map(str::to_owned),
             created_at: now,
+            expires_at: token.expires_at,
             revoked_at: None,
         })
+    }
+
+    /// Sets when an unrevoked token expires; false if there is no such token or it was
+    /// revoked. (An instance that cached the token reads it again once the old expiry
+    /// passes, so a renewal needs no announcement.)
+    pub async fn renew_token(&self, id: &str, expires_at: Timestamp) -> Result<bool, StoreError> {
+        let at = expires_at.as_micros();
+        let affected = match &self.inner.db {
+            Db::Postgres(pool) => postgres::tokens::renew_token(pool, id, at).await?,
+            Db::Sqlite(pool) => sqlite::tokens::renew_token(pool, id, at).await?,
+        };
+        Ok(affected > 0)
+    }
+
+    /// The store's clock now (tokens' expiries are compared with it).
+    pub fn now(&self) -> Timestamp {
+        self.inner.clock.now()
     }
 
     /// The token with this hash, revoked or not.

@@ -32,6 +32,28 @@ impl Timestamp {
     pub const fn as_micros(self) -> i64 {
         self.0
     }
+
+    /// The moment as people read it: `2026-11-26 17:02:03 UTC` (to the second).
+    pub fn utc(self) -> String {
+        let seconds = self.0.div_euclid(1_000_000);
+        let (days, in_day) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+        // Howard Hinnant's `civil_from_days`: the proleptic Gregorian date of a day count.
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z.rem_euclid(146_097);
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        format!(
+            "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+            in_day / 3_600,
+            in_day % 3_600 / 60,
+            in_day % 60
+        )
+    }
 }
 
 impl fmt::Display for Timestamp {
@@ -198,4 +220,21 @@ pub(crate) fn check_name(what: &'static str, value: &str) -> Result<(), StoreErr
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod utc_tests {
+    use super::Timestamp;
+
+    #[test]
+    fn moments_read_as_dates() {
+        for (seconds, text) in [
+            (0, "1970-01-01 00:00:00 UTC"),
+            (951_782_400, "2000-02-29 00:00:00 UTC"),
+            (1_795_712_523, "2026-11-26 17:02:03 UTC"),
+            (-86_400, "1969-12-31 00:00:00 UTC"),
+        ] {
+            assert_eq!(Timestamp::from_micros(seconds * 1_000_000).utc(), text);
+        }
+    }
 }

@@ -179,12 +179,34 @@ impl Drop for TestDb {
 async fn a_revocation_is_announced_to_every_instance(db: &TestDb) {
     let (a, b) = (db.open().await, db.open().await);
     let hash = [7u8; 32];
-    a.insert_token("tok_revoked", &hash, "admin", None, None)
-        .await
-        .unwrap();
+    let at = |micros: i64| league_store::Timestamp::from_micros(micros);
+    let expires = at(a.now().as_micros() + 3_600_000_000);
+    let token = league_store::NewToken {
+        id: "tok_revoked",
+        hash: &hash,
+        role: "admin",
+        venue: None,
+        player: None,
+        league: Some("apl"),
+        expires_at: Some(expires),
+    };
+    a.insert_token(&token).await.unwrap();
+    // Its scope and expiry are kept, and a renewal moves the expiry.
+    let stored = b.token_by_hash(&hash).await.unwrap().unwrap();
+    assert_eq!(stored.league.as_deref(), Some("apl"));
+    assert_eq!(stored.expires_at, Some(expires));
+    assert!(!stored.expired(at(expires.as_micros() - 1)) && stored.expired(expires));
+    let later = at(expires.as_micros() + 86_400_000_000);
+    assert!(a.renew_token("tok_revoked", later).await.unwrap());
+    assert_eq!(
+        b.token_by_hash(&hash).await.unwrap().unwrap().expires_at,
+        Some(later)
+    );
+    assert!(!a.renew_token("tok_none", later).await.unwrap());
     if db.kind == Kind::Sqlite {
         assert_eq!(b.token_generation(), None);
         assert!(a.revoke_token("tok_revoked").await.unwrap());
+        assert!(!a.renew_token("tok_revoked", later).await.unwrap());
         return;
     }
     // Once b's listener is connected (it bumps the generation when it connects).
@@ -2101,4 +2123,62 @@ async fn an_in_memory_sqlite_store_reads_its_log_row_by_row() {
     )
     .await;
     assert_eq!(read_everything(&store).await, oracle);
+}
+
+/// Tokens made before tokens expired get their role's lifetime from the upgrade (migration
+/// 7), so an upgrade neither leaves them for ever nor cuts a device off: a database of
+/// release 0.1.0 with a token of each role is opened (migrated) by this build.
+#[tokio::test]
+async fn tokens_made_before_expiry_expire_by_role_from_the_upgrade() {
+    let golden =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden/0.1.0/league.db");
+    let path = std::env::temp_dir().join(format!("{}.db", unique("tokens-upgrade")));
+    std::fs::copy(golden, &path).unwrap();
+    {
+        let db = rusqlite::Connection::open(&path).unwrap();
+        for (n, role) in ["admin", "auditor", "host", "player"]
+            .into_iter()
+            .enumerate()
+        {
+            db.execute(
+                "INSERT INTO tokens (id, hash, role, venue, player, created_at) \
+                 VALUES (?1, ?2, ?3, NULL, NULL, 0)",
+                rusqlite::params![
+                    format!("tok_{role}"),
+                    vec![u8::try_from(n).unwrap(); 32],
+                    role
+                ],
+            )
+            .unwrap();
+        }
+    }
+    let store = Store::open(&format!("sqlite:{}", path.display()))
+        .await
+        .unwrap();
+    let now = store.now().as_micros();
+    let day = 86_400_000_000i64;
+    for (role, days) in [
+        ("admin", 30),
+        ("auditor", 90),
+        ("host", 180),
+        ("player", 365),
+    ] {
+        let token = store
+            .tokens()
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|t| t.role == role)
+            .unwrap();
+        let left = token.expires_at.unwrap().as_micros() - now;
+        assert!(
+            (days * day - 60_000_000..=days * day).contains(&left),
+            "{role}: {left} µs left"
+        );
+        assert_eq!(token.league, None);
+    }
+    store.close().await;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
 }

@@ -19,10 +19,15 @@ use super::scalars::Micros;
 use super::{ApiState, Position, principal, state};
 use league_store::hash::to_hex as hex;
 
+use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
 
 /// Most events in one page.
 const MAX_PAGE: usize = 1_000;
+/// Most events of the log one page reads for an auditor limited to one league (whose
+/// page skips the other leagues' events): a page may then come back short, with
+/// `hasNextPage` and a cursor past the events read.
+const MAX_SCAN: usize = 20_000;
 /// How long a redaction check waits for the projector to reach the event.
 const PROJECTOR_WAIT: Duration = Duration::from_secs(5);
 
@@ -91,6 +96,12 @@ pub struct Me {
     pub venue: Option<String>,
     /// A player's id; `null` for the other roles.
     pub player: Option<String>,
+    /// The one league an admin or auditor token is limited to; `null` for every league
+    /// (and for the other roles, whose venue or player is their scope).
+    pub league: Option<String>,
+    /// When the token stops being accepted (microseconds since the Unix epoch); the
+    /// league's operator renews it with `league token renew`. `null` without a token.
+    pub expires_at: Option<Micros>,
 }
 
 fn cursor_of(position: u64) -> String {
@@ -178,42 +189,80 @@ impl AuditQuery {
         first: Option<u32>,
     ) -> ApiResult<EventPage> {
         let state = state(ctx)?;
-        principal(ctx).require_auditor()?;
-        let from = match after {
+        let caller = principal(ctx);
+        caller.require_auditor()?;
+        let mut from = match after {
             Some(cursor) => position_of(&cursor)?.saturating_add(1),
             None => from_position.map_or(0, |p| p.0),
         };
         let first = first
             .map_or(100, |n| usize::try_from(n).unwrap_or(MAX_PAGE))
             .clamp(1, MAX_PAGE);
-        let mut events = state.store.read_all(from, first.saturating_add(1)).await?;
-        let has_next_page = events.len() > first;
-        events.truncate(first);
-        let mut out = Vec::with_capacity(events.len());
-        for e in events {
-            out.push(event_out(state, e).await?);
+        let mut out = Vec::with_capacity(first);
+        let mut scanned = 0usize;
+        let mut has_next_page = false;
+        let mut end_cursor = None;
+        loop {
+            let want = first.saturating_add(1);
+            let batch = state.store.read_all(from, want).await?;
+            let complete = batch.len() < want;
+            for e in batch {
+                scanned += 1;
+                from = e.position.saturating_add(1);
+                if !readable(state, &caller, &e).await? {
+                    end_cursor = Some(cursor_of(e.position));
+                    continue;
+                }
+                if out.len() == first {
+                    has_next_page = true;
+                    break;
+                }
+                end_cursor = Some(cursor_of(e.position));
+                out.push(event_out(state, e).await?);
+            }
+            if has_next_page || complete {
+                break;
+            }
+            if scanned >= MAX_SCAN {
+                has_next_page = true;
+                break;
+            }
         }
         Ok(EventPage {
-            end_cursor: out.last().map(|e| e.cursor.clone()),
+            end_cursor,
             events: out,
             has_next_page,
         })
     }
 
     /// Who the caller is, as their token says.
-    async fn me(&self, ctx: &Context<'_>) -> Me {
+    async fn me(&self, ctx: &Context<'_>) -> ApiResult<Me> {
+        let state = state(ctx)?;
         let p = principal(ctx);
+        let expires_at = match p.token_id() {
+            Some(id) => state
+                .store
+                .tokens()
+                .await?
+                .into_iter()
+                .find(|t| t.id == id)
+                .and_then(|t| t.expires_at)
+                .map(|at| Micros(at.as_micros())),
+            None => None,
+        };
         let (venue, player) = match &p {
             crate::auth::Principal::Host { venue, .. } => (Some(venue.clone()), None),
             crate::auth::Principal::Player { player, .. } => (None, Some(player.clone())),
             _ => (None, None),
         };
-        Me {
+        Ok(Me {
             role: p.role().map(|r| r.to_string()),
             token: p.token_id().map(str::to_owned),
             venue,
             player,
-        }
+            league: p.league().map(str::to_owned),
+            expires_at,
+        })
     }
 }
 
@@ -229,24 +278,50 @@ impl AuditSubscription {
         from_position: Option<Position>,
     ) -> async_graphql::Result<BoxStream<'static, async_graphql::Result<EventOut>>> {
         let state = state(ctx)?.clone();
-        principal(ctx).require_auditor()?;
+        let caller = principal(ctx);
+        caller.require_auditor()?;
         let subscription = state.store.subscribe_all(from_position.map_or(0, |p| p.0));
-        Ok(futures_util::stream::unfold(Some((state, subscription)), next_event).boxed())
+        Ok(futures_util::stream::unfold(Some((state, caller, subscription)), next_event).boxed())
     }
 }
 
-type LogTail = Option<(ApiState, league_store::Subscription)>;
+type LogTail = Option<(ApiState, Principal, league_store::Subscription)>;
 
-/// The next event of the log tail; after an error the stream ends (the client resubscribes
-/// from its last position).
+/// The next event of the log tail the caller may read; after an error the stream ends
+/// (the client resubscribes from its last position).
 async fn next_event(next: LogTail) -> Option<(async_graphql::Result<EventOut>, LogTail)> {
-    let (state, mut subscription) = next?;
-    let event = match subscription.next().await {
-        Ok(e) => event_out(&state, e).await,
-        Err(e) => Err(e.into()),
+    let (state, caller, mut subscription) = next?;
+    let event = loop {
+        match subscription.next().await {
+            Ok(e) => match readable(&state, &caller, &e).await {
+                Ok(true) => break event_out(&state, e).await,
+                Ok(false) => {}
+                Err(e) => break Err(e),
+            },
+            Err(e) => break Err(e.into()),
+        }
     };
     match event {
-        Ok(event) => Some((Ok(event), Some((state, subscription)))),
+        Ok(event) => Some((Ok(event), Some((state, caller, subscription)))),
         Err(e) => Some((Err(e.into()), None)),
     }
+}
+
+/// Whether `caller` may read the event `e`: every event for an auditor of every league;
+/// for an auditor limited to one league, that league's stream and the tournaments at its
+/// venues (decided on a projector that has folded the event's tournament).
+async fn readable(state: &ApiState, caller: &Principal, e: &RecordedEvent) -> ApiResult<bool> {
+    if caller.league().is_none() {
+        return Ok(true);
+    }
+    let unfolded = league_events::StreamKind::of(&e.stream_id)
+        == Some(league_events::StreamKind::Tournament)
+        && state.live.read().tournament(&e.stream_id).is_none();
+    if unfolded && state.live.reach(e.position, PROJECTOR_WAIT).await.is_err() {
+        return Err(ApiError::client(
+            crate::error::code::CONFLICT,
+            "the server is still reading the log: retry in a moment",
+        ));
+    }
+    Ok(caller.reads_stream(&e.stream_id, &state.live.read()))
 }

@@ -172,6 +172,7 @@ pub fn migrator(backend: Backend) -> Migrator {
         "seals by position",
         "releases",
         "draw secrets",
+        "token scope and expiry",
     ];
     Migrator::with_migrations(
         files

@@ -12,13 +12,15 @@ macro_rules! token_sql {
         use $crate::tokens::{KeyRow, TokenRow};
         use $crate::types::Hash;
 
-        const INSERT: &str = "INSERT INTO tokens (id, hash, role, venue, player, created_at) \
-            VALUES ($1, $2, $3, $4, $5, $6)";
-        const BY_HASH: &str = "SELECT id, hash, role, venue, player, created_at, revoked_at \
-            FROM tokens WHERE hash = $1";
-        const ALL: &str = "SELECT id, hash, role, venue, player, created_at, revoked_at \
-            FROM tokens ORDER BY created_at, id";
+        const INSERT: &str = "INSERT INTO tokens \
+            (id, hash, role, venue, player, league, created_at, expires_at) \
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+        const BY_HASH: &str = "SELECT id, hash, role, venue, player, league, created_at, \
+            expires_at, revoked_at FROM tokens WHERE hash = $1";
+        const ALL: &str = "SELECT id, hash, role, venue, player, league, created_at, \
+            expires_at, revoked_at FROM tokens ORDER BY created_at, id";
         const REVOKE: &str = "UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL";
+        const RENEW: &str = "UPDATE tokens SET expires_at = $1 WHERE id = $2 AND revoked_at IS NULL";
         const APPENDED_WITH_KEY: &str = "SELECT stream_id, first_position, event_count, first_version, fingerprint \
             FROM idempotency WHERE key = $1";
         const PING: &str = "SELECT 1";
@@ -58,23 +60,35 @@ macro_rules! token_sql {
         /// Stores a new token, created at `created_at` (microseconds).
         pub(crate) async fn insert_token(
             pool: &$pool,
-            id: &str,
-            hash: &Hash,
-            role: &str,
-            venue: Option<&str>,
-            player: Option<&str>,
+            token: &$crate::tokens::NewToken<'_>,
             created_at: i64,
         ) -> Result<(), StoreError> {
             sqlx::query(INSERT)
-                .bind(id)
-                .bind(hash.as_slice())
-                .bind(role)
-                .bind(venue)
-                .bind(player)
+                .bind(token.id)
+                .bind(token.hash.as_slice())
+                .bind(token.role)
+                .bind(token.venue)
+                .bind(token.player)
+                .bind(token.league)
                 .bind(created_at)
+                .bind(token.expires_at.map(|t| t.as_micros()))
                 .execute(pool)
                 .await?;
             Ok(())
+        }
+
+        /// Sets an unrevoked token's expiry (microseconds); the rows changed.
+        pub(crate) async fn renew_token(
+            pool: &$pool,
+            id: &str,
+            expires_at: i64,
+        ) -> Result<u64, StoreError> {
+            Ok(sqlx::query(RENEW)
+                .bind(expires_at)
+                .bind(id)
+                .execute(pool)
+                .await?
+                .rows_affected())
         }
 
         /// The token row with this hash.

@@ -41,7 +41,11 @@ async fn admin_command(
 ) -> ApiResult<CommandResult> {
     let state = state(ctx)?;
     let caller = principal(ctx);
-    caller.require_admin()?;
+    if matches!(command, league::Command::CreateLeague { .. }) {
+        caller.require_operator()?;
+    } else {
+        caller.require_admin(&id)?;
+    }
     send(ctx, state, &caller, id, command, idempotency_key).await
 }
 
@@ -193,7 +197,7 @@ impl LeagueMutation {
         let state = state(ctx)?;
         let caller = principal(ctx);
         let outcome = TournamentOutcome::from(outcome);
-        caller.require_venue(&outcome.venue)?;
+        caller.require_results(&league_id, &outcome.venue, &state.live.read())?;
         // A tournament this service runs is recorded for its own venue only: a host cannot
         // take another venue's tournament id (whose real result would then be refused).
         let played_at = {
@@ -234,9 +238,9 @@ impl LeagueMutation {
                 .and_then(|t| t.schedule().map(|s| s.venue.clone()))
         };
         match &venue {
-            Some(venue) => caller.require_venue(venue)?,
+            Some(venue) => caller.require_results(&league_id, venue, &state.live.read())?,
             None if !matches!(caller, Principal::Admin { .. } | Principal::Host { .. }) => {
-                caller.require_admin()?;
+                caller.require_admin(&league_id)?;
             }
             None => {}
         }
@@ -258,7 +262,7 @@ impl LeagueMutation {
                 .retain(|f| members.is_some_and(|l| l.player(&f.player).is_some()));
             outcome
         };
-        caller.require_venue(&outcome.venue)?;
+        caller.require_results(&league_id, &outcome.venue, &state.live.read())?;
         let command = league::Command::RecordTournament { outcome };
         send(ctx, state, &caller, league_id, command, idempotency_key).await
     }

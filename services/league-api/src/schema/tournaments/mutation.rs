@@ -89,7 +89,7 @@ async fn staff_command(
     let state = state(ctx)?;
     let caller = principal(ctx);
     let venue = venue_of(state, &id).await?;
-    caller.require_venue(&venue)?;
+    caller.require_venue(&venue, &state.live.read())?;
     send(ctx, state, &caller, id, command, idempotency_key).await
 }
 
@@ -110,7 +110,7 @@ async fn draw_command(
         )
     })
     .await?;
-    caller.require_venue(&venue)?;
+    caller.require_venue(&venue, &state.live.read())?;
     let stream = stream_of(&id);
     let seed = draws::held(state, &stream, committed).await?;
     let next = draws::commit(state, &stream).await?;
@@ -139,7 +139,7 @@ async fn seat_command(
         )
     })
     .await?;
-    caller.require_seat(&venue, seated.as_deref())?;
+    caller.require_seat(&venue, seated.as_deref(), &state.live.read())?;
     let command = TournamentCommand::Hand { table, command };
     send(ctx, state, &caller, id, command, idempotency_key).await
 }
@@ -176,7 +176,7 @@ impl TournamentMutation {
     ) -> ApiResult<CommandResult> {
         let state = state(ctx)?;
         let caller = principal(ctx);
-        caller.require_venue(&schedule.venue)?;
+        caller.require_venue(&schedule.venue, &state.live.read())?;
         if !league_engine::units::is_id(&id) {
             return Err(ApiError::bad_field(
                 "id",
@@ -208,7 +208,7 @@ impl TournamentMutation {
         let state = state(ctx)?;
         let caller = principal(ctx);
         let venue = venue_of(state, &tournament_id).await?;
-        caller.require_seat(&venue, Some(&player))?;
+        caller.require_seat(&venue, Some(&player), &state.live.read())?;
         match membership(state, &venue, &player) {
             Membership::Member | Membership::NoLeague => {}
             Membership::NotMember { leagues } => match (walk_in, leagues.as_slice()) {
@@ -224,7 +224,7 @@ impl TournamentMutation {
                     ));
                 }
                 (Some(walk_in), [league]) => {
-                    caller.require_venue(&venue)?;
+                    caller.require_venue(&venue, &state.live.read())?;
                     let command = Command::League {
                         id: league.clone(),
                         command: Box::new(league_engine::league::Command::RegisterPlayer {
@@ -264,7 +264,7 @@ impl TournamentMutation {
         let state = state(ctx)?;
         let caller = principal(ctx);
         let venue = venue_of(state, &tournament_id).await?;
-        caller.require_seat(&venue, Some(&player))?;
+        caller.require_seat(&venue, Some(&player), &state.live.read())?;
         let command = TournamentCommand::Unregister {
             player: PlayerId::from(player),
         };

@@ -183,7 +183,10 @@ pub struct Adjusted {
 fn table_now(state: &ApiState, stream: &str, table: u32, caller: &Principal) -> Option<TableOut> {
     let p = state.live.read();
     p.tournament(stream)
-        .and_then(|t| table_view(t, table, &caller.viewer()))
+        .and_then(|t| {
+            let venue = t.schedule().map(|s| s.venue.as_str()).unwrap_or_default();
+            table_view(t, table, &caller.viewer_at(venue, &p))
+        })
         .map(|view| TableOut {
             view,
             version: p.version(stream),

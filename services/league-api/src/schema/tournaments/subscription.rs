@@ -60,9 +60,17 @@ impl TournamentSubscription {
         table: u32,
     ) -> async_graphql::Result<BoxStream<'static, TableOut>> {
         let state = state(ctx)?.clone();
-        let viewer = principal(ctx).viewer();
         let stream = stream_of(&tournament_id);
         exists(&state, &stream, &tournament_id, Some(table))?;
+        let viewer = {
+            let p = state.live.read();
+            let venue = p
+                .tournament(&stream)
+                .and_then(|t| t.schedule())
+                .map(|s| s.venue.clone())
+                .unwrap_or_default();
+            principal(ctx).viewer_at(&venue, &p)
+        };
         let views = watch(state, stream, move |t| table_view(t, table, &viewer));
         Ok(views
             .map(|(version, view)| TableOut { view, version })

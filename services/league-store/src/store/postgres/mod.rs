@@ -34,13 +34,14 @@ pub(crate) const PG_INDEX_BITS: u32 = 16;
 const ANY_RETRIES: u32 = 1_000;
 
 /// The schema's migrations, in order (`migrator` names them).
-pub(super) const MIGRATIONS: [&str; 6] = [
+pub(super) const MIGRATIONS: [&str; 7] = [
     include_str!("../../../../../migrations/postgres/0001_event_store.sql"),
     include_str!("../../../../../migrations/postgres/0002_read_models.sql"),
     include_str!("../../../../../migrations/postgres/0003_tokens.sql"),
     include_str!("../../../../../migrations/postgres/0004_seals_by_position.sql"),
     include_str!("../../../../../migrations/postgres/0005_releases.sql"),
     include_str!("../../../../../migrations/postgres/0006_draw_secrets.sql"),
+    include_str!("../../../../../migrations/postgres/0007_token_scope_and_expiry.sql"),
 ];
 
 const HEAD: &str = "SELECT h.stream_version, h.hash, i.stream_id, i.fingerprint, \

@@ -32,13 +32,14 @@ use crate::types::{Appended, ExpectedVersion, Hash, NewEvent, RecordedEvent};
 use direct::DirectReader;
 
 /// The schema's migrations, in order (`migrator` names them).
-pub(super) const MIGRATIONS: [&str; 6] = [
+pub(super) const MIGRATIONS: [&str; 7] = [
     include_str!("../../../../../migrations/sqlite/0001_event_store.sql"),
     include_str!("../../../../../migrations/sqlite/0002_read_models.sql"),
     include_str!("../../../../../migrations/sqlite/0003_tokens.sql"),
     include_str!("../../../../../migrations/sqlite/0004_seals_by_position.sql"),
     include_str!("../../../../../migrations/sqlite/0005_releases.sql"),
     include_str!("../../../../../migrations/sqlite/0006_draw_secrets.sql"),
+    include_str!("../../../../../migrations/sqlite/0007_token_scope_and_expiry.sql"),
 ];
 
 const HEAD: &str = "SELECT (SELECT max(position) FROM events), \
