@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 
 use crate::config::DatabaseArgs;
 use league_store::hash::from_hex;
-use league_store::{Store, StoreOptions, VerifyingKey, backend_of, migrator};
+use league_store::{Store, StoreOptions, TrustedKeys, VerifyingKey, backend_of, migrator};
 
 /// `league migrate`.
 #[derive(Args, Debug)]
@@ -32,9 +32,11 @@ pub enum AuditCommand {
         /// Last position to check.
         #[arg(long, default_value_t = u64::MAX)]
         to: u64,
-        /// The league's Ed25519 public key (hex) to check signed tree heads against.
-        #[arg(long, env = "LEAGUE_PUBLIC_KEY")]
-        public_key: Option<String>,
+        /// The league's Ed25519 public key (hex) to check signed tree heads against. A league
+        /// that rotated its key gives each key with the first tree size it signed,
+        /// `HEX@SIZE` (the first key from 0: `HEX` or `HEX@0`), repeating the option.
+        #[arg(long, env = "LEAGUE_PUBLIC_KEY", value_delimiter = ',')]
+        public_key: Vec<String>,
     },
 }
 
@@ -89,7 +91,7 @@ pub fn audit(command: AuditCommand) -> ExitCode {
         to,
         public_key,
     } = command;
-    let key = match public_key.as_deref().map(parse_key).transpose() {
+    let keys = match trusted_keys(&public_key) {
         Ok(k) => k,
         Err(e) => return fail(e),
     };
@@ -107,7 +109,7 @@ pub fn audit(command: AuditCommand) -> ExitCode {
             Ok(s) => s,
             Err(e) => return fail(e),
         };
-        let report = store.verify(from, to, key.as_ref()).await;
+        let report = store.verify_with_keys(from, to, keys.as_ref()).await;
         store.close().await;
         match report {
             Ok(r) => {
@@ -135,6 +137,28 @@ pub fn audit(command: AuditCommand) -> ExitCode {
             Err(e) => fail(e),
         }
     })
+}
+
+/// The keys of `--public-key`: `HEX` (from tree size 0) or `HEX@SIZE` each; none given,
+/// none to check against.
+fn trusted_keys(given: &[String]) -> Result<Option<TrustedKeys>, String> {
+    if given.is_empty() {
+        return Ok(None);
+    }
+    let mut keys = Vec::with_capacity(given.len());
+    for key in given {
+        let (hex, from) = match key.split_once('@') {
+            Some((hex, from)) => (
+                hex,
+                from.trim()
+                    .parse()
+                    .map_err(|_| format!("{from:?} is not a tree size (in HEX@SIZE)"))?,
+            ),
+            None => (key.as_str(), 0),
+        };
+        keys.push((from, parse_key(hex.trim())?));
+    }
+    TrustedKeys::new(keys).map(Some)
 }
 
 /// `league audit verify`'s exit code when the league's key was given and the end of the log

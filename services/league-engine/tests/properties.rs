@@ -206,6 +206,7 @@ fn hostile_line() -> impl Strategy<Value = String> {
         Just(format!("actions = [{}]", "'p1 cc', ".repeat(5_000))),
         Just(format!("players = [{}]", "'x', ".repeat(1_000))),
         Just("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[".repeat(50)),
+        Just(format!("players = {}", "[".repeat(5_000))),
         "[ -~]{0,60}",
         ".{0,60}",
     ]
@@ -245,6 +246,22 @@ proptest! {
         let text = lines.join("\n");
         let _ = phh::parse(&text).map(|hand| phh::replay(&hand, preset.rules()));
     }
+}
+
+/// A skipped field's arrays nested 200,000 deep are refused at the nesting limit (before
+/// this limit, the reader recursed per bracket and overflowed the stack); a file over the
+/// size limit is refused unread.
+#[test]
+fn deep_arrays_and_huge_files_are_refused_by_the_phh_reader() {
+    let deep = format!("players = {}", "[".repeat(200_000));
+    let err = phh::parse(&deep).unwrap_err().to_string();
+    assert!(err.contains("nested deeper than 16"), "{err}");
+    let nested_ok = format!("players = {}{}\n", "[".repeat(16), "]".repeat(16));
+    let err = phh::parse(&nested_ok).unwrap_err().to_string();
+    assert!(!err.contains("nested"), "{err}");
+    let huge = format!("variant = 'NT'\n# {}", "x".repeat(phh::MAX_BYTES));
+    let err = phh::parse(&huge).unwrap_err().to_string();
+    assert!(err.contains("a hand history is at most 1048576"), "{err}");
 }
 
 #[test]

@@ -88,6 +88,6 @@ pub use types::{
     Appended, Clock, ExpectedVersion, Hash, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, Metadata,
     NewEvent, RecordedEvent, SystemClock, Timestamp,
 };
-pub use verify::{Break, BreakKind, InclusionProof, Uncovered, VerifyReport};
+pub use verify::{Break, BreakKind, InclusionProof, TrustedKeys, Uncovered, VerifyReport};
 
 pub use ed25519_dalek::{SigningKey, VerifyingKey};

@@ -197,6 +197,43 @@ fn earliest(a: Option<Break>, b: Option<Break>) -> Option<Break> {
     }
 }
 
+/// The league's public keys over the life of its log: each key signs the tree heads from
+/// a tree size on, until the next key's (a key rotated at a restart of the server with a
+/// new `--signing-key`).
+#[derive(Clone, Debug)]
+pub struct TrustedKeys {
+    /// By first tree size, increasing; the first from 0.
+    keys: Vec<(u64, VerifyingKey)>,
+}
+
+impl TrustedKeys {
+    /// One key for the whole log.
+    pub fn one(key: VerifyingKey) -> TrustedKeys {
+        TrustedKeys {
+            keys: vec![(0, key)],
+        }
+    }
+
+    /// Keys each with the first tree size it signs: one must start at 0, and no two at the
+    /// same size.
+    pub fn new(mut keys: Vec<(u64, VerifyingKey)>) -> Result<TrustedKeys, String> {
+        keys.sort_by_key(|(from, _)| *from);
+        if keys.first().is_none_or(|(from, _)| *from != 0) {
+            return Err("one public key must cover the log from tree size 0".into());
+        }
+        if keys.windows(2).any(|w| w[0].0 == w[1].0) {
+            return Err("two public keys start at the same tree size".into());
+        }
+        Ok(TrustedKeys { keys })
+    }
+
+    /// The key that signs the head of a tree of `size` leaves.
+    pub fn for_size(&self, size: u64) -> &VerifyingKey {
+        let i = self.keys.partition_point(|(from, _)| *from <= size);
+        &self.keys[i.saturating_sub(1)].1
+    }
+}
+
 impl Store {
     /// Walks the events with positions in `[from, to]` and the sealed tree, and reports the
     /// first position where a stream's chain or the tree breaks. Signed tree heads are
@@ -206,6 +243,18 @@ impl Store {
         from: u64,
         to: u64,
         trusted_key: Option<&VerifyingKey>,
+    ) -> Result<VerifyReport, StoreError> {
+        let keys = trusted_key.map(|k| TrustedKeys::one(*k));
+        self.verify_with_keys(from, to, keys.as_ref()).await
+    }
+
+    /// [`Store::verify`], each signed tree head checked against the key `trusted` has for
+    /// its tree size (a league that rotated its key).
+    pub async fn verify_with_keys(
+        &self,
+        from: u64,
+        to: u64,
+        trusted_key: Option<&TrustedKeys>,
     ) -> Result<VerifyReport, StoreError> {
         let sealed = self.sealed_leaves().await?;
         let heads = self.tree_heads().await?;
@@ -255,7 +304,7 @@ impl Store {
                 }
                 report.tree_heads_checked += 1;
                 let key = match trusted_key {
-                    Some(k) => Some(*k),
+                    Some(keys) => Some(*keys.for_size(head.tree_size)),
                     None => VerifyingKey::from_bytes(&head.public_key).ok(),
                 };
                 let signed = key.is_some_and(|k| head.verify(&k));

@@ -287,7 +287,75 @@ on_both_backends!(
     many_writers_at_once_are_written_together_and_every_append_stays_exact,
     a_log_a_newer_release_wrote_to_is_read_but_never_appended_to,
     a_revocation_is_announced_to_every_instance,
+    a_rotated_key_verifies_with_each_key_from_its_tree_size,
 );
+
+/// A league that rotates its signing key (a restart with a new key) gives the audit each
+/// key with the first tree size it signed: the log verifies then, and not with either key
+/// alone nor with the boundary misplaced.
+async fn a_rotated_key_verifies_with_each_key_from_its_tree_size(db: &TestDb) {
+    let (store, _) = sealed_log(db).await;
+    let old = key().verifying_key();
+    let rotated_at = store.tree_heads().await.unwrap().last().unwrap().tree_size + 1;
+    let new_key = SigningKey::from_bytes(&[43; 32]);
+    for i in 0..10 {
+        store
+            .append(
+                "s9",
+                ExpectedVersion::Any,
+                &[ev("T", &format!("{i}"))],
+                None,
+            )
+            .await
+            .unwrap();
+    }
+    settle(&store).await;
+    let config = SealerConfig {
+        signing_key: Some(new_key.clone()),
+        ..sealer(7, 9)
+    };
+    store.seal_all(&config).await.unwrap();
+    let new = new_key.verifying_key();
+    let first_new = store
+        .tree_heads()
+        .await
+        .unwrap()
+        .iter()
+        .map(|h| h.tree_size)
+        .find(|size| *size >= rotated_at)
+        .unwrap();
+    let check = |keys: Vec<(u64, league_store::VerifyingKey)>| {
+        let store = store.clone();
+        async move {
+            let keys = league_store::TrustedKeys::new(keys).unwrap();
+            store
+                .verify_with_keys(0, u64::MAX, Some(&keys))
+                .await
+                .unwrap()
+        }
+    };
+    let both = check(vec![(0, old), (rotated_at, new)]).await;
+    assert_eq!(both.first_break, None, "{both}");
+    let last = store.tree_heads().await.unwrap().last().unwrap().tree_size;
+    assert!(last >= first_new && both.signed_size == last, "{both}");
+    for wrong in [
+        vec![(0, old)],
+        vec![(0, new)],
+        vec![(0, old), (first_new + 1, new)],
+        vec![(0, old), (rotated_at - 1, new)],
+    ] {
+        let report = check(wrong).await;
+        assert!(
+            matches!(
+                report.first_break.as_ref().map(|b| &b.kind),
+                Some(BreakKind::TreeHeadMismatch { .. })
+            ),
+            "{report}"
+        );
+    }
+    assert!(league_store::TrustedKeys::new(vec![(5, old)]).is_err());
+    assert!(league_store::TrustedKeys::new(vec![(0, old), (0, new)]).is_err());
+}
 
 /// Each release that appends is recorded once; a build refuses to append to a log that a
 /// newer release has appended to (reads go on), and to a database a newer release migrated.

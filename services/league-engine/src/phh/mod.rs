@@ -30,7 +30,7 @@ mod parser;
 mod replayer;
 mod writer;
 
-pub use parser::parse;
+pub use parser::{MAX_BYTES, MAX_NESTING, parse};
 pub use replayer::{Replayed, expected_stacks, replay, replay_into, replay_with, setup};
 pub use writer::write;
 

@@ -3,8 +3,24 @@
 
 use super::*;
 
+/// The largest hand history read: a real hand's PHH is a few kilobytes.
+pub const MAX_BYTES: usize = 1 << 20;
+/// The deepest nesting of arrays in a field the parser skips (PHH's own fields nest none).
+pub const MAX_NESTING: usize = 16;
+
 /// Parses a PHH file in one pass over its bytes (no line splitting: arrays may span lines).
+/// A file over [`MAX_BYTES`], or with arrays nested deeper than [`MAX_NESTING`], is refused
+/// as a syntax error: no input recurses without bound.
 pub fn parse(text: &str) -> Result<PhhHand, PhhError> {
+    if text.len() > MAX_BYTES {
+        return Err(PhhError::Syntax {
+            line: 1,
+            message: format!(
+                "the file is {} bytes; a hand history is at most {MAX_BYTES}",
+                text.len()
+            ),
+        });
+    }
     let mut fields = Fields::default();
     let mut parser = Parser::new(text);
     loop {
@@ -35,7 +51,7 @@ pub fn parse(text: &str) -> Result<PhhHand, PhhError> {
                 fields.set(key, value)?;
             }
             // Metadata (players, event, venue, ...): checked for syntax, not kept.
-            _ => parser.skip_value().map_err(|m| syntax(&parser, m))?,
+            _ => parser.skip_value(0).map_err(|m| syntax(&parser, m))?,
         }
         parser.end_of_entry(key).map_err(|m| syntax(&parser, m))?;
     }
@@ -206,10 +222,14 @@ impl<'a> Parser<'a> {
     }
 
     /// Steps over a value without keeping it.
-    pub(super) fn skip_value(&mut self) -> Result<(), String> {
+    /// Skips one value, inside `depth` arrays.
+    pub(super) fn skip_value(&mut self, depth: usize) -> Result<(), String> {
         self.skip_ws();
         match self.peek() {
             Some(quote @ (b'\'' | b'"')) => self.raw_string(quote).map(|_| ()),
+            Some(b'[') if depth >= MAX_NESTING => {
+                Err(format!("arrays nested deeper than {MAX_NESTING}"))
+            }
             Some(b'[') => {
                 self.pos += 1;
                 loop {
@@ -218,7 +238,7 @@ impl<'a> Parser<'a> {
                         self.pos += 1;
                         return Ok(());
                     }
-                    self.skip_value()?;
+                    self.skip_value(depth + 1)?;
                     self.skip_ws();
                     match self.peek() {
                         Some(b',') => self.pos += 1,
