@@ -1093,6 +1093,31 @@ async fn each_mutation_counts_and_a_document_holds_at_most_the_maximum() {
     let (status, body) = post(aliased(3).replace("\"l", "\"m")).await;
     assert_eq!(status, 429, "{body:#}");
     assert_eq!(code(&body), "RATE_LIMITED", "{body:#}");
+    // Over a WebSocket (graphql-transport-ws runs mutations too) the same: nine refused
+    // whole, and eight more than the bucket holds limited.
+    let before = app.last_position().await;
+    let init = json!({"Authorization": format!("Bearer {}", app.admin)});
+    for (document, expected) in [
+        (aliased(9).replace("\"l", "\"w"), "BAD_INPUT"),
+        (aliased(8).replace("\"l", "\"v"), "RATE_LIMITED"),
+    ] {
+        let start = json!({"id": "1", "type": "subscribe", "payload": {"query": document}});
+        let mut ws = app
+            .subscribe("graphql-transport-ws", init.clone(), start)
+            .await;
+        let message = loop {
+            let message = next_message(&mut ws, "the refusal").await;
+            if message["type"] != "connection_ack" {
+                break message;
+            }
+        };
+        assert_eq!(message["type"], "error", "{message:#}");
+        assert_eq!(
+            message["payload"][0]["extensions"]["code"], expected,
+            "{message:#}"
+        );
+    }
+    assert_eq!(app.last_position().await, before, "nothing was appended");
     app.stop().await;
 }
 

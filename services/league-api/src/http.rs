@@ -236,7 +236,7 @@ fn authorization(req: &HttpRequest) -> Result<Option<String>, ApiError> {
 /// How many mutations `request` runs: the top-level fields of the mutation it executes
 /// (fragments spread at its root counted by their fields). A document that does not parse
 /// counts as one; the schema refuses it.
-fn mutations_in(request: &async_graphql::Request) -> u32 {
+pub(crate) fn mutations_in(request: &async_graphql::Request) -> u32 {
     use async_graphql::parser::types::{OperationType, Selection, SelectionSet};
     let Ok(doc) = async_graphql::parser::parse_query(&request.query) else {
         return 1;

@@ -343,16 +343,54 @@ impl Connection {
                     ));
                 }
                 if self.subscriptions.len() >= MAX_SUBSCRIPTIONS {
-                    let id_json = serde_json::to_string(&id).unwrap_or_default();
-                    let error = crate::http::error_body(ApiError::bad_input(format!(
-                        "at most {MAX_SUBSCRIPTIONS} subscriptions at once on one connection"
-                    )));
-                    let errors = serde_json::to_string(&error.errors).unwrap_or_default();
-                    return Ok(vec![frame(&id_json, "error", errors.as_bytes())]);
+                    return Ok(refused(
+                        &id,
+                        ApiError::bad_input(format!(
+                            "at most {MAX_SUBSCRIPTIONS} subscriptions at once on one connection"
+                        )),
+                    ));
                 }
                 let request: async_graphql::Request =
                     serde_json::from_value(message.payload.unwrap_or_default())
                         .map_err(|e| Close::code(4400, format!("invalid subscription: {e}")))?;
+                // As over HTTP: each operation, and each mutation in it, is a request to the
+                // rate limit, and a document holds at most so many mutations.
+                let mutations = if request.query.contains("mutation") {
+                    crate::http::mutations_in(&request)
+                } else {
+                    0
+                };
+                let key = match self.principal.token_id() {
+                    Some(token) => token.to_owned(),
+                    None => format!("addr:{}", self.addr),
+                };
+                if mutations > self.state.max_mutations {
+                    let _ = self.state.limiter.take(&key, 1, Instant::now());
+                    return Ok(refused(
+                        &id,
+                        ApiError::bad_input(format!(
+                            "a document may hold at most {} mutations; this one holds {mutations}",
+                            self.state.max_mutations
+                        )),
+                    ));
+                }
+                if let Err(wait) = self
+                    .state
+                    .limiter
+                    .take(&key, mutations.max(1), Instant::now())
+                {
+                    return Ok(refused(
+                        &id,
+                        ApiError::client(
+                            crate::error::code::RATE_LIMITED,
+                            format!(
+                                "more than {} requests a second (each mutation counts); retry in {} ms",
+                                self.state.limiter.per_second(),
+                                wait.as_millis()
+                            ),
+                        ),
+                    ));
+                }
                 let responses = self.responses(request);
                 let id_json = serde_json::to_string(&id).unwrap_or_default();
                 self.subscriptions.insert(
@@ -410,6 +448,14 @@ fn next_response(
         }
     }
     Poll::Pending
+}
+
+/// The `error` message refusing the operation `id`.
+fn refused(id: &str, error: ApiError) -> Vec<String> {
+    let id_json = serde_json::to_string(id).unwrap_or_default();
+    let error = crate::http::error_body(error);
+    let errors = serde_json::to_string(&error.errors).unwrap_or_default();
+    vec![frame(&id_json, "error", errors.as_bytes())]
 }
 
 /// `{"type":<kind>,"id":<id>,"payload":<payload>}` (the id already JSON).

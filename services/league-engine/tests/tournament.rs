@@ -2603,18 +2603,6 @@ fn a_results_only_pub_night_of_eliminations_rebuys_and_chip_counts_finishes_with
         at: g.clock,
     });
     assert_eq!(g.chips(&id(8)), 7000);
-    // Two out on one hand, listed worst first: QueenSix 31 puts the larger stack higher.
-    let events = g.when(Cmd::Eliminate {
-        players: vec![id(6), id(5)],
-        by: Some(id(1)),
-    });
-    assert!(
-        matches!(&events[0], Ev::PlayersEliminated { players, rule, .. }
-        if *players == vec![id(5), id(6)] && rule == "QueenSix 31")
-    );
-    assert_eq!(g.chips(&id(1)), 16_000, "the knock-out takes their chips");
-    assert_eq!(g.place(&id(5)), (7, 1));
-    assert_eq!(g.place(&id(6)), (8, 1));
     g.advance(60_000);
     g.advance(60_000);
     assert_eq!(
@@ -2629,6 +2617,19 @@ fn a_results_only_pub_night_of_eliminations_rebuys_and_chip_counts_finishes_with
             level: 3
         }
     );
+    // The re-buys over, two out on one hand, listed worst first: QueenSix 31 puts the
+    // larger stack higher.
+    let events = g.when(Cmd::Eliminate {
+        players: vec![id(6), id(5)],
+        by: Some(id(1)),
+    });
+    assert!(
+        matches!(&events[0], Ev::PlayersEliminated { players, rule, .. }
+        if *players == vec![id(5), id(6)] && rule == "QueenSix 31")
+    );
+    assert_eq!(g.chips(&id(1)), 16_000, "the knock-out takes their chips");
+    assert_eq!(g.place(&id(5)), (7, 1));
+    assert_eq!(g.place(&id(6)), (8, 1));
     g.when(Cmd::RecordChips {
         counts: counts(&[
             (1, 12_000),
@@ -2682,6 +2683,61 @@ fn a_results_only_pub_night_of_eliminations_rebuys_and_chip_counts_finishes_with
     assert_eq!((winner.knockouts, winner.rebuys), (4, 0));
     let p08 = results.iter().find(|r| r.player == id(8)).unwrap();
     assert_eq!((p08.entries, p08.rebuys), (1, 1));
+    g.assert_replays();
+}
+
+/// The pub's re-buy with the plain policy (not only after a bust): a player knocked out in
+/// the window with a re-buy left is busted, not out; they pay and play on, or decline and
+/// are out; once the window closes, a knock-out is final. (Before, only the
+/// after-the-bust policy did this, and the plain one answered `NotSeated` to the re-buy.)
+#[test]
+fn a_pub_rebuy_busts_pays_and_plays_on_with_the_plain_policy() {
+    let mut g = pub_night(Preset::QueenSix, false);
+    let events = g.when(Cmd::Eliminate {
+        players: vec![id(7)],
+        by: Some(id(1)),
+    });
+    assert!(
+        matches!(&events[0], Ev::PlayerBusted { player, .. } if *player == id(7)),
+        "busted, not out: {events:?}"
+    );
+    assert!(matches!(
+        g.state.player(id(7).as_str()).map(|p| &p.standing),
+        Some(Standing::Busted { .. })
+    ));
+    g.when(Cmd::Rebuy {
+        player: id(7),
+        at: g.clock,
+    });
+    assert!(g.chips(&id(7)) > 0, "plays on");
+    assert_eq!(g.state.purchases().rebuys, 1);
+    // Another busts and declines: out, eighth.
+    g.when(Cmd::Eliminate {
+        players: vec![id(6)],
+        by: Some(id(2)),
+    });
+    let events = g.when(Cmd::DeclineRebuy { player: id(6) });
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Ev::PlayersEliminated { players, .. } if *players == vec![id(6)])),
+        "{events:?}"
+    );
+    assert_eq!(g.place(&id(6)), (8, 1));
+    // p07's one re-buy is spent: the next knock-out is final.
+    let events = g.when(Cmd::Eliminate {
+        players: vec![id(7)],
+        by: Some(id(1)),
+    });
+    assert!(matches!(&events[0], Ev::PlayersEliminated { players, .. } if *players == vec![id(7)]));
+    // After the window, a knock-out is final for anyone.
+    g.advance(60_000);
+    g.advance(60_000);
+    let events = g.when(Cmd::Eliminate {
+        players: vec![id(5)],
+        by: Some(id(1)),
+    });
+    assert!(matches!(&events[0], Ev::PlayersEliminated { players, .. } if *players == vec![id(5)]));
     g.assert_replays();
 }
 
@@ -2816,4 +2872,26 @@ fn the_payouts_wait_to_be_announced_once_the_pool_can_grow_no_more() {
     // Announced (the table's prizes or others): nothing pending any more.
     g.when(Cmd::SetPayouts { amounts: prizes });
     assert_eq!(announce(&g), None);
+}
+
+/// A tournament takes at most `MAX_ENTRANTS` players, so that with the bounds on stacks
+/// and purchases every chip total fits its 64-bit sum: one more registration is refused.
+#[test]
+fn the_field_is_full_at_its_maximum() {
+    use league_engine::tournament::play::{self, MAX_ENTRANTS};
+    let mut g = Game::scheduled(schedule(Preset::Wsop, Tracking::Results));
+    for n in 0..MAX_ENTRANTS {
+        let register = Cmd::Register {
+            player: PlayerId::from(format!("p{n}")),
+        };
+        for event in play::decide(&g.state, &register).unwrap() {
+            play::apply(&mut g.state, &event);
+        }
+    }
+    assert_eq!(
+        g.refused(Cmd::Register {
+            player: PlayerId::from("one-more".to_owned()),
+        }),
+        Err::FieldFull { max: MAX_ENTRANTS }
+    );
 }

@@ -288,7 +288,62 @@ on_both_backends!(
     a_log_a_newer_release_wrote_to_is_read_but_never_appended_to,
     a_revocation_is_announced_to_every_instance,
     a_rotated_key_verifies_with_each_key_from_its_tree_size,
+    a_lost_listener_connection_moves_the_token_generation,
 );
+
+/// PostgreSQL: when the connection that listens for revocations is lost, a revocation
+/// announced meanwhile would be missed, so the token generation moves (every checked token
+/// is read again). `PgListener::recv` reconnected silently and it did not.
+async fn a_lost_listener_connection_moves_the_token_generation(db: &TestDb) {
+    if db.kind == Kind::Sqlite {
+        return;
+    }
+    let mut conn = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    let listeners = "SELECT pid FROM pg_stat_activity \
+        WHERE datname = current_database() AND query LIKE 'LISTEN%'";
+    let before: Vec<i32> = sqlx::query_scalar(listeners)
+        .fetch_all(&mut conn)
+        .await
+        .unwrap();
+    let store = db.open().await;
+    let started = Instant::now();
+    while store.token_generation() == Some(0) {
+        assert!(started.elapsed() < Duration::from_secs(10), "never listens");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let ours: Vec<i32> = loop {
+        let now: Vec<i32> = sqlx::query_scalar(listeners)
+            .fetch_all(&mut conn)
+            .await
+            .unwrap();
+        let new: Vec<i32> = now.into_iter().filter(|p| !before.contains(p)).collect();
+        if !new.is_empty() {
+            break new;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no LISTEN seen"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    let generation = store.token_generation();
+    for pid in ours {
+        sqlx::query("SELECT pg_terminate_backend($1)")
+            .bind(pid)
+            .execute(&mut conn)
+            .await
+            .unwrap();
+    }
+    let started = Instant::now();
+    while store.token_generation() == generation {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the lost listener went unnoticed"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    conn.close().await.unwrap();
+}
 
 /// A league that rotates its signing key (a restart with a new key) gives the audit each
 /// key with the first tree size it signed: the log verifies then, and not with either key

@@ -582,7 +582,10 @@ impl TournamentMutation {
     }
 
     /// Results tracking: players out in one hand (best first when the house's order cannot
-    /// be worked out from chips); `by` took their chips.
+    /// be worked out from chips); `by` took their chips. Where re-buys are on offer, a
+    /// player with one left while the window is open is busted, not out: `rebuy` (paid)
+    /// seats them again, `declineRebuy` puts them out, and the tournament's `pending` lists
+    /// them until then.
     async fn eliminate(
         &self,
         ctx: &Context<'_>,

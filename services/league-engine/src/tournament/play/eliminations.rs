@@ -64,12 +64,13 @@ impl Run<'_> {
                 players: self.state.remaining() - players.len(),
             });
         }
-        // Where re-buys are bought only straight after the knock-out (invitational 1.3), a
-        // player with one left is busted, not out: the host records the re-buy, or it is
-        // declined, before the next hand.
+        // Where re-buys are on offer, a player knocked out with one left and the window open
+        // is busted, not out (the pub's "bust, pay, play on"; invitational 1.3 sells them
+        // only then): the host records the re-buy, or it is declined, before the next hand,
+        // as when a dealt hand busts them.
         let level = self.level_now();
         let played = self.state.played(self.state.last_at);
-        let after_bust = self.schedule()?.rebuys.filter(|r| r.after_bust_only);
+        let after_bust = self.schedule()?.rebuys;
         let mut busted = Vec::new();
         if let Some(policy) = after_bust {
             group.retain(|(id, _)| {

@@ -103,6 +103,8 @@ pub enum TournamentError {
     },
     #[error("{what}: at most {limit} per player")]
     LimitReached { what: &'static str, limit: u32 },
+    #[error("the field is full: a tournament takes at most {max} players")]
+    FieldFull { max: usize },
     #[error("{what} only with at most {max} chips; the player has {got}")]
     StackTooLarge {
         what: &'static str,

@@ -82,7 +82,7 @@ pub use commands::*;
 pub use errors::*;
 pub use events::*;
 pub use pending::Pending;
-pub use registration::{MAX_CENTS, MAX_CHIPS, MAX_LEVELS, MAX_PURCHASES_PER_PLAYER};
+pub use registration::{MAX_CENTS, MAX_CHIPS, MAX_ENTRANTS, MAX_LEVELS, MAX_PURCHASES_PER_PLAYER};
 pub use state::*;
 pub use types::*;
 

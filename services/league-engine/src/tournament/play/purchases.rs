@@ -26,6 +26,11 @@ impl Run<'_> {
                 )));
             }
         };
+        if reentry.is_none() && self.state.players.len() >= super::registration::MAX_ENTRANTS {
+            return Err(TournamentError::FieldFull {
+                max: super::registration::MAX_ENTRANTS,
+            });
+        }
         let until = schedule.late_registration_until_level;
         let paid = schedule.pool.entry;
         let mut chips = schedule.starting_chips;

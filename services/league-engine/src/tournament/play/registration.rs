@@ -29,6 +29,9 @@ impl Run<'_> {
                 player.to_owned(),
             )));
         }
+        if self.state.players.len() >= MAX_ENTRANTS {
+            return Err(TournamentError::FieldFull { max: MAX_ENTRANTS });
+        }
         let paid = self.schedule()?.pool.entry;
         self.emit(TournamentEvent::PlayerRegistered {
             player: PlayerId::from(player.to_owned()),
@@ -106,7 +109,12 @@ pub const MAX_CHIPS: Chips = Chips::new(1_000_000_000_000);
 /// The most levels a structure may have, and the most times one player may buy one kind of
 /// purchase.
 pub const MAX_LEVELS: usize = 1_000;
-pub const MAX_PURCHASES_PER_PLAYER: u32 = 1_000;
+pub const MAX_PURCHASES_PER_PLAYER: u32 = 100;
+
+/// The most players one tournament takes (registered and late entries). With it and the
+/// bounds above, every chip total a tournament can reach (10,000 players x 301 purchases x
+/// 10^12 chips < 2^64) fits the 64-bit sums.
+pub const MAX_ENTRANTS: usize = 10_000;
 
 pub(super) fn validate_schedule(s: &Schedule) -> Result<()> {
     let bad = |m: &str| Err(TournamentError::BadSchedule(m.to_owned()));

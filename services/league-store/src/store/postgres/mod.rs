@@ -592,11 +592,23 @@ pub(super) async fn listen(
         {
             wake.send_modify(|g| *g = g.wrapping_add(1));
             tokens.fetch_add(1, Ordering::SeqCst);
-            while let Ok(notification) = listener.recv().await {
-                if notification.channel() == super::TOKENS_CHANNEL {
-                    tokens.fetch_add(1, Ordering::SeqCst);
-                } else {
-                    wake.send_modify(|g| *g = g.wrapping_add(1));
+            // `try_recv`, not `recv`: `recv` reconnects silently after a lost connection,
+            // and whatever was announced meanwhile would be missed unseen; `try_recv` says
+            // `None` then (and reconnects on the next call), so both are bumped.
+            loop {
+                match listener.try_recv().await {
+                    Ok(Some(notification)) => {
+                        if notification.channel() == super::TOKENS_CHANNEL {
+                            tokens.fetch_add(1, Ordering::SeqCst);
+                        } else {
+                            wake.send_modify(|g| *g = g.wrapping_add(1));
+                        }
+                    }
+                    Ok(None) => {
+                        tokens.fetch_add(1, Ordering::SeqCst);
+                        wake.send_modify(|g| *g = g.wrapping_add(1));
+                    }
+                    Err(_) => break,
                 }
             }
             tokens.fetch_add(1, Ordering::SeqCst);
