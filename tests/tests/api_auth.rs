@@ -986,8 +986,10 @@ fn fields_of(sdl: &str, kind: &str) -> Vec<String> {
     let start = sdl.find(&format!("type {kind} {{")).unwrap();
     let body = &sdl[start..];
     let body = &body[..body.find("\n}").unwrap()];
+    // A field's line is indented once; its arguments' lines (and descriptions) deeper.
     body.lines()
         .skip(1)
+        .filter(|l| l.starts_with('\t') && !l.starts_with("\t\t"))
         .filter_map(|l| l.trim().split(['(', ':']).next())
         .filter(|n| !n.is_empty() && !n.starts_with('"') && n.chars().all(char::is_alphanumeric))
         .map(str::to_owned)

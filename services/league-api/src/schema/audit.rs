@@ -184,9 +184,12 @@ impl AuditQuery {
     async fn events(
         &self,
         ctx: &Context<'_>,
-        from_position: Option<Position>,
+        #[graphql(desc = "The log position to start from (default 0).")] from_position: Option<
+            Position,
+        >,
+        #[graphql(desc = "A cursor from a previous page's `endCursor`: the page starts after it.")]
         after: Option<String>,
-        first: Option<u32>,
+        #[graphql(desc = "How many to return at most.")] first: Option<u32>,
     ) -> ApiResult<EventPage> {
         let state = state(ctx)?;
         let caller = principal(ctx);
@@ -275,7 +278,9 @@ impl AuditSubscription {
     async fn event_log(
         &self,
         ctx: &Context<'_>,
-        from_position: Option<Position>,
+        #[graphql(desc = "The log position to start from (default 0).")] from_position: Option<
+            Position,
+        >,
     ) -> async_graphql::Result<BoxStream<'static, async_graphql::Result<EventOut>>> {
         let state = state(ctx)?.clone();
         let caller = principal(ctx);

@@ -58,9 +58,17 @@ impl LeagueMutation {
     async fn create_league(
         &self,
         ctx: &Context<'_>,
+        #[graphql(
+            desc = "The new league's id: 1 to 64 ASCII letters, digits, `-`, `_` or `.`; it names the league's stream for ever."
+        )]
         id: String,
-        name: String,
-        final_table: Option<u32>,
+        #[graphql(desc = "The league's name, as people read it.")] name: String,
+        #[graphql(desc = "The places that make the final table (default 9).")] final_table: Option<
+            u32,
+        >,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = league::Command::CreateLeague { name, final_table };
@@ -72,9 +80,15 @@ impl LeagueMutation {
     async fn add_venue(
         &self,
         ctx: &Context<'_>,
-        league_id: String,
+        #[graphql(desc = "The league's id, as created.")] league_id: String,
+        #[graphql(
+            desc = "The venue's id: 1 to 64 ASCII letters, digits, `-`, `_` or `.`; schedules, outcomes and host tokens name it."
+        )]
         venue: String,
-        region: String,
+        #[graphql(desc = "The venue's region, for regional standings.")] region: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = league::Command::AddVenue { venue, region };
@@ -86,10 +100,15 @@ impl LeagueMutation {
     async fn add_season(
         &self,
         ctx: &Context<'_>,
-        league_id: String,
-        season: String,
+        #[graphql(desc = "The league's id, as created.")] league_id: String,
+        #[graphql(desc = "The season's id within the league.")] season: String,
+        #[graphql(desc = "Only each player's best this many results count (all when left out).")]
         best_n: Option<u32>,
+        #[graphql(desc = "The season's first scoring version: a points table or a formula.")]
         scoring: ScoringInput,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = league::Command::AddSeason {
@@ -104,9 +123,13 @@ impl LeagueMutation {
     async fn set_formula(
         &self,
         ctx: &Context<'_>,
-        league_id: String,
-        season: String,
+        #[graphql(desc = "The league's id, as created.")] league_id: String,
+        #[graphql(desc = "The season's id within the league.")] season: String,
+        #[graphql(desc = "The season's new scoring version: a points table or a formula.")]
         scoring: ScoringInput,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = league::Command::SetFormula {
@@ -122,10 +145,14 @@ impl LeagueMutation {
     async fn register_player(
         &self,
         ctx: &Context<'_>,
-        league_id: String,
-        player: String,
-        name: String,
+        #[graphql(desc = "The league's id, as created.")] league_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(desc = "The player's name, as people read it.")] name: String,
+        #[graphql(desc = "The player's membership number in the league (unique within it).")]
         membership: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = league::Command::RegisterPlayer {
@@ -140,9 +167,12 @@ impl LeagueMutation {
     async fn rename_player(
         &self,
         ctx: &Context<'_>,
-        league_id: String,
-        player: String,
-        name: String,
+        #[graphql(desc = "The league's id, as created.")] league_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(desc = "The player's new name.")] name: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = league::Command::RenamePlayer {
@@ -157,9 +187,12 @@ impl LeagueMutation {
     async fn merge_players(
         &self,
         ctx: &Context<'_>,
-        league_id: String,
-        keep: String,
-        merge: String,
+        #[graphql(desc = "The league's id, as created.")] league_id: String,
+        #[graphql(desc = "The player's id that is kept.")] keep: String,
+        #[graphql(desc = "The duplicate player's id, whose results move to `keep`.")] merge: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = league::Command::MergePlayers {
@@ -173,9 +206,13 @@ impl LeagueMutation {
     async fn unmerge_players(
         &self,
         ctx: &Context<'_>,
-        league_id: String,
-        keep: String,
+        #[graphql(desc = "The league's id, as created.")] league_id: String,
+        #[graphql(desc = "The player's id that was kept.")] keep: String,
+        #[graphql(desc = "The player's id that was merged into `keep`, to separate again.")]
         merge: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = league::Command::UnmergePlayers {
@@ -190,8 +227,14 @@ impl LeagueMutation {
     async fn record_tournament(
         &self,
         ctx: &Context<'_>,
-        league_id: String,
+        #[graphql(desc = "The league's id, as created.")] league_id: String,
+        #[graphql(
+            desc = "The tournament's outcome: venue, season, day, field, prize pool and finishes."
+        )]
         outcome: OutcomeInput,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let state = state(ctx)?;
@@ -222,10 +265,13 @@ impl LeagueMutation {
     async fn record_tournament_result(
         &self,
         ctx: &Context<'_>,
-        league_id: String,
-        tournament_id: String,
-        season: String,
-        day: u32,
+        #[graphql(desc = "The league's id, as created.")] league_id: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The season's id within the league.")] season: String,
+        #[graphql(desc = "The day of the season it counts for, from 1.")] day: u32,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let state = state(ctx)?;

@@ -61,9 +61,11 @@ impl LeagueQuery {
     async fn standings(
         &self,
         ctx: &Context<'_>,
-        league_id: String,
-        season: String,
+        #[graphql(desc = "The league's id, as created.")] league_id: String,
+        #[graphql(desc = "The season's id within the league.")] season: String,
+        #[graphql(desc = "The scoring version to rank under (the latest when left out).")]
         version: Option<u32>,
+        #[graphql(desc = "Only the results at this venue; all the league's venues when left out.")]
         venue: Option<String>,
     ) -> ApiResult<Vec<StandingOut>> {
         let state = state(ctx)?;
@@ -82,8 +84,8 @@ impl LeagueQuery {
     async fn player_record(
         &self,
         ctx: &Context<'_>,
-        league_id: String,
-        player: String,
+        #[graphql(desc = "The league's id, as created.")] league_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
     ) -> ApiResult<Option<PlayerRecordOut>> {
         let state = state(ctx)?;
         let p = state.live.read();

@@ -20,8 +20,9 @@ impl LeagueSubscription {
     async fn standings(
         &self,
         ctx: &Context<'_>,
-        league_id: String,
-        season: String,
+        #[graphql(desc = "The league's id, as created.")] league_id: String,
+        #[graphql(desc = "The season's id within the league.")] season: String,
+        #[graphql(desc = "Only the results at this venue; all the league's venues when left out.")]
         venue: Option<String>,
     ) -> async_graphql::Result<futures_util::stream::BoxStream<'static, Vec<StandingOut>>> {
         use futures_util::StreamExt as _;

@@ -170,8 +170,17 @@ impl TournamentMutation {
     async fn schedule_tournament(
         &self,
         ctx: &Context<'_>,
+        #[graphql(
+            desc = "The new tournament's id: 1 to 64 ASCII letters, digits, `-`, `_` or `.`."
+        )]
         id: String,
+        #[graphql(
+            desc = "What the host decides: name, venue, start, entry, chips, levels and options."
+        )]
         schedule: ScheduleInput,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let state = state(ctx)?;
@@ -200,9 +209,15 @@ impl TournamentMutation {
     async fn register(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        player: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(
+            desc = "A walk-in's name and membership number: the staff make them a member of the venue's league first."
+        )]
         walk_in: Option<WalkInInput>,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let state = state(ctx)?;
@@ -257,8 +272,11 @@ impl TournamentMutation {
     async fn unregister(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        player: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let state = state(ctx)?;
@@ -277,8 +295,11 @@ impl TournamentMutation {
     async fn late_entry(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        player: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let player = PlayerId::from(player);
@@ -300,7 +321,10 @@ impl TournamentMutation {
     async fn pause(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::Pause { at: now_millis() };
@@ -311,7 +335,10 @@ impl TournamentMutation {
     async fn resume(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::Resume { at: now_millis() };
@@ -322,8 +349,11 @@ impl TournamentMutation {
     async fn mark_absent(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        player: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::MarkAbsent {
@@ -336,8 +366,11 @@ impl TournamentMutation {
     async fn arrived(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        player: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::Arrived {
@@ -350,8 +383,11 @@ impl TournamentMutation {
     async fn remove_absent(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        player: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::RemoveAbsent {
@@ -366,8 +402,11 @@ impl TournamentMutation {
     async fn announce_rebuy(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        player: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::AnnounceRebuy {
@@ -381,8 +420,11 @@ impl TournamentMutation {
     async fn decline_rebuy(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        player: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::DeclineRebuy {
@@ -396,10 +438,13 @@ impl TournamentMutation {
     async fn move_player(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        player: String,
-        to_table: u32,
-        to_seat: Seat,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(desc = "The table to move the player to, from 1.")] to_table: u32,
+        #[graphql(desc = "The free seat at `toTable`, from 0.")] to_seat: Seat,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::MovePlayer {
@@ -416,7 +461,10 @@ impl TournamentMutation {
     async fn start(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         draw_command(
@@ -436,11 +484,14 @@ impl TournamentMutation {
     async fn advance_level(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
         #[graphql(
             desc = "The level to start (1-based), as the host's screen shows the next one: started only if the tournament is on the level before it, so two devices pressing at once start it once (the other gets `CONFLICT` with the current `level`). Omitted: whatever level is next when the command runs."
         )]
         level: Option<u32>,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let at = now_millis();
@@ -456,8 +507,11 @@ impl TournamentMutation {
     async fn start_hand(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        table: u32,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The table's number, from 1.")] table: u32,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let state = state(ctx)?;
@@ -479,11 +533,18 @@ impl TournamentMutation {
     async fn act(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        table: u32,
-        seat: Seat,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The table's number, from 1.")] table: u32,
+        #[graphql(desc = "The seat's number at the table, from 0.")] seat: Seat,
+        #[graphql(desc = "What the seat does: fold, check, call, bet or raise.")]
         action: ActionKind,
+        #[graphql(
+            desc = "For a bet or raise, the total the seat puts in this street (raise-to); left out for fold, check and call."
+        )]
         amount: Option<scalars::Chips>,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let need = || ApiError::bad_field("amount", "amount: BET and RAISE_TO need an amount");
@@ -518,10 +579,13 @@ impl TournamentMutation {
     async fn deal_hole(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        table: u32,
-        seat: Seat,
-        cards: Vec<String>,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The table's number, from 1.")] table: u32,
+        #[graphql(desc = "The seat's number at the table, from 0.")] seat: Seat,
+        #[graphql(desc = "The seat's hole cards, e.g. `[\"As\", \"Kd\"]`.")] cards: Vec<String>,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::Hand {
@@ -538,9 +602,15 @@ impl TournamentMutation {
     async fn deal_board(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        table: u32,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The table's number, from 1.")] table: u32,
+        #[graphql(
+            desc = "The board cards dealt now: three for the flop, one for the turn or river."
+        )]
         cards: Vec<String>,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let cards = cards.iter().map(|c| card(c)).collect::<ApiResult<_>>()?;
@@ -557,10 +627,16 @@ impl TournamentMutation {
     async fn show(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        table: u32,
-        seat: Seat,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The table's number, from 1.")] table: u32,
+        #[graphql(desc = "The seat's number at the table, from 0.")] seat: Seat,
+        #[graphql(
+            desc = "Recorded tracking: the cards shown; left out in a dealt hand, where the server knows them."
+        )]
         cards: Option<Vec<String>>,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let cards = cards.map(|c| two_cards(&c)).transpose()?;
@@ -572,9 +648,12 @@ impl TournamentMutation {
     async fn muck(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        table: u32,
-        seat: Seat,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The table's number, from 1.")] table: u32,
+        #[graphql(desc = "The seat's number at the table, from 0.")] seat: Seat,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = HandCommand::Muck { seat };
@@ -589,9 +668,15 @@ impl TournamentMutation {
     async fn eliminate(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        players: Vec<String>,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The ids of the players out in this hand.")] players: Vec<String>,
+        #[graphql(
+            desc = "The player who knocked them out and takes their chips, at the same table."
+        )]
         by: Option<String>,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::Eliminate {
@@ -605,8 +690,11 @@ impl TournamentMutation {
     async fn record_chips(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        counts: Vec<ChipCount>,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "Each player's chip count now.")] counts: Vec<ChipCount>,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let counts = counts
@@ -624,8 +712,11 @@ impl TournamentMutation {
     async fn rebuy(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        player: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::Rebuy {
@@ -641,8 +732,11 @@ impl TournamentMutation {
     async fn add_on(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        player: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::AddOn {
@@ -657,7 +751,10 @@ impl TournamentMutation {
     async fn colour_up(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let state = state(ctx)?;
@@ -687,7 +784,10 @@ impl TournamentMutation {
     async fn redraw(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         draw_command(
@@ -706,10 +806,14 @@ impl TournamentMutation {
     async fn penalise(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        player: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(desc = "The penalty: a warning, missed hands or rounds, or disqualification.")]
         penalty: PenaltyKind,
-        count: Option<u32>,
+        #[graphql(desc = "For a penalty counted in hands or rounds, how many.")] count: Option<u32>,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let need = || ApiError::bad_input("this penalty needs a count");
@@ -730,8 +834,14 @@ impl TournamentMutation {
     async fn set_payouts(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(
+            desc = "The prizes in cents, first place first; they must add up to the prize pool."
+        )]
         amounts: Vec<scalars::Cents>,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::SetPayouts {
@@ -744,9 +854,14 @@ impl TournamentMutation {
     async fn deal(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "How the prize money left is shared: chip chop or ICM.")]
         kind: DealKindName,
+        #[graphql(desc = "The ids of every player left, each having accepted the deal.")]
         accepted: Vec<String>,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::Deal {

@@ -42,8 +42,9 @@ impl TournamentQuery {
     async fn tournaments(
         &self,
         ctx: &Context<'_>,
-        venue: Option<String>,
-        first: Option<u32>,
+        #[graphql(desc = "Only the tournaments at this venue.")] venue: Option<String>,
+        #[graphql(desc = "How many to return at most.")] first: Option<u32>,
+        #[graphql(desc = "A cursor from a previous page's `endCursor`: the page starts after it.")]
         after: Option<String>,
     ) -> ApiResult<TournamentPage> {
         let state = state(ctx)?;
@@ -84,8 +85,8 @@ impl TournamentQuery {
     async fn table(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        table: u32,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The table's number, from 1.")] table: u32,
     ) -> ApiResult<Option<TableOut>> {
         Ok(table_now(
             state(ctx)?,

@@ -42,7 +42,7 @@ impl TournamentSubscription {
     async fn tournament(
         &self,
         ctx: &Context<'_>,
-        id: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] id: String,
     ) -> async_graphql::Result<BoxStream<'static, TournamentOut>> {
         let state = state(ctx)?.clone();
         let stream = stream_of(&id);
@@ -56,8 +56,8 @@ impl TournamentSubscription {
     async fn table(
         &self,
         ctx: &Context<'_>,
-        tournament_id: String,
-        table: u32,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The table's number, from 1.")] table: u32,
     ) -> async_graphql::Result<BoxStream<'static, TableOut>> {
         let state = state(ctx)?.clone();
         let stream = stream_of(&tournament_id);
