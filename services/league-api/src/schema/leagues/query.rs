@@ -15,7 +15,11 @@ pub struct LeagueQuery;
 #[Object]
 impl LeagueQuery {
     /// A league's settings, venues, seasons and players.
-    async fn league(&self, ctx: &Context<'_>, id: String) -> ApiResult<Option<LeagueOut>> {
+    async fn league(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The league's id, as created.")] id: String,
+    ) -> ApiResult<Option<LeagueOut>> {
         let state = state(ctx)?;
         let p = state.live.read();
         let Some(l) = p.league(&stream_of(&id)) else {

@@ -29,7 +29,11 @@ pub struct TournamentQuery;
 #[Object]
 impl TournamentQuery {
     /// A tournament's dashboard view.
-    async fn tournament(&self, ctx: &Context<'_>, id: String) -> ApiResult<Option<TournamentOut>> {
+    async fn tournament(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The tournament's id, as scheduled.")] id: String,
+    ) -> ApiResult<Option<TournamentOut>> {
         let state = state(ctx)?;
         let stream = stream_of(&id);
         let p = state.live.read();
@@ -103,7 +107,11 @@ impl CommandResult {
     /// version the command produced, or a later one), so a venue app learns who acts next
     /// without another request. Null for a league command or a table the tournament does
     /// not have.
-    async fn table(&self, ctx: &Context<'_>, table: u32) -> ApiResult<Option<TableOut>> {
+    async fn table(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The table's number, from 1.")] table: u32,
+    ) -> ApiResult<Option<TableOut>> {
         if StreamKind::of(&self.stream) != Some(StreamKind::Tournament) {
             return Ok(None);
         }
