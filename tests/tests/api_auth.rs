@@ -501,31 +501,11 @@ impl May {
     }
 }
 
-/// Every mutation against every role: a role that may not gets `FORBIDDEN` (or
-/// `UNAUTHENTICATED` without a token) and nothing is appended; a role that may gets past
-/// the authorisation (the engine may still refuse the command for its own reasons).
-async fn every_mutation_against_every_role(app: &TestApp) {
-    // The league `apl` (crown) and its finished results tournament `t1` come first.
-    a_night_in_the_standings(app).await;
-    started(app, "m1", "crown", Tracking::Dealt, &["ann", "bob", "cat"]).await;
-    let table = app
-        .admin(
-            "{ table(tournamentId: \"m1\", table: 1) { seats { seat player } } }",
-            json!({}),
-        )
-        .await;
-    let seat_of = |p: &str| {
-        table["table"]["seats"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["player"] == p)
-            .unwrap()["seat"]
-            .as_u64()
-            .unwrap()
-    };
-    let ann = seat_of("ann");
-    let tokens = [
+/// A caller of each kind, with their token: the league `apl` (venue crown, players ann and
+/// bob at the table) must exist; the host of anchor and the player zed are made members of
+/// another league (`tokens`), whose admin and auditor come last.
+async fn callers(app: &TestApp) -> Vec<(Who, Option<String>)> {
+    vec![
         (Who::Anonymous, None),
         (Who::Admin, Some(app.admin.clone())),
         (
@@ -552,7 +532,6 @@ async fn every_mutation_against_every_role(app: &TestApp) {
             Who::Stranger,
             Some(app.token(Role::Player, None, Some("zed")).await),
         ),
-        // The host's and the stranger's tokens made the other league (`tokens`).
         (
             Who::LeagueAdmin,
             Some(app.league_token(Role::Admin, "apl").await),
@@ -565,7 +544,34 @@ async fn every_mutation_against_every_role(app: &TestApp) {
             Who::OtherAuditor,
             Some(app.league_token(Role::Auditor, TOKENS_LEAGUE).await),
         ),
-    ];
+    ]
+}
+
+/// Every mutation against every role: a role that may not gets `FORBIDDEN` (or
+/// `UNAUTHENTICATED` without a token) and nothing is appended; a role that may gets past
+/// the authorisation (the engine may still refuse the command for its own reasons).
+async fn every_mutation_against_every_role(app: &TestApp) {
+    // The league `apl` (crown) and its finished results tournament `t1` come first.
+    a_night_in_the_standings(app).await;
+    started(app, "m1", "crown", Tracking::Dealt, &["ann", "bob", "cat"]).await;
+    let table = app
+        .admin(
+            "{ table(tournamentId: \"m1\", table: 1) { seats { seat player } } }",
+            json!({}),
+        )
+        .await;
+    let seat_of = |p: &str| {
+        table["table"]["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["player"] == p)
+            .unwrap()["seat"]
+            .as_u64()
+            .unwrap()
+    };
+    let ann = seat_of("ann");
+    let tokens = callers(app).await;
     let outcome = json!({
         "tournament": "x1", "venue": "crown", "season": "s1", "day": 9, "buyin": 2000,
         "prizepool": 4000, "field": 2,
@@ -738,42 +744,7 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
         )
         .await;
     }
-    let tokens = [
-        (Who::Anonymous, None),
-        (Who::Admin, Some(app.admin.clone())),
-        (
-            Who::Host,
-            Some(app.token(Role::Host, Some("crown"), None).await),
-        ),
-        (
-            Who::OtherHost,
-            Some(app.token(Role::Host, Some("anchor"), None).await),
-        ),
-        (
-            Who::Auditor,
-            Some(app.token(Role::Auditor, None, None).await),
-        ),
-        (
-            Who::Player,
-            Some(app.token(Role::Player, None, Some("ann")).await),
-        ),
-        (
-            Who::Stranger,
-            Some(app.token(Role::Player, None, Some("zed")).await),
-        ),
-        (
-            Who::LeagueAdmin,
-            Some(app.league_token(Role::Admin, "apl").await),
-        ),
-        (
-            Who::OtherAdmin,
-            Some(app.league_token(Role::Admin, TOKENS_LEAGUE).await),
-        ),
-        (
-            Who::OtherAuditor,
-            Some(app.league_token(Role::Auditor, TOKENS_LEAGUE).await),
-        ),
-    ];
+    let tokens = callers(app).await;
     // The last event: the other league's, so the log's tail is known to each reader.
     app.admin(
         "mutation($l: String!) { addVenue(leagueId: $l, venue: \"last\", region: \"x\") { events } }",
@@ -855,6 +826,8 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
                 vec!["ann", "bob", "cat"]
             } else if who == Who::Player {
                 vec!["ann"]
+            } else if who == Who::TableMate {
+                vec!["bob"]
             } else {
                 vec![]
             };

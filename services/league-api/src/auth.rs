@@ -452,10 +452,9 @@ pub async fn renew_token(
     lifetime: Option<Duration>,
 ) -> ApiResult<Timestamp> {
     let record = store
-        .tokens()
+        .token_by_id(id)
         .await?
-        .into_iter()
-        .find(|t| t.id == id && t.revoked_at.is_none())
+        .filter(|t| t.revoked_at.is_none())
         .ok_or_else(|| ApiError::not_found(format!("no active token {id:?}")))?;
     let role: Role = record.role.parse().map_err(ApiError::internal)?;
     let expires_at = expiry(store, lifetime.unwrap_or(role.default_lifetime()))?;

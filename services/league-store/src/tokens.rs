@@ -176,6 +176,15 @@ impl Store {
         }
     }
 
+    /// The token with this id, revoked or not.
+    pub async fn token_by_id(&self, id: &str) -> Result<Option<TokenRecord>, StoreError> {
+        let row = match &self.inner.db {
+            Db::Postgres(pool) => postgres::tokens::token_by_id(pool, id).await?,
+            Db::Sqlite(pool) => sqlite::tokens::token_by_id(pool, id).await?,
+        };
+        row.map(token_of).transpose()
+    }
+
     /// Every token, oldest first.
     pub async fn tokens(&self) -> Result<Vec<TokenRecord>, StoreError> {
         let rows = match &self.inner.db {

@@ -245,10 +245,8 @@ impl AuditQuery {
         let expires_at = match p.token_id() {
             Some(id) => state
                 .store
-                .tokens()
+                .token_by_id(id)
                 .await?
-                .into_iter()
-                .find(|t| t.id == id)
                 .and_then(|t| t.expires_at)
                 .map(|at| Micros(at.as_micros())),
             None => None,

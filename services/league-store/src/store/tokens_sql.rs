@@ -17,6 +17,8 @@ macro_rules! token_sql {
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
         const BY_HASH: &str = "SELECT id, hash, role, venue, player, league, created_at, \
             expires_at, revoked_at FROM tokens WHERE hash = $1";
+        const BY_ID: &str = "SELECT id, hash, role, venue, player, league, created_at, \
+            expires_at, revoked_at FROM tokens WHERE id = $1";
         const ALL: &str = "SELECT id, hash, role, venue, player, league, created_at, \
             expires_at, revoked_at FROM tokens ORDER BY created_at, id";
         const REVOKE: &str = "UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL";
@@ -100,6 +102,14 @@ macro_rules! token_sql {
                 .bind(hash.as_slice())
                 .fetch_optional(pool)
                 .await?)
+        }
+
+        /// The token row with this id.
+        pub(crate) async fn token_by_id(
+            pool: &$pool,
+            id: &str,
+        ) -> Result<Option<TokenRow>, StoreError> {
+            Ok(sqlx::query_as(BY_ID).bind(id).fetch_optional(pool).await?)
         }
 
         /// Every token row, oldest first.
