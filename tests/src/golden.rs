@@ -7,7 +7,8 @@
 //! a result amended; tournaments under every tournament preset and in every tracking mode
 //! (dealt, recorded, results-only), and one where the floor rules (a walk-in unregistered,
 //! an absent entrant removed, a hand voided, an out-of-turn action, an under-sized raise
-//! ruled a call, payouts set by hand, a deal). The log is sealed and its tree heads signed
+//! ruled a call, payouts set by hand, a deal); a player reinstated after a mistaken
+//! elimination, and a tournament cancelled after some play. The log is sealed and its tree heads signed
 //! with [`signing_key`], a key published for this purpose only. Beside the database,
 //! `read_models.json` holds every read model the log projects to, and `public_key.hex` the
 //! key that verifies it.
@@ -135,6 +136,8 @@ struct Rulings {
     hands: bool,
     /// Set the payouts by hand, then deal at three players left.
     payouts_and_deal: bool,
+    /// Results tracking: reinstate the first player eliminated (by mistake).
+    reinstate: bool,
 }
 
 /// Plays one tournament into its stream and returns its outcome.
@@ -185,6 +188,7 @@ async fn tournament(
         Vec::new()
     };
     let mut awaiting_ruling: Option<usize> = None;
+    let mut reinstate = rulings.reinstate;
     let mut payouts = rulings.payouts_and_deal;
     let mut deal = rulings.payouts_and_deal;
     let mut sent = 0;
@@ -240,6 +244,19 @@ async fn tournament(
         if !sim.finished() {
             sim.step()?;
         }
+        if reinstate
+            && sim.state.remaining() > 2
+            && let Some(TournamentEvent::PlayersEliminated { players, .. }) = sim.events.last()
+            && let Some(player) = players.first().cloned()
+            && sim
+                .send(&TournamentCommand::Reinstate {
+                    player,
+                    reason: "eliminated by mistake: the wrong player was called out".into(),
+                })
+                .is_ok()
+        {
+            reinstate = false;
+        }
         if sim.events.len() > sent {
             w.append(&stream, &sim.events[sent..]).await?;
             sent = sim.events.len();
@@ -248,10 +265,12 @@ async fn tournament(
     if sim.events.len() > sent {
         w.append(&stream, &sim.events[sent..]).await?;
     }
-    if !to_rule.is_empty() || payouts || deal {
-        return Err(
-            format!("{id}: rulings not made: {to_rule:?}, payouts {payouts}, deal {deal}").into(),
-        );
+    if !to_rule.is_empty() || payouts || deal || reinstate {
+        return Err(format!(
+            "{id}: rulings not made: {to_rule:?}, payouts {payouts}, deal {deal}, reinstate \
+             {reinstate}"
+        )
+        .into());
     }
     let outcome = sim
         .state
@@ -329,6 +348,34 @@ impl Ruling {
         }
         Ok(false)
     }
+}
+
+/// A results-only tournament cancelled after some play (re-buys made): its stream.
+async fn cancelled(w: &mut Writer<'_>, players: &[PlayerId]) -> Result<(), Failure> {
+    let id = "pennant-cancelled";
+    let options = SimOptions {
+        players: 12,
+        preset: Preset::Wph,
+        tracking: Tracking::Results,
+        table_size: 9,
+        rebuys: true,
+        late: 0,
+        ids: players.iter().take(14).cloned().collect(),
+        venue: "pennant".into(),
+    };
+    let mut sim = TournamentSim::new(2_000, options)?;
+    sim.start()?;
+    for _ in 0..12 {
+        if sim.finished() {
+            return Err(format!("{id} finished before it was cancelled").into());
+        }
+        sim.step()?;
+    }
+    sim.send(&TournamentCommand::Cancel {
+        reason: "power cut: the venue closed for the night".into(),
+    })?;
+    w.append(&StreamKind::Tournament.stream(id), &sim.events)
+        .await
 }
 
 /// Writes a golden log into `dir` (which must not hold one yet).
@@ -444,7 +491,15 @@ async fn play(store: &Store) -> Result<Written, Failure> {
             Rulings::default(),
         ),
         (Preset::Wsop, Tracking::Dealt, 10, Rulings::default()),
-        (Preset::QueenSix, Tracking::Results, 30, Rulings::default()),
+        (
+            Preset::QueenSix,
+            Tracking::Results,
+            30,
+            Rulings {
+                reinstate: true,
+                ..Rulings::default()
+            },
+        ),
         (Preset::Oracle, Tracking::Results, 30, Rulings::default()),
         (
             Preset::Invitational,
@@ -525,9 +580,17 @@ async fn play(store: &Store) -> Result<Written, Failure> {
             outcome.finishes[1].player = a;
         }
         league
-            .send(&mut w, LeagueCommand::AmendTournament { outcome })
+            .send(
+                &mut w,
+                LeagueCommand::AmendTournament {
+                    outcome,
+                    reason: "winner and runner-up entered the wrong way round".into(),
+                },
+            )
             .await?;
     }
+    // A tournament called off after some play: every entrant refunded.
+    cancelled(&mut w, &players).await?;
     league
         .send(
             &mut w,

@@ -36,6 +36,8 @@ const ADDED_FIELDS: &[(&str, FieldDefault)] = &[
     ("next_break_at", || Value::Null),
     ("average_stack", || Value::from(0)),
     ("pending", || Value::Array(Vec::new())),
+    // A cancelled tournament's reason and refunds (added in 0.2.0): null for every other.
+    ("cancelled", || Value::Null),
 ];
 
 /// A field's documented default.

@@ -33,6 +33,7 @@ pub mod code {
     pub const CONTRADICTS_PRESET: &str = "CONTRADICTS_PRESET";
     pub const SEED_NOT_HELD: &str = "SEED_NOT_HELD";
     pub const NOT_A_MEMBER: &str = "NOT_A_MEMBER";
+    pub const TOURNAMENT_CANCELLED: &str = "TOURNAMENT_CANCELLED";
 }
 
 /// Why a request failed, as the API reports it.
@@ -182,6 +183,8 @@ fn tournament_error(e: TournamentError) -> ApiError {
             ApiError::not_found(message)
         }
         TournamentError::BadSchedule(_) => ApiError::bad_field("schedule", message),
+        TournamentError::BadReason => ApiError::bad_field("reason", message),
+        TournamentError::Cancelled => ApiError::client(code::TOURNAMENT_CANCELLED, message),
         TournamentError::BadPayouts(_) => ApiError::bad_field("amounts", message),
         TournamentError::BadSeed
         | TournamentError::BadPlayerId

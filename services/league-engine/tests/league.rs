@@ -480,6 +480,7 @@ fn amending_a_result_rescores_it_under_every_version() {
         &mut state,
         &[Command::AmendTournament {
             outcome: outcome("t2", "anchor", 2, 20, &[("bob", 1), ("dan", 5), ("cat", 2)]),
+            reason: "places entered wrongly".into(),
         }],
     );
 
@@ -887,10 +888,18 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         (
             Command::AmendTournament {
                 outcome: t(&[("bob", 1)]),
+                reason: "a correction".into(),
             },
             LeagueError::UnknownTournament {
                 tournament: s("t9"),
             },
+        ),
+        (
+            Command::AmendTournament {
+                outcome: outcome("t1", "crown", 1, 10, &[("bob", 1)]),
+                reason: s(" \t"),
+            },
+            LeagueError::BadText { what: s("reason") },
         ),
         (
             record(elsewhere),
@@ -1029,6 +1038,7 @@ fn fixture_events() -> Vec<Event> {
             },
             Command::AmendTournament {
                 outcome: outcome("t1", "crown", 1, 20, &[("ann", 2), ("bob", 1)]),
+                reason: "winner entered second".into(),
             },
         ],
     );

@@ -86,6 +86,8 @@ pub const CATALOGUE: &[EventType] = &[
     tournament("PayoutsSet", 1),
     tournament("DealMade", 1),
     tournament("TournamentFinished", 1),
+    tournament("TournamentCancelled", 1),
+    tournament("PlayerReinstated", 1),
     league("LeagueCreated", 1),
     league("VenueAdded", 1),
     league("SeasonAdded", 1),
@@ -95,7 +97,8 @@ pub const CATALOGUE: &[EventType] = &[
     league("PlayersMerged", 1),
     league("PlayersUnmerged", 1),
     league("TournamentRecorded", 1),
-    league("TournamentAmended", 1),
+    // Version 2 (release 0.2.0) adds `reason`.
+    league("TournamentAmended", 2),
 ];
 
 /// Every kind of event a hand records (inside `HandEvent`): a golden log holds each.
@@ -136,9 +139,26 @@ pub struct Upcaster {
     pub upcast: UpcastFn,
 }
 
-/// Every upcaster, each with a test on a stored example of the version it reads. No type
-/// has changed shape since the first release, so there are none yet.
-pub const UPCASTERS: &[Upcaster] = &[];
+/// Every upcaster, each with a test on a stored example of the version it reads.
+pub const UPCASTERS: &[Upcaster] = &[Upcaster {
+    kind: StreamKind::League,
+    event_type: "TournamentAmended",
+    from: 1,
+    upcast: amended_v1_to_v2,
+}];
+
+/// `TournamentAmended` version 1 (release 0.1.0) said nothing of why: version 2 adds
+/// `reason`, which an amendment of version 1 reads as empty.
+fn amended_v1_to_v2(mut value: Value) -> Result<Value, String> {
+    let object = value
+        .as_object_mut()
+        .ok_or("a TournamentAmended event is a JSON object")?;
+    if object.contains_key("reason") {
+        return Err("version 1 has no reason".into());
+    }
+    object.insert("reason".into(), Value::String(String::new()));
+    Ok(value)
+}
 
 /// The event types a build knows and how it reads their old versions.
 #[derive(Clone, Copy, Debug)]
@@ -362,6 +382,54 @@ mod tests {
             let current = CODEC.current(u.kind, u.event_type);
             assert!(current.is_some_and(|v| u.from < v), "{u:?}");
         }
+    }
+
+    /// A `TournamentAmended` as release 0.1.0 wrote it (from its golden log, one finish
+    /// kept) reads as version 2 with an empty reason; its bytes are only read.
+    #[test]
+    fn an_amendment_of_version_1_reads_with_an_empty_reason() {
+        use league_engine::league::Event;
+        let stored = br#"{"type":"TournamentAmended","outcome":{"tournament":"queens-arms-1","venue":"queens-arms","season":"season-1","day":7,"buyin":2500,"prizepool":40000,"field":14,"finishes":[{"player":"pl007","place":1,"shared":1,"rebuys":0,"knockouts":4,"prize":18000}]},"points":[{"version":1,"points":[2800]}]}"#;
+        let read: Event = CODEC
+            .read(
+                StreamKind::League,
+                "TournamentAmended",
+                1,
+                stored,
+                |b| serde_json::from_slice(b),
+            )
+            .unwrap();
+        let Event::TournamentAmended {
+            outcome,
+            points,
+            reason,
+        } = read
+        else {
+            panic!("read as another event: {read:?}");
+        };
+        assert_eq!(reason, "");
+        assert_eq!(outcome.tournament.as_str(), "queens-arms-1");
+        assert_eq!(outcome.finishes.len(), 1);
+        assert_eq!(points.len(), 1);
+        // Version 2 as written now reads as it is.
+        let written = br#"{"type":"TournamentAmended","outcome":{"tournament":"t","venue":"v","season":"s","day":1,"buyin":0,"prizepool":0,"field":2,"finishes":[]},"points":[],"reason":"wrong winner entered"}"#;
+        let read: Event = CODEC
+            .read(StreamKind::League, "TournamentAmended", 2, written, |b| {
+                serde_json::from_slice(b)
+            })
+            .unwrap();
+        assert!(
+            matches!(read, Event::TournamentAmended { ref reason, .. } if reason == "wrong winner entered")
+        );
+        // A version 1 that already has a reason is not what release 0.1.0 wrote.
+        let odd = br#"{"type":"TournamentAmended","outcome":{"tournament":"t","venue":"v","season":"s","day":1,"buyin":0,"prizepool":0,"field":2,"finishes":[]},"points":[],"reason":"x"}"#;
+        let refused = CODEC.read::<Event>(StreamKind::League, "TournamentAmended", 1, odd, |b| {
+            serde_json::from_slice(b)
+        });
+        assert!(
+            matches!(refused, Err(DecodeError::Upcast { from: 1, .. })),
+            "{refused:?}"
+        );
     }
 
     /// A stream kind's events in two versions: `Renamed` gained `reason` in version 2 (a

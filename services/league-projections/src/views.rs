@@ -7,6 +7,7 @@ use league_engine::hand::{LegalActions, Phase, Seat, Street};
 use league_engine::league::LeagueState;
 use league_engine::points::Centipoints;
 use league_engine::tournament::play::{
+    Cancellation,
     Blinds, Finish, Level, Millis, Pending, PlayerId, Stage, Tournament, Tracking,
 };
 use league_engine::tournament::{Cents, Chips};
@@ -121,6 +122,9 @@ pub struct TournamentView {
     /// What the host must do, or what waits on a hand, before play goes on.
     #[serde(default)]
     pub pending: Vec<Pending>,
+    /// Why the tournament was cancelled and each entrant's refund, once it is.
+    #[serde(default)]
+    pub cancelled: Option<Cancellation>,
 }
 
 /// When the level after `level` (0-based) up to the next break starts, if the current one
@@ -193,6 +197,7 @@ pub fn tournament_view(stream: &str, t: &Tournament) -> TournamentView {
             _ => Chips::ZERO,
         },
         pending: t.pending(),
+        cancelled: t.cancellation().cloned(),
     }
 }
 

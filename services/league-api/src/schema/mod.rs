@@ -63,7 +63,11 @@ pub struct Query(
 /// answers what the first call appended and appends nothing; the same key sent with a
 /// different request is refused (`IDEMPOTENCY_KEY_REUSED`).
 #[derive(MergedObject, Default)]
-pub struct Mutation(tournaments::TournamentMutation, leagues::LeagueMutation);
+pub struct Mutation(
+    tournaments::TournamentMutation,
+    tournaments::CorrectionMutation,
+    leagues::LeagueMutation,
+);
 
 /// Live views over WebSocket (`graphql-transport-ws`, or the older `graphql-ws`): each sends
 /// the current value, then a new one whenever it changes; the event log sends each event.

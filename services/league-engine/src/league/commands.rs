@@ -48,8 +48,10 @@ pub enum Command {
     RecordTournament {
         outcome: TournamentOutcome,
     },
-    /// Replace a recorded tournament's outcome (same tournament id): a corrected result.
+    /// Replace a recorded tournament's outcome (same tournament id): a corrected result,
+    /// re-scored, with why it was corrected.
     AmendTournament {
         outcome: TournamentOutcome,
+        reason: String,
     },
 }

@@ -69,5 +69,7 @@ pub enum Event {
     TournamentAmended {
         outcome: TournamentOutcome,
         points: Vec<VersionPoints>,
+        /// Why it was corrected (version 2; an amendment of version 1 reads as empty).
+        reason: String,
     },
 }

@@ -203,16 +203,18 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
                 points,
             }])
         }
-        Command::AmendTournament { outcome } => {
+        Command::AmendTournament { outcome, reason } => {
             if !state.tournaments.contains_key(&outcome.tournament) {
                 return Err(LeagueError::UnknownTournament {
                     tournament: outcome.tournament.clone(),
                 });
             }
+            valid_text("reason", reason)?;
             let points = check_outcome(state, outcome)?;
             Ok(vec![Event::TournamentAmended {
                 outcome: outcome.clone(),
                 points,
+                reason: reason.trim().to_owned(),
             }])
         }
     }
@@ -300,7 +302,9 @@ pub fn apply(state: &mut LeagueState, event: &Event) {
             state.merged_into.remove(merge);
         }
         Event::TournamentRecorded { outcome, points }
-        | Event::TournamentAmended { outcome, points } => {
+        | Event::TournamentAmended {
+            outcome, points, ..
+        } => {
             state.tournaments.insert(
                 outcome.tournament.clone(),
                 Recorded {

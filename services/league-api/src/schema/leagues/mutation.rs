@@ -260,6 +260,46 @@ impl LeagueMutation {
         send(ctx, state, &caller, league_id, command, idempotency_key).await
     }
 
+    /// Corrects a recorded tournament: its whole outcome is replaced by `outcome` (the same
+    /// tournament id) and re-scored under every scoring version of its season, so the
+    /// standings and player records change with it; the `TournamentAmended` event keeps
+    /// the reason beside what it replaced. An admin of the league, or a host of the venue
+    /// the result was recorded for (and stays at).
+    async fn amend_tournament(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The league's id, as created.")] league_id: String,
+        #[graphql(
+            desc = "The corrected outcome, whole: venue, season, day, field, prize pool and finishes."
+        )]
+        outcome: OutcomeInput,
+        #[graphql(
+            desc = "Why the result is corrected, as auditors and players will read it: 1 to 200 characters."
+        )]
+        reason: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let state = state(ctx)?;
+        let caller = principal(ctx);
+        let outcome = TournamentOutcome::from(outcome);
+        caller.require_results(&league_id, &outcome.venue, &state.live.read())?;
+        let recorded_at = {
+            let p = state.live.read();
+            p.league(&stream_of(&league_id))
+                .and_then(|l| l.tournament(&outcome.tournament))
+                .map(|o| o.venue.clone())
+        };
+        // The venue's staff correct their own venue's results only.
+        if let Some(venue) = &recorded_at {
+            caller.require_results(&league_id, venue, &state.live.read())?;
+        }
+        let command = league::Command::AmendTournament { outcome, reason };
+        send(ctx, state, &caller, league_id, command, idempotency_key).await
+    }
+
     /// Records a finished tournament of this service in a league season: its field, prize
     /// pool and the league players' finishes, as the tournament's results say.
     async fn record_tournament_result(

@@ -6,8 +6,11 @@
 //! - [`inputs`]: the typed schedule (`ScheduleInput`) and the closed sets it names.
 //! - [`query`]: the queries, [`TournamentQuery`], and the table a command's result carries.
 //! - [`mutation`]: the commands, [`TournamentMutation`], and the authorisation of each command.
+//! - [`corrections`]: cancelling a tournament, reinstating a player, voiding a hand,
+//!   [`CorrectionMutation`].
 //! - [`subscription`]: the live views, [`TournamentSubscription`].
 
+pub mod corrections;
 pub mod draws;
 pub mod inputs;
 pub mod mutation;
@@ -15,6 +18,7 @@ pub mod query;
 pub mod subscription;
 pub mod types;
 
+pub use corrections::CorrectionMutation;
 pub use mutation::TournamentMutation;
 pub use query::TournamentQuery;
 pub use subscription::TournamentSubscription;

@@ -80,7 +80,7 @@ fn membership(state: &ApiState, venue: &str, player: &str) -> Membership {
 }
 
 /// Runs a tournament command that the venue's staff may send.
-async fn staff_command(
+pub(super) async fn staff_command(
     ctx: &Context<'_>,
     id: String,
     command: TournamentCommand,

@@ -21,6 +21,9 @@ pub enum TournamentStage {
     Running,
     /// Over: `results` holds every player's finish.
     Finished,
+    /// Called off by the venue's staff: `cancelled` says why and what each entrant was
+    /// refunded; every command is refused.
+    Cancelled,
 }
 
 impl From<Stage> for TournamentStage {
@@ -30,8 +33,30 @@ impl From<Stage> for TournamentStage {
             Stage::Scheduled => TournamentStage::Scheduled,
             Stage::Running => TournamentStage::Running,
             Stage::Finished => TournamentStage::Finished,
+            Stage::Cancelled => TournamentStage::Cancelled,
         }
     }
+}
+
+/// A cancelled tournament.
+#[derive(SimpleObject, Clone, Debug)]
+#[graphql(name = "Cancellation")]
+pub struct CancellationOut {
+    /// Why, as the staff gave it.
+    pub reason: String,
+    /// Each entrant who had paid, and everything they paid (entries, re-buys, add-ons and
+    /// fees), refunded.
+    pub refunds: Vec<RefundOut>,
+}
+
+/// One entrant's refund.
+#[derive(SimpleObject, Clone, Debug)]
+#[graphql(name = "Refund")]
+pub struct RefundOut {
+    /// The player's id.
+    pub player: String,
+    /// What they are refunded.
+    pub amount: Cents,
 }
 
 /// How antes are posted.
@@ -576,6 +601,20 @@ impl TournamentOut {
                 shared: *shared,
             })
             .collect()
+    }
+    /// Once the tournament is cancelled: why, and what each entrant was refunded.
+    async fn cancelled(&self) -> Option<CancellationOut> {
+        self.0.cancelled.as_ref().map(|c| CancellationOut {
+            reason: c.reason.clone(),
+            refunds: c
+                .refunds
+                .iter()
+                .map(|r| RefundOut {
+                    player: r.player.to_string(),
+                    amount: Cents(r.amount),
+                })
+                .collect(),
+        })
     }
     /// The final results, once the tournament is over.
     async fn results(&self) -> Option<Vec<FinishOut>> {

@@ -129,4 +129,16 @@ pub enum TournamentCommand {
         kind: DealKind,
         accepted: Vec<PlayerId>,
     },
+    /// Cancel a scheduled or running tournament: nothing more is played, and every
+    /// entrant is refunded what they paid (entries, re-buys, add-ons and fees).
+    Cancel {
+        reason: String,
+    },
+    /// Results tracking: bring back a player eliminated by mistake, with the chips they
+    /// were eliminated with (taken back from whoever was given them), at their seat; the
+    /// places are worked out again when the tournament finishes.
+    Reinstate {
+        player: PlayerId,
+        reason: String,
+    },
 }

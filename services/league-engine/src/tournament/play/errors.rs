@@ -172,4 +172,12 @@ pub enum TournamentError {
     Payout(#[from] PayoutError),
     #[error("chip or money amounts overflow")]
     Overflow,
+    #[error("the tournament is cancelled")]
+    Cancelled,
+    #[error("a correction's reason must be {}", crate::units::TEXT_RULE)]
+    BadReason,
+    #[error("player {0} is not out of the tournament")]
+    NotOut(PlayerId),
+    #[error("player {player} cannot be reinstated: {why}")]
+    CannotReinstate { player: PlayerId, why: String },
 }

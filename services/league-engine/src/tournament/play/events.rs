@@ -33,6 +33,23 @@ pub struct Knockout {
     pub by: PlayerId,
 }
 
+/// What a cancelled tournament gives back to one entrant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Refund {
+    pub player: PlayerId,
+    /// Everything the player paid: entries, re-buys, add-ons and fees.
+    pub amount: Cents,
+}
+
+/// A cancelled tournament: why, and what each entrant was refunded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Cancellation {
+    pub reason: String,
+    pub refunds: Vec<Refund>,
+}
+
 /// One player's result.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -243,5 +260,23 @@ pub enum TournamentEvent {
     TournamentFinished {
         pool: PrizePool,
         results: Vec<Finish>,
+    },
+    /// The tournament called off by the venue's staff: nothing more is played, and each
+    /// entrant is refunded what they paid.
+    TournamentCancelled {
+        /// Why, as the staff gave it.
+        reason: String,
+        refunds: Vec<Refund>,
+    },
+    /// A player eliminated by mistake is back at `table`/`seat` with the chips they were
+    /// eliminated with, taken back from `from` (`None`: from the chips nobody was given).
+    PlayerReinstated {
+        player: PlayerId,
+        table: u32,
+        seat: Seat,
+        chips: Chips,
+        from: Option<PlayerId>,
+        /// Why, as the staff gave it.
+        reason: String,
     },
 }

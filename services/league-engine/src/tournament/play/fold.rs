@@ -41,8 +41,50 @@ impl Tournament {
         self.issued += chips;
     }
 
+    /// Takes a player's elimination back from the order of eliminations (a re-entry, a
+    /// reinstatement).
+    fn take_back_bust(&mut self, player: &PlayerId) {
+        for bust in &mut self.busts {
+            bust.players.retain(|p| p != player);
+        }
+        self.busts.retain(|b| !b.players.is_empty());
+    }
+
     pub(super) fn apply(&mut self, event: &TournamentEvent) {
         match event {
+            TournamentEvent::TournamentCancelled { reason, refunds } => {
+                self.stage = Stage::Cancelled;
+                self.cancelled = Some(Cancellation {
+                    reason: reason.clone(),
+                    refunds: refunds.clone(),
+                });
+            }
+            TournamentEvent::PlayerReinstated {
+                player,
+                table,
+                seat,
+                chips,
+                from,
+                ..
+            } => {
+                self.take_back_bust(player);
+                if let Some(lost) = self.lost.remove(player)
+                    && let Some(by) = lost.knocked_out_by
+                {
+                    let by = self.entrant(by.as_str());
+                    by.knockouts = by.knockouts.saturating_sub(1);
+                }
+                match from {
+                    Some(from) => {
+                        let from = self.entrant(from.as_str());
+                        from.chips = from.chips.saturating_sub(*chips);
+                    }
+                    None => self.unallocated = self.unallocated.saturating_sub(*chips),
+                }
+                self.tables.entry(*table).or_default();
+                self.seat(player.as_str(), *table, *seat);
+                self.entrant(player.as_str()).chips = *chips;
+            }
             TournamentEvent::TournamentScheduled { schedule } => {
                 self.stage = Stage::Scheduled;
                 self.rules = Some(schedule.preset.rules());
@@ -142,10 +184,7 @@ impl Tournament {
                 self.last_at = self.last_at.max(*at);
                 self.commitment = Some(*next_commitment);
                 if *reentry {
-                    for bust in &mut self.busts {
-                        bust.players.retain(|p| p != player);
-                    }
-                    self.busts.retain(|b| !b.players.is_empty());
+                    self.take_back_bust(player);
                 }
                 self.purchase(player.as_str(), *paid, *chips);
                 self.entrant(player.as_str()).entries += 1;
@@ -185,6 +224,7 @@ impl Tournament {
                     .unwrap_or_default();
                 let t = self.tables.entry(*table).or_default();
                 t.hands = *hand;
+                t.before = t.last;
                 t.last = Some(*positions);
                 t.big_blinds.push(positions.big_blind);
                 t.hand = Some(Box::new(HandState::new()));
@@ -205,6 +245,16 @@ impl Tournament {
                     seat: *seat,
                 };
                 let freed = std::mem::take(&mut p.chips);
+                self.lost.insert(
+                    player.clone(),
+                    Lost {
+                        table: *table,
+                        seat: *seat,
+                        chips: freed,
+                        to: chips_to.clone(),
+                        knocked_out_by: None,
+                    },
+                );
                 match chips_to {
                     Some(to) => self.entrant(to.as_str()).chips += freed,
                     None => self.unallocated += freed,
@@ -223,6 +273,7 @@ impl Tournament {
             } => {
                 self.last_at = self.last_at.max(*at);
                 self.purchase(player.as_str(), *paid, *chips);
+                self.lost.remove(player);
                 let p = self.entrant(player.as_str());
                 p.rebuys += 1;
                 p.rebuy_announced = false;
@@ -252,6 +303,33 @@ impl Tournament {
             } => {
                 let mut freed = Chips::ZERO;
                 for id in players {
+                    let was = self.players.get(id).map(|p| (p.standing, p.chips));
+                    match was {
+                        // Busted first: the bust recorded where the chips went.
+                        Some((Standing::Busted { .. }, _)) => {
+                            if let Some(lost) = self.lost.get_mut(id)
+                                && let Some(k) = knockouts.iter().find(|k| k.player == *id)
+                            {
+                                lost.knocked_out_by = Some(k.by.clone());
+                            }
+                        }
+                        Some((Standing::Seated { table, seat }, chips)) => {
+                            let by = knockouts.iter().find(|k| k.player == *id);
+                            self.lost.insert(
+                                id.clone(),
+                                Lost {
+                                    table,
+                                    seat,
+                                    chips,
+                                    to: chips_to.clone(),
+                                    knocked_out_by: by.map(|k| k.by.clone()),
+                                },
+                            );
+                        }
+                        _ => {
+                            self.lost.remove(id);
+                        }
+                    }
                     self.unseat(id.as_str());
                     let p = self.entrant(id.as_str());
                     freed += p.chips;
@@ -404,6 +482,12 @@ impl Tournament {
         }
         if !hand.is_over() {
             return;
+        }
+        // A void hand is re-dealt with the same button and blinds (a misdeal is
+        // "reshuffle, cut and re-deal").
+        if matches!(event, HandEvent::HandVoided { .. }) {
+            t.last = t.before;
+            t.big_blinds.pop();
         }
         let stacks: Vec<(PlayerId, Chips)> = t
             .hand_start

@@ -64,6 +64,7 @@ use crate::rules::{HouseRules, Preset};
 
 mod clock;
 mod commands;
+mod corrections;
 mod eliminations;
 mod errors;
 mod events;

@@ -20,6 +20,7 @@ impl Run<'_> {
             Stage::Scheduled => {}
             Stage::Running => return Err(TournamentError::AlreadyStarted),
             Stage::Finished => return Err(TournamentError::Finished),
+            Stage::Cancelled => return Err(TournamentError::Cancelled),
         }
         if !crate::units::is_id(player) {
             return Err(TournamentError::BadPlayerId);

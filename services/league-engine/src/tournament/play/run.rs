@@ -30,6 +30,7 @@ impl Run<'_> {
             Stage::New => Err(TournamentError::NotScheduled),
             Stage::Scheduled => Err(TournamentError::NotStarted),
             Stage::Finished => Err(TournamentError::Finished),
+            Stage::Cancelled => Err(TournamentError::Cancelled),
             Stage::Running => self.schedule(),
         }
     }
@@ -93,6 +94,9 @@ impl Run<'_> {
     }
 
     pub(super) fn command(&mut self, command: &TournamentCommand) -> Result<()> {
+        if self.state.stage == Stage::Cancelled {
+            return Err(TournamentError::Cancelled);
+        }
         match command {
             TournamentCommand::Schedule(schedule) => self.schedule_cmd(schedule),
             TournamentCommand::Register { player } => self.register(player.as_str()),
@@ -210,6 +214,10 @@ impl Run<'_> {
             } => self.move_player(player.as_str(), *to_table, *to_seat),
             TournamentCommand::SetPayouts { amounts } => self.set_payouts(amounts),
             TournamentCommand::Deal { kind, accepted } => self.deal(*kind, accepted),
+            TournamentCommand::Cancel { reason } => self.cancel(reason),
+            TournamentCommand::Reinstate { player, reason } => {
+                self.reinstate(player.as_str(), reason)
+            }
         }
     }
 }

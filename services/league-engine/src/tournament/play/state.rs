@@ -11,6 +11,8 @@ pub enum Stage {
     Scheduled,
     Running,
     Finished,
+    /// Called off: every command is refused.
+    Cancelled,
 }
 
 /// Where a player is.
@@ -78,6 +80,8 @@ pub struct Table {
     /// The drawn button for the first hand.
     pub(super) button: Option<Seat>,
     pub(super) last: Option<Positions>,
+    /// The positions before the current hand's: a void hand is re-dealt with them.
+    pub(super) before: Option<Positions>,
     pub(super) big_blinds: Vec<Seat>,
     /// The current (or last) hand.
     pub(super) hand: Option<Box<HandState>>,
@@ -113,6 +117,19 @@ impl Table {
     pub(super) fn occupied(&self) -> Vec<Seat> {
         self.seats.keys().copied().collect()
     }
+}
+
+/// Where an eliminated player's seat and chips went, so a mistaken elimination can be
+/// undone (results tracking).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Lost {
+    pub(super) table: u32,
+    pub(super) seat: Seat,
+    pub(super) chips: Chips,
+    /// Who was given the chips (`None`: nobody yet).
+    pub(super) to: Option<PlayerId>,
+    /// Who was credited with the knockout.
+    pub(super) knocked_out_by: Option<PlayerId>,
 }
 
 /// A group of players out together.
@@ -172,6 +189,10 @@ pub struct Tournament {
     pub(super) results: Option<Vec<Finish>>,
     /// Level (index) and time when absent entrants may first be removed.
     pub(super) absent_from: Option<(usize, Millis)>,
+    /// Players out (or busted) and where their seat and chips went.
+    pub(super) lost: BTreeMap<PlayerId, Lost>,
+    /// Why the tournament was cancelled, and what each entrant was refunded.
+    pub(super) cancelled: Option<Cancellation>,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -189,6 +210,11 @@ impl Tournament {
 
     pub fn schedule(&self) -> Option<&Schedule> {
         self.schedule.as_deref()
+    }
+
+    /// Why the tournament was cancelled and the refunds, once it is.
+    pub fn cancellation(&self) -> Option<&Cancellation> {
+        self.cancelled.as_ref()
     }
 
     pub fn players(&self) -> &BTreeMap<PlayerId, Entrant> {

@@ -1,0 +1,166 @@
+//! Corrections by the venue's staff: cancelling a tournament, reinstating a player
+//! eliminated by mistake, voiding a hand. Each appends an event of its own carrying the
+//! staff's reason (the log's metadata names the token that sent it); nothing recorded
+//! before is changed.
+
+use async_graphql::{Context, Enum, Object};
+use league_engine::card::Card;
+use league_engine::hand::{Command as HandCommand, VoidReason};
+use league_engine::tournament::play::TournamentCommand;
+use league_engine::units::PlayerId;
+
+use super::mutation::staff_command;
+use crate::error::{ApiError, ApiResult};
+use crate::schema::CommandResult;
+
+/// Why a hand is void.
+#[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum VoidKind {
+    /// A misdeal (an exposed first or second hole card, cards to the wrong seat, ...):
+    /// only before the house's cut-off (QueenSix: before two players have acted and never
+    /// after the big blind; WPH 28: before substantial action; Oracle: before two players
+    /// after the blinds have acted). Refused after it: the hand is played out.
+    Misdeal,
+    /// A defective deck (a card with a different back, a marked or damaged card): void
+    /// whenever it is found.
+    DeckDefect,
+    /// Two cards of the same rank and suit found (`card` names it): void whenever found.
+    DuplicateCard,
+}
+
+/// A reason as staff give it: 1 to 200 characters, not all blank, no control characters.
+fn reason(text: String) -> ApiResult<String> {
+    if league_engine::units::is_text(&text) {
+        Ok(text.trim().to_owned())
+    } else {
+        Err(ApiError::bad_field(
+            "reason",
+            format!("reason: {}", league_engine::units::TEXT_RULE),
+        ))
+    }
+}
+
+#[derive(Default)]
+pub struct CorrectionMutation;
+
+#[Object]
+impl CorrectionMutation {
+    /// Cancels a scheduled or running tournament: nothing more is played, every command
+    /// to it is refused (`TOURNAMENT_CANCELLED`), and every entrant is refunded what they
+    /// paid (entries, re-buys, add-ons and fees; the tournament's `cancelled` lists each
+    /// refund). A finished tournament is corrected in its league (`amendTournament`). The
+    /// venue's staff.
+    async fn cancel_tournament(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(
+            desc = "Why it is cancelled, as auditors and players will read it: 1 to 200 characters."
+        )]
+        reason: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = TournamentCommand::Cancel {
+            reason: self::reason(reason)?,
+        };
+        staff_command(ctx, tournament_id, command, idempotency_key).await
+    }
+
+    /// Results tracking: brings back a player eliminated by mistake, at their seat if it
+    /// is still open (else the first open seat at the table with the fewest players), with
+    /// the chips they were eliminated with, taken back from the player who was given them
+    /// (or from the chips nobody was given yet). Their elimination no longer counts: places
+    /// are worked out again, and a knockout credited for it is taken back. Refused once
+    /// those chips have been counted into other stacks (`recordChips`) or given on, and
+    /// once the tournament has finished (then `amendTournament`). The venue's staff.
+    async fn reinstate(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(
+            desc = "Why the elimination was a mistake, as auditors will read it: 1 to 200 characters."
+        )]
+        reason: String,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let command = TournamentCommand::Reinstate {
+            player: PlayerId::from(player),
+            reason: self::reason(reason)?,
+        };
+        staff_command(ctx, tournament_id, command, idempotency_key).await
+    }
+
+    /// Voids the hand in progress at a table (dealt or recorded tracking): every chip put
+    /// in returns to the seat that put it in, and the next hand is re-dealt with the same
+    /// button and blinds. A misdeal only before the house's cut-off; a defective deck or a
+    /// duplicate card whenever it is found. The venue's staff.
+    async fn void_hand(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The table's number, from 1.")] table: u32,
+        #[graphql(desc = "Why the hand is void: a misdeal, a defective deck or a duplicate card.")]
+        kind: VoidKind,
+        #[graphql(
+            desc = "For MISDEAL and DECK_DEFECT, what happened as auditors will read it (e.g. `seat 3's first card exposed`): 1 to 200 characters. Left out for DUPLICATE_CARD, whose record is the card."
+        )]
+        reason: Option<String>,
+        #[graphql(
+            desc = "For DUPLICATE_CARD, the card found twice (e.g. `Qs`); left out otherwise."
+        )]
+        card: Option<String>,
+        #[graphql(
+            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
+        )]
+        idempotency_key: Option<String>,
+    ) -> ApiResult<CommandResult> {
+        let reason = match (kind, reason, card) {
+            (VoidKind::DuplicateCard, None, Some(card)) => {
+                let card: Card = card.parse().map_err(|_| {
+                    ApiError::bad_field("card", format!("card: not a card: {card:?}"))
+                })?;
+                VoidReason::DuplicateCard(card)
+            }
+            (VoidKind::DuplicateCard, _, None) => {
+                return Err(ApiError::bad_field(
+                    "card",
+                    "card: DUPLICATE_CARD names the card found twice",
+                ));
+            }
+            (VoidKind::DuplicateCard, Some(_), Some(_)) => {
+                return Err(ApiError::bad_field(
+                    "reason",
+                    "reason: DUPLICATE_CARD's record is the card; leave the reason out",
+                ));
+            }
+            (_, _, Some(_)) => {
+                return Err(ApiError::bad_field(
+                    "card",
+                    "card: only DUPLICATE_CARD names a card",
+                ));
+            }
+            (_, None, None) => {
+                return Err(ApiError::bad_field(
+                    "reason",
+                    "reason: say what happened (a misdeal or a defective deck)",
+                ));
+            }
+            (VoidKind::Misdeal, Some(text), None) => VoidReason::Misdeal(self::reason(text)?),
+            (VoidKind::DeckDefect, Some(text), None) => {
+                VoidReason::DeckDefect(self::reason(text)?)
+            }
+        };
+        let command = TournamentCommand::Hand {
+            table,
+            command: HandCommand::Void { reason },
+        };
+        staff_command(ctx, tournament_id, command, idempotency_key).await
+    }
+}
