@@ -313,7 +313,9 @@ impl Tournament {
                                 lost.knocked_out_by = Some(k.by.clone());
                             }
                         }
-                        Some((Standing::Seated { table, seat }, chips)) => {
+                        // With chips: a disqualified or removed absent player has none
+                        // left to bring back.
+                        Some((Standing::Seated { table, seat }, chips)) if chips > Chips::ZERO => {
                             let by = knockouts.iter().find(|k| k.player == *id);
                             self.lost.insert(
                                 id.clone(),

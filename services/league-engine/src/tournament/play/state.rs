@@ -256,7 +256,7 @@ impl Tournament {
     /// was paused (breaks run on the clock). Purchase and late-registration windows by
     /// time are measured on it.
     pub fn played(&self, now: Millis) -> Millis {
-        if self.stage < Stage::Running {
+        if !matches!(self.stage, Stage::Running | Stage::Finished) {
             return 0;
         }
         self.paused_since
@@ -453,7 +453,8 @@ impl Tournament {
                 return Err(format!("{id} is out with {} chips", p.chips));
             }
         }
-        if self.stage >= Stage::Running {
+        // A cancelled tournament has no places.
+        if matches!(self.stage, Stage::Running | Stage::Finished) {
             let places = self.places();
             let ids: BTreeSet<&PlayerId> = places.iter().map(|(id, _, _)| id).collect();
             if ids.len() != places.len() || ids.len() != self.players.len() {

@@ -1,0 +1,349 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+//! Corrections by the venue's staff, given/when/then: a tournament cancelled (every entrant
+//! refunded, every later command refused), a player eliminated by mistake reinstated (the
+//! chips back from whoever took them, the places worked out again), and a void hand (every
+//! chip back, re-dealt on the same button). Each refusal changes nothing, and each log
+//! replays to the state decided.
+
+#[path = "support/tour.rs"]
+mod tour;
+
+use league_engine::hand::{Action, Command as HandCommand, VoidReason};
+use league_engine::rules::Preset;
+use league_engine::tournament::play::{
+    Penalty, Refund, Stage, Standing, TournamentCommand as Cmd, TournamentError as Err,
+    TournamentEvent as Ev, Tracking,
+};
+use league_engine::units::{Cents, Chips, PlayerId};
+use tour::{Game, id, schedule};
+
+fn cancel(reason: &str) -> Cmd {
+    Cmd::Cancel {
+        reason: reason.into(),
+    }
+}
+
+fn reinstate(player: &PlayerId) -> Cmd {
+    Cmd::Reinstate {
+        player: player.clone(),
+        reason: "the wrong player was called out".into(),
+    }
+}
+
+fn eliminate(player: &PlayerId, by: Option<&PlayerId>) -> Cmd {
+    Cmd::Eliminate {
+        players: vec![player.clone()],
+        by: by.cloned(),
+    }
+}
+
+/// What an entry costs under the harness's schedule: $20 + $5.
+const ENTRY: u64 = 2_500;
+
+#[test]
+fn a_scheduled_tournament_is_cancelled_with_every_registration_refunded() {
+    let mut g = Game::registered(schedule(Preset::QueenSix, Tracking::Results), 4);
+    g.when(Cmd::Unregister { player: id(4) });
+    assert_eq!(g.refused(cancel("  ")), Err::BadReason);
+    assert_eq!(g.refused(cancel("two\nlines")), Err::BadReason);
+    let events = g.when(cancel("  not enough players turned up "));
+    let [Ev::TournamentCancelled { reason, refunds }] = events.as_slice() else {
+        panic!("{events:?}");
+    };
+    assert_eq!(reason, "not enough players turned up");
+    // The player who unregistered was refunded then, and is not refunded twice.
+    let refunded: Vec<(PlayerId, u64)> = refunds
+        .iter()
+        .map(|r| (r.player.clone(), r.amount.get()))
+        .collect();
+    assert_eq!(
+        refunded,
+        vec![(id(1), ENTRY), (id(2), ENTRY), (id(3), ENTRY)]
+    );
+    assert_eq!(g.state.stage(), Stage::Cancelled);
+    assert_eq!(g.state.cancellation().unwrap().refunds, *refunds);
+    for command in [
+        Cmd::Register { player: id(9) },
+        Cmd::Unregister { player: id(1) },
+        cancel("again"),
+        Cmd::MarkAbsent { player: id(1) },
+    ] {
+        assert_eq!(g.refused(command), Err::Cancelled);
+    }
+    let (seed, next_commitment) = g.reveal();
+    assert_eq!(
+        g.refused(Cmd::Start {
+            at: 0,
+            seed,
+            next_commitment
+        }),
+        Err::Cancelled
+    );
+    g.assert_replays();
+}
+
+/// The harness's schedule with one $20 re-buy each in levels 1 and 2.
+fn with_rebuys(tracking: Tracking) -> league_engine::tournament::play::Schedule {
+    let mut s = schedule(Preset::QueenSix, tracking);
+    s.pool.rebuy = Some(league_engine::tournament::pool::Price::new(
+        Cents::new(2000),
+        Cents::ZERO,
+    ));
+    s.rebuys = Some(league_engine::tournament::play::PurchasePolicy {
+        per_player: 1,
+        from_level: 1,
+        until_level: 2,
+        chips: Chips::new(5000),
+        max_stack: None,
+        after_bust_only: false,
+        until_minutes: None,
+    });
+    s
+}
+
+#[test]
+fn a_running_tournament_is_cancelled_with_entries_and_rebuys_refunded() {
+    let mut g = Game::started(with_rebuys(Tracking::Results), 6);
+    let (busted, by) = (g.at_table(1)[0].clone(), g.at_table(1)[1].clone());
+    // Busted within the re-buy window: the player pays and plays on.
+    g.when(eliminate(&busted, Some(&by)));
+    let at = g.tick(1_000);
+    g.when(Cmd::Rebuy {
+        player: busted.clone(),
+        at,
+    });
+    let paid = g.state.player(busted.as_str()).unwrap().paid;
+    assert_eq!(paid.get(), ENTRY + 2_000, "a re-buy was paid for");
+    let out = g.at_table(1)[2].clone();
+    g.when(eliminate(&out, None));
+    let events = g.when(cancel("power cut"));
+    let [Ev::TournamentCancelled { refunds, .. }] = events.as_slice() else {
+        panic!("{events:?}");
+    };
+    // Everyone who paid, in or out, gets back everything they paid.
+    assert_eq!(refunds.len(), 6);
+    for Refund { player, amount } in refunds {
+        assert_eq!(*amount, g.state.player(player.as_str()).unwrap().paid);
+    }
+    let total: u64 = refunds.iter().map(|r| r.amount.get()).sum();
+    assert_eq!(total, 6 * ENTRY + (paid.get() - ENTRY));
+    assert_eq!(
+        g.refused(Cmd::StartHand {
+            table: 1,
+            seed: None
+        }),
+        Err::Cancelled
+    );
+    assert_eq!(g.refused(reinstate(&out)), Err::Cancelled);
+    g.assert_replays();
+}
+
+#[test]
+fn only_a_scheduled_or_running_tournament_is_cancelled() {
+    assert_eq!(Game::fresh().refused(cancel("x")), Err::NotScheduled);
+    let mut g = Game::started(with_rebuys(Tracking::Results), 2);
+    let winner = g.at_table(1)[0].clone();
+    let loser = g.at_table(1)[1].clone();
+    g.when(eliminate(&loser, Some(&winner)));
+    // Busted with a re-buy left: the player declines it and the tournament is over.
+    assert_eq!(g.state.stage(), Stage::Running);
+    g.when(Cmd::DeclineRebuy { player: loser });
+    assert_eq!(g.state.stage(), Stage::Finished);
+    assert_eq!(g.refused(cancel("too late")), Err::Finished);
+}
+
+#[test]
+fn a_player_eliminated_by_mistake_is_back_at_their_seat_with_their_chips() {
+    let mut g = Game::started(schedule(Preset::QueenSix, Tracking::Results), 6);
+    let table = g.at_table(1);
+    let (wrong, by, other) = (table[0].clone(), table[1].clone(), table[2].clone());
+    let seat = g.seat_of(wrong.as_str());
+    let (start, by_before) = (g.chips(wrong.as_str()), g.chips(by.as_str()));
+
+    g.when(eliminate(&wrong, Some(&by)));
+    assert_eq!(g.chips(by.as_str()), by_before + start);
+    assert_eq!(g.state.player(by.as_str()).unwrap().knockouts, 1);
+    assert_eq!(g.place(wrong.as_str()), (6, 1));
+
+    let events = g.when(reinstate(&wrong));
+    assert!(
+        events.contains(&Ev::PlayerReinstated {
+            player: wrong.clone(),
+            table: seat.0,
+            seat: seat.1,
+            chips: Chips::new(start),
+            from: Some(by.clone()),
+            reason: "the wrong player was called out".into(),
+        }),
+        "{events:?}"
+    );
+    assert_eq!(g.seat_of(wrong.as_str()), seat);
+    assert_eq!(g.chips(wrong.as_str()), start);
+    assert_eq!(g.chips(by.as_str()), by_before);
+    assert_eq!(g.state.player(by.as_str()).unwrap().knockouts, 0);
+    assert_eq!(g.place(wrong.as_str()), (1, 6), "in again, with everyone else");
+    assert_eq!(g.state.remaining(), 6);
+
+    // The right player goes out instead (nobody given the chips yet), and is reinstated
+    // from those chips; then play goes on to the end and the places follow the real order.
+    g.when(eliminate(&other, None));
+    g.when(reinstate(&other));
+    assert_eq!(g.chips(other.as_str()), start);
+    let order: Vec<PlayerId> = g
+        .at_table(1)
+        .into_iter()
+        .filter(|p| *p != by)
+        .collect();
+    for p in &order {
+        g.when(eliminate(p, Some(&by)));
+    }
+    assert_eq!(g.state.stage(), Stage::Finished);
+    assert_eq!(g.finish(by.as_str()).0, 1);
+    for (i, p) in order.iter().enumerate() {
+        assert_eq!(g.finish(p.as_str()).0, 6 - u32::try_from(i).unwrap(), "{p}");
+    }
+    assert_eq!(g.state.player(by.as_str()).unwrap().knockouts, 5);
+    g.assert_replays();
+}
+
+#[test]
+fn a_reinstatement_is_refused_where_it_cannot_be_made_and_changes_nothing() {
+    let mut g = Game::started(schedule(Preset::QueenSix, Tracking::Results), 6);
+    let table = g.at_table(1);
+    let (a, b, c) = (table[0].clone(), table[1].clone(), table[2].clone());
+    assert_eq!(g.refused(reinstate(&a)), Err::NotOut(a.clone()));
+    assert_eq!(
+        g.refused(reinstate(&PlayerId::from("nobody"))),
+        Err::UnknownPlayer(PlayerId::from("nobody"))
+    );
+    g.when(eliminate(&a, None));
+    assert_eq!(
+        g.refused(Cmd::Reinstate {
+            player: a.clone(),
+            reason: "\t".into()
+        }),
+        Err::BadReason
+    );
+    // Counted into the other stacks: the count is the record.
+    let total = g.state.chips_in_play();
+    let players: Vec<PlayerId> = g
+        .state
+        .players()
+        .iter()
+        .filter(|(_, p)| matches!(p.standing, Standing::Seated { .. }))
+        .map(|(id, _)| id.clone())
+        .collect();
+    let each = total.get() / 5;
+    let counts: Vec<(PlayerId, Chips)> = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let chips = if i == 0 { total.get() - 4 * each } else { each };
+            (p.clone(), Chips::new(chips))
+        })
+        .collect();
+    g.when(Cmd::RecordChips { counts });
+    assert!(matches!(
+        g.refused(reinstate(&a)),
+        Err::CannotReinstate { player, .. } if player == a
+    ));
+    // Given on: the player who took them has since lost them.
+    g.when(eliminate(&b, Some(&c)));
+    let d = g
+        .at_table(1)
+        .into_iter()
+        .find(|p| *p != c)
+        .unwrap();
+    g.when(eliminate(&c, Some(&d)));
+    let at_c = g.refused(reinstate(&b));
+    assert!(
+        matches!(&at_c, Err::CannotReinstate { player, why } if *player == b && why.contains(c.as_str())),
+        "{at_c:?}"
+    );
+    // A disqualified player was not eliminated at a table.
+    let e = g.at_table(1).into_iter().find(|p| *p != d).unwrap();
+    g.when(Cmd::Penalise {
+        player: e.clone(),
+        penalty: Penalty::Disqualify,
+    });
+    assert!(matches!(
+        g.refused(reinstate(&e)),
+        Err::CannotReinstate { player, .. } if player == e
+    ));
+    g.assert_replays();
+}
+
+#[test]
+fn reinstating_is_for_results_tracking() {
+    let g = Game::started(schedule(Preset::QueenSix, Tracking::Recorded), 4);
+    assert_eq!(
+        g.refused(reinstate(&id(1))),
+        Err::WrongTracking {
+            tracking: Tracking::Recorded
+        }
+    );
+}
+
+#[test]
+fn a_void_hand_returns_every_chip_and_is_re_dealt_on_the_same_button() {
+    let mut g = Game::started(schedule(Preset::Wph, Tracking::Recorded), 5);
+    let before: Vec<u64> = g.at_table(1).iter().map(|p| g.chips(p.as_str())).collect();
+    let positions = g.start_hand(1);
+    // The blinds are in and the first player calls: still before WPH's cut-off.
+    g.act(1, Action::Call);
+    let events = g.when(Cmd::Hand {
+        table: 1,
+        command: HandCommand::Void {
+            reason: VoidReason::Misdeal("seat 3's first card exposed".into()),
+        },
+    });
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            Ev::HandEvent {
+                event: league_engine::hand::Event::HandVoided { .. },
+                ..
+            }
+        )),
+        "{events:?}"
+    );
+    let after: Vec<u64> = g.at_table(1).iter().map(|p| g.chips(p.as_str())).collect();
+    assert_eq!(after, before, "every chip back where it came from");
+    // Re-dealt with the same button and blinds; after a hand played, the button moves.
+    assert_eq!(g.start_hand(1), positions);
+    while let Some(seat) = g.hand(1).to_act() {
+        let legal = g.hand(1).legal_actions().unwrap();
+        let action = if legal.can_check {
+            Action::Check
+        } else {
+            Action::Fold
+        };
+        g.when(Cmd::Hand {
+            table: 1,
+            command: HandCommand::Act { seat, action },
+        });
+    }
+    assert_ne!(g.start_hand(1).button, positions.button);
+    g.assert_replays();
+}
+
+#[test]
+fn cents_refunded_are_what_was_paid() {
+    // A refund never invents money: the sum of refunds is the money taken.
+    let mut g = Game::registered(schedule(Preset::Oracle, Tracking::Results), 9);
+    let events = g.when(cancel("venue double-booked"));
+    let Some(Ev::TournamentCancelled { refunds, .. }) = events.first() else {
+        panic!("{events:?}");
+    };
+    let sum = refunds
+        .iter()
+        .try_fold(Cents::ZERO, |s, r| s.checked_add(r.amount))
+        .unwrap();
+    let paid = g
+        .state
+        .players()
+        .values()
+        .try_fold(Cents::ZERO, |s, p| s.checked_add(p.paid))
+        .unwrap();
+    assert_eq!(sum, paid);
+}
