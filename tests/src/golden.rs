@@ -25,7 +25,9 @@ use league_engine::league::{
 };
 use league_engine::rules::Preset;
 use league_engine::tournament::DealKind;
-use league_engine::tournament::play::{Penalty, TournamentCommand, TournamentEvent, Tracking};
+use league_engine::tournament::play::{
+    Penalty, Standing, TournamentCommand, TournamentEvent, Tracking,
+};
 use league_engine::tournament::sim::{SimOptions, TournamentSim};
 use league_engine::units::PlayerId;
 use league_events::{LogEvent, StreamKind, encode};
@@ -134,7 +136,7 @@ struct Rulings {
     absent_removed: bool,
     /// In a dealt or recorded hand: an out-of-turn fold, an under-sized raise, a misdeal.
     hands: bool,
-    /// Set the payouts by hand, then deal at three players left.
+    /// Set the payouts by hand, then deal at three (or two) players left.
     payouts_and_deal: bool,
     /// Results tracking: reinstate the first player eliminated (by mistake).
     reinstate: bool,
@@ -227,7 +229,17 @@ async fn tournament(
             sim.send(&TournamentCommand::SetPayouts { amounts })?;
             payouts = false;
         }
-        if deal && sim.state.remaining() == 3 && !sim.state.tables().values().any(|t| t.in_hand()) {
+        // A deal between hands, once nobody still has a re-buy to decide.
+        let deciding = sim
+            .state
+            .players()
+            .values()
+            .any(|p| matches!(p.standing, Standing::Busted { .. }));
+        if deal
+            && !deciding
+            && (2..=3).contains(&sim.state.remaining())
+            && !sim.state.tables().values().any(|t| t.in_hand())
+        {
             let accepted = sim
                 .state
                 .players()

@@ -617,6 +617,11 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         ("unmergePlayers", "unmergePlayers(leagueId: \"apl\", keep: \"ann\", merge: \"cat\")".into(), May::Admin),
         ("recordTournament", format!("recordTournament(leagueId: \"apl\", outcome: {})", graphql_json(&outcome)), May::Staff),
         ("recordTournamentResult", "recordTournamentResult(leagueId: \"apl\", tournamentId: \"t1\", season: \"s1\", day: 1)".into(), May::Staff),
+        ("amendTournament", format!("amendTournament(leagueId: \"apl\", outcome: {}, reason: \"corrected\")", graphql_json(&outcome)), May::Staff),
+        ("reinstate", "reinstate(tournamentId: \"m1\", player: \"cat\", reason: \"a mistake\")".into(), May::Staff),
+        ("voidHand", "voidHand(tournamentId: \"m1\", table: 1, kind: MISDEAL, reason: \"a card exposed\")".into(), May::Staff),
+        // Last: the tournament is over for every case after it.
+        ("cancelTournament", "cancelTournament(tournamentId: \"m1\", reason: \"called off\")".into(), May::Staff),
     ];
     // Every mutation of the schema is in the matrix.
     let sdl = league_api::sdl();

@@ -1,0 +1,307 @@
+//! Corrections through the API, as a venue's host and a league's admin make them: a
+//! tournament cancelled (refunds shown, every later command refused with its code), a
+//! player eliminated by mistake reinstated (chips and places back), a hand voided (every
+//! chip back), a recorded result amended (points re-scored). Each is in the audit log with
+//! its reason and who sent it; bad reasons and other venues' objects change nothing.
+
+#![expect(clippy::unwrap_used, clippy::expect_used, reason = "a test")]
+
+use league_api::auth::Role;
+use league_engine::tournament::play::Tracking;
+use league_tests::{
+    ACT, TestApp, a_league, a_night_in_the_standings, code, on_every_backend, started,
+};
+use serde_json::{Value, json};
+
+const CANCEL: &str = "mutation($t: String!, $r: String!) { cancelTournament(tournamentId: $t, reason: $r) { events } }";
+const REINSTATE: &str = "mutation($t: String!, $p: String!, $r: String!) { reinstate(tournamentId: $t, player: $p, reason: $r) { events } }";
+const ELIMINATE: &str = "mutation($t: String!, $p: String!, $by: String) { eliminate(tournamentId: $t, players: [$p], by: $by) { events } }";
+const TOURNAMENT: &str = "query($t: String!) { tournament(id: $t) { stage remaining places { player place shared } tables { seats { player chips } } cancelled { reason refunds { player amount } } } }";
+
+/// A stream's events in the log, as (type, actor, payload), read as an auditor pages it.
+async fn last_events(app: &TestApp, stream: &str) -> Vec<(String, String, Value)> {
+    let mut found = Vec::new();
+    let mut after: Option<String> = None;
+    loop {
+        let body = app
+            .admin(
+                "query($a: String) { events(after: $a, first: 1000) { events { streamId eventType actor payload } endCursor hasNextPage } }",
+                json!({"a": after}),
+            )
+            .await;
+        for e in body["events"]["events"].as_array().unwrap() {
+            if e["streamId"] == stream {
+                found.push((
+                    e["eventType"].as_str().unwrap().to_owned(),
+                    e["actor"].as_str().unwrap_or("").to_owned(),
+                    serde_json::from_str(e["payload"].as_str().unwrap_or("null")).unwrap(),
+                ));
+            }
+        }
+        if body["events"]["hasNextPage"] != true {
+            return found;
+        }
+        after = body["events"]["endCursor"].as_str().map(str::to_owned);
+    }
+}
+
+fn chips_of(view: &Value, player: &str) -> Option<u64> {
+    view["tournament"]["tables"]
+        .as_array()?
+        .iter()
+        .flat_map(|t| t["seats"].as_array().cloned().unwrap_or_default())
+        .find(|s| s["player"] == player)
+        .and_then(|s| s["chips"].as_u64())
+}
+
+async fn a_host_cancels_a_tournament_and_every_entrant_is_refunded(app: &TestApp) {
+    a_league(app).await;
+    started(app, "c1", "crown", Tracking::Results, &["ann", "bob", "cat"]).await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let other = app.token(Role::Host, Some("anchor"), None).await;
+    let before = app.last_position().await;
+    for (token, reason, expected) in [
+        (&other, "not theirs", "FORBIDDEN"),
+        (&host, "   ", "BAD_INPUT"),
+        (&host, "a\nb", "BAD_INPUT"),
+    ] {
+        let body = app
+            .graphql(Some(token), CANCEL, json!({"t": "c1", "r": reason}))
+            .await;
+        assert_eq!(code(&body), expected, "{body:#}");
+        if expected == "BAD_INPUT" {
+            assert_eq!(body["errors"][0]["extensions"]["field"], "reason", "{body:#}");
+        }
+    }
+    assert_eq!(app.last_position().await, before, "refusals append nothing");
+
+    let body = app
+        .graphql(Some(&host), CANCEL, json!({"t": "c1", "r": "power cut at the venue"}))
+        .await;
+    assert_eq!(body["data"]["cancelTournament"]["events"], 1, "{body:#}");
+    let view = app.admin(TOURNAMENT, json!({"t": "c1"})).await;
+    let t = &view["tournament"];
+    assert_eq!(t["stage"], "CANCELLED");
+    assert_eq!(t["cancelled"]["reason"], "power cut at the venue");
+    let refunds: Vec<(String, u64)> = t["cancelled"]["refunds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["player"].as_str().unwrap().to_owned(),
+                r["amount"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        refunds,
+        [
+            ("ann".to_owned(), 2_500),
+            ("bob".to_owned(), 2_500),
+            ("cat".to_owned(), 2_500)
+        ]
+    );
+    // Every later command is refused, with a code that says why.
+    let body = app
+        .graphql(Some(&host), ELIMINATE, json!({"t": "c1", "p": "bob"}))
+        .await;
+    assert_eq!(code(&body), "TOURNAMENT_CANCELLED", "{body:#}");
+    // The auditor sees who cancelled it and why.
+    let events = last_events(app, "tournament:c1").await;
+    let (ty, actor, payload) = events.last().unwrap();
+    assert_eq!(ty, "TournamentCancelled");
+    assert!(actor.starts_with("host:crown:"), "{actor}");
+    assert_eq!(payload["data"]["reason"], "power cut at the venue");
+}
+
+async fn a_player_eliminated_by_mistake_is_reinstated(app: &TestApp) {
+    a_league(app).await;
+    started(app, "r1", "crown", Tracking::Results, &["ann", "bob", "cat"]).await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let view = app.admin(TOURNAMENT, json!({"t": "r1"})).await;
+    let start = chips_of(&view, "cat").unwrap();
+    app.admin(ELIMINATE, json!({"t": "r1", "p": "cat", "by": "ann"}))
+        .await;
+    let view = app.admin(TOURNAMENT, json!({"t": "r1"})).await;
+    assert_eq!(view["tournament"]["remaining"], 2);
+    assert_eq!(chips_of(&view, "ann"), Some(2 * start));
+
+    let body = app
+        .graphql(Some(&host), REINSTATE, json!({"t": "r1", "p": "bob", "r": "x"}))
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "bob is still in: {body:#}");
+    let body = app
+        .graphql(
+            Some(&host),
+            REINSTATE,
+            json!({"t": "r1", "p": "cat", "r": "the wrong player was called out"}),
+        )
+        .await;
+    assert_eq!(body["data"]["reinstate"]["events"], 1, "{body:#}");
+    let view = app.admin(TOURNAMENT, json!({"t": "r1"})).await;
+    assert_eq!(view["tournament"]["remaining"], 3);
+    assert_eq!(chips_of(&view, "cat"), Some(start));
+    assert_eq!(chips_of(&view, "ann"), Some(start));
+    let (ty, actor, payload) = last_events(app, "tournament:r1").await.pop().unwrap();
+    assert_eq!(ty, "PlayerReinstated");
+    assert!(actor.starts_with("host:crown:"), "{actor}");
+    assert_eq!(payload["data"]["reason"], "the wrong player was called out");
+    assert_eq!(payload["data"]["from"], "ann");
+
+    // Played on: bob out first, then cat; the places follow what really happened.
+    for out in ["bob", "cat"] {
+        app.admin(ELIMINATE, json!({"t": "r1", "p": out, "by": "ann"}))
+            .await;
+    }
+    let view = app.admin(TOURNAMENT, json!({"t": "r1"})).await;
+    assert_eq!(view["tournament"]["stage"], "FINISHED");
+    let places: Vec<(String, u64)> = view["tournament"]["places"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["player"].as_str().unwrap().to_owned(),
+                p["place"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(places.contains(&("cat".to_owned(), 2)), "{places:?}");
+    assert!(places.contains(&("bob".to_owned(), 3)), "{places:?}");
+    // Finished: corrections go to the league's record now.
+    let body = app
+        .graphql(
+            Some(&host),
+            REINSTATE,
+            json!({"t": "r1", "p": "bob", "r": "too late"}),
+        )
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+}
+
+async fn a_misdealt_hand_is_voided_and_every_chip_goes_back(app: &TestApp) {
+    a_league(app).await;
+    started(app, "v1", "crown", Tracking::Dealt, &["ann", "bob", "cat"]).await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let table = "query { table(tournamentId: \"v1\", table: 1) { inHand toAct seats { seat player chips } } }";
+    let chips = |view: &Value| -> Vec<u64> {
+        view["table"]["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["chips"].as_u64().unwrap())
+            .collect()
+    };
+    let before = chips(&app.admin(table, json!({})).await);
+    app.admin(
+        "mutation { startHand(tournamentId: \"v1\", table: 1) { events } }",
+        json!({}),
+    )
+    .await;
+    let void = "mutation($k: VoidKind!, $r: String, $c: String) { voidHand(tournamentId: \"v1\", table: 1, kind: $k, reason: $r, card: $c) { events } }";
+    let last = app.last_position().await;
+    for (vars, field) in [
+        (json!({"k": "MISDEAL"}), "reason"),
+        (json!({"k": "DUPLICATE_CARD", "r": "two queens"}), "card"),
+        (json!({"k": "DUPLICATE_CARD", "c": "Zz"}), "card"),
+        (json!({"k": "MISDEAL", "r": "x", "c": "Qs"}), "card"),
+    ] {
+        let body = app.graphql(Some(&host), void, vars).await;
+        assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+        assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
+    }
+    assert_eq!(app.last_position().await, last);
+    let body = app
+        .graphql(
+            Some(&host),
+            void,
+            json!({"k": "MISDEAL", "r": "seat 1's first card exposed"}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let view = app.admin(table, json!({})).await;
+    assert_eq!(view["table"]["inHand"], false);
+    assert_eq!(chips(&view), before, "every chip back where it came from");
+    // The next hand is dealt, and acting in it works as ever.
+    app.admin(
+        "mutation { startHand(tournamentId: \"v1\", table: 1) { events } }",
+        json!({}),
+    )
+    .await;
+    let view = app.admin(table, json!({})).await;
+    let seat = view["table"]["toAct"].as_u64().unwrap();
+    app.admin(
+        ACT,
+        json!({"t": "v1", "table": 1, "seat": seat, "a": "FOLD"}),
+    )
+    .await;
+}
+
+async fn an_admin_amends_a_result_and_the_points_are_rescored(app: &TestApp) {
+    a_night_in_the_standings(app).await;
+    let standings = "query { standings(leagueId: \"apl\", season: \"s1\") { player points } }";
+    let points = |body: &Value| -> Vec<(String, String)> {
+        body["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                (
+                    s["player"].as_str().unwrap().to_owned(),
+                    s["points"].to_string(),
+                )
+            })
+            .collect()
+    };
+    let before = points(&app.admin(standings, json!({})).await);
+    assert_eq!(before[0].0, "ann", "{before:?}");
+    let amend = "mutation($o: OutcomeInput!, $r: String!) { amendTournament(leagueId: \"apl\", outcome: $o, reason: $r) { events } }";
+    // bob and ann were entered the wrong way round.
+    let outcome = json!({
+        "tournament": "t1", "venue": "crown", "season": "s1", "day": 1, "buyin": 2500,
+        "prizepool": 7500, "field": 3,
+        "finishes": [
+            {"player": "bob", "place": 1, "prize": 5000},
+            {"player": "ann", "place": 2, "prize": 2500},
+            {"player": "cat", "place": 3}
+        ]
+    });
+    let other = app.token(Role::Host, Some("anchor"), None).await;
+    let mut elsewhere = outcome.clone();
+    elsewhere["venue"] = json!("anchor");
+    let last = app.last_position().await;
+    let body = app
+        .graphql(Some(&other), amend, json!({"o": elsewhere, "r": "mine now"}))
+        .await;
+    assert_eq!(code(&body), "FORBIDDEN", "another venue's result: {body:#}");
+    let body = app
+        .graphql(Some(&app.admin), amend, json!({"o": outcome, "r": ""}))
+        .await;
+    assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+    assert_eq!(app.last_position().await, last);
+
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let body = app
+        .graphql(
+            Some(&host),
+            amend,
+            json!({"o": outcome, "r": "winner and runner-up swapped on the sheet"}),
+        )
+        .await;
+    assert_eq!(body["data"]["amendTournament"]["events"], 1, "{body:#}");
+    let after = points(&app.admin(standings, json!({})).await);
+    assert_eq!(after[0], ("bob".to_owned(), before[0].1.clone()), "{after:?}");
+    assert_eq!(after[1], ("ann".to_owned(), before[1].1.clone()), "{after:?}");
+    let (ty, actor, payload) = last_events(app, "league:apl").await.pop().unwrap();
+    assert_eq!(ty, "TournamentAmended");
+    assert!(actor.starts_with("host:crown:"), "{actor}");
+    assert_eq!(payload["reason"], "winner and runner-up swapped on the sheet");
+}
+
+on_every_backend!(
+    a_host_cancels_a_tournament_and_every_entrant_is_refunded,
+    a_player_eliminated_by_mistake_is_reinstated,
+    a_misdealt_hand_is_voided_and_every_chip_goes_back,
+    an_admin_amends_a_result_and_the_points_are_rescored,
+);
