@@ -556,3 +556,138 @@ pub async fn a_night_in_the_standings(app: &TestApp) {
     )
     .await;
 }
+
+/// Everything the table view offers the app that plays it.
+pub const TABLE_VIEW: &str = "query($t: String!) { table(tournamentId: $t, table: 1) { hand inHand toAct toShow street currentBet pot awaitingBoard seats { seat player chips bet inHand } legalActions { seat canFold canCheck call betOrRaise { raise min max } } pots { amount seats } blinds { smallBlind bigBlind ante { kind amount } } } tournament(id: $t) { stage remaining } }";
+
+/// A small deterministic generator, so a failing run can be replayed.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// A count in an answer (chips, seats, versions).
+pub fn u(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
+}
+
+/// Plays table 1 of the dealt tournament `id` (one table, `total` chips) to a winner as a
+/// venue app does: it reads the table view and sends only what the view offers (an action
+/// of `legalActions`, an amount within its `betOrRaise`, `show` for `toShow`, `startHand`
+/// between hands), checking on the way that the view accounts for every chip. `seed`
+/// chooses among what is offered. Returns the commands sent.
+pub async fn play_to_a_winner(app: &TestApp, id: &str, total: u64, seed: u64) -> u64 {
+    let mut rng = Lcg(seed);
+    let mut commands = 0;
+    loop {
+        let data = app.admin(TABLE_VIEW, json!({"t": id})).await;
+        let (table, tournament) = (&data["table"], &data["tournament"]);
+        if tournament["stage"] == "FINISHED" || tournament["remaining"] == 1 {
+            break;
+        }
+        commands += 1;
+        assert!(commands < 5_000, "no winner after {commands} commands");
+        let seats = table["seats"].as_array().unwrap();
+        let behind: u64 = seats.iter().map(|s| u(&s["chips"])).sum();
+        let pots: u64 = table["pots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| u(&p["amount"]))
+            .sum();
+        // The view accounts for every chip: behind plus in the pots.
+        assert_eq!(behind + pots, total, "{table:#}");
+        assert_eq!(pots, u(&table["pot"]), "{table:#}");
+        if table["inHand"] != true {
+            assert!(table["legalActions"].is_null() && table["blinds"].is_null());
+            assert!(seats.iter().all(|s| s["bet"] == 0), "{table:#}");
+            app.admin(
+                "mutation($t: String!) { startHand(tournamentId: $t, table: 1) { events } }",
+                json!({"t": id}),
+            )
+            .await;
+            continue;
+        }
+        let blinds = &table["blinds"];
+        assert!(
+            u(&blinds["bigBlind"]) >= u(&blinds["smallBlind"]),
+            "{table:#}"
+        );
+        if !table["street"].is_null() {
+            // In a betting round the highest bet is the bet to match.
+            let bets: Vec<u64> = seats.iter().map(|s| u(&s["bet"])).collect();
+            assert_eq!(
+                bets.iter().copied().max().unwrap_or(0),
+                u(&table["currentBet"]),
+                "{table:#}"
+            );
+        }
+        if let Some(seat) = table["toShow"].as_u64() {
+            // At showdown: show (the engine refuses a muck by the last hand in a pot).
+            app.admin(
+                "mutation($t: String!, $s: Int!) { show(tournamentId: $t, table: 1, seat: $s) { events } }",
+                json!({"t": id, "s": seat}),
+            )
+            .await;
+            continue;
+        }
+        let legal = &table["legalActions"];
+        assert!(
+            !legal.is_null(),
+            "in a hand, nobody to show, nobody to act: {table:#}"
+        );
+        assert_eq!(legal["seat"], table["toAct"], "{table:#}");
+        assert!(!table["street"].is_null(), "{table:#}");
+        let seat = u(&legal["seat"]);
+        let range = &legal["betOrRaise"];
+        let roll = rng.below(100);
+        let (action, amount) = if roll < 12 && legal["canFold"] == true {
+            ("FOLD", None)
+        } else if roll < 30 && !range.is_null() {
+            let (min, max) = (u(&range["min"]), u(&range["max"]));
+            let to = if rng.below(4) == 0 { max } else { min };
+            (
+                if range["raise"] == true {
+                    "RAISE_TO"
+                } else {
+                    "BET"
+                },
+                Some(to),
+            )
+        } else if legal["canCheck"] == true {
+            ("CHECK", None)
+        } else if !legal["call"].is_null() {
+            ("CALL", None)
+        } else {
+            ("FOLD", None)
+        };
+        let body = app
+            .graphql(
+                Some(&app.admin),
+                ACT,
+                json!({"t": id, "table": 1, "seat": seat, "a": action, "amount": amount}),
+            )
+            .await;
+        assert!(
+            body.get("errors").is_none(),
+            "{action} {amount:?} from what the view offered was refused: {body:#}\n{table:#}"
+        );
+    }
+    let data = app.admin(TABLE_VIEW, json!({"t": id})).await;
+    let left: Vec<&Value> = data["table"]["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| u(&s["chips"]) > 0)
+        .collect();
+    assert_eq!(left.len(), 1, "{data:#}");
+    assert_eq!(u(&left[0]["chips"]), total, "the winner holds every chip");
+    commands
+}

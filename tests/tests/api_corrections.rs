@@ -4,7 +4,7 @@
 //! chip back), a recorded result amended (points re-scored). Each is in the audit log with
 //! its reason and who sent it; bad reasons and other venues' objects change nothing.
 
-#![expect(clippy::unwrap_used, clippy::expect_used, reason = "a test")]
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "a test")]
 
 use league_api::auth::Role;
 use league_engine::tournament::play::Tracking;
@@ -56,7 +56,14 @@ fn chips_of(view: &Value, player: &str) -> Option<u64> {
 
 async fn a_host_cancels_a_tournament_and_every_entrant_is_refunded(app: &TestApp) {
     a_league(app).await;
-    started(app, "c1", "crown", Tracking::Results, &["ann", "bob", "cat"]).await;
+    started(
+        app,
+        "c1",
+        "crown",
+        Tracking::Results,
+        &["ann", "bob", "cat"],
+    )
+    .await;
     let host = app.token(Role::Host, Some("crown"), None).await;
     let other = app.token(Role::Host, Some("anchor"), None).await;
     let before = app.last_position().await;
@@ -70,13 +77,20 @@ async fn a_host_cancels_a_tournament_and_every_entrant_is_refunded(app: &TestApp
             .await;
         assert_eq!(code(&body), expected, "{body:#}");
         if expected == "BAD_INPUT" {
-            assert_eq!(body["errors"][0]["extensions"]["field"], "reason", "{body:#}");
+            assert_eq!(
+                body["errors"][0]["extensions"]["field"], "reason",
+                "{body:#}"
+            );
         }
     }
     assert_eq!(app.last_position().await, before, "refusals append nothing");
 
     let body = app
-        .graphql(Some(&host), CANCEL, json!({"t": "c1", "r": "power cut at the venue"}))
+        .graphql(
+            Some(&host),
+            CANCEL,
+            json!({"t": "c1", "r": "power cut at the venue"}),
+        )
         .await;
     assert_eq!(body["data"]["cancelTournament"]["events"], 1, "{body:#}");
     let view = app.admin(TOURNAMENT, json!({"t": "c1"})).await;
@@ -117,7 +131,14 @@ async fn a_host_cancels_a_tournament_and_every_entrant_is_refunded(app: &TestApp
 
 async fn a_player_eliminated_by_mistake_is_reinstated(app: &TestApp) {
     a_league(app).await;
-    started(app, "r1", "crown", Tracking::Results, &["ann", "bob", "cat"]).await;
+    started(
+        app,
+        "r1",
+        "crown",
+        Tracking::Results,
+        &["ann", "bob", "cat"],
+    )
+    .await;
     let host = app.token(Role::Host, Some("crown"), None).await;
     let view = app.admin(TOURNAMENT, json!({"t": "r1"})).await;
     let start = chips_of(&view, "cat").unwrap();
@@ -128,7 +149,11 @@ async fn a_player_eliminated_by_mistake_is_reinstated(app: &TestApp) {
     assert_eq!(chips_of(&view, "ann"), Some(2 * start));
 
     let body = app
-        .graphql(Some(&host), REINSTATE, json!({"t": "r1", "p": "bob", "r": "x"}))
+        .graphql(
+            Some(&host),
+            REINSTATE,
+            json!({"t": "r1", "p": "bob", "r": "x"}),
+        )
         .await;
     assert_eq!(code(&body), "RULE_VIOLATION", "bob is still in: {body:#}");
     let body = app
@@ -272,7 +297,11 @@ async fn an_admin_amends_a_result_and_the_points_are_rescored(app: &TestApp) {
     elsewhere["venue"] = json!("anchor");
     let last = app.last_position().await;
     let body = app
-        .graphql(Some(&other), amend, json!({"o": elsewhere, "r": "mine now"}))
+        .graphql(
+            Some(&other),
+            amend,
+            json!({"o": elsewhere, "r": "mine now"}),
+        )
         .await;
     assert_eq!(code(&body), "FORBIDDEN", "another venue's result: {body:#}");
     let body = app
@@ -291,12 +320,23 @@ async fn an_admin_amends_a_result_and_the_points_are_rescored(app: &TestApp) {
         .await;
     assert_eq!(body["data"]["amendTournament"]["events"], 1, "{body:#}");
     let after = points(&app.admin(standings, json!({})).await);
-    assert_eq!(after[0], ("bob".to_owned(), before[0].1.clone()), "{after:?}");
-    assert_eq!(after[1], ("ann".to_owned(), before[1].1.clone()), "{after:?}");
+    assert_eq!(
+        after[0],
+        ("bob".to_owned(), before[0].1.clone()),
+        "{after:?}"
+    );
+    assert_eq!(
+        after[1],
+        ("ann".to_owned(), before[1].1.clone()),
+        "{after:?}"
+    );
     let (ty, actor, payload) = last_events(app, "league:apl").await.pop().unwrap();
     assert_eq!(ty, "TournamentAmended");
     assert!(actor.starts_with("host:crown:"), "{actor}");
-    assert_eq!(payload["reason"], "winner and runner-up swapped on the sheet");
+    assert_eq!(
+        payload["reason"],
+        "winner and runner-up swapped on the sheet"
+    );
 }
 
 on_every_backend!(

@@ -12,7 +12,8 @@ use league_engine::rules::Preset;
 use league_engine::tournament::play::Tracking;
 use league_engine::tournament::sim::weekly_schedule;
 use league_tests::{
-    ACT, REGISTER, SCHEDULE, START, TestApp, a_league, code, next_message, schedule, seed, started,
+    ACT, REGISTER, SCHEDULE, START, TABLE_VIEW, TestApp, a_league, code, next_message,
+    play_to_a_winner, schedule, seed, started, u,
 };
 use serde_json::{Value, json};
 
@@ -342,135 +343,11 @@ async fn graphiql_is_served_by_the_binary_alone(app: &TestApp) {
     assert_eq!(assets, 4, "the stylesheet, React, ReactDOM and GraphiQL");
 }
 
-/// Everything the table view offers the app that plays it.
-const VIEW: &str = "query($t: String!) { table(tournamentId: $t, table: 1) { hand inHand toAct toShow street currentBet pot awaitingBoard seats { seat player chips bet inHand } legalActions { seat canFold canCheck call betOrRaise { raise min max } } pots { amount seats } blinds { smallBlind bigBlind ante { kind amount } } } tournament(id: $t) { stage remaining } }";
-
-/// A small deterministic generator, so a failing run can be replayed.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-}
-
-fn u(v: &Value) -> u64 {
-    v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
-}
-
 async fn a_dealt_table_is_played_to_a_winner_from_what_its_view_offers(app: &TestApp) {
     let players = ["ann", "bob", "cy", "di"];
     started(app, "t5", "crown", Tracking::Dealt, &players).await;
     let total = 5_000 * u64::try_from(players.len()).unwrap();
-    let mut rng = Lcg(29);
-    let mut commands = 0;
-    loop {
-        let data = app.admin(VIEW, json!({"t": "t5"})).await;
-        let (table, tournament) = (&data["table"], &data["tournament"]);
-        if tournament["stage"] == "FINISHED" || tournament["remaining"] == 1 {
-            break;
-        }
-        commands += 1;
-        assert!(commands < 5_000, "no winner after {commands} commands");
-        let seats = table["seats"].as_array().unwrap();
-        let behind: u64 = seats.iter().map(|s| u(&s["chips"])).sum();
-        let pots: u64 = table["pots"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| u(&p["amount"]))
-            .sum();
-        // The view accounts for every chip: behind plus in the pots.
-        assert_eq!(behind + pots, total, "{table:#}");
-        assert_eq!(pots, u(&table["pot"]), "{table:#}");
-        if table["inHand"] != true {
-            assert!(table["legalActions"].is_null() && table["blinds"].is_null());
-            assert!(seats.iter().all(|s| s["bet"] == 0), "{table:#}");
-            app.admin(
-                "mutation { startHand(tournamentId: \"t5\", table: 1) { events } }",
-                json!({}),
-            )
-            .await;
-            continue;
-        }
-        let blinds = &table["blinds"];
-        assert!(
-            u(&blinds["bigBlind"]) >= u(&blinds["smallBlind"]),
-            "{table:#}"
-        );
-        if !table["street"].is_null() {
-            // In a betting round the highest bet is the bet to match.
-            let bets: Vec<u64> = seats.iter().map(|s| u(&s["bet"])).collect();
-            assert_eq!(
-                bets.iter().copied().max().unwrap_or(0),
-                u(&table["currentBet"]),
-                "{table:#}"
-            );
-        }
-        if let Some(seat) = table["toShow"].as_u64() {
-            // At showdown: show (the engine refuses a muck by the last hand in a pot).
-            app.admin(
-                "mutation($t: String!, $s: Int!) { show(tournamentId: $t, table: 1, seat: $s) { events } }",
-                json!({"t": "t5", "s": seat}),
-            )
-            .await;
-            continue;
-        }
-        let legal = &table["legalActions"];
-        assert!(
-            !legal.is_null(),
-            "in a hand, nobody to show, nobody to act: {table:#}"
-        );
-        assert_eq!(legal["seat"], table["toAct"], "{table:#}");
-        assert!(!table["street"].is_null(), "{table:#}");
-        let seat = u(&legal["seat"]);
-        let range = &legal["betOrRaise"];
-        let roll = rng.below(100);
-        let (action, amount) = if roll < 12 && legal["canFold"] == true {
-            ("FOLD", None)
-        } else if roll < 30 && !range.is_null() {
-            let (min, max) = (u(&range["min"]), u(&range["max"]));
-            let to = if rng.below(4) == 0 { max } else { min };
-            (
-                if range["raise"] == true {
-                    "RAISE_TO"
-                } else {
-                    "BET"
-                },
-                Some(to),
-            )
-        } else if legal["canCheck"] == true {
-            ("CHECK", None)
-        } else if !legal["call"].is_null() {
-            ("CALL", None)
-        } else {
-            ("FOLD", None)
-        };
-        let body = app
-            .graphql(
-                Some(&app.admin),
-                ACT,
-                json!({"t": "t5", "table": 1, "seat": seat, "a": action, "amount": amount}),
-            )
-            .await;
-        assert!(
-            body.get("errors").is_none(),
-            "{action} {amount:?} from what the view offered was refused: {body:#}\n{table:#}"
-        );
-    }
-    let data = app.admin(VIEW, json!({"t": "t5"})).await;
-    let left: Vec<&Value> = data["table"]["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|s| u(&s["chips"]) > 0)
-        .collect();
-    assert_eq!(left.len(), 1, "{data:#}");
-    assert_eq!(u(&left[0]["chips"]), total, "the winner holds every chip");
+    play_to_a_winner(app, "t5", total, 29).await;
 }
 
 const CLOCK: &str = "query($t: String!) { tournament(id: $t) { level paused levelStartedAt levelEndsAt timeLeft nextBreakAt nextLevel { kind minutes bigBlind ante { kind amount } } averageStack remaining pending { kind tables players low high pool prizes } } }";
@@ -567,7 +444,7 @@ async fn an_undersized_raise_brought_up_is_reported_in_the_answer(app: &TestApp)
         json!({}),
     )
     .await;
-    let table = &app.admin(VIEW, json!({"t": "t7"})).await["table"];
+    let table = &app.admin(TABLE_VIEW, json!({"t": "t7"})).await["table"];
     let legal = &table["legalActions"];
     let (seat, min) = (u(&legal["seat"]), u(&legal["betOrRaise"]["min"]));
     let act = "mutation($t: String!, $s: Int!, $a: Chips) { act(tournamentId: $t, table: 1, seat: $s, action: RAISE_TO, amount: $a) { events adjusted { seat declared made treatedAsCall } } }";
@@ -580,7 +457,7 @@ async fn an_undersized_raise_brought_up_is_reported_in_the_answer(app: &TestApp)
         "{answer:#}"
     );
     // A raise that stands as declared: nothing adjusted.
-    let table = &app.admin(VIEW, json!({"t": "t7"})).await["table"];
+    let table = &app.admin(TABLE_VIEW, json!({"t": "t7"})).await["table"];
     let legal = &table["legalActions"];
     let (seat, min) = (u(&legal["seat"]), u(&legal["betOrRaise"]["min"]));
     let answer = app

@@ -11,7 +11,7 @@ mod tour;
 use league_engine::hand::{Action, Command as HandCommand, VoidReason};
 use league_engine::rules::Preset;
 use league_engine::tournament::play::{
-    Penalty, Refund, Stage, Standing, TournamentCommand as Cmd, TournamentError as Err,
+    Penalty, Pending, Refund, Stage, Standing, TournamentCommand as Cmd, TournamentError as Err,
     TournamentEvent as Ev, Tracking,
 };
 use league_engine::units::{Cents, Chips, PlayerId};
@@ -181,7 +181,11 @@ fn a_player_eliminated_by_mistake_is_back_at_their_seat_with_their_chips() {
     assert_eq!(g.chips(wrong.as_str()), start);
     assert_eq!(g.chips(by.as_str()), by_before);
     assert_eq!(g.state.player(by.as_str()).unwrap().knockouts, 0);
-    assert_eq!(g.place(wrong.as_str()), (1, 6), "in again, with everyone else");
+    assert_eq!(
+        g.place(wrong.as_str()),
+        (1, 6),
+        "in again, with everyone else"
+    );
     assert_eq!(g.state.remaining(), 6);
 
     // The right player goes out instead (nobody given the chips yet), and is reinstated
@@ -189,11 +193,7 @@ fn a_player_eliminated_by_mistake_is_back_at_their_seat_with_their_chips() {
     g.when(eliminate(&other, None));
     g.when(reinstate(&other));
     assert_eq!(g.chips(other.as_str()), start);
-    let order: Vec<PlayerId> = g
-        .at_table(1)
-        .into_iter()
-        .filter(|p| *p != by)
-        .collect();
+    let order: Vec<PlayerId> = g.at_table(1).into_iter().filter(|p| *p != by).collect();
     for p in &order {
         g.when(eliminate(p, Some(&by)));
     }
@@ -203,6 +203,40 @@ fn a_player_eliminated_by_mistake_is_back_at_their_seat_with_their_chips() {
         assert_eq!(g.finish(p.as_str()).0, 6 - u32::try_from(i).unwrap(), "{p}");
     }
     assert_eq!(g.state.player(by.as_str()).unwrap().knockouts, 5);
+    g.assert_replays();
+}
+
+#[test]
+fn a_player_busted_by_mistake_with_a_re_buy_left_is_reinstated_without_buying_it() {
+    let mut g = Game::started(with_rebuys(Tracking::Results), 4);
+    let table = g.at_table(1);
+    let (wrong, by) = (table[0].clone(), table[1].clone());
+    let seat = g.seat_of(wrong.as_str());
+    let start = g.chips(wrong.as_str());
+    g.when(eliminate(&wrong, Some(&by)));
+    assert!(matches!(
+        g.state.player(wrong.as_str()).unwrap().standing,
+        Standing::Busted { .. }
+    ));
+    g.when(reinstate(&wrong));
+    let p = g.state.player(wrong.as_str()).unwrap();
+    assert_eq!(
+        p.standing,
+        Standing::Seated {
+            table: seat.0,
+            seat: seat.1
+        }
+    );
+    assert_eq!((p.chips.get(), p.rebuys), (start, 0), "no re-buy bought");
+    assert_eq!(g.chips(by.as_str()), start);
+    assert!(
+        !g.state
+            .pending()
+            .iter()
+            .any(|p| matches!(p, Pending::RebuyDecisions { .. })),
+        "{:?}",
+        g.state.pending()
+    );
     g.assert_replays();
 }
 
@@ -249,11 +283,7 @@ fn a_reinstatement_is_refused_where_it_cannot_be_made_and_changes_nothing() {
     ));
     // Given on: the player who took them has since lost them.
     g.when(eliminate(&b, Some(&c)));
-    let d = g
-        .at_table(1)
-        .into_iter()
-        .find(|p| *p != c)
-        .unwrap();
+    let d = g.at_table(1).into_iter().find(|p| *p != c).unwrap();
     g.when(eliminate(&c, Some(&d)));
     let at_c = g.refused(reinstate(&b));
     assert!(

@@ -391,13 +391,9 @@ mod tests {
         use league_engine::league::Event;
         let stored = br#"{"type":"TournamentAmended","outcome":{"tournament":"queens-arms-1","venue":"queens-arms","season":"season-1","day":7,"buyin":2500,"prizepool":40000,"field":14,"finishes":[{"player":"pl007","place":1,"shared":1,"rebuys":0,"knockouts":4,"prize":18000}]},"points":[{"version":1,"points":[2800]}]}"#;
         let read: Event = CODEC
-            .read(
-                StreamKind::League,
-                "TournamentAmended",
-                1,
-                stored,
-                |b| serde_json::from_slice(b),
-            )
+            .read(StreamKind::League, "TournamentAmended", 1, stored, |b| {
+                serde_json::from_slice(b)
+            })
             .unwrap();
         let Event::TournamentAmended {
             outcome,

@@ -7,8 +7,7 @@ use league_engine::hand::{LegalActions, Phase, Seat, Street};
 use league_engine::league::LeagueState;
 use league_engine::points::Centipoints;
 use league_engine::tournament::play::{
-    Cancellation,
-    Blinds, Finish, Level, Millis, Pending, PlayerId, Stage, Tournament, Tracking,
+    Blinds, Cancellation, Finish, Level, Millis, Pending, PlayerId, Stage, Tournament, Tracking,
 };
 use league_engine::tournament::{Cents, Chips};
 use serde::{Deserialize, Serialize};

@@ -69,8 +69,9 @@ impl CorrectionMutation {
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
-    /// Results tracking: brings back a player eliminated by mistake, at their seat if it
-    /// is still open (else the first open seat at the table with the fewest players), with
+    /// Results tracking: brings back a player eliminated by mistake (or busted by mistake
+    /// and still to decide on a re-buy, who then buys none), at their seat if it is still
+    /// open (else the first open seat at the table with the fewest players), with
     /// the chips they were eliminated with, taken back from the player who was given them
     /// (or from the chips nobody was given yet). Their elimination no longer counts: places
     /// are worked out again, and a knockout credited for it is taken back. Refused once
@@ -101,6 +102,7 @@ impl CorrectionMutation {
     /// in returns to the seat that put it in, and the next hand is re-dealt with the same
     /// button and blinds. A misdeal only before the house's cut-off; a defective deck or a
     /// duplicate card whenever it is found. The venue's staff.
+    #[allow(clippy::too_many_arguments)]
     async fn void_hand(
         &self,
         ctx: &Context<'_>,
@@ -153,9 +155,7 @@ impl CorrectionMutation {
                 ));
             }
             (VoidKind::Misdeal, Some(text), None) => VoidReason::Misdeal(self::reason(text)?),
-            (VoidKind::DeckDefect, Some(text), None) => {
-                VoidReason::DeckDefect(self::reason(text)?)
-            }
+            (VoidKind::DeckDefect, Some(text), None) => VoidReason::DeckDefect(self::reason(text)?),
         };
         let command = TournamentCommand::Hand {
             table,

@@ -134,8 +134,8 @@ pub enum TournamentCommand {
     Cancel {
         reason: String,
     },
-    /// Results tracking: bring back a player eliminated by mistake, with the chips they
-    /// were eliminated with (taken back from whoever was given them), at their seat; the
+    /// Results tracking: bring back a player eliminated (or busted) by mistake, with the
+    /// chips they were eliminated with (taken back from whoever was given them), at their seat; the
     /// places are worked out again when the tournament finishes.
     Reinstate {
         player: PlayerId,

@@ -40,8 +40,9 @@ impl Run<'_> {
         self.tracking(&[Tracking::Results])?;
         let reason = reason(why)?;
         let id = PlayerId::from(player.to_owned());
+        // Out, or busted and still to decide on a re-buy (the bust was the mistake).
         let p = self.entrant(player)?;
-        if p.standing != Standing::Out {
+        if !matches!(p.standing, Standing::Out | Standing::Busted { .. }) {
             return Err(TournamentError::NotOut(id));
         }
         let cannot = |why: String| TournamentError::CannotReinstate {
@@ -69,7 +70,7 @@ impl Run<'_> {
                 )));
             }
         };
-        let (table, seat) = self.seat_for(lost.table, lost.seat)?;
+        let (table, seat) = self.seat_for(&id, lost.table, lost.seat)?;
         self.emit(TournamentEvent::PlayerReinstated {
             player: id,
             table,
@@ -81,11 +82,11 @@ impl Run<'_> {
         self.settle()
     }
 
-    /// The seat a reinstated player goes back to: their own if it is still open at a table
-    /// still in play, otherwise the first open seat at the table with the fewest players.
-    fn seat_for(&self, table: u32, seat: Seat) -> Result<(u32, Seat)> {
+    /// The seat a reinstated player goes back to: their own if it is still open (or still
+    /// theirs, when busted) at a table still in play, otherwise the first open seat at the table with the fewest players.
+    fn seat_for(&self, player: &PlayerId, table: u32, seat: Seat) -> Result<(u32, Seat)> {
         if let Some(t) = self.state.tables.get(&table)
-            && !t.seats.contains_key(&seat)
+            && t.seats.get(&seat).is_none_or(|p| p == player)
         {
             return Ok((table, seat));
         }

@@ -68,6 +68,7 @@ impl Tournament {
                 ..
             } => {
                 self.take_back_bust(player);
+                self.entrant(player.as_str()).rebuy_announced = false;
                 if let Some(lost) = self.lost.remove(player)
                     && let Some(by) = lost.knocked_out_by
                 {
