@@ -421,6 +421,21 @@ fn queensix_16_a_redraw_for_seating_at_three_two_and_one_tables() {
         let (n, seats, rule) = due.unwrap();
         assert_eq!((n, seats), (tables, true), "{left} left");
         assert!(rule.starts_with("QueenSix 16"));
+        // No hand is played before the redraw, so nobody goes out before it either.
+        let next = g
+            .state
+            .players()
+            .iter()
+            .find(|(_, e)| matches!(e.standing, Standing::Seated { .. }))
+            .map(|(p, _)| p.clone())
+            .unwrap();
+        assert_eq!(
+            g.refused(Cmd::Eliminate {
+                players: vec![next],
+                by: None
+            }),
+            Err::RedrawDue
+        );
         let events = g.redraw();
         let Some(Ev::SeatsRedrawn { seats, .. }) = events.first() else {
             panic!("{events:?}");

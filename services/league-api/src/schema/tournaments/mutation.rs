@@ -664,7 +664,8 @@ impl TournamentMutation {
     /// be worked out from chips); `by` took their chips. Where re-buys are on offer, a
     /// player with one left while the window is open is busted, not out: `rebuy` (paid)
     /// seats them again, `declineRebuy` puts them out, and the tournament's `pending` lists
-    /// them until then.
+    /// them until then. Refused while a redraw or a colour-up is pending (`REDRAW_DUE`,
+    /// `COLOUR_UP_DUE`): no hand is played until it is done.
     async fn eliminate(
         &self,
         ctx: &Context<'_>,

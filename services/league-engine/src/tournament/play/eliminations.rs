@@ -26,6 +26,13 @@ impl Run<'_> {
     pub(super) fn eliminate(&mut self, players: &[PlayerId], by: Option<&PlayerId>) -> Result<()> {
         self.running()?;
         self.tracking(&[Tracking::Results])?;
+        // No hand is played while a redraw or a colour-up is due, so nobody goes out.
+        if self.state.redraw.is_some() {
+            return Err(TournamentError::RedrawDue);
+        }
+        if self.state.colour_up_due.is_some() {
+            return Err(TournamentError::ColourUpDue);
+        }
         if players.is_empty() {
             return Err(TournamentError::NotEnoughPlayers { players: 0 });
         }

@@ -7,9 +7,11 @@ use super::*;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Pending {
     /// The host must run a redraw onto `tables` tables (`seats`: seats are drawn, else
-    /// only buttons); no hand starts until it is done (`RedrawDue`).
+    /// only buttons); no hand starts, and in results tracking nobody is eliminated, until
+    /// it is done (`RedrawDue`).
     Redraw { tables: u32, seats: bool },
-    /// The host must colour up: `low` chips leave play for `high` ones (`ColourUpDue`).
+    /// The host must colour up: `low` chips leave play for `high` ones; no hand starts,
+    /// and nobody is eliminated, until it is done (`ColourUpDue`).
     ColourUp { low: Chips, high: Chips },
     /// Busted players who may re-buy must re-buy or decline before their table deals
     /// again (`RebuyDecisionPending`).
