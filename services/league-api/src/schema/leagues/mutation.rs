@@ -49,6 +49,31 @@ async fn admin_command(
     send(ctx, state, &caller, id, command, idempotency_key).await
 }
 
+/// Whether `caller` may give `outcome` as a league's result (recorded or amended): the
+/// league's admins, or a host of the outcome's venue; and a tournament this service runs is
+/// given for its own venue only (a host cannot take another venue's tournament id, whose
+/// real result would then be refused).
+fn may_give_result(
+    state: &ApiState,
+    caller: &Principal,
+    league_id: &str,
+    outcome: &TournamentOutcome,
+) -> ApiResult<()> {
+    caller.require_results(league_id, &outcome.venue, &state.live.read())?;
+    let played_at = {
+        let p = state.live.read();
+        p.tournament(&league_events::StreamKind::Tournament.stream(&outcome.tournament))
+            .and_then(|t| t.schedule().map(|s| s.venue.clone()))
+    };
+    match played_at {
+        Some(venue) if venue != outcome.venue => Err(ApiError::forbidden(format!(
+            "tournament {:?} is played at venue {venue:?}, not {:?}",
+            outcome.tournament, outcome.venue
+        ))),
+        _ => Ok(()),
+    }
+}
+
 #[derive(Default)]
 pub struct LeagueMutation;
 
@@ -240,22 +265,7 @@ impl LeagueMutation {
         let state = state(ctx)?;
         let caller = principal(ctx);
         let outcome = TournamentOutcome::from(outcome);
-        caller.require_results(&league_id, &outcome.venue, &state.live.read())?;
-        // A tournament this service runs is recorded for its own venue only: a host cannot
-        // take another venue's tournament id (whose real result would then be refused).
-        let played_at = {
-            let p = state.live.read();
-            p.tournament(&league_events::StreamKind::Tournament.stream(&outcome.tournament))
-                .and_then(|t| t.schedule().map(|s| s.venue.clone()))
-        };
-        if let Some(venue) = played_at
-            && venue != outcome.venue
-        {
-            return Err(ApiError::forbidden(format!(
-                "tournament {:?} is played at venue {venue:?}, not {:?}",
-                outcome.tournament, outcome.venue
-            )));
-        }
+        may_give_result(state, &caller, &league_id, &outcome)?;
         let command = league::Command::RecordTournament { outcome };
         send(ctx, state, &caller, league_id, command, idempotency_key).await
     }
@@ -285,7 +295,7 @@ impl LeagueMutation {
         let state = state(ctx)?;
         let caller = principal(ctx);
         let outcome = TournamentOutcome::from(outcome);
-        caller.require_results(&league_id, &outcome.venue, &state.live.read())?;
+        may_give_result(state, &caller, &league_id, &outcome)?;
         let recorded_at = {
             let p = state.live.read();
             p.league(&stream_of(&league_id))

@@ -28,7 +28,8 @@ pub enum VoidKind {
     DuplicateCard,
 }
 
-/// A reason as staff give it: 1 to 200 characters, not all blank, no control characters.
+/// A void hand's reason as staff give it: 1 to 200 characters, not all blank, no control
+/// characters (the tournament engine checks the other corrections' reasons itself).
 fn reason(text: String) -> ApiResult<String> {
     if league_engine::units::is_text(&text) {
         Ok(text.trim().to_owned())
@@ -63,9 +64,8 @@ impl CorrectionMutation {
         )]
         idempotency_key: Option<String>,
     ) -> ApiResult<CommandResult> {
-        let command = TournamentCommand::Cancel {
-            reason: self::reason(reason)?,
-        };
+        // The engine checks the reason (`BAD_INPUT` on `reason`).
+        let command = TournamentCommand::Cancel { reason };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
@@ -93,7 +93,7 @@ impl CorrectionMutation {
     ) -> ApiResult<CommandResult> {
         let command = TournamentCommand::Reinstate {
             player: PlayerId::from(player),
-            reason: self::reason(reason)?,
+            reason,
         };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
