@@ -159,6 +159,10 @@ async fn tournament(
         sim.send(&TournamentCommand::Unregister {
             player: PlayerId::from("walk-in"),
         })?;
+        // A host adds entropy to the seat draw: pooled, then mixed in at the start.
+        sim.send(&TournamentCommand::AddEntropy {
+            entropy: league_engine::deck::Seed::from_bytes([0x5e; 32]),
+        })?;
     }
     let absentee = options.ids.get(1).cloned();
     if rulings.absent_removed

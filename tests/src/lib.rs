@@ -231,7 +231,7 @@ impl TestApp {
             {
                 self.tokens_league(&leagues).await;
                 self.admin(
-                    "mutation($l: String!, $v: String!) { addVenue(leagueId: $l, venue: $v, region: \"test\") { events } }",
+                    "mutation($l: ID!, $v: ID!) { addVenue(input: {leagueId: $l, venue: $v, region: \"test\"}) { events } }",
                     json!({"l": TOKENS_LEAGUE, "v": venue}),
                 )
                 .await;
@@ -241,7 +241,7 @@ impl TestApp {
             {
                 self.tokens_league(&leagues).await;
                 self.admin(
-                    "mutation($l: String!, $p: String!) { registerPlayer(leagueId: $l, player: $p, name: $p, membership: $p) { events } }",
+                    "mutation($l: ID!, $p: ID!) { registerPlayer(input: {leagueId: $l, player: $p, name: $p, membership: $p}) { events } }",
                     json!({"l": TOKENS_LEAGUE, "p": player}),
                 )
                 .await;
@@ -270,7 +270,7 @@ impl TestApp {
         let stream = league_events::StreamKind::League.stream(TOKENS_LEAGUE);
         if leagues.league(&stream).is_none_or(|l| l.league().is_none()) {
             self.admin(
-                "mutation($l: String!) { createLeague(id: $l, name: \"Tokens' league\") { events } }",
+                "mutation($l: ID!) { createLeague(input: {id: $l, name: \"Tokens' league\"}) { events } }",
                 json!({"l": TOKENS_LEAGUE}),
             )
             .await;
@@ -488,11 +488,11 @@ pub fn schedule(venue: &str, tracking: Tracking) -> Value {
     league_api::schema::tournaments::inputs::schedule_input(&schedule)
 }
 
-pub const SCHEDULE: &str = "mutation($id: String!, $s: ScheduleInput!) { scheduleTournament(id: $id, schedule: $s) { events } }";
-pub const REGISTER: &str = "mutation($t: String!, $p: String!, $k: String) { register(tournamentId: $t, player: $p, idempotencyKey: $k) { events firstPosition lastPosition deduplicated } }";
-pub const START: &str = "mutation($t: String!) { start(tournamentId: $t) { events } }";
-pub const ACT: &str = "mutation($t: String!, $table: Int!, $seat: Int!, $a: ActionKind!, $amount: Chips) { act(tournamentId: $t, table: $table, seat: $seat, action: $a, amount: $amount) { events } }";
-pub const TABLE: &str = "query($t: String!) { table(tournamentId: $t, table: 1) { hand inHand toAct board seats { seat player cards } } }";
+pub const SCHEDULE: &str = "mutation($id: ID!, $s: ScheduleInput!) { scheduleTournament(input: {id: $id, schedule: $s}) { events } }";
+pub const REGISTER: &str = "mutation($t: ID!, $p: ID!, $k: String) { register(input: {tournamentId: $t, player: $p, idempotencyKey: $k}) { events firstPosition lastPosition deduplicated } }";
+pub const START: &str = "mutation($t: ID!) { start(input: {tournamentId: $t}) { events } }";
+pub const ACT: &str = "mutation($t: ID!, $table: Int!, $seat: Int!, $a: ActionKind!, $amount: Chips) { act(input: {tournamentId: $t, table: $table, seat: $seat, action: $a, amount: $amount}) { events } }";
+pub const TABLE: &str = "query($t: ID!) { table(tournamentId: $t, table: 1) { hand inHand toAct board seats { seat player cards } } }";
 
 /// Schedules and starts a tournament of `players` at `venue`.
 pub async fn started(app: &TestApp, id: &str, venue: &str, tracking: Tracking, players: &[&str]) {
@@ -508,23 +508,23 @@ pub async fn started(app: &TestApp, id: &str, venue: &str, tracking: Tracking, p
 /// and 7,500 points for the first three) and the players ann, bob and cat.
 pub async fn a_league(app: &TestApp) {
     app.admin(
-        "mutation { createLeague(id: \"apl\", name: \"APL\") { events } }",
+        "mutation { createLeague(input: {id: \"apl\", name: \"APL\"}) { events } }",
         json!({}),
     )
     .await;
     app.admin(
-        "mutation { addVenue(leagueId: \"apl\", venue: \"crown\", region: \"north\") { events } }",
+        "mutation { addVenue(input: {leagueId: \"apl\", venue: \"crown\", region: \"north\"}) { events } }",
         json!({}),
     )
     .await;
     app.admin(
-        "mutation($s: ScoringInput!) { addSeason(leagueId: \"apl\", season: \"s1\", scoring: $s) { events } }",
+        "mutation($s: ScoringInput!) { addSeason(input: {leagueId: \"apl\", season: \"s1\", scoring: $s}) { events } }",
         json!({"s": {"table": [125, 100, 75]}}),
     )
     .await;
     for p in ["ann", "bob", "cat"] {
         app.admin(
-            "mutation($p: String!) { registerPlayer(leagueId: \"apl\", player: $p, name: $p, membership: $p) { events } }",
+            "mutation($p: ID!) { registerPlayer(input: {leagueId: \"apl\", player: $p, name: $p, membership: $p}) { events } }",
             json!({"p": p}),
         )
         .await;
@@ -545,20 +545,20 @@ pub async fn a_night_in_the_standings(app: &TestApp) {
     .await;
     for out in ["cat", "bob"] {
         app.admin(
-            "mutation($p: String!) { eliminate(tournamentId: \"t1\", players: [$p], by: \"ann\") { events } }",
+            "mutation($p: ID!) { eliminate(input: {tournamentId: \"t1\", players: [$p], by: \"ann\"}) { events } }",
             json!({"p": out}),
         )
         .await;
     }
     app.admin(
-        "mutation { recordTournamentResult(leagueId: \"apl\", tournamentId: \"t1\", season: \"s1\", day: 1) { events } }",
+        "mutation { recordTournamentResult(input: {leagueId: \"apl\", tournamentId: \"t1\", season: \"s1\", day: 1}) { events } }",
         json!({}),
     )
     .await;
 }
 
 /// Everything the table view offers the app that plays it.
-pub const TABLE_VIEW: &str = "query($t: String!) { table(tournamentId: $t, table: 1) { hand inHand toAct toShow street currentBet pot awaitingBoard seats { seat player chips bet inHand } legalActions { seat canFold canCheck call betOrRaise { raise min max } } pots { amount seats } blinds { smallBlind bigBlind ante { kind amount } } } tournament(id: $t) { stage remaining } }";
+pub const TABLE_VIEW: &str = "query($t: ID!) { table(tournamentId: $t, table: 1) { hand inHand toAct toShow street currentBet pot awaitingBoard seats { seat player chips bet inHand } legalActions { seat canFold canCheck call betOrRaise { raise min max } } pots { amount seats } blinds { smallBlind bigBlind ante { kind amount } } } tournament(id: $t) { stage remaining } }";
 
 /// A small deterministic generator, so a failing run can be replayed.
 pub struct Lcg(pub u64);
@@ -609,7 +609,7 @@ pub async fn play_to_a_winner(app: &TestApp, id: &str, total: u64, seed: u64) ->
             assert!(table["legalActions"].is_null() && table["blinds"].is_null());
             assert!(seats.iter().all(|s| s["bet"] == 0), "{table:#}");
             app.admin(
-                "mutation($t: String!) { startHand(tournamentId: $t, table: 1) { events } }",
+                "mutation($t: ID!) { startHand(input: {tournamentId: $t, table: 1}) { events } }",
                 json!({"t": id}),
             )
             .await;
@@ -632,7 +632,7 @@ pub async fn play_to_a_winner(app: &TestApp, id: &str, total: u64, seed: u64) ->
         if let Some(seat) = table["toShow"].as_u64() {
             // At showdown: show (the engine refuses a muck by the last hand in a pot).
             app.admin(
-                "mutation($t: String!, $s: Int!) { show(tournamentId: $t, table: 1, seat: $s) { events } }",
+                "mutation($t: ID!, $s: Int!) { show(input: {tournamentId: $t, table: 1, seat: $s}) { events } }",
                 json!({"t": id, "s": seat}),
             )
             .await;

@@ -70,7 +70,7 @@ async fn positions_are_64_bit_and_typed_as_such(app: &TestApp) {
 async fn the_auditor_sees_a_hands_cards_once_it_is_over(app: &TestApp) {
     started(app, "a1", "crown", Tracking::Dealt, &["ann", "bob"]).await;
     let auditor = app.token(Role::Auditor, None, None).await;
-    let start = "mutation { startHand(tournamentId: \"a1\", table: 1) { events } }";
+    let start = "mutation { startHand(input: {tournamentId: \"a1\", table: 1}) { events } }";
     let log = |token: String| async move {
         let body = app
             .graphql(

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 async fn a_dealt_hand_keeps_cards_private_and_reports_rule_errors_with_codes(app: &TestApp) {
     started(app, "t2", "crown", Tracking::Dealt, &["ann", "bob"]).await;
     app.admin(
-        "mutation { startHand(tournamentId: \"t2\", table: 1) { events } }",
+        "mutation { startHand(input: {tournamentId: \"t2\", table: 1}) { events } }",
         json!({}),
     )
     .await;
@@ -87,7 +87,7 @@ async fn a_dealt_hand_keeps_cards_private_and_reports_rule_errors_with_codes(app
     let body = app
         .graphql(
             Some(mine),
-            "mutation($t: String!, $seat: Int!) { act(tournamentId: $t, table: 1, seat: $seat, action: CALL) { version table(table: 1) { version seats { player cards } } } }",
+            "mutation($t: ID!, $seat: Int!) { act(input: {tournamentId: $t, table: 1, seat: $seat, action: CALL}) { version table(table: 1) { version seats { player cards } } } }",
             json!({"t": "t2", "seat": to_act}),
         )
         .await;
@@ -189,7 +189,7 @@ async fn refusals_reveal_no_hidden_card(app: &TestApp) {
     )
     .await;
     app.admin(
-        "mutation { startHand(tournamentId: \"r1\", table: 1) { events } }",
+        "mutation { startHand(input: {tournamentId: \"r1\", table: 1}) { events } }",
         json!({}),
     )
     .await;
@@ -203,7 +203,7 @@ async fn refusals_reveal_no_hidden_card(app: &TestApp) {
             .unwrap()
     };
     let (ann, bob) = (seat_of("ann"), seat_of("bob"));
-    const HOLE: &str = "mutation($t: String!, $seat: Int!, $c: [String!]!) { dealHole(tournamentId: $t, table: 1, seat: $seat, cards: $c) { events } }";
+    const HOLE: &str = "mutation($t: ID!, $seat: Int!, $c: [String!]!) { dealHole(input: {tournamentId: $t, table: 1, seat: $seat, cards: $c}) { events } }";
     let body = app
         .graphql(
             Some(&host),
@@ -247,11 +247,11 @@ async fn refusals_reveal_no_hidden_card(app: &TestApp) {
     // A dealt hand, heads-up, checked down to the showdown.
     started(app, "d1", "crown", Tracking::Dealt, &["ann", "bob"]).await;
     app.admin(
-        "mutation { startHand(tournamentId: \"d1\", table: 1) { events } }",
+        "mutation { startHand(input: {tournamentId: \"d1\", table: 1}) { events } }",
         json!({}),
     )
     .await;
-    const STATE: &str = "query($t: String!) { table(tournamentId: $t, table: 1) { toAct toShow seats { seat player cards } legalActions { canCheck } } }";
+    const STATE: &str = "query($t: ID!) { table(tournamentId: $t, table: 1) { toAct toShow seats { seat player cards } legalActions { canCheck } } }";
     let shower = loop {
         let view = app.admin(STATE, json!({"t": "d1"})).await;
         if let Some(seat) = view["table"]["toShow"].as_u64() {
@@ -297,7 +297,7 @@ async fn refusals_reveal_no_hidden_card(app: &TestApp) {
     } else {
         json!(["2c", "3d"])
     };
-    const SHOW: &str = "mutation($t: String!, $seat: Int!, $c: [String!]) { show(tournamentId: $t, table: 1, seat: $seat, cards: $c) { events } }";
+    const SHOW: &str = "mutation($t: ID!, $seat: Int!, $c: [String!]) { show(input: {tournamentId: $t, table: 1, seat: $seat, cards: $c}) { events } }";
     let before = app.last_position().await;
     let answers: Vec<Value> = [json!(right), wrong]
         .into_iter()
@@ -378,12 +378,12 @@ async fn out_of_range_values_and_bad_ids_are_refused(app: &TestApp) {
     let body = app
         .graphql(
             Some(&app.admin),
-            "mutation($id: String!) { createLeague(id: $id, name: \"L\") { events } }",
+            "mutation($id: ID!) { createLeague(input: {id: $id, name: \"L\"}) { events } }",
             json!({"id": ""}),
         )
         .await;
     refused(&body, "id");
-    const MEMBER: &str = "mutation($p: String!, $n: String!) { registerPlayer(leagueId: \"apl\", player: $p, name: $n, membership: \"9\") { events } }";
+    const MEMBER: &str = "mutation($p: ID!, $n: String!) { registerPlayer(input: {leagueId: \"apl\", player: $p, name: $n, membership: \"9\"}) { events } }";
     for (player, name) in [
         ("", "Zoe"),
         ("zoe zed", "Zoe"),
@@ -486,6 +486,8 @@ enum May {
     Staff,
     /// The staff and the player named (registration, or their own seat).
     StaffOrPlayer,
+    /// The staff and any player registered in the tournament.
+    StaffOrEntrant,
 }
 
 impl May {
@@ -497,6 +499,10 @@ impl May {
             May::StaffOrPlayer => {
                 matches!(who, Who::Admin | Who::LeagueAdmin | Who::Host | Who::Player)
             }
+            May::StaffOrEntrant => matches!(
+                who,
+                Who::Admin | Who::LeagueAdmin | Who::Host | Who::Player | Who::TableMate
+            ),
         }
     }
 }
@@ -578,50 +584,51 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         "finishes": [{"player": "ann", "place": 1, "prize": 4000}, {"player": "bob", "place": 2}]
     });
     let cases: Vec<(&str, String, May)> = vec![
-        ("scheduleTournament", format!("scheduleTournament(id: \"m2\", schedule: {})", graphql_json(&schedule("crown", Tracking::Results))), May::Staff),
-        ("register", "register(tournamentId: \"m1\", player: \"ann\")".into(), May::StaffOrPlayer),
-        ("unregister", "unregister(tournamentId: \"m1\", player: \"ann\")".into(), May::StaffOrPlayer),
-        ("lateEntry", "lateEntry(tournamentId: \"m1\", player: \"dan\")".into(), May::Staff),
-        ("pause", "pause(tournamentId: \"m1\")".into(), May::Staff),
-        ("resume", "resume(tournamentId: \"m1\")".into(), May::Staff),
-        ("markAbsent", "markAbsent(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
-        ("arrived", "arrived(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
-        ("removeAbsent", "removeAbsent(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
-        ("announceRebuy", "announceRebuy(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
-        ("declineRebuy", "declineRebuy(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
-        ("movePlayer", "movePlayer(tournamentId: \"m1\", player: \"bob\", toTable: 2, toSeat: 0)".into(), May::Staff),
-        ("start", "start(tournamentId: \"m1\")".into(), May::Staff),
-        ("advanceLevel", "advanceLevel(tournamentId: \"m1\")".into(), May::Staff),
-        ("dealHole", format!("dealHole(tournamentId: \"m1\", table: 1, seat: {ann}, cards: [\"As\", \"Kd\"])"), May::Staff),
-        ("dealBoard", "dealBoard(tournamentId: \"m1\", table: 1, cards: [\"2c\", \"3d\", \"4h\"])".into(), May::Staff),
-        ("eliminate", "eliminate(tournamentId: \"m1\", players: [\"bob\"])".into(), May::Staff),
-        ("recordChips", "recordChips(tournamentId: \"m1\", counts: [{player: \"ann\", chips: 1}])".into(), May::Staff),
-        ("rebuy", "rebuy(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
-        ("addOn", "addOn(tournamentId: \"m1\", player: \"bob\")".into(), May::Staff),
-        ("colourUp", "colourUp(tournamentId: \"m1\")".into(), May::Staff),
-        ("redraw", "redraw(tournamentId: \"m1\")".into(), May::Staff),
-        ("penalise", "penalise(tournamentId: \"m1\", player: \"bob\", penalty: WARNING)".into(), May::Staff),
-        ("setPayouts", "setPayouts(tournamentId: \"m1\", amounts: [1])".into(), May::Staff),
-        ("deal", "deal(tournamentId: \"m1\", kind: CHIP_CHOP, accepted: [\"ann\"])".into(), May::Staff),
-        ("startHand", "startHand(tournamentId: \"m1\", table: 1)".into(), May::Staff),
-        ("act", format!("act(tournamentId: \"m1\", table: 1, seat: {ann}, action: FOLD)"), May::StaffOrPlayer),
-        ("show", format!("show(tournamentId: \"m1\", table: 1, seat: {ann})"), May::StaffOrPlayer),
-        ("muck", format!("muck(tournamentId: \"m1\", table: 1, seat: {ann})"), May::StaffOrPlayer),
-        ("createLeague", "createLeague(id: \"l9\", name: \"L9\")".into(), May::Operator),
-        ("addVenue", "addVenue(leagueId: \"apl\", venue: \"pub9\", region: \"north\")".into(), May::Admin),
-        ("addSeason", "addSeason(leagueId: \"apl\", season: \"s9\", scoring: {table: [100]})".into(), May::Admin),
-        ("setFormula", "setFormula(leagueId: \"apl\", season: \"s1\", scoring: {formula: \"n - r + 1\"})".into(), May::Admin),
-        ("registerPlayer", "registerPlayer(leagueId: \"apl\", player: \"zoe\", name: \"Zoe\", membership: \"9\")".into(), May::Admin),
-        ("renamePlayer", "renamePlayer(leagueId: \"apl\", player: \"cat\", name: \"Cat\")".into(), May::Admin),
-        ("mergePlayers", "mergePlayers(leagueId: \"apl\", keep: \"ann\", merge: \"cat\")".into(), May::Admin),
-        ("unmergePlayers", "unmergePlayers(leagueId: \"apl\", keep: \"ann\", merge: \"cat\")".into(), May::Admin),
-        ("recordTournament", format!("recordTournament(leagueId: \"apl\", outcome: {})", graphql_json(&outcome)), May::Staff),
-        ("recordTournamentResult", "recordTournamentResult(leagueId: \"apl\", tournamentId: \"t1\", season: \"s1\", day: 1)".into(), May::Staff),
-        ("amendTournament", format!("amendTournament(leagueId: \"apl\", outcome: {}, reason: \"corrected\")", graphql_json(&outcome)), May::Staff),
-        ("reinstate", "reinstate(tournamentId: \"m1\", player: \"cat\", reason: \"a mistake\")".into(), May::Staff),
-        ("voidHand", "voidHand(tournamentId: \"m1\", table: 1, kind: MISDEAL, reason: \"a card exposed\")".into(), May::Staff),
+        ("scheduleTournament", format!("scheduleTournament(input: {{id: \"m2\", schedule: {}}})", graphql_json(&schedule("crown", Tracking::Results))), May::Staff),
+        ("register", "register(input: {tournamentId: \"m1\", player: \"ann\"})".into(), May::StaffOrPlayer),
+        ("unregister", "unregister(input: {tournamentId: \"m1\", player: \"ann\"})".into(), May::StaffOrPlayer),
+        ("lateEntry", "lateEntry(input: {tournamentId: \"m1\", player: \"dan\"})".into(), May::Staff),
+        ("pause", "pause(input: {tournamentId: \"m1\"})".into(), May::Staff),
+        ("resume", "resume(input: {tournamentId: \"m1\"})".into(), May::Staff),
+        ("markAbsent", "markAbsent(input: {tournamentId: \"m1\", player: \"bob\"})".into(), May::Staff),
+        ("arrived", "arrived(input: {tournamentId: \"m1\", player: \"bob\"})".into(), May::Staff),
+        ("removeAbsent", "removeAbsent(input: {tournamentId: \"m1\", player: \"bob\"})".into(), May::Staff),
+        ("announceRebuy", "announceRebuy(input: {tournamentId: \"m1\", player: \"bob\"})".into(), May::Staff),
+        ("declineRebuy", "declineRebuy(input: {tournamentId: \"m1\", player: \"bob\"})".into(), May::Staff),
+        ("movePlayer", "movePlayer(input: {tournamentId: \"m1\", player: \"bob\", toTable: 2, toSeat: 0})".into(), May::Staff),
+        ("start", "start(input: {tournamentId: \"m1\"})".into(), May::Staff),
+        ("advanceLevel", "advanceLevel(input: {tournamentId: \"m1\"})".into(), May::Staff),
+        ("dealHole", format!("dealHole(input: {{tournamentId: \"m1\", table: 1, seat: {ann}, cards: [\"As\", \"Kd\"]}})"), May::Staff),
+        ("dealBoard", "dealBoard(input: {tournamentId: \"m1\", table: 1, cards: [\"2c\", \"3d\", \"4h\"]})".into(), May::Staff),
+        ("eliminate", "eliminate(input: {tournamentId: \"m1\", players: [\"bob\"]})".into(), May::Staff),
+        ("recordChips", "recordChips(input: {tournamentId: \"m1\", counts: [{player: \"ann\", chips: 1}]})".into(), May::Staff),
+        ("rebuy", "rebuy(input: {tournamentId: \"m1\", player: \"bob\"})".into(), May::Staff),
+        ("addOn", "addOn(input: {tournamentId: \"m1\", player: \"bob\"})".into(), May::Staff),
+        ("colourUp", "colourUp(input: {tournamentId: \"m1\"})".into(), May::Staff),
+        ("redraw", "redraw(input: {tournamentId: \"m1\"})".into(), May::Staff),
+        ("penalise", "penalise(input: {tournamentId: \"m1\", player: \"bob\", penalty: WARNING})".into(), May::Staff),
+        ("setPayouts", "setPayouts(input: {tournamentId: \"m1\", amounts: [1]})".into(), May::Staff),
+        ("deal", "deal(input: {tournamentId: \"m1\", kind: CHIP_CHOP, accepted: [\"ann\"]})".into(), May::Staff),
+        ("startHand", "startHand(input: {tournamentId: \"m1\", table: 1})".into(), May::Staff),
+        ("act", format!("act(input: {{tournamentId: \"m1\", table: 1, seat: {ann}, action: FOLD}})"), May::StaffOrPlayer),
+        ("show", format!("show(input: {{tournamentId: \"m1\", table: 1, seat: {ann}}})"), May::StaffOrPlayer),
+        ("muck", format!("muck(input: {{tournamentId: \"m1\", table: 1, seat: {ann}}})"), May::StaffOrPlayer),
+        ("createLeague", "createLeague(input: {id: \"l9\", name: \"L9\"})".into(), May::Operator),
+        ("addVenue", "addVenue(input: {leagueId: \"apl\", venue: \"pub9\", region: \"north\"})".into(), May::Admin),
+        ("addSeason", "addSeason(input: {leagueId: \"apl\", season: \"s9\", scoring: {table: [100]}})".into(), May::Admin),
+        ("setFormula", "setFormula(input: {leagueId: \"apl\", season: \"s1\", scoring: {formula: \"n - r + 1\"}})".into(), May::Admin),
+        ("registerPlayer", "registerPlayer(input: {leagueId: \"apl\", player: \"zoe\", name: \"Zoe\", membership: \"9\"})".into(), May::Admin),
+        ("renamePlayer", "renamePlayer(input: {leagueId: \"apl\", player: \"cat\", name: \"Cat\"})".into(), May::Admin),
+        ("mergePlayers", "mergePlayers(input: {leagueId: \"apl\", keep: \"ann\", merge: \"cat\"})".into(), May::Admin),
+        ("unmergePlayers", "unmergePlayers(input: {leagueId: \"apl\", keep: \"ann\", merge: \"cat\"})".into(), May::Admin),
+        ("recordTournament", format!("recordTournament(input: {{leagueId: \"apl\", outcome: {}}})", graphql_json(&outcome)), May::Staff),
+        ("recordTournamentResult", "recordTournamentResult(input: {leagueId: \"apl\", tournamentId: \"t1\", season: \"s1\", day: 1})".into(), May::Staff),
+        ("amendTournament", format!("amendTournament(input: {{leagueId: \"apl\", outcome: {}, reason: \"corrected\"}})", graphql_json(&outcome)), May::Staff),
+        ("reinstate", "reinstate(input: {tournamentId: \"m1\", player: \"cat\", reason: \"a mistake\"})".into(), May::Staff),
+        ("voidHand", "voidHand(input: {tournamentId: \"m1\", table: 1, kind: MISDEAL, reason: \"a card exposed\"})".into(), May::Staff),
         // Last: the tournament is over for every case after it.
-        ("cancelTournament", "cancelTournament(tournamentId: \"m1\", reason: \"called off\")".into(), May::Staff),
+        ("addEntropy", "addEntropy(input: {tournamentId: \"m1\", entropy: \"4d1c\"})".into(), May::StaffOrEntrant),
+        ("cancelTournament", "cancelTournament(input: {tournamentId: \"m1\", reason: \"called off\"})".into(), May::Staff),
     ];
     // Every mutation of the schema is in the matrix.
     let sdl = league_api::sdl();
@@ -697,9 +704,9 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         .clone();
     let before = app.last_position().await;
     for call in [
-        format!("act(tournamentId: \"m1\", table: 1, seat: {ann}, action: FOLD)"),
-        format!("show(tournamentId: \"m1\", table: 1, seat: {ann})"),
-        format!("muck(tournamentId: \"m1\", table: 1, seat: {ann})"),
+        format!("act(input: {{tournamentId: \"m1\", table: 1, seat: {ann}, action: FOLD}})"),
+        format!("show(input: {{tournamentId: \"m1\", table: 1, seat: {ann}}})"),
+        format!("muck(input: {{tournamentId: \"m1\", table: 1, seat: {ann}}})"),
     ] {
         let body = app
             .graphql(
@@ -735,7 +742,7 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
     a_night_in_the_standings(app).await;
     started(app, "m1", "crown", Tracking::Dealt, &["ann", "bob", "cat"]).await;
     app.admin(
-        "mutation { startHand(tournamentId: \"m1\", table: 1) { events } }",
+        "mutation { startHand(input: {tournamentId: \"m1\", table: 1}) { events } }",
         json!({}),
     )
     .await;
@@ -752,7 +759,7 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
     let tokens = callers(app).await;
     // The last event: the other league's, so the log's tail is known to each reader.
     app.admin(
-        "mutation($l: String!) { addVenue(leagueId: $l, venue: \"last\", region: \"x\") { events } }",
+        "mutation($l: ID!) { addVenue(input: {leagueId: $l, venue: \"last\", region: \"x\"}) { events } }",
         json!({"l": TOKENS_LEAGUE}),
     )
     .await;
@@ -1052,7 +1059,9 @@ async fn each_mutation_counts_and_a_document_holds_at_most_the_maximum() {
     };
     let aliased = |n: usize| {
         let fields: Vec<String> = (0..n)
-            .map(|i| format!("l{i}: createLeague(id: \"l{i}\", name: \"L{i}\") {{ events }}"))
+            .map(|i| {
+                format!("l{i}: createLeague(input: {{id: \"l{i}\", name: \"L{i}\"}}) {{ events }}")
+            })
             .collect();
         format!("mutation {{ {} }}", fields.join(" "))
     };
@@ -1061,7 +1070,7 @@ async fn each_mutation_counts_and_a_document_holds_at_most_the_maximum() {
     assert_eq!(status, 400, "{body:#}");
     assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
     let (status, body) = post(
-        "mutation { ...many } fragment many on Mutation { a: createLeague(id: \"a\", name: \"A\") { events } b: createLeague(id: \"b\", name: \"B\") { events } c: createLeague(id: \"c\", name: \"C\") { events } d: createLeague(id: \"d\", name: \"D\") { events } e: createLeague(id: \"e\", name: \"E\") { events } f: createLeague(id: \"f\", name: \"F\") { events } g: createLeague(id: \"g\", name: \"G\") { events } h: createLeague(id: \"h\", name: \"H\") { events } i: createLeague(id: \"i\", name: \"I\") { events } }".to_owned(),
+        "mutation { ...many } fragment many on Mutation { a: createLeague(input: {id: \"a\", name: \"A\"}) { events } b: createLeague(input: {id: \"b\", name: \"B\"}) { events } c: createLeague(input: {id: \"c\", name: \"C\"}) { events } d: createLeague(input: {id: \"d\", name: \"D\"}) { events } e: createLeague(input: {id: \"e\", name: \"E\"}) { events } f: createLeague(input: {id: \"f\", name: \"F\"}) { events } g: createLeague(input: {id: \"g\", name: \"G\"}) { events } h: createLeague(input: {id: \"h\", name: \"H\"}) { events } i: createLeague(input: {id: \"i\", name: \"I\"}) { events } }".to_owned(),
     )
     .await;
     assert_eq!(status, 400, "{body:#}");

@@ -13,10 +13,10 @@ use league_tests::{
 };
 use serde_json::{Value, json};
 
-const CANCEL: &str = "mutation($t: String!, $r: String!) { cancelTournament(tournamentId: $t, reason: $r) { events } }";
-const REINSTATE: &str = "mutation($t: String!, $p: String!, $r: String!) { reinstate(tournamentId: $t, player: $p, reason: $r) { events } }";
-const ELIMINATE: &str = "mutation($t: String!, $p: String!, $by: String) { eliminate(tournamentId: $t, players: [$p], by: $by) { events } }";
-const TOURNAMENT: &str = "query($t: String!) { tournament(id: $t) { stage remaining places { player place shared } tables { seats { player chips } } cancelled { reason refunds { player amount } } } }";
+const CANCEL: &str = "mutation($t: ID!, $r: String!) { cancelTournament(input: {tournamentId: $t, reason: $r}) { events } }";
+const REINSTATE: &str = "mutation($t: ID!, $p: ID!, $r: String!) { reinstate(input: {tournamentId: $t, player: $p, reason: $r}) { events } }";
+const ELIMINATE: &str = "mutation($t: ID!, $p: ID!, $by: ID) { eliminate(input: {tournamentId: $t, players: [$p], by: $by}) { events } }";
+const TOURNAMENT: &str = "query($t: ID!) { tournament(id: $t) { stage remaining places { player place shared } tables { seats { player chips } } cancelled { reason refunds { player amount } } } }";
 
 /// A stream's events in the log, as (type, actor, payload), read as an auditor pages it.
 async fn last_events(app: &TestApp, stream: &str) -> Vec<(String, String, Value)> {
@@ -220,11 +220,11 @@ async fn a_misdealt_hand_is_voided_and_every_chip_goes_back(app: &TestApp) {
     };
     let before = chips(&app.admin(table, json!({})).await);
     app.admin(
-        "mutation { startHand(tournamentId: \"v1\", table: 1) { events } }",
+        "mutation { startHand(input: {tournamentId: \"v1\", table: 1}) { events } }",
         json!({}),
     )
     .await;
-    let void = "mutation($k: VoidKind!, $r: String, $c: String) { voidHand(tournamentId: \"v1\", table: 1, kind: $k, reason: $r, card: $c) { events } }";
+    let void = "mutation($k: VoidKind!, $r: String, $c: String) { voidHand(input: {tournamentId: \"v1\", table: 1, kind: $k, reason: $r, card: $c}) { events } }";
     let last = app.last_position().await;
     for (vars, field) in [
         (json!({"k": "MISDEAL"}), "reason"),
@@ -250,7 +250,7 @@ async fn a_misdealt_hand_is_voided_and_every_chip_goes_back(app: &TestApp) {
     assert_eq!(chips(&view), before, "every chip back where it came from");
     // The next hand is dealt, and acting in it works as ever.
     app.admin(
-        "mutation { startHand(tournamentId: \"v1\", table: 1) { events } }",
+        "mutation { startHand(input: {tournamentId: \"v1\", table: 1}) { events } }",
         json!({}),
     )
     .await;
@@ -281,7 +281,7 @@ async fn an_admin_amends_a_result_and_the_points_are_rescored(app: &TestApp) {
     };
     let before = points(&app.admin(standings, json!({})).await);
     assert_eq!(before[0].0, "ann", "{before:?}");
-    let amend = "mutation($o: OutcomeInput!, $r: String!) { amendTournament(leagueId: \"apl\", outcome: $o, reason: $r) { events } }";
+    let amend = "mutation($o: OutcomeInput!, $r: String!) { amendTournament(input: {leagueId: \"apl\", outcome: $o, reason: $r}) { events } }";
     // bob and ann were entered the wrong way round.
     let outcome = json!({
         "tournament": "t1", "venue": "crown", "season": "s1", "day": 1, "buyin": 2500,

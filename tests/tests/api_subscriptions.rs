@@ -63,7 +63,7 @@ async fn a_standings_subscription_sees_a_recorded_night(app: &TestApp) {
                         "finishes": [{"player": "bob", "place": 1, "prize": 4000}, {"player": "ann", "place": 2}]
                     });
                     app.admin(
-                        "mutation($o: OutcomeInput!) { recordTournament(leagueId: \"apl\", outcome: $o) { events } }",
+                        "mutation($o: OutcomeInput!) { recordTournament(input: {leagueId: \"apl\", outcome: $o}) { events } }",
                         json!({"o": outcome}),
                     )
                     .await;
@@ -91,7 +91,7 @@ async fn a_standings_subscription_sees_a_recorded_night(app: &TestApp) {
 async fn shared_live_views_never_cross_callers(app: &TestApp) {
     started(app, "t11", "crown", Tracking::Dealt, &["cy", "di"]).await;
     app.admin(
-        "mutation { startHand(tournamentId: \"t11\", table: 1) { events } }",
+        "mutation { startHand(input: {tournamentId: \"t11\", table: 1}) { events } }",
         json!({}),
     )
     .await;
@@ -140,7 +140,7 @@ async fn shared_live_views_never_cross_callers(app: &TestApp) {
     let seat = first["toAct"].as_u64().unwrap();
     let done = app
         .admin(
-            "mutation($s: Int!) { act(tournamentId: \"t11\", table: 1, seat: $s, action: CALL) { version } }",
+            "mutation($s: Int!) { act(input: {tournamentId: \"t11\", table: 1, seat: $s, action: CALL}) { version } }",
             json!({"s": seat}),
         )
         .await;

@@ -27,12 +27,12 @@ async fn a_results_tracked_tournament_runs_from_schedule_to_payouts_into_the_sta
     )
     .await;
     app.admin(
-        "mutation { eliminate(tournamentId: \"t1\", players: [\"cat\"], by: \"ann\") { events } }",
+        "mutation { eliminate(input: {tournamentId: \"t1\", players: [\"cat\"], by: \"ann\"}) { events } }",
         json!({}),
     )
     .await;
     app.admin(
-        "mutation { eliminate(tournamentId: \"t1\", players: [\"bob\"], by: \"ann\") { events } }",
+        "mutation { eliminate(input: {tournamentId: \"t1\", players: [\"bob\"], by: \"ann\"}) { events } }",
         json!({}),
     )
     .await;
@@ -56,7 +56,7 @@ async fn a_results_tracked_tournament_runs_from_schedule_to_payouts_into_the_sta
 
     // And into the league.
     app.admin(
-        "mutation { recordTournamentResult(leagueId: \"apl\", tournamentId: \"t1\", season: \"s1\", day: 1) { events } }",
+        "mutation { recordTournamentResult(input: {leagueId: \"apl\", tournamentId: \"t1\", season: \"s1\", day: 1}) { events } }",
         json!({}),
     )
     .await;
@@ -105,7 +105,7 @@ async fn a_retry_with_the_same_idempotency_key_appends_once(app: &TestApp) {
 }
 
 const LATE_ENTRY: &str =
-    "mutation($t: String!, $p: String!) { lateEntry(tournamentId: $t, player: $p) { events } }";
+    "mutation($t: ID!, $p: ID!) { lateEntry(input: {tournamentId: $t, player: $p}) { events } }";
 
 async fn late_entries_close_by_level_or_by_time(app: &TestApp) {
     // Open for the first hour: the server stamps the entry with its clock.
@@ -152,7 +152,7 @@ async fn late_entries_close_by_level_or_by_time(app: &TestApp) {
 async fn two_hosts_racing_on_one_table_one_wins_and_the_log_stays_consistent(app: &TestApp) {
     started(app, "r1", "crown", Tracking::Dealt, &["ann", "bob", "cat"]).await;
     app.admin(
-        "mutation { startHand(tournamentId: \"r1\", table: 1) { events } }",
+        "mutation { startHand(input: {tournamentId: \"r1\", table: 1}) { events } }",
         json!({}),
     )
     .await;
@@ -287,7 +287,7 @@ async fn fifty_concurrent_clients_get_the_answers_of_serial_ones(app: &TestApp) 
 
     // Fifty hosts press "next level" (level 2) at once.
     const NEXT: &str =
-        "mutation($l: Int) { advanceLevel(tournamentId: \"c1\", level: $l) { events } }";
+        "mutation($l: Int) { advanceLevel(input: {tournamentId: \"c1\", level: $l}) { events } }";
     let answers = join_all((0..50).map(|_| app.graphql(Some(&host), NEXT, json!({"l": 2})))).await;
     let started = answers.iter().filter(|a| a.get("errors").is_none()).count();
     assert_eq!(started, 1, "{answers:#?}");
@@ -301,7 +301,8 @@ async fn fifty_concurrent_clients_get_the_answers_of_serial_ones(app: &TestApp) 
     assert_eq!(view["tournament"]["level"], 2, "{view:#}");
 
     // Fifty eliminate bob at once: once.
-    const OUT: &str = "mutation { eliminate(tournamentId: \"c1\", players: [\"bob\"]) { events } }";
+    const OUT: &str =
+        "mutation { eliminate(input: {tournamentId: \"c1\", players: [\"bob\"]}) { events } }";
     let answers = join_all((0..50).map(|_| app.graphql(Some(&host), OUT, json!({})))).await;
     let applied = answers.iter().filter(|a| a.get("errors").is_none()).count();
     assert_eq!(applied, 1, "{answers:#?}");
@@ -323,8 +324,103 @@ async fn fifty_concurrent_clients_get_the_answers_of_serial_ones(app: &TestApp) 
     assert_eq!(count("PlayersEliminated", "\"bob\""), 1);
 }
 
+/// A host and a registered player add entropy before the start; the seat draw mixes it into
+/// the seed the server committed to, and an auditor re-derives the draw from the log alone.
+async fn entropy_from_the_host_and_a_player_is_mixed_into_the_seat_draw(app: &TestApp) {
+    use league_engine::deck::Seed;
+    use league_engine::tournament::{draw_seats, mix_entropy, pool_entropy};
+    use sha2::Digest as _;
+
+    a_league(app).await;
+    app.admin(
+        SCHEDULE,
+        json!({"id": "e1", "s": schedule("crown", Tracking::Results)}),
+    )
+    .await;
+    for p in ["ann", "bob", "cat"] {
+        app.admin(REGISTER, json!({"t": "e1", "p": p})).await;
+    }
+    const ADD: &str = "mutation($e: String!) { addEntropy(input: {tournamentId: \"e1\", entropy: $e}) { events tournament { stage } } }";
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let ann = app.token(Role::Player, None, Some("ann")).await;
+    app.admin(
+        "mutation { registerPlayer(input: {leagueId: \"apl\", player: \"dan\", name: \"Dan\", membership: \"d\"}) { events } }",
+        json!({}),
+    )
+    .await;
+    let dan = app.token(Role::Player, None, Some("dan")).await;
+    let body = app
+        .graphql(Some(&host), ADD, json!({"e": "6 2 5 1 3"}))
+        .await;
+    assert_eq!(body["data"]["addEntropy"]["events"], 1, "{body:#}");
+    assert_eq!(
+        body["data"]["addEntropy"]["tournament"]["stage"],
+        "SCHEDULED"
+    );
+    let body = app
+        .graphql(Some(&ann), ADD, json!({"e": "ann's phone: 9f3a71"}))
+        .await;
+    assert_eq!(body["data"]["addEntropy"]["events"], 1, "{body:#}");
+    // A player not in the tournament may not; nor may nothing, or too much.
+    let body = app.graphql(Some(&dan), ADD, json!({"e": "dan"})).await;
+    assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    let body = app.graphql(Some(&host), ADD, json!({"e": ""})).await;
+    assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+    let body = app
+        .graphql(Some(&host), ADD, json!({"e": "x".repeat(1_025)}))
+        .await;
+    assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+
+    app.admin(START, json!({"t": "e1"})).await;
+
+    // The auditor's view: the two contributions, the pool named just before the draw, and
+    // the seats drawn from the revealed seed mixed with that pool.
+    let events = app.store.read_stream("tournament:e1", 0).await.unwrap();
+    let payload =
+        |e: &league_store::RecordedEvent| -> Value { serde_json::from_slice(&e.payload).unwrap() };
+    let seed_of = |v: &Value| -> Seed { v.as_str().unwrap().parse().unwrap() };
+    let added: Vec<Seed> = events
+        .iter()
+        .filter(|e| e.event_type == "EntropyAdded")
+        .map(|e| seed_of(&payload(e)["entropy"]))
+        .collect();
+    let digest = |text: &str| Seed::from_bytes(sha2::Sha256::digest(text.as_bytes()).into());
+    assert_eq!(
+        added,
+        vec![digest("6 2 5 1 3"), digest("ann's phone: 9f3a71")]
+    );
+    let pool = pool_entropy(Some(&pool_entropy(None, &added[0])), &added[1]);
+    let at = events
+        .iter()
+        .position(|e| e.event_type == "EntropyMixed")
+        .expect("the start names the pool");
+    assert_eq!(seed_of(&payload(&events[at])["entropy"]), pool);
+    assert_eq!(events[at + 1].event_type, "TournamentStarted");
+    let started = payload(&events[at + 1]);
+    let seed = seed_of(&started["seed"]);
+    let entrants: Vec<_> = ["ann", "bob", "cat"]
+        .into_iter()
+        .map(league_engine::units::PlayerId::from)
+        .collect();
+    let order: Vec<u8> = (0..9).collect();
+    let drawn = draw_seats(&mix_entropy(&seed, &pool), &entrants, 1, &order).unwrap();
+    for a in drawn {
+        let seating = started["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["player"] == a.entrant.as_str())
+            .unwrap();
+        assert_eq!(seating["seat"], a.seat, "{started:#}");
+    }
+    // The pool is used up: another contribution starts a new one.
+    let body = app.graphql(Some(&host), ADD, json!({"e": "later"})).await;
+    assert_eq!(body["data"]["addEntropy"]["events"], 1, "{body:#}");
+}
+
 league_tests::on_every_backend!(
     a_results_tracked_tournament_runs_from_schedule_to_payouts_into_the_standings,
+    entropy_from_the_host_and_a_player_is_mixed_into_the_seat_draw,
     a_retry_with_the_same_idempotency_key_appends_once,
     late_entries_close_by_level_or_by_time,
     two_hosts_racing_on_one_table_one_wins_and_the_log_stays_consistent,

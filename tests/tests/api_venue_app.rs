@@ -42,7 +42,7 @@ async fn an_idempotency_key_reused_for_another_request_is_refused(app: &TestApp)
     let body = app
         .graphql(
             Some(&app.admin),
-            "mutation($t: String!, $k: String) { pause(tournamentId: $t, idempotencyKey: $k) { events } }",
+            "mutation($t: ID!, $k: String) { pause(input: {tournamentId: $t, idempotencyKey: $k}) { events } }",
             json!({"t": "t1", "k": "k1"}),
         )
         .await;
@@ -51,7 +51,7 @@ async fn an_idempotency_key_reused_for_another_request_is_refused(app: &TestApp)
     // The same request, its arguments written inline and in another order: the first answer.
     let again = app
         .admin(
-            "mutation { register(player: \"ann\", idempotencyKey: \"k1\", tournamentId: \"t1\") { deduplicated } }",
+            "mutation { register(input: {player: \"ann\", idempotencyKey: \"k1\", tournamentId: \"t1\"}) { deduplicated } }",
             json!({}),
         )
         .await;
@@ -84,7 +84,7 @@ async fn every_error_has_a_code_and_reads_as_words(app: &TestApp) {
     let body = app
         .graphql(
             Some(&app.admin),
-            "mutation { act(tournamentId: \"t2\", table: 1, seat: 0, action: BET, amount: -5) { events } }",
+            "mutation { act(input: {tournamentId: \"t2\", table: 1, seat: 0, action: BET, amount: -5}) { events } }",
             json!({}),
         )
         .await;
@@ -112,7 +112,7 @@ async fn every_error_has_a_code_and_reads_as_words(app: &TestApp) {
     assert_eq!(code(&body), "GRAPHQL_VALIDATION_FAILED", "{body:#}");
     // A rule error with an option inside reads as words: no `Some(..)`.
     app.admin(
-        "mutation { startHand(tournamentId: \"t2\", table: 1) { events } }",
+        "mutation { startHand(input: {tournamentId: \"t2\", table: 1}) { events } }",
         json!({}),
     )
     .await;
@@ -160,7 +160,7 @@ async fn every_error_has_a_code_and_reads_as_words(app: &TestApp) {
     let body = app
         .graphql(
             Some(&app.admin),
-            "mutation { scheduleTournament(id: \"x9\", schedule: {name: \"n\", venue: \"crown\", startsAt: 0, preset: WSOP, tracking: RESULTS, entry: {price: 100}, startingChips: 1000, levels: [{play: {smallBlind: 5, bigBlind: 10, minutes: -20}}]}) { events } }",
+            "mutation { scheduleTournament(input: {{id: \"x9\", schedule: {name: \"n\", venue: \"crown\", startsAt: 0, preset: WSOP, tracking: RESULTS, entry: {price: 100}, startingChips: 1000, levels: [{play: {smallBlind: 5, bigBlind: 10, minutes: -20}}]}}}) { events } }",
             json!({}),
         )
         .await;
@@ -186,7 +186,7 @@ async fn every_error_has_a_code_and_reads_as_words(app: &TestApp) {
         let body = app
             .graphql(
                 Some(&app.admin),
-                "mutation($f: String!) { addSeason(leagueId: \"apl\", season: \"deep\", scoring: {formula: $f}) { events } }",
+                "mutation($f: String!) { addSeason(input: {leagueId: \"apl\", season: \"deep\", scoring: {formula: $f}}) { events } }",
                 json!({"f": text}),
             )
             .await;
@@ -207,7 +207,7 @@ async fn every_error_has_a_code_and_reads_as_words(app: &TestApp) {
     let body = app
         .graphql(
             Some(&app.admin),
-            "mutation { addVenue(leagueId: \"nope\", venue: \"v\", region: \"r\") { events } }",
+            "mutation { addVenue(input: {leagueId: \"nope\", venue: \"v\", region: \"r\"}) { events } }",
             json!({}),
         )
         .await;
@@ -290,17 +290,17 @@ async fn tokens_are_issued_only_for_venues_and_players_that_exist(app: &TestApp)
     assert_eq!(player.code(), "NOT_FOUND", "{player}");
     // Once the league has them, the tokens are issued.
     app.admin(
-        "mutation { createLeague(id: \"apl\", name: \"APL\") { events } }",
+        "mutation { createLeague(input: {id: \"apl\", name: \"APL\"}) { events } }",
         json!({}),
     )
     .await;
     app.admin(
-        "mutation { addVenue(leagueId: \"apl\", venue: \"anchor\", region: \"north\") { events } }",
+        "mutation { addVenue(input: {leagueId: \"apl\", venue: \"anchor\", region: \"north\"}) { events } }",
         json!({}),
     )
     .await;
     app.admin(
-        "mutation { registerPlayer(leagueId: \"apl\", player: \"dee\", name: \"Dee\", membership: \"m-1\") { events } }",
+        "mutation { registerPlayer(input: {leagueId: \"apl\", player: \"dee\", name: \"Dee\", membership: \"m-1\"}) { events } }",
         json!({}),
     )
     .await;
@@ -350,7 +350,7 @@ async fn a_dealt_table_is_played_to_a_winner_from_what_its_view_offers(app: &Tes
     play_to_a_winner(app, "t5", total, 29).await;
 }
 
-const CLOCK: &str = "query($t: String!) { tournament(id: $t) { level paused levelStartedAt levelEndsAt timeLeft nextBreakAt nextLevel { kind minutes bigBlind ante { kind amount } } averageStack remaining pending { kind tables players low high pool prizes } } }";
+const CLOCK: &str = "query($t: ID!) { tournament(id: $t) { level paused levelStartedAt levelEndsAt timeLeft nextBreakAt nextLevel { kind minutes bigBlind ante { kind amount } } averageStack remaining pending { kind tables players low high pool prizes } } }";
 
 async fn the_tournament_view_shows_its_clock_and_what_is_pending(app: &TestApp) {
     started(app, "t6", "crown", Tracking::Results, &["ann", "bob", "cy"]).await;
@@ -376,7 +376,7 @@ async fn the_tournament_view_shows_its_clock_and_what_is_pending(app: &TestApp) 
     let sum: u64 = prizes.as_array().unwrap().iter().map(u).sum();
     assert_eq!(sum, 6_000, "{t:#}");
     app.admin(
-        "mutation($a: [Cents!]!) { setPayouts(tournamentId: \"t6\", amounts: $a) { events } }",
+        "mutation($a: [Cents!]!) { setPayouts(input: {tournamentId: \"t6\", amounts: $a}) { events } }",
         json!({"a": prizes}),
     )
     .await;
@@ -384,7 +384,7 @@ async fn the_tournament_view_shows_its_clock_and_what_is_pending(app: &TestApp) 
     assert_eq!(t["pending"], json!([]), "{t:#}");
     // Paused: no end to count down to.
     app.admin(
-        "mutation { pause(tournamentId: \"t6\") { events } }",
+        "mutation { pause(input: {tournamentId: \"t6\"}) { events } }",
         json!({}),
     )
     .await;
@@ -395,7 +395,7 @@ async fn the_tournament_view_shows_its_clock_and_what_is_pending(app: &TestApp) 
         "{t:#}"
     );
     app.admin(
-        "mutation { resume(tournamentId: \"t6\") { events } }",
+        "mutation { resume(input: {tournamentId: \"t6\"}) { events } }",
         json!({}),
     )
     .await;
@@ -403,7 +403,7 @@ async fn the_tournament_view_shows_its_clock_and_what_is_pending(app: &TestApp) 
     // code that names it.
     for _ in 0..4 {
         app.admin(
-            "mutation { advanceLevel(tournamentId: \"t6\") { events } }",
+            "mutation { advanceLevel(input: {tournamentId: \"t6\"}) { events } }",
             json!({}),
         )
         .await;
@@ -418,7 +418,7 @@ async fn the_tournament_view_shows_its_clock_and_what_is_pending(app: &TestApp) 
     let body = app
         .graphql(
             Some(&app.admin),
-            "mutation { advanceLevel(tournamentId: \"t6\") { events } }",
+            "mutation { advanceLevel(input: {tournamentId: \"t6\"}) { events } }",
             json!({}),
         )
         .await;
@@ -440,14 +440,14 @@ async fn an_undersized_raise_brought_up_is_reported_in_the_answer(app: &TestApp)
     }
     app.admin(START, json!({"t": "t7"})).await;
     app.admin(
-        "mutation { startHand(tournamentId: \"t7\", table: 1) { events } }",
+        "mutation { startHand(input: {tournamentId: \"t7\", table: 1}) { events } }",
         json!({}),
     )
     .await;
     let table = &app.admin(TABLE_VIEW, json!({"t": "t7"})).await["table"];
     let legal = &table["legalActions"];
     let (seat, min) = (u(&legal["seat"]), u(&legal["betOrRaise"]["min"]));
-    let act = "mutation($t: String!, $s: Int!, $a: Chips) { act(tournamentId: $t, table: 1, seat: $s, action: RAISE_TO, amount: $a) { events adjusted { seat declared made treatedAsCall } } }";
+    let act = "mutation($t: ID!, $s: Int!, $a: Chips) { act(input: {tournamentId: $t, table: 1, seat: $s, action: RAISE_TO, amount: $a}) { events adjusted { seat declared made treatedAsCall } } }";
     let answer = app
         .admin(act, json!({"t": "t7", "s": seat, "a": min - 1}))
         .await;
@@ -469,7 +469,7 @@ async fn an_undersized_raise_brought_up_is_reported_in_the_answer(app: &TestApp)
 async fn a_host_cannot_record_another_venue_s_tournament(app: &TestApp) {
     a_league(app).await;
     app.admin(
-        "mutation { addVenue(leagueId: \"apl\", venue: \"anchor\", region: \"south\") { events } }",
+        "mutation { addVenue(input: {leagueId: \"apl\", venue: \"anchor\", region: \"south\"}) { events } }",
         json!({}),
     )
     .await;
@@ -480,7 +480,7 @@ async fn a_host_cannot_record_another_venue_s_tournament(app: &TestApp) {
     let body = app
         .graphql(
             Some(&host),
-            "mutation($o: OutcomeInput!) { recordTournament(leagueId: \"apl\", outcome: $o) { events } }",
+            "mutation($o: OutcomeInput!) { recordTournament(input: {leagueId: \"apl\", outcome: $o}) { events } }",
             json!({"o": {
                 "tournament": "t8", "venue": "anchor", "season": "s1", "day": 1, "buyin": 2000,
                 "prizepool": 4000, "field": 2,
@@ -523,7 +523,7 @@ async fn only_members_are_registered_and_a_walk_in_becomes_one(app: &TestApp) {
     assert_eq!(app.last_position().await, before, "nothing appended");
     // A player cannot make themselves a member.
     let zed = app.token(Role::Player, None, Some("zed")).await;
-    let walk_in = "mutation($t: String!, $p: String!) { register(tournamentId: $t, player: $p, walkIn: {name: \"Zed\", membership: \"P-9\"}) { events } }";
+    let walk_in = "mutation($t: ID!, $p: ID!) { register(input: {tournamentId: $t, player: $p, walkIn: {name: \"Zed\", membership: \"P-9\"}}) { events } }";
     let body = app
         .graphql(Some(&zed), walk_in, json!({"t": "t11", "p": "zed"}))
         .await;
@@ -568,12 +568,12 @@ async fn after_a_deal_the_prizes_are_the_deal_s(app: &TestApp) {
     let view = "{ tournament(id: \"t13\") { stage prizePool prizes results { player prize } } }";
     let before = app.admin(view, json!({})).await["tournament"].clone();
     app.admin(
-        "mutation { recordChips(tournamentId: \"t13\", counts: [{player: \"ann\", chips: 9000}, {player: \"bob\", chips: 4500}, {player: \"cat\", chips: 1500}]) { events } }",
+        "mutation { recordChips(input: {tournamentId: \"t13\", counts: [{player: \"ann\", chips: 9000}, {player: \"bob\", chips: 4500}, {player: \"cat\", chips: 1500}]}) { events } }",
         json!({}),
     )
     .await;
     app.admin(
-        "mutation { deal(tournamentId: \"t13\", kind: ICM, accepted: [\"ann\", \"bob\", \"cat\"]) { events } }",
+        "mutation { deal(input: {tournamentId: \"t13\", kind: ICM, accepted: [\"ann\", \"bob\", \"cat\"]}) { events } }",
         json!({}),
     )
     .await;
@@ -610,15 +610,15 @@ async fn a_tournament_is_recorded_only_into_a_season_of_its_venue_s_league(app: 
     // apl has crown; bpl has anchor and its own season.
     a_league(app).await;
     for m in [
-        "createLeague(id: \"bpl\", name: \"BPL\") { events }",
-        "addVenue(leagueId: \"bpl\", venue: \"anchor\", region: \"south\") { events }",
-        "addSeason(leagueId: \"bpl\", season: \"b1\", scoring: {table: [10, 5]}) { events }",
+        "createLeague(input: {id: \"bpl\", name: \"BPL\"}) { events }",
+        "addVenue(input: {leagueId: \"bpl\", venue: \"anchor\", region: \"south\"}) { events }",
+        "addSeason(input: {leagueId: \"bpl\", season: \"b1\", scoring: {table: [10, 5]}}) { events }",
     ] {
         app.admin(&format!("mutation {{ {m} }}"), json!({})).await;
     }
     started(app, "t14", "crown", Tracking::Results, &["ann", "bob"]).await;
     app.admin(
-        "mutation { eliminate(tournamentId: \"t14\", players: [\"bob\"], by: \"ann\") { events } }",
+        "mutation { eliminate(input: {tournamentId: \"t14\", players: [\"bob\"], by: \"ann\"}) { events } }",
         json!({}),
     )
     .await;
@@ -627,7 +627,7 @@ async fn a_tournament_is_recorded_only_into_a_season_of_its_venue_s_league(app: 
     let body = app
         .graphql(
             Some(&app.admin),
-            "mutation { recordTournamentResult(leagueId: \"bpl\", tournamentId: \"t14\", season: \"b1\", day: 1) { events } }",
+            "mutation { recordTournamentResult(input: {leagueId: \"bpl\", tournamentId: \"t14\", season: \"b1\", day: 1}) { events } }",
             json!({}),
         )
         .await;
@@ -643,7 +643,7 @@ async fn a_tournament_is_recorded_only_into_a_season_of_its_venue_s_league(app: 
     let body = app
         .graphql(
             Some(&app.admin),
-            "mutation { recordTournamentResult(leagueId: \"apl\", tournamentId: \"t14\", season: \"b1\", day: 1) { events } }",
+            "mutation { recordTournamentResult(input: {leagueId: \"apl\", tournamentId: \"t14\", season: \"b1\", day: 1}) { events } }",
             json!({}),
         )
         .await;
@@ -651,7 +651,7 @@ async fn a_tournament_is_recorded_only_into_a_season_of_its_venue_s_league(app: 
     assert_eq!(app.last_position().await, before, "nothing appended");
     // Into its own league's season: recorded.
     app.admin(
-        "mutation { recordTournamentResult(leagueId: \"apl\", tournamentId: \"t14\", season: \"s1\", day: 1) { events } }",
+        "mutation { recordTournamentResult(input: {leagueId: \"apl\", tournamentId: \"t14\", season: \"s1\", day: 1}) { events } }",
         json!({}),
     )
     .await;
@@ -672,7 +672,7 @@ async fn the_server_makes_every_draw_and_the_log_proves_it(app: &TestApp) {
     }
     app.admin(START, json!({"t": "t10"})).await;
     app.admin(
-        "mutation { lateEntry(tournamentId: \"t10\", player: \"dan\") { events } }",
+        "mutation { lateEntry(input: {tournamentId: \"t10\", player: \"dan\"}) { events } }",
         json!({}),
     )
     .await;

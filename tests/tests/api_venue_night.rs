@@ -23,7 +23,7 @@ use league_tests::{
 };
 use serde_json::{Value, json};
 
-const NIGHT: &str = "query($t: String!) { tournament(id: $t) { stage remaining entries rebuys field prizePool tables { table seats { player chips } } pending { kind players } results { player place shared prize rebuys knockouts } } }";
+const NIGHT: &str = "query($t: ID!) { tournament(id: $t) { stage remaining entries rebuys field prizePool tables { table seats { player chips } } pending { kind players } results { player place shared prize rebuys knockouts } } }";
 
 /// The results-only QueenSix night: tables of four, one $20 re-buy in levels 1 and 2.
 fn night_schedule() -> Value {
@@ -131,7 +131,7 @@ async fn a_whole_venue_night_through_the_typed_api(app: &TestApp) {
     ];
     for p in &players[3..] {
         app.admin(
-            "mutation($p: String!) { registerPlayer(leagueId: \"apl\", player: $p, name: $p, membership: $p) { events } }",
+            "mutation($p: ID!) { registerPlayer(input: {leagueId: \"apl\", player: $p, name: $p, membership: $p}) { events } }",
             json!({"p": p}),
         )
         .await;
@@ -170,7 +170,7 @@ async fn a_whole_venue_night_through_the_typed_api(app: &TestApp) {
     let view = app.admin(NIGHT, json!({"t": "night"})).await;
     assert_eq!(view["tournament"]["tables"].as_array().unwrap().len(), 3);
 
-    let eliminate = "mutation($p: String!, $by: String) { eliminate(tournamentId: \"night\", players: [$p], by: $by) { events } }";
+    let eliminate = "mutation($p: ID!, $by: ID) { eliminate(input: {tournamentId: \"night\", players: [$p], by: $by}) { events } }";
     let host_does = |query: &'static str, vars: Value| {
         let host = host.clone();
         async move {
@@ -189,7 +189,7 @@ async fn a_whole_venue_night_through_the_typed_api(app: &TestApp) {
         json!([table[0]])
     );
     host_does(
-        "mutation($p: String!) { rebuy(tournamentId: \"night\", player: $p) { events } }",
+        "mutation($p: ID!) { rebuy(input: {tournamentId: \"night\", player: $p}) { events } }",
         json!({"p": table[0]}),
     )
     .await;
@@ -211,7 +211,7 @@ async fn a_whole_venue_night_through_the_typed_api(app: &TestApp) {
                 .await;
             assert_eq!(code(&body), "REDRAW_DUE", "{body:#}");
             host_does(
-                "mutation { redraw(tournamentId: \"night\") { events } }",
+                "mutation { redraw(input: {tournamentId: \"night\"}) { events } }",
                 json!({}),
             )
             .await;
@@ -232,7 +232,7 @@ async fn a_whole_venue_night_through_the_typed_api(app: &TestApp) {
                 if !corrected {
                     // The wrong player was called out: the host reinstates them.
                     host_does(
-                        "mutation($p: String!) { reinstate(tournamentId: \"night\", player: $p, reason: \"the wrong player was called out\") { events } }",
+                        "mutation($p: ID!) { reinstate(input: {tournamentId: \"night\", player: $p, reason: \"the wrong player was called out\"}) { events } }",
                         json!({"p": p}),
                     )
                     .await;
@@ -240,7 +240,7 @@ async fn a_whole_venue_night_through_the_typed_api(app: &TestApp) {
                     continue;
                 }
                 host_does(
-                    "mutation($p: String!) { declineRebuy(tournamentId: \"night\", player: $p) { events } }",
+                    "mutation($p: ID!) { declineRebuy(input: {tournamentId: \"night\", player: $p}) { events } }",
                     json!({"p": p}),
                 )
                 .await;
@@ -286,7 +286,7 @@ async fn a_whole_venue_night_through_the_typed_api(app: &TestApp) {
 
     // The result into the season; then amended: the runner-up was the winner.
     host_does(
-        "mutation { recordTournamentResult(leagueId: \"apl\", tournamentId: \"night\", season: \"s1\", day: 1) { events } }",
+        "mutation { recordTournamentResult(input: {leagueId: \"apl\", tournamentId: \"night\", season: \"s1\", day: 1}) { events } }",
         json!({}),
     )
     .await;
@@ -310,7 +310,7 @@ async fn a_whole_venue_night_through_the_typed_api(app: &TestApp) {
         "buyin": 2_500, "prizepool": t["prizePool"], "field": t["field"], "finishes": finishes,
     });
     host_does(
-        "mutation($o: OutcomeInput!) { amendTournament(leagueId: \"apl\", outcome: $o, reason: \"first and second entered the wrong way round\") { events } }",
+        "mutation($o: OutcomeInput!) { amendTournament(input: {leagueId: \"apl\", outcome: $o, reason: \"first and second entered the wrong way round\"}) { events } }",
         json!({"o": outcome}),
     )
     .await;
@@ -333,7 +333,7 @@ async fn a_whole_venue_night_through_the_typed_api(app: &TestApp) {
     .await;
     play_to_a_winner(app, "dealt", 15_000, 11).await;
     host_does(
-        "mutation { recordTournamentResult(leagueId: \"apl\", tournamentId: \"dealt\", season: \"s1\", day: 2) { events } }",
+        "mutation { recordTournamentResult(input: {leagueId: \"apl\", tournamentId: \"dealt\", season: \"s1\", day: 2}) { events } }",
         json!({}),
     )
     .await;

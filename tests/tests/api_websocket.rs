@@ -98,7 +98,7 @@ async fn a_player_subscribed_over_the_older_protocol_sees_only_their_own_cards(a
     // Arrange: a running hand at `t2`'s table.
     started(app, "t2", "crown", Tracking::Dealt, &["ann", "bob"]).await;
     app.admin(
-        "mutation { startHand(tournamentId: \"t2\", table: 1) { events } }",
+        "mutation { startHand(input: {tournamentId: \"t2\", table: 1}) { events } }",
         json!({}),
     )
     .await;

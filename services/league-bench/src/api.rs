@@ -68,18 +68,17 @@ enum Mode {
 
 const PLAYERS: u32 = 9;
 
-const SCHEDULE: &str = "mutation($id: String!, $s: ScheduleInput!) { scheduleTournament(id: $id, schedule: $s) { events } }";
+const SCHEDULE: &str = "mutation($id: ID!, $s: ScheduleInput!) { scheduleTournament(input: {id: $id, schedule: $s}) { events } }";
 const REGISTER: &str =
-    "mutation($t: String!, $p: String!) { register(tournamentId: $t, player: $p) { events } }";
-const START: &str = "mutation($t: String!) { start(tournamentId: $t) { events } }";
-const START_HAND: &str = "mutation($t: String!) { startHand(tournamentId: $t, table: 1) { version table(table: 1) { version inHand toAct } } }";
-const FOLD: &str = "mutation($t: String!, $seat: Int!) { act(tournamentId: $t, table: 1, seat: $seat, action: FOLD) { version table(table: 1) { version inHand toAct } } }";
-const TABLE: &str =
-    "query($t: String!) { table(tournamentId: $t, table: 1) { version inHand toAct } }";
+    "mutation($t: ID!, $p: ID!) { register(input: {tournamentId: $t, player: $p}) { events } }";
+const START: &str = "mutation($t: ID!) { start(input: {tournamentId: $t}) { events } }";
+const START_HAND: &str = "mutation($t: ID!) { startHand(input: {tournamentId: $t, table: 1}) { version table(table: 1) { version inHand toAct } } }";
+const FOLD: &str = "mutation($t: ID!, $seat: Int!) { act(input: {tournamentId: $t, table: 1, seat: $seat, action: FOLD}) { version table(table: 1) { version inHand toAct } } }";
+const TABLE: &str = "query($t: ID!) { table(tournamentId: $t, table: 1) { version inHand toAct } }";
 const SUBSCRIBE: &str =
-    "subscription($t: String!) { table(tournamentId: $t, table: 1) { version hand toAct } }";
+    "subscription($t: ID!) { table(tournamentId: $t, table: 1) { version hand toAct } }";
 const FOLLOW: &str =
-    "subscription($t: String!) { table(tournamentId: $t, table: 1) { version inHand toAct } }";
+    "subscription($t: ID!) { table(tournamentId: $t, table: 1) { version inHand toAct } }";
 
 /// What a venue app and a dashboard read of a table view.
 #[derive(Clone, Copy, Debug, serde::Deserialize)]

@@ -88,6 +88,9 @@ pub const CATALOGUE: &[EventType] = &[
     tournament("TournamentFinished", 1),
     tournament("TournamentCancelled", 1),
     tournament("PlayerReinstated", 1),
+    // Release 0.3.0: entropy a host or player adds, and the pool a draw mixes in.
+    tournament("EntropyAdded", 1),
+    tournament("EntropyMixed", 1),
     league("LeagueCreated", 1),
     league("VenueAdded", 1),
     league("SeasonAdded", 1),

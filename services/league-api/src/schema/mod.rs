@@ -11,6 +11,7 @@
 
 pub mod audit;
 pub mod leagues;
+pub mod payloads;
 pub mod scalars;
 pub mod tournaments;
 
@@ -18,7 +19,7 @@ pub use scalars::Position;
 
 use std::sync::Arc;
 
-use async_graphql::{Context, MergedObject, MergedSubscription, Schema, SimpleObject};
+use async_graphql::{Context, MergedObject, MergedSubscription, Schema};
 use futures_util::Stream;
 use league_app::commands::{Caller, Command, execute};
 use league_app::live::Live;
@@ -58,14 +59,16 @@ pub struct Query(
     audit::AuditQuery,
 );
 
-/// The commands. Each goes to one tournament's or one league's stream and answers with a
-/// `CommandResult`. With an `idempotencyKey` (kept per token), a retry of the same request
+/// The commands. Each takes one `input` and goes to one tournament's or one league's stream;
+/// its payload says what it appended and carries the changed object. With an
+/// `idempotencyKey` in the input (kept per token), a retry of the same request
 /// answers what the first call appended and appends nothing; the same key sent with a
 /// different request is refused (`IDEMPOTENCY_KEY_REUSED`).
 #[derive(MergedObject, Default)]
 pub struct Mutation(
     tournaments::TournamentMutation,
     tournaments::CorrectionMutation,
+    tournaments::EntropyMutation,
     leagues::LeagueMutation,
 );
 
@@ -117,9 +120,9 @@ pub(crate) fn principal(ctx: &Context<'_>) -> Principal {
         .unwrap_or(Principal::Anonymous)
 }
 
-/// What a command did.
-#[derive(SimpleObject, Clone, Debug)]
-#[graphql(complex)]
+/// What a command did: the fields every mutation's payload shares
+/// ([`payloads`]).
+#[derive(Clone, Debug)]
 pub struct CommandResult {
     /// The stream the command went to (`tournament:<id>` or `league:<id>`).
     pub stream: String,
@@ -136,7 +139,6 @@ pub struct CommandResult {
     pub deduplicated: bool,
     /// For a bet or raise: the seat and the amount it declared, to compare with what the
     /// house rules made of it (`adjusted`).
-    #[graphql(skip)]
     pub declared: Option<(league_engine::hand::Seat, u64)>,
 }
 
@@ -262,10 +264,12 @@ fn request_fingerprint(ctx: &Context<'_>) -> ApiResult<league_store::Hash> {
         .map_err(|e| ApiError::bad_input(e.message))?;
     let mut canonical = serde_json::Map::new();
     for (name, value) in arguments {
-        if name.as_str() != "idempotencyKey" {
-            let value = value.into_json().map_err(ApiError::internal)?;
-            canonical.insert(name.to_string(), value);
+        let mut value = value.into_json().map_err(ApiError::internal)?;
+        // The key is in the mutation's `input`.
+        if let serde_json::Value::Object(fields) = &mut value {
+            fields.remove("idempotencyKey");
         }
+        canonical.insert(name.to_string(), value);
     }
     // serde_json's map is ordered by key, so this text is canonical.
     let text = serde_json::to_string(&serde_json::json!([field.name(), canonical]))

@@ -156,6 +156,27 @@ pub fn derive_seed(seed: &Seed, label: &str, index: u32) -> Seed {
     Seed::from_bytes(hasher.finalize().into())
 }
 
+/// The seed a draw is made from when entropy was added before it: `sha256(seed ||
+/// "entropy" || entropy)`. The server committed to `seed` before anyone gave the entropy,
+/// and the entropy was given before the seed was revealed: neither side alone chooses the
+/// draw.
+pub fn mix_entropy(seed: &Seed, entropy: &Seed) -> Seed {
+    let mut hasher = Sha256::new();
+    hasher.update(seed.to_bytes());
+    hasher.update(b"entropy");
+    hasher.update(entropy.to_bytes());
+    Seed::from_bytes(hasher.finalize().into())
+}
+
+/// Entropy pooled for the next draw: `sha256(pool || added)`, the pool starting as 32 zero
+/// bytes.
+pub fn pool_entropy(pool: Option<&Seed>, added: &Seed) -> Seed {
+    let mut hasher = Sha256::new();
+    hasher.update(pool.map_or([0; 32], |p| p.to_bytes()));
+    hasher.update(added.to_bytes());
+    Seed::from_bytes(hasher.finalize().into())
+}
+
 /// One index uniform in `0..n` (`n > 0`) from a seed: the first draw of the ChaCha20
 /// keystream keyed by the seed, by rejection exactly as the seat draw makes it. Used to
 /// seat a late entrant in one of the open seats.

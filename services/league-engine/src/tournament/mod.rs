@@ -50,7 +50,9 @@ pub mod sim;
 pub use balance::{BalanceRule, Balancing, Move, balance};
 pub use colour_up::{ColourUp, ColourUpError, ColourUpPolicy, Coloured, Holding, colour_up};
 pub use deal::{DealError, DealKind, ICM_MAX_PLAYERS, chip_chop, deal, icm};
-pub use draw::{ButtonDraw, DrawError, SeatAssignment, draw_button, draw_seats};
+pub use draw::{
+    ButtonDraw, DrawError, SeatAssignment, draw_button, draw_seats, mix_entropy, pool_entropy,
+};
 pub use payouts::{FULL_POOL_BP, PayoutError, PayoutStructure, PayoutTable, split_tie};
 pub use pool::{HouseCut, PoolError, PoolRules, Price, PrizePool, Purchases};
 

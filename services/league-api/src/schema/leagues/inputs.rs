@@ -1,6 +1,6 @@
 //! The league domain's typed inputs: a season's scoring and a tournament's outcome.
 
-use async_graphql::{InputObject, OneofObject};
+use async_graphql::{ID, InputObject, OneofObject};
 use league_engine::league::{Finish, ScoringRule, TournamentOutcome};
 use league_engine::tournament::Cents as EngineCents;
 use league_engine::units::PlayerId;
@@ -56,7 +56,7 @@ impl ScoringInput {
 #[derive(InputObject, Clone, Debug)]
 pub struct FinishInput {
     /// The player's id in the league.
-    pub player: String,
+    pub player: ID,
     /// 1 is the winner. Players sharing a place all give the top place they share.
     pub place: u32,
     /// How many players share this place (1 by default).
@@ -79,11 +79,11 @@ pub struct FinishInput {
 pub struct OutcomeInput {
     /// The tournament's id (a tournament this service ran is recorded with
     /// `recordTournamentResult` instead).
-    pub tournament: String,
+    pub tournament: ID,
     /// The id of the league venue it was played at.
-    pub venue: String,
+    pub venue: ID,
     /// The id of the season it counts in.
-    pub season: String,
+    pub season: ID,
     /// Days (or any increasing number): the standings' "earliest" tie-break.
     pub day: u32,
     /// One entry's cost to a player, fee included, in cents (a formula's `buyin` is this
@@ -100,9 +100,9 @@ pub struct OutcomeInput {
 impl From<OutcomeInput> for TournamentOutcome {
     fn from(o: OutcomeInput) -> TournamentOutcome {
         TournamentOutcome {
-            tournament: o.tournament,
-            venue: o.venue,
-            season: o.season,
+            tournament: o.tournament.0,
+            venue: o.venue.0,
+            season: o.season.0,
             day: o.day,
             buyin: o.buyin.0,
             prizepool: o.prizepool.0,
@@ -111,7 +111,7 @@ impl From<OutcomeInput> for TournamentOutcome {
                 .finishes
                 .into_iter()
                 .map(|f| Finish {
-                    player: PlayerId::from(f.player),
+                    player: PlayerId::from(f.player.0),
                     place: f.place,
                     shared: f.shared,
                     rebuys: f.rebuys,

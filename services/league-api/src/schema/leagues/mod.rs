@@ -1,12 +1,14 @@
 //! Leagues: venues, seasons, players, standings under every scoring version, player
 //! records, and the league's commands.
 //!
+//! - [`arguments`]: each mutation's input and payload.
 //! - [`types`]: the output types, wrapping read models.
 //! - [`inputs`]: the typed scoring and outcome inputs.
 //! - [`query`]: the queries, [`LeagueQuery`].
 //! - [`mutation`]: the commands, [`LeagueMutation`], and the authorisation of each command.
 //! - [`subscription`]: the live standings, [`LeagueSubscription`].
 
+pub mod arguments;
 pub mod inputs;
 pub mod mutation;
 pub mod query;

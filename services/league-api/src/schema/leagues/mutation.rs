@@ -6,20 +6,20 @@ use league_app::commands::Command;
 use league_engine::league::{self, TournamentOutcome};
 use league_engine::units::PlayerId;
 
-use super::inputs::{OutcomeInput, ScoringInput};
+use super::arguments::*;
 use super::stream_of;
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
 use crate::schema::{ApiState, CommandResult, principal, run_command, state};
 
-async fn send(
+async fn send<P: From<CommandResult>>(
     ctx: &Context<'_>,
     state: &ApiState,
     caller: &Principal,
     id: String,
     command: league::Command,
     idempotency_key: Option<String>,
-) -> ApiResult<CommandResult> {
+) -> ApiResult<P> {
     if !matches!(command, league::Command::CreateLeague { .. })
         && state.live.read().league(&stream_of(&id)).is_none()
     {
@@ -29,16 +29,18 @@ async fn send(
         id,
         command: Box::new(command),
     };
-    run_command(ctx, state, caller, command, idempotency_key).await
+    run_command(ctx, state, caller, command, idempotency_key)
+        .await
+        .map(P::from)
 }
 
 /// Runs a league command only an admin may send.
-async fn admin_command(
+async fn admin_command<P: From<CommandResult>>(
     ctx: &Context<'_>,
     id: String,
     command: league::Command,
     idempotency_key: Option<String>,
-) -> ApiResult<CommandResult> {
+) -> ApiResult<P> {
     let state = state(ctx)?;
     let caller = principal(ctx);
     if matches!(command, league::Command::CreateLeague { .. }) {
@@ -83,19 +85,15 @@ impl LeagueMutation {
     async fn create_league(
         &self,
         ctx: &Context<'_>,
-        #[graphql(
-            desc = "The new league's id: 1 to 64 ASCII letters, digits, `-`, `_` or `.`; it names the league's stream for ever."
-        )]
-        id: String,
-        #[graphql(desc = "The league's name, as people read it.")] name: String,
-        #[graphql(desc = "The places that make the final table (default 9).")] final_table: Option<
-            u32,
-        >,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: CreateLeagueInput,
+    ) -> ApiResult<CreateLeaguePayload> {
+        let CreateLeagueInput {
+            id,
+            name,
+            final_table,
+            idempotency_key,
+        } = input;
+        let id = id.0;
         let command = league::Command::CreateLeague { name, final_table };
         admin_command(ctx, id, command, idempotency_key).await
     }
@@ -105,17 +103,16 @@ impl LeagueMutation {
     async fn add_venue(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The league's id, as created.")] league_id: String,
-        #[graphql(
-            desc = "The venue's id: 1 to 64 ASCII letters, digits, `-`, `_` or `.`; schedules, outcomes and host tokens name it."
-        )]
-        venue: String,
-        #[graphql(desc = "The venue's region, for regional standings.")] region: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: AddVenueInput,
+    ) -> ApiResult<AddVenuePayload> {
+        let AddVenueInput {
+            league_id,
+            venue,
+            region,
+            idempotency_key,
+        } = input;
+        let league_id = league_id.0;
+        let venue = venue.0;
         let command = league::Command::AddVenue { venue, region };
         admin_command(ctx, league_id, command, idempotency_key).await
     }
@@ -125,17 +122,17 @@ impl LeagueMutation {
     async fn add_season(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The league's id, as created.")] league_id: String,
-        #[graphql(desc = "The season's id within the league.")] season: String,
-        #[graphql(desc = "Only each player's best this many results count (all when left out).")]
-        best_n: Option<u32>,
-        #[graphql(desc = "The season's first scoring version: a points table or a formula.")]
-        scoring: ScoringInput,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: AddSeasonInput,
+    ) -> ApiResult<AddSeasonPayload> {
+        let AddSeasonInput {
+            league_id,
+            season,
+            best_n,
+            scoring,
+            idempotency_key,
+        } = input;
+        let league_id = league_id.0;
+        let season = season.0;
         let command = league::Command::AddSeason {
             season,
             best_n,
@@ -148,15 +145,16 @@ impl LeagueMutation {
     async fn set_formula(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The league's id, as created.")] league_id: String,
-        #[graphql(desc = "The season's id within the league.")] season: String,
-        #[graphql(desc = "The season's new scoring version: a points table or a formula.")]
-        scoring: ScoringInput,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: SetFormulaInput,
+    ) -> ApiResult<SetFormulaPayload> {
+        let SetFormulaInput {
+            league_id,
+            season,
+            scoring,
+            idempotency_key,
+        } = input;
+        let league_id = league_id.0;
+        let season = season.0;
         let command = league::Command::SetFormula {
             season,
             scoring: scoring.into_rule()?,
@@ -170,16 +168,17 @@ impl LeagueMutation {
     async fn register_player(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The league's id, as created.")] league_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
-        #[graphql(desc = "The player's name, as people read it.")] name: String,
-        #[graphql(desc = "The player's membership number in the league (unique within it).")]
-        membership: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: RegisterPlayerInput,
+    ) -> ApiResult<RegisterPlayerPayload> {
+        let RegisterPlayerInput {
+            league_id,
+            player,
+            name,
+            membership,
+            idempotency_key,
+        } = input;
+        let league_id = league_id.0;
+        let player = player.0;
         let command = league::Command::RegisterPlayer {
             player: PlayerId::from(player),
             name,
@@ -192,14 +191,16 @@ impl LeagueMutation {
     async fn rename_player(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The league's id, as created.")] league_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
-        #[graphql(desc = "The player's new name.")] name: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: RenamePlayerInput,
+    ) -> ApiResult<RenamePlayerPayload> {
+        let RenamePlayerInput {
+            league_id,
+            player,
+            name,
+            idempotency_key,
+        } = input;
+        let league_id = league_id.0;
+        let player = player.0;
         let command = league::Command::RenamePlayer {
             player: PlayerId::from(player),
             name,
@@ -212,14 +213,17 @@ impl LeagueMutation {
     async fn merge_players(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The league's id, as created.")] league_id: String,
-        #[graphql(desc = "The player's id that is kept.")] keep: String,
-        #[graphql(desc = "The duplicate player's id, whose results move to `keep`.")] merge: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: MergePlayersInput,
+    ) -> ApiResult<MergePlayersPayload> {
+        let MergePlayersInput {
+            league_id,
+            keep,
+            merge,
+            idempotency_key,
+        } = input;
+        let league_id = league_id.0;
+        let keep = keep.0;
+        let merge = merge.0;
         let command = league::Command::MergePlayers {
             keep: PlayerId::from(keep),
             merge: PlayerId::from(merge),
@@ -231,15 +235,17 @@ impl LeagueMutation {
     async fn unmerge_players(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The league's id, as created.")] league_id: String,
-        #[graphql(desc = "The player's id that was kept.")] keep: String,
-        #[graphql(desc = "The player's id that was merged into `keep`, to separate again.")]
-        merge: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: UnmergePlayersInput,
+    ) -> ApiResult<UnmergePlayersPayload> {
+        let UnmergePlayersInput {
+            league_id,
+            keep,
+            merge,
+            idempotency_key,
+        } = input;
+        let league_id = league_id.0;
+        let keep = keep.0;
+        let merge = merge.0;
         let command = league::Command::UnmergePlayers {
             keep: PlayerId::from(keep),
             merge: PlayerId::from(merge),
@@ -252,16 +258,14 @@ impl LeagueMutation {
     async fn record_tournament(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The league's id, as created.")] league_id: String,
-        #[graphql(
-            desc = "The tournament's outcome: venue, season, day, field, prize pool and finishes."
-        )]
-        outcome: OutcomeInput,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: RecordTournamentInput,
+    ) -> ApiResult<RecordTournamentPayload> {
+        let RecordTournamentInput {
+            league_id,
+            outcome,
+            idempotency_key,
+        } = input;
+        let league_id = league_id.0;
         let state = state(ctx)?;
         let caller = principal(ctx);
         let outcome = TournamentOutcome::from(outcome);
@@ -278,20 +282,15 @@ impl LeagueMutation {
     async fn amend_tournament(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The league's id, as created.")] league_id: String,
-        #[graphql(
-            desc = "The corrected outcome, whole: venue, season, day, field, prize pool and finishes."
-        )]
-        outcome: OutcomeInput,
-        #[graphql(
-            desc = "Why the result is corrected, as auditors and players will read it: 1 to 200 characters."
-        )]
-        reason: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: AmendTournamentInput,
+    ) -> ApiResult<AmendTournamentPayload> {
+        let AmendTournamentInput {
+            league_id,
+            outcome,
+            reason,
+            idempotency_key,
+        } = input;
+        let league_id = league_id.0;
         let state = state(ctx)?;
         let caller = principal(ctx);
         let outcome = TournamentOutcome::from(outcome);
@@ -315,15 +314,18 @@ impl LeagueMutation {
     async fn record_tournament_result(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The league's id, as created.")] league_id: String,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The season's id within the league.")] season: String,
-        #[graphql(desc = "The day of the season it counts for, from 1.")] day: u32,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: RecordTournamentResultInput,
+    ) -> ApiResult<RecordTournamentResultPayload> {
+        let RecordTournamentResultInput {
+            league_id,
+            tournament_id,
+            season,
+            day,
+            idempotency_key,
+        } = input;
+        let league_id = league_id.0;
+        let tournament_id = tournament_id.0;
+        let season = season.0;
         let state = state(ctx)?;
         let caller = principal(ctx);
         let stream = league_events::StreamKind::Tournament.stream(&tournament_id);

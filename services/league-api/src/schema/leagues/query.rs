@@ -1,6 +1,6 @@
 //! The league domain's queries: a league, a season's standings, a player's record.
 
-use async_graphql::{Context, Object};
+use async_graphql::{Context, ID, Object};
 use league_engine::league::Scope;
 use league_projections::views::player_records;
 
@@ -18,46 +18,11 @@ impl LeagueQuery {
     async fn league(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The league's id, as created.")] id: String,
+        #[graphql(desc = "The league's id, as created.")] id: ID,
     ) -> ApiResult<Option<LeagueOut>> {
         let state = state(ctx)?;
         let p = state.live.read();
-        let Some(l) = p.league(&stream_of(&id)) else {
-            return Ok(None);
-        };
-        let Some(settings) = l.league() else {
-            return Ok(None);
-        };
-        Ok(Some(LeagueOut {
-            id,
-            name: settings.name.clone(),
-            final_table: settings.final_table,
-            venues: l
-                .venues()
-                .iter()
-                .map(|(id, v)| VenueOut {
-                    id: id.clone(),
-                    region: v.region.clone(),
-                })
-                .collect(),
-            seasons: l
-                .seasons()
-                .iter()
-                .map(|(id, s)| SeasonOut {
-                    id: id.clone(),
-                    version: s.version(),
-                    best_n: s.best_n,
-                })
-                .collect(),
-            players: l
-                .players()
-                .iter()
-                .map(|(id, p)| LeaguePlayer {
-                    id: id.to_string(),
-                    name: p.name.clone(),
-                })
-                .collect(),
-        }))
+        Ok(league_out(&p, &id))
     }
 
     /// A season's standings, league-wide or at one venue, under a scoring version (the
@@ -65,13 +30,14 @@ impl LeagueQuery {
     async fn standings(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The league's id, as created.")] league_id: String,
-        #[graphql(desc = "The season's id within the league.")] season: String,
+        #[graphql(desc = "The league's id, as created.")] league_id: ID,
+        #[graphql(desc = "The season's id within the league.")] season: ID,
         #[graphql(desc = "The scoring version to rank under (the latest when left out).")]
         version: Option<u32>,
         #[graphql(desc = "Only the results at this venue; all the league's venues when left out.")]
-        venue: Option<String>,
+        venue: Option<ID>,
     ) -> ApiResult<Vec<StandingOut>> {
+        let (league_id, season, venue) = (league_id.0, season.0, venue.map(|v| v.0));
         let state = state(ctx)?;
         let p = state.live.read();
         let l = p
@@ -88,9 +54,10 @@ impl LeagueQuery {
     async fn player_record(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The league's id, as created.")] league_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
+        #[graphql(desc = "The league's id, as created.")] league_id: ID,
+        #[graphql(desc = "The player's id, as the league registered them.")] player: ID,
     ) -> ApiResult<Option<PlayerRecordOut>> {
+        let (league_id, player) = (league_id.0, player.0);
         let state = state(ctx)?;
         let p = state.live.read();
         let Some(l) = p.league(&stream_of(&league_id)) else {
@@ -99,4 +66,40 @@ impl LeagueQuery {
         let id = l.surviving(&player).to_owned();
         Ok(player_records(l).remove(id.as_str()).map(PlayerRecordOut))
     }
+}
+
+/// The league `id` as it stands in `p`.
+pub(crate) fn league_out(p: &league_projections::Projector, id: &str) -> Option<LeagueOut> {
+    let l = p.league(&stream_of(id))?;
+    let settings = l.league()?;
+    Some(LeagueOut {
+        id: id.into(),
+        name: settings.name.clone(),
+        final_table: settings.final_table,
+        venues: l
+            .venues()
+            .iter()
+            .map(|(id, v)| VenueOut {
+                id: id.into(),
+                region: v.region.clone(),
+            })
+            .collect(),
+        seasons: l
+            .seasons()
+            .iter()
+            .map(|(id, s)| SeasonOut {
+                id: id.into(),
+                version: s.version(),
+                best_n: s.best_n,
+            })
+            .collect(),
+        players: l
+            .players()
+            .iter()
+            .map(|(id, p)| LeaguePlayer {
+                id: id.to_string().into(),
+                name: p.name.clone(),
+            })
+            .collect(),
+    })
 }

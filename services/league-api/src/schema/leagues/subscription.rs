@@ -1,6 +1,6 @@
 //! The league domain's subscription: a season's standings, live over WebSocket.
 
-use async_graphql::Context;
+use async_graphql::{Context, ID};
 use league_engine::league::Scope;
 use league_engine::standings::Standing;
 
@@ -20,13 +20,14 @@ impl LeagueSubscription {
     async fn standings(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The league's id, as created.")] league_id: String,
-        #[graphql(desc = "The season's id within the league.")] season: String,
+        #[graphql(desc = "The league's id, as created.")] league_id: ID,
+        #[graphql(desc = "The season's id within the league.")] season: ID,
         #[graphql(desc = "Only the results at this venue; all the league's venues when left out.")]
-        venue: Option<String>,
+        venue: Option<ID>,
     ) -> async_graphql::Result<futures_util::stream::BoxStream<'static, Vec<StandingOut>>> {
         use futures_util::StreamExt as _;
         use tokio::sync::broadcast::error::RecvError;
+        let (league_id, season, venue) = (league_id.0, season.0, venue.map(|v| v.0));
         let state = state(ctx)?.clone();
         let stream = stream_of(&league_id);
         // An unknown league or season is `NOT_FOUND` at once, not a stream that never answers.

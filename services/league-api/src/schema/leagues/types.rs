@@ -2,7 +2,7 @@
 //! the standings, a player's record, wrapping the read models of `league-projections`.
 
 use crate::schema::scalars::{Cents, Points};
-use async_graphql::{Object, SimpleObject};
+use async_graphql::{ID, Object, SimpleObject};
 use league_engine::standings::Standing;
 use league_projections::views::PlayerRecord;
 
@@ -10,7 +10,7 @@ use league_projections::views::PlayerRecord;
 #[derive(SimpleObject, Clone, Debug)]
 pub struct VenueOut {
     /// The venue's id: what schedules, recorded outcomes and host tokens name.
-    pub id: String,
+    pub id: ID,
     /// The region the venue is in, as `addVenue` named it.
     pub region: String,
 }
@@ -19,7 +19,7 @@ pub struct VenueOut {
 #[derive(SimpleObject, Clone, Debug)]
 pub struct SeasonOut {
     /// The season's id.
-    pub id: String,
+    pub id: ID,
     /// The current scoring version: 1 when the season was added, one more with each
     /// `setFormula`.
     pub version: u32,
@@ -31,7 +31,7 @@ pub struct SeasonOut {
 #[derive(SimpleObject, Clone, Debug)]
 pub struct LeaguePlayer {
     /// The player's id: what tournaments, recorded finishes and player tokens name.
-    pub id: String,
+    pub id: ID,
     /// The player's name.
     pub name: String,
 }
@@ -40,7 +40,7 @@ pub struct LeaguePlayer {
 #[derive(SimpleObject, Clone, Debug)]
 pub struct LeagueOut {
     /// The league's id (its stream is `league:<id>`).
-    pub id: String,
+    pub id: ID,
     /// The league's name.
     pub name: String,
     /// The places that make the final table: a finish at this place or better counts as a

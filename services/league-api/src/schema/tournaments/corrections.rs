@@ -9,9 +9,9 @@ use league_engine::hand::{Command as HandCommand, VoidReason};
 use league_engine::tournament::play::TournamentCommand;
 use league_engine::units::PlayerId;
 
+use super::arguments::*;
 use super::mutation::staff_command;
 use crate::error::{ApiError, ApiResult};
-use crate::schema::CommandResult;
 
 /// Why a hand is void.
 #[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
@@ -54,16 +54,14 @@ impl CorrectionMutation {
     async fn cancel_tournament(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(
-            desc = "Why it is cancelled, as auditors and players will read it: 1 to 200 characters."
-        )]
-        reason: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: CancelTournamentInput,
+    ) -> ApiResult<CancelTournamentPayload> {
+        let CancelTournamentInput {
+            tournament_id,
+            reason,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         // The engine checks the reason (`BAD_INPUT` on `reason`).
         let command = TournamentCommand::Cancel { reason };
         staff_command(ctx, tournament_id, command, idempotency_key).await
@@ -80,17 +78,16 @@ impl CorrectionMutation {
     async fn reinstate(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
-        #[graphql(
-            desc = "Why the elimination was a mistake, as auditors will read it: 1 to 200 characters."
-        )]
-        reason: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: ReinstateInput,
+    ) -> ApiResult<ReinstatePayload> {
+        let ReinstateInput {
+            tournament_id,
+            player,
+            reason,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
+        let player = player.0;
         let command = TournamentCommand::Reinstate {
             player: PlayerId::from(player),
             reason,
@@ -102,27 +99,20 @@ impl CorrectionMutation {
     /// in returns to the seat that put it in, and the next hand is re-dealt with the same
     /// button and blinds. A misdeal only before the house's cut-off; a defective deck or a
     /// duplicate card whenever it is found. The venue's staff.
-    #[allow(clippy::too_many_arguments)]
     async fn void_hand(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The table's number, from 1.")] table: u32,
-        #[graphql(desc = "Why the hand is void: a misdeal, a defective deck or a duplicate card.")]
-        kind: VoidKind,
-        #[graphql(
-            desc = "For MISDEAL and DECK_DEFECT, what happened as auditors will read it (e.g. `seat 3's first card exposed`): 1 to 200 characters. Left out for DUPLICATE_CARD, whose record is the card."
-        )]
-        reason: Option<String>,
-        #[graphql(
-            desc = "For DUPLICATE_CARD, the card found twice (e.g. `Qs`); left out otherwise."
-        )]
-        card: Option<String>,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: VoidHandInput,
+    ) -> ApiResult<VoidHandPayload> {
+        let VoidHandInput {
+            tournament_id,
+            table,
+            kind,
+            reason,
+            card,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         let reason = match (kind, reason, card) {
             (VoidKind::DuplicateCard, None, Some(card)) => {
                 let card: Card = card.parse().map_err(|_| {

@@ -3,7 +3,7 @@
 //! preset, and a named override is accepted only where the preset's rulebook leaves the
 //! rule open.
 
-use async_graphql::{Enum, InputObject, OneofObject};
+use async_graphql::{Enum, ID, InputObject, OneofObject};
 use league_engine::deck::Commitment;
 use league_engine::hand::AnteStructure;
 use league_engine::rules::Preset;
@@ -220,7 +220,7 @@ pub struct PlayLevelInput {
 
 /// A denomination leaving play during a break.
 #[derive(InputObject, Clone, Debug)]
-pub struct ColourUpInput {
+pub struct ChipsLeavingInput {
     /// The chip leaving play.
     pub low: Chips,
     /// The chip it is exchanged for.
@@ -233,7 +233,7 @@ pub struct BreakInput {
     /// The break's length, in minutes.
     pub minutes: u32,
     /// A colour-up during the break.
-    pub colour_up: Option<ColourUpInput>,
+    pub colour_up: Option<ChipsLeavingInput>,
 }
 
 /// One level of the structure: `play` or `break`.
@@ -361,7 +361,7 @@ pub struct ScheduleInput {
     /// The tournament's name, as dashboards show it.
     pub name: String,
     /// The venue's id in its league.
-    pub venue: String,
+    pub venue: ID,
     /// When play is due to start, as announced (shown to players; `start` may come earlier
     /// or later: the clock runs from the start).
     pub starts_at: Millis,
@@ -544,7 +544,7 @@ impl ScheduleInput {
         let late = self.late_registration.as_ref();
         Ok(Schedule {
             name: self.name,
-            venue: self.venue,
+            venue: self.venue.0,
             starts_at: self.starts_at.0,
             preset,
             house,

@@ -1,8 +1,10 @@
 //! Tournaments and their tables: the dashboard views, the commands that run a tournament
 //! (from the schedule to the payouts), and live views over WebSocket.
 //!
+//! - [`arguments`]: each mutation's input and payload.
 //! - [`types`]: the output types (wrapping read models) and the mutations' small inputs.
 //! - [`draws`]: the seeds of the draws the server makes, committed to before each draw.
+//! - [`entropy`]: entropy a host or player adds to the draws, [`EntropyMutation`].
 //! - [`inputs`]: the typed schedule (`ScheduleInput`) and the closed sets it names.
 //! - [`query`]: the queries, [`TournamentQuery`], and the table a command's result carries.
 //! - [`mutation`]: the commands, [`TournamentMutation`], and the authorisation of each command.
@@ -10,8 +12,10 @@
 //!   [`CorrectionMutation`].
 //! - [`subscription`]: the live views, [`TournamentSubscription`].
 
+pub mod arguments;
 pub mod corrections;
 pub mod draws;
+pub mod entropy;
 pub mod inputs;
 pub mod mutation;
 pub mod query;
@@ -19,6 +23,7 @@ pub mod subscription;
 pub mod types;
 
 pub use corrections::CorrectionMutation;
+pub use entropy::EntropyMutation;
 pub use mutation::TournamentMutation;
 pub use query::TournamentQuery;
 pub use subscription::TournamentSubscription;

@@ -10,13 +10,13 @@ use league_engine::tournament::ColourUpPolicy;
 use league_engine::tournament::play::{Penalty, Tournament, TournamentCommand, Tracking};
 use league_engine::units::PlayerId;
 
+use super::arguments::*;
 use super::draws;
-use super::inputs::{DealKindName, ScheduleInput, WalkInInput};
 use super::stream_of;
-use super::types::{ActionKind, ChipCount, PenaltyKind};
+use super::types::{ActionKind, PenaltyKind};
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult, code};
-use crate::schema::{ApiState, CommandResult, now_millis, principal, run_command, scalars, state};
+use crate::schema::{ApiState, CommandResult, now_millis, principal, run_command, state};
 
 fn card(text: &str) -> ApiResult<Card> {
     text.parse()
@@ -31,7 +31,7 @@ fn two_cards(cards: &[String]) -> ApiResult<[Card; 2]> {
 }
 
 /// Reads what authorisation needs from the projected tournament.
-async fn with_tournament<T>(
+pub(super) async fn with_tournament<T>(
     state: &ApiState,
     id: &str,
     f: impl FnOnce(&Tournament) -> T,
@@ -80,12 +80,12 @@ fn membership(state: &ApiState, venue: &str, player: &str) -> Membership {
 }
 
 /// Runs a tournament command that the venue's staff may send.
-pub(super) async fn staff_command(
+pub(super) async fn staff_command<P: From<CommandResult>>(
     ctx: &Context<'_>,
     id: String,
     command: TournamentCommand,
     idempotency_key: Option<String>,
-) -> ApiResult<CommandResult> {
+) -> ApiResult<P> {
     let state = state(ctx)?;
     let caller = principal(ctx);
     let venue = venue_of(state, &id).await?;
@@ -95,12 +95,12 @@ pub(super) async fn staff_command(
 
 /// Runs a command that makes a draw, for the venue's staff: `make` gets the seed the server
 /// committed to (held in the store since) and the commitment to the next draw's seed.
-async fn draw_command(
+async fn draw_command<P: From<CommandResult>>(
     ctx: &Context<'_>,
     id: String,
     idempotency_key: Option<String>,
     make: impl FnOnce(Seed, Commitment) -> TournamentCommand,
-) -> ApiResult<CommandResult> {
+) -> ApiResult<P> {
     let state = state(ctx)?;
     let caller = principal(ctx);
     let (venue, committed) = with_tournament(state, &id, |t| {
@@ -119,14 +119,14 @@ async fn draw_command(
 
 /// Runs a command to the hand at `table` for the player at `seat`, who may send it
 /// themselves.
-async fn seat_command(
+async fn seat_command<P: From<CommandResult>>(
     ctx: &Context<'_>,
     id: String,
     table: u32,
     seat: Seat,
     command: HandCommand,
     idempotency_key: Option<String>,
-) -> ApiResult<CommandResult> {
+) -> ApiResult<P> {
     let state = state(ctx)?;
     let caller = principal(ctx);
     let (venue, seated) = with_tournament(state, &id, |t| {
@@ -144,19 +144,21 @@ async fn seat_command(
     send(ctx, state, &caller, id, command, idempotency_key).await
 }
 
-async fn send(
+pub(super) async fn send<P: From<CommandResult>>(
     ctx: &Context<'_>,
     state: &ApiState,
     caller: &Principal,
     id: String,
     command: TournamentCommand,
     idempotency_key: Option<String>,
-) -> ApiResult<CommandResult> {
+) -> ApiResult<P> {
     let command = Command::Tournament {
         id,
         command: Box::new(command),
     };
-    run_command(ctx, state, caller, command, idempotency_key).await
+    run_command(ctx, state, caller, command, idempotency_key)
+        .await
+        .map(P::from)
 }
 
 #[derive(Default)]
@@ -170,19 +172,14 @@ impl TournamentMutation {
     async fn schedule_tournament(
         &self,
         ctx: &Context<'_>,
-        #[graphql(
-            desc = "The new tournament's id: 1 to 64 ASCII letters, digits, `-`, `_` or `.`."
-        )]
-        id: String,
-        #[graphql(
-            desc = "What the host decides: name, venue, start, entry, chips, levels and options."
-        )]
-        schedule: ScheduleInput,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: ScheduleTournamentInput,
+    ) -> ApiResult<ScheduleTournamentPayload> {
+        let ScheduleTournamentInput {
+            id,
+            schedule,
+            idempotency_key,
+        } = input;
+        let id = id.0;
         let state = state(ctx)?;
         let caller = principal(ctx);
         caller.require_venue(&schedule.venue, &state.live.read())?;
@@ -209,17 +206,16 @@ impl TournamentMutation {
     async fn register(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
-        #[graphql(
-            desc = "A walk-in's name and membership number: the staff make them a member of the venue's league first."
-        )]
-        walk_in: Option<WalkInInput>,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: RegisterInput,
+    ) -> ApiResult<RegisterPayload> {
+        let RegisterInput {
+            tournament_id,
+            player,
+            walk_in,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
+        let player = player.0;
         let state = state(ctx)?;
         let caller = principal(ctx);
         let venue = venue_of(state, &tournament_id).await?;
@@ -272,13 +268,15 @@ impl TournamentMutation {
     async fn unregister(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: UnregisterInput,
+    ) -> ApiResult<UnregisterPayload> {
+        let UnregisterInput {
+            tournament_id,
+            player,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
+        let player = player.0;
         let state = state(ctx)?;
         let caller = principal(ctx);
         let venue = venue_of(state, &tournament_id).await?;
@@ -295,13 +293,15 @@ impl TournamentMutation {
     async fn late_entry(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: LateEntryInput,
+    ) -> ApiResult<LateEntryPayload> {
+        let LateEntryInput {
+            tournament_id,
+            player,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
+        let player = player.0;
         let player = PlayerId::from(player);
         draw_command(
             ctx,
@@ -321,12 +321,13 @@ impl TournamentMutation {
     async fn pause(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: PauseInput,
+    ) -> ApiResult<PausePayload> {
+        let PauseInput {
+            tournament_id,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         let command = TournamentCommand::Pause { at: now_millis() };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
@@ -335,12 +336,13 @@ impl TournamentMutation {
     async fn resume(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: ResumeInput,
+    ) -> ApiResult<ResumePayload> {
+        let ResumeInput {
+            tournament_id,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         let command = TournamentCommand::Resume { at: now_millis() };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
@@ -349,13 +351,15 @@ impl TournamentMutation {
     async fn mark_absent(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: MarkAbsentInput,
+    ) -> ApiResult<MarkAbsentPayload> {
+        let MarkAbsentInput {
+            tournament_id,
+            player,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
+        let player = player.0;
         let command = TournamentCommand::MarkAbsent {
             player: PlayerId::from(player),
         };
@@ -366,13 +370,15 @@ impl TournamentMutation {
     async fn arrived(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: ArrivedInput,
+    ) -> ApiResult<ArrivedPayload> {
+        let ArrivedInput {
+            tournament_id,
+            player,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
+        let player = player.0;
         let command = TournamentCommand::Arrived {
             player: PlayerId::from(player),
         };
@@ -383,13 +389,15 @@ impl TournamentMutation {
     async fn remove_absent(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: RemoveAbsentInput,
+    ) -> ApiResult<RemoveAbsentPayload> {
+        let RemoveAbsentInput {
+            tournament_id,
+            player,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
+        let player = player.0;
         let command = TournamentCommand::RemoveAbsent {
             player: PlayerId::from(player),
             at: now_millis(),
@@ -402,13 +410,15 @@ impl TournamentMutation {
     async fn announce_rebuy(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: AnnounceRebuyInput,
+    ) -> ApiResult<AnnounceRebuyPayload> {
+        let AnnounceRebuyInput {
+            tournament_id,
+            player,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
+        let player = player.0;
         let command = TournamentCommand::AnnounceRebuy {
             player: PlayerId::from(player),
             at: now_millis(),
@@ -420,13 +430,15 @@ impl TournamentMutation {
     async fn decline_rebuy(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: DeclineRebuyInput,
+    ) -> ApiResult<DeclineRebuyPayload> {
+        let DeclineRebuyInput {
+            tournament_id,
+            player,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
+        let player = player.0;
         let command = TournamentCommand::DeclineRebuy {
             player: PlayerId::from(player),
         };
@@ -438,15 +450,17 @@ impl TournamentMutation {
     async fn move_player(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
-        #[graphql(desc = "The table to move the player to, from 1.")] to_table: u32,
-        #[graphql(desc = "The free seat at `toTable`, from 0.")] to_seat: Seat,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: MovePlayerInput,
+    ) -> ApiResult<MovePlayerPayload> {
+        let MovePlayerInput {
+            tournament_id,
+            player,
+            to_table,
+            to_seat,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
+        let player = player.0;
         let command = TournamentCommand::MovePlayer {
             player: PlayerId::from(player),
             to_table,
@@ -461,12 +475,13 @@ impl TournamentMutation {
     async fn start(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: StartInput,
+    ) -> ApiResult<StartPayload> {
+        let StartInput {
+            tournament_id,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         draw_command(
             ctx,
             tournament_id,
@@ -484,16 +499,14 @@ impl TournamentMutation {
     async fn advance_level(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(
-            desc = "The level to start (1-based), as the host's screen shows the next one: started only if the tournament is on the level before it, so two devices pressing at once start it once (the other gets `CONFLICT` with the current `level`). Omitted: whatever level is next when the command runs."
-        )]
-        level: Option<u32>,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: AdvanceLevelInput,
+    ) -> ApiResult<AdvanceLevelPayload> {
+        let AdvanceLevelInput {
+            tournament_id,
+            level,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         let at = now_millis();
         let command = match level {
             Some(level) => TournamentCommand::StartLevel { level, at },
@@ -507,13 +520,14 @@ impl TournamentMutation {
     async fn start_hand(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The table's number, from 1.")] table: u32,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: StartHandInput,
+    ) -> ApiResult<StartHandPayload> {
+        let StartHandInput {
+            tournament_id,
+            table,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         let state = state(ctx)?;
         let tracking =
             with_tournament(state, &tournament_id, |t| t.schedule().map(|s| s.tracking)).await?;
@@ -529,24 +543,20 @@ impl TournamentMutation {
     /// seat to act (`legalActions.seat`) and what it does; `amount` only with `BET` and
     /// `RAISE_TO`, the total for the round the bet or raise goes to (from
     /// `betOrRaise.min` to `betOrRaise.max`).
-    #[allow(clippy::too_many_arguments)]
     async fn act(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The table's number, from 1.")] table: u32,
-        #[graphql(desc = "The seat's number at the table, from 0.")] seat: Seat,
-        #[graphql(desc = "What the seat does: fold, check, call, bet or raise.")]
-        action: ActionKind,
-        #[graphql(
-            desc = "For a bet or raise, the total the seat puts in this street (raise-to); left out for fold, check and call."
-        )]
-        amount: Option<scalars::Chips>,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: ActInput,
+    ) -> ApiResult<ActPayload> {
+        let ActInput {
+            tournament_id,
+            table,
+            seat,
+            action,
+            amount,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         let need = || ApiError::bad_field("amount", "amount: BET and RAISE_TO need an amount");
         if amount.is_some() && !matches!(action, ActionKind::Bet | ActionKind::RaiseTo) {
             return Err(ApiError::bad_field(
@@ -569,25 +579,26 @@ impl TournamentMutation {
             _ => None,
         };
         let command = HandCommand::Act { seat, action };
-        let mut result =
+        let mut result: CommandResult =
             seat_command(ctx, tournament_id, table, seat, command, idempotency_key).await?;
         result.declared = declared;
-        Ok(result)
+        Ok(result.into())
     }
 
     /// Recorded tracking: a player's hole cards as dealt from the physical deck.
     async fn deal_hole(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The table's number, from 1.")] table: u32,
-        #[graphql(desc = "The seat's number at the table, from 0.")] seat: Seat,
-        #[graphql(desc = "The seat's hole cards, e.g. `[\"As\", \"Kd\"]`.")] cards: Vec<String>,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: DealHoleInput,
+    ) -> ApiResult<DealHolePayload> {
+        let DealHoleInput {
+            tournament_id,
+            table,
+            seat,
+            cards,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         let command = TournamentCommand::Hand {
             table,
             command: HandCommand::DealHole {
@@ -602,17 +613,15 @@ impl TournamentMutation {
     async fn deal_board(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The table's number, from 1.")] table: u32,
-        #[graphql(
-            desc = "The board cards dealt now: three for the flop, one for the turn or river."
-        )]
-        cards: Vec<String>,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: DealBoardInput,
+    ) -> ApiResult<DealBoardPayload> {
+        let DealBoardInput {
+            tournament_id,
+            table,
+            cards,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         let cards = cards.iter().map(|c| card(c)).collect::<ApiResult<_>>()?;
         let command = TournamentCommand::Hand {
             table,
@@ -627,18 +636,16 @@ impl TournamentMutation {
     async fn show(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The table's number, from 1.")] table: u32,
-        #[graphql(desc = "The seat's number at the table, from 0.")] seat: Seat,
-        #[graphql(
-            desc = "Recorded tracking: the cards shown; left out in a dealt hand, where the server knows them."
-        )]
-        cards: Option<Vec<String>>,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: ShowInput,
+    ) -> ApiResult<ShowPayload> {
+        let ShowInput {
+            tournament_id,
+            table,
+            seat,
+            cards,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         let cards = cards.map(|c| two_cards(&c)).transpose()?;
         let command = HandCommand::Show { seat, cards };
         seat_command(ctx, tournament_id, table, seat, command, idempotency_key).await
@@ -648,14 +655,15 @@ impl TournamentMutation {
     async fn muck(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The table's number, from 1.")] table: u32,
-        #[graphql(desc = "The seat's number at the table, from 0.")] seat: Seat,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: MuckInput,
+    ) -> ApiResult<MuckPayload> {
+        let MuckInput {
+            tournament_id,
+            table,
+            seat,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         let command = HandCommand::Muck { seat };
         seat_command(ctx, tournament_id, table, seat, command, idempotency_key).await
     }
@@ -669,17 +677,17 @@ impl TournamentMutation {
     async fn eliminate(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The ids of the players out in this hand.")] players: Vec<String>,
-        #[graphql(
-            desc = "The player who knocked them out and takes their chips, at the same table."
-        )]
-        by: Option<String>,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: EliminateInput,
+    ) -> ApiResult<EliminatePayload> {
+        let EliminateInput {
+            tournament_id,
+            players,
+            by,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
+        let players: Vec<String> = players.into_iter().map(|v| v.0).collect();
+        let by = by.map(|v| v.0);
         let command = TournamentCommand::Eliminate {
             players: player_ids(players),
             by: by.map(PlayerId::from),
@@ -691,16 +699,17 @@ impl TournamentMutation {
     async fn record_chips(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "Each player's chip count now.")] counts: Vec<ChipCount>,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: RecordChipsInput,
+    ) -> ApiResult<RecordChipsPayload> {
+        let RecordChipsInput {
+            tournament_id,
+            counts,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         let counts = counts
             .into_iter()
-            .map(|c| (PlayerId::from(c.player), c.chips.0))
+            .map(|c| (PlayerId::from(c.player.0), c.chips.0))
             .collect();
         let command = TournamentCommand::RecordChips { counts };
         staff_command(ctx, tournament_id, command, idempotency_key).await
@@ -713,13 +722,15 @@ impl TournamentMutation {
     async fn rebuy(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: RebuyInput,
+    ) -> ApiResult<RebuyPayload> {
+        let RebuyInput {
+            tournament_id,
+            player,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
+        let player = player.0;
         let command = TournamentCommand::Rebuy {
             player: PlayerId::from(player),
             at: now_millis(),
@@ -733,13 +744,15 @@ impl TournamentMutation {
     async fn add_on(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: AddOnInput,
+    ) -> ApiResult<AddOnPayload> {
+        let AddOnInput {
+            tournament_id,
+            player,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
+        let player = player.0;
         let command = TournamentCommand::AddOn {
             player: PlayerId::from(player),
             at: now_millis(),
@@ -752,12 +765,13 @@ impl TournamentMutation {
     async fn colour_up(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: ColourUpInput,
+    ) -> ApiResult<ColourUpPayload> {
+        let ColourUpInput {
+            tournament_id,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         let state = state(ctx)?;
         let race = with_tournament(state, &tournament_id, |t| {
             t.schedule()
@@ -785,12 +799,13 @@ impl TournamentMutation {
     async fn redraw(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: RedrawInput,
+    ) -> ApiResult<RedrawPayload> {
+        let RedrawInput {
+            tournament_id,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         draw_command(
             ctx,
             tournament_id,
@@ -807,16 +822,17 @@ impl TournamentMutation {
     async fn penalise(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "The player's id, as the league registered them.")] player: String,
-        #[graphql(desc = "The penalty: a warning, missed hands or rounds, or disqualification.")]
-        penalty: PenaltyKind,
-        #[graphql(desc = "For a penalty counted in hands or rounds, how many.")] count: Option<u32>,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: PenaliseInput,
+    ) -> ApiResult<PenalisePayload> {
+        let PenaliseInput {
+            tournament_id,
+            player,
+            penalty,
+            count,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
+        let player = player.0;
         let need = || ApiError::bad_input("this penalty needs a count");
         let penalty = match penalty {
             PenaltyKind::Warning => Penalty::Warning,
@@ -835,16 +851,14 @@ impl TournamentMutation {
     async fn set_payouts(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(
-            desc = "The prizes in cents, first place first; they must add up to the prize pool."
-        )]
-        amounts: Vec<scalars::Cents>,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: SetPayoutsInput,
+    ) -> ApiResult<SetPayoutsPayload> {
+        let SetPayoutsInput {
+            tournament_id,
+            amounts,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
         let command = TournamentCommand::SetPayouts {
             amounts: amounts.into_iter().map(|a| a.0).collect(),
         };
@@ -855,16 +869,16 @@ impl TournamentMutation {
     async fn deal(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
-        #[graphql(desc = "How the prize money left is shared: chip chop or ICM.")]
-        kind: DealKindName,
-        #[graphql(desc = "The ids of every player left, each having accepted the deal.")]
-        accepted: Vec<String>,
-        #[graphql(
-            desc = "A key of the client's choosing (at most 256 bytes): the same command sent again with it returns the first answer and appends nothing; reused for another command it is refused (IDEMPOTENCY_KEY_REUSED)."
-        )]
-        idempotency_key: Option<String>,
-    ) -> ApiResult<CommandResult> {
+        #[graphql(desc = "What the command names and carries.")] input: DealInput,
+    ) -> ApiResult<DealPayload> {
+        let DealInput {
+            tournament_id,
+            kind,
+            accepted,
+            idempotency_key,
+        } = input;
+        let tournament_id = tournament_id.0;
+        let accepted: Vec<String> = accepted.into_iter().map(|v| v.0).collect();
         let command = TournamentCommand::Deal {
             kind: kind.into(),
             accepted: player_ids(accepted),

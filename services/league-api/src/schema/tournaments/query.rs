@@ -1,10 +1,9 @@
 //! The tournament domain's queries: dashboard views, pages of tournaments, tables as the
 //! caller may see them, and the table a command's result carries.
 
-use async_graphql::{ComplexObject, Context, Object};
+use async_graphql::{Context, ID, Object};
 use league_engine::hand::Event as HandEvent;
 use league_engine::tournament::play::TournamentEvent;
-use league_events::StreamKind;
 use league_projections::views::{table_view, tournament_view};
 
 use super::stream_of;
@@ -32,7 +31,7 @@ impl TournamentQuery {
     async fn tournament(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] id: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] id: ID,
     ) -> ApiResult<Option<TournamentOut>> {
         let state = state(ctx)?;
         let stream = stream_of(&id);
@@ -46,11 +45,12 @@ impl TournamentQuery {
     async fn tournaments(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Only the tournaments at this venue.")] venue: Option<String>,
+        #[graphql(desc = "Only the tournaments at this venue.")] venue: Option<ID>,
         #[graphql(desc = "How many to return at most.")] first: Option<u32>,
         #[graphql(desc = "A cursor from a previous page's `endCursor`: the page starts after it.")]
         after: Option<String>,
     ) -> ApiResult<TournamentPage> {
+        let venue = venue.map(|v| v.0);
         let state = state(ctx)?;
         let first = first
             .map_or(100, |n| usize::try_from(n).unwrap_or(MAX_PAGE))
@@ -89,7 +89,7 @@ impl TournamentQuery {
     async fn table(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: ID,
         #[graphql(desc = "The table's number, from 1.")] table: u32,
     ) -> ApiResult<Option<TableOut>> {
         Ok(table_now(
@@ -101,78 +101,44 @@ impl TournamentQuery {
     }
 }
 
-#[ComplexObject]
-impl CommandResult {
-    /// For a command to a tournament: its table `table` as the caller may see it now (the
-    /// version the command produced, or a later one), so a venue app learns who acts next
-    /// without another request. Null for a league command or a table the tournament does
-    /// not have.
-    async fn table(
-        &self,
-        ctx: &Context<'_>,
-        #[graphql(desc = "The table's number, from 1.")] table: u32,
-    ) -> ApiResult<Option<TableOut>> {
-        if StreamKind::of(&self.stream) != Some(StreamKind::Tournament) {
-            return Ok(None);
-        }
-        Ok(table_now(state(ctx)?, &self.stream, table, &principal(ctx)))
-    }
-
-    /// For a command to a tournament: the tournament's view now (the version the command
-    /// produced, or a later one): the changed object, with its clock, prizes and what is
-    /// pending. Null for a league command.
-    async fn tournament(&self, ctx: &Context<'_>) -> ApiResult<Option<TournamentOut>> {
-        if StreamKind::of(&self.stream) != Some(StreamKind::Tournament) {
-            return Ok(None);
-        }
-        let p = state(ctx)?.live.read();
-        Ok(p.tournament(&self.stream)
-            .filter(|t| t.schedule().is_some())
-            .map(|t| TournamentOut(tournament_view(&self.stream, t))))
-    }
-
-    /// For a bet or raise the house rules changed: an undersized bet or raise brought up to
-    /// the minimum (QueenSix NLHE 12, the half rule, bet-and-a-half), or a raise treated
-    /// as a call. Null when the action stood as declared.
-    async fn adjusted(&self, ctx: &Context<'_>) -> ApiResult<Option<Adjusted>> {
-        let (Some((seat, declared)), Some(first), Some(last)) =
-            (self.declared, self.first_position, self.last_position)
+/// For a bet or raise the house rules changed: what the seat declared and what it became.
+pub(crate) async fn adjusted(
+    ctx: &Context<'_>,
+    result: &CommandResult,
+) -> ApiResult<Option<Adjusted>> {
+    let (Some((seat, declared)), Some(first), Some(last)) =
+        (result.declared, result.first_position, result.last_position)
+    else {
+        return Ok(None);
+    };
+    let count = usize::try_from(last.0.saturating_sub(first.0).saturating_add(1))
+        .unwrap_or(usize::MAX)
+        .min(league_store::MAX_BATCH_EVENTS);
+    let events = state(ctx)?.store.read_all(first.0, count).await?;
+    for e in events.iter().filter(|e| e.position <= last.0) {
+        let Ok(TournamentEvent::HandEvent { event, .. }) =
+            league_events::decode::<TournamentEvent>(&e.event_type, e.schema_version, &e.payload)
         else {
-            return Ok(None);
+            continue;
         };
-        let count = usize::try_from(last.0.saturating_sub(first.0).saturating_add(1))
-            .unwrap_or(usize::MAX)
-            .min(league_store::MAX_BATCH_EVENTS);
-        let events = state(ctx)?.store.read_all(first.0, count).await?;
-        for e in events.iter().filter(|e| e.position <= last.0) {
-            let Ok(TournamentEvent::HandEvent { event, .. }) =
-                league_events::decode::<TournamentEvent>(
-                    &e.event_type,
-                    e.schema_version,
-                    &e.payload,
-                )
-            else {
-                continue;
-            };
-            let made = match event {
-                HandEvent::PlayerBet { seat: s, to, .. }
-                | HandEvent::PlayerRaised { seat: s, to, .. }
-                    if s == seat =>
-                {
-                    Some(to)
-                }
-                HandEvent::RaiseTreatedAsCall { seat: s, .. } if s == seat => None,
-                _ => continue,
-            };
-            return Ok((made != Some(declared)).then_some(Adjusted {
-                seat,
-                declared: crate::schema::scalars::Chips::of(declared),
-                made: made.map(crate::schema::scalars::Chips::of),
-                treated_as_call: made.is_none(),
-            }));
-        }
-        Ok(None)
+        let made = match event {
+            HandEvent::PlayerBet { seat: s, to, .. }
+            | HandEvent::PlayerRaised { seat: s, to, .. }
+                if s == seat =>
+            {
+                Some(to)
+            }
+            HandEvent::RaiseTreatedAsCall { seat: s, .. } if s == seat => None,
+            _ => continue,
+        };
+        return Ok((made != Some(declared)).then_some(Adjusted {
+            seat,
+            declared: crate::schema::scalars::Chips::of(declared),
+            made: made.map(crate::schema::scalars::Chips::of),
+            treated_as_call: made.is_none(),
+        }));
     }
+    Ok(None)
 }
 
 /// A bet or raise the house rules changed.
@@ -189,7 +155,12 @@ pub struct Adjusted {
 }
 
 /// Table `table` of the tournament `stream` as `caller` may see it now.
-fn table_now(state: &ApiState, stream: &str, table: u32, caller: &Principal) -> Option<TableOut> {
+pub(crate) fn table_now(
+    state: &ApiState,
+    stream: &str,
+    table: u32,
+    caller: &Principal,
+) -> Option<TableOut> {
     let p = state.live.read();
     p.tournament(stream)
         .and_then(|t| {

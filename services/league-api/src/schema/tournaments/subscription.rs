@@ -1,7 +1,7 @@
 //! The tournament domain's subscriptions: a tournament's dashboard view and a table as
 //! the caller may see it, live over WebSocket.
 
-use async_graphql::{Context, Subscription};
+use async_graphql::{Context, ID, Subscription};
 use futures_util::StreamExt as _;
 use futures_util::stream::BoxStream;
 use league_projections::views::{table_view, tournament_view};
@@ -42,7 +42,7 @@ impl TournamentSubscription {
     async fn tournament(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] id: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] id: ID,
     ) -> async_graphql::Result<BoxStream<'static, TournamentOut>> {
         let state = state(ctx)?.clone();
         let stream = stream_of(&id);
@@ -56,7 +56,7 @@ impl TournamentSubscription {
     async fn table(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: String,
+        #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: ID,
         #[graphql(desc = "The table's number, from 1.")] table: u32,
     ) -> async_graphql::Result<BoxStream<'static, TableOut>> {
         let state = state(ctx)?.clone();

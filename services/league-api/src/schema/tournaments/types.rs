@@ -441,18 +441,19 @@ pub struct TournamentOut(pub TournamentView);
 #[Object(name = "Tournament")]
 impl TournamentOut {
     /// The tournament's id (its stream is `tournament:<id>`).
-    async fn id(&self) -> &str {
+    async fn id(&self) -> async_graphql::ID {
         league_events::StreamKind::Tournament
             .id_of(&self.0.stream)
             .unwrap_or(&self.0.stream)
+            .into()
     }
     /// The tournament's name, as scheduled.
     async fn name(&self) -> &str {
         &self.0.name
     }
     /// The id of the venue it is played at.
-    async fn venue(&self) -> &str {
-        &self.0.venue
+    async fn venue(&self) -> async_graphql::ID {
+        self.0.venue.as_str().into()
     }
     /// Where the tournament is: scheduled, running or finished.
     async fn stage(&self) -> TournamentStage {
@@ -813,7 +814,7 @@ pub enum PenaltyKind {
 #[derive(InputObject, Clone, Debug)]
 pub struct ChipCount {
     /// The player's id.
-    pub player: String,
+    pub player: async_graphql::ID,
     /// The chips counted in front of the player.
     pub chips: crate::schema::scalars::Chips,
 }

@@ -134,6 +134,12 @@ pub enum TournamentCommand {
     Cancel {
         reason: String,
     },
+    /// Entropy for the next draw (`sha256` of what a host or player gave), pooled until a
+    /// draw (start, late entry, redraw, chip race) mixes it into the seed the server
+    /// committed to before the entropy was given.
+    AddEntropy {
+        entropy: Seed,
+    },
     /// Results tracking: bring back a player eliminated (or busted) by mistake, with the
     /// chips they were eliminated with (taken back from whoever was given them), at their seat; the
     /// places are worked out again when the tournament finishes.

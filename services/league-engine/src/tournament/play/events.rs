@@ -279,4 +279,14 @@ pub enum TournamentEvent {
         /// Why, as the staff gave it.
         reason: String,
     },
+    /// Entropy a host or player added for the next draw: `sha256` of what they gave. It is
+    /// pooled (`pool = sha256(pool || entropy)`, from 32 zero bytes) until a draw mixes it in.
+    EntropyAdded {
+        entropy: Seed,
+    },
+    /// The pooled entropy the draw that follows this event (in the same command) mixed into
+    /// its revealed seed: that draw is made from `mix_entropy(seed, entropy)`.
+    EntropyMixed {
+        entropy: Seed,
+    },
 }

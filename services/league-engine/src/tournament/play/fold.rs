@@ -52,6 +52,10 @@ impl Tournament {
 
     pub(super) fn apply(&mut self, event: &TournamentEvent) {
         match event {
+            TournamentEvent::EntropyAdded { entropy } => {
+                self.entropy = Some(pool_entropy(self.entropy.as_ref(), entropy));
+            }
+            TournamentEvent::EntropyMixed { .. } => self.entropy = None,
             TournamentEvent::TournamentCancelled { reason, refunds } => {
                 self.stage = Stage::Cancelled;
                 self.cancelled = Some(Cancellation {

@@ -48,7 +48,9 @@ use serde::{Deserialize, Serialize};
 use super::balance::{self, BalanceRule, Move};
 use super::colour_up::{ColourUpError, ColourUpPolicy, Holding, colour_up};
 use super::deal::{DealError, DealKind, deal};
-use super::draw::{ButtonDraw, DrawError, derive_seed, draw_button, draw_seats, pick};
+use super::draw::{
+    ButtonDraw, DrawError, derive_seed, draw_button, draw_seats, mix_entropy, pick, pool_entropy,
+};
 use super::payouts::{PayoutError, PayoutTable, pay_finish};
 use super::pool::{PoolError, PoolRules, Price, PrizePool, Purchases};
 use super::{Cents, Chips};

@@ -18,13 +18,13 @@ impl Run<'_> {
         if let Some((&table, _)) = self.state.tables.iter().find(|(_, t)| t.in_hand()) {
             return Err(TournamentError::HandInProgress { table });
         }
-        let (seed, next) = match (policy, seed, next) {
+        let (seed, drawn, next) = match (policy, seed, next) {
             (ColourUpPolicy::ChipRace, Some(seed), Some(next)) => {
-                self.reveal(seed)?;
-                (Some(*seed), Some(next))
+                let drawn = self.reveal(seed)?;
+                (Some(*seed), Some(drawn), Some(next))
             }
             (ColourUpPolicy::ChipRace, _, _) => return Err(TournamentError::RaceNeedsSeed),
-            (ColourUpPolicy::RoundUp, _, _) => (None, None),
+            (ColourUpPolicy::RoundUp, _, _) => (None, None, None),
         };
         let mut players = Vec::new();
         let (mut removed, mut added) = (Chips::ZERO, Chips::ZERO);
@@ -41,7 +41,7 @@ impl Run<'_> {
                     other_value: (chips - low_value + low_value % d.low).get(),
                 });
             }
-            let race = seed.map(|s| derive_seed(&s, "race", number));
+            let race = drawn.map(|s| derive_seed(&s, "race", number));
             let up = colour_up(policy, d.low.get(), d.high.get(), &holdings, race.as_ref())?;
             removed += Chips::new(up.removed);
             added += Chips::new(up.added);

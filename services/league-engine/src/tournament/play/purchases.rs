@@ -60,7 +60,7 @@ impl Run<'_> {
                 played,
             )?;
         }
-        self.reveal(seed)?;
+        let drawn = self.reveal(seed)?;
         // Open seats at the tables with the fewest players; a new table when all are full.
         let fewest = self
             .state
@@ -82,12 +82,12 @@ impl Run<'_> {
                             .map(move |s| (n, s))
                     })
                     .collect();
-                let (t, s) = open[pick(seed, open.len()).min(open.len() - 1)];
+                let (t, s) = open[pick(&drawn, open.len()).min(open.len() - 1)];
                 (t, s, false)
             }
             None => {
                 let number = self.state.tables.keys().max().map_or(1, |n| n + 1);
-                let s = pick(seed, usize::from(size));
+                let s = pick(&drawn, usize::from(size));
                 (number, Seat::try_from(s).unwrap_or(0), true)
             }
         };

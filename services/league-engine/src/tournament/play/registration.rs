@@ -68,14 +68,14 @@ impl Run<'_> {
         if players < 2 {
             return Err(TournamentError::NotEnoughPlayers { players });
         }
-        self.reveal(seed)?;
+        let drawn = self.reveal(seed)?;
         let schedule = self.schedule()?;
         let size = usize::from(schedule.table_size);
         let tables = players.div_ceil(size);
         let entrants: Vec<PlayerId> = self.state.players.keys().cloned().collect();
         let order: Vec<Seat> = (0..schedule.table_size).collect();
-        let drawn = draw_seats(seed, &entrants, tables, &order)?;
-        let seats: Vec<Seating> = drawn
+        let assigned = draw_seats(&drawn, &entrants, tables, &order)?;
+        let seats: Vec<Seating> = assigned
             .into_iter()
             .map(|a| Seating {
                 player: a.entrant,
@@ -83,7 +83,7 @@ impl Run<'_> {
                 seat: a.seat,
             })
             .collect();
-        let buttons = buttons(seed, &seats)?;
+        let buttons = buttons(&drawn, &seats)?;
         let first = schedule.levels.first().copied();
         self.emit(TournamentEvent::TournamentStarted {
             at,

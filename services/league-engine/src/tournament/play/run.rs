@@ -72,11 +72,21 @@ impl Run<'_> {
         }
     }
 
-    pub(super) fn reveal(&self, seed: &Seed) -> Result<()> {
+    /// Checks a revealed seed against the commitment and gives the seed the draw is made
+    /// from: the revealed one, or with entropy pooled since the last draw, the two mixed
+    /// (`EntropyMixed` is appended first, naming the entropy).
+    pub(super) fn reveal(&mut self, seed: &Seed) -> Result<Seed> {
         match self.state.commitment {
-            Some(c) if c.verifies(seed) => Ok(()),
-            _ => Err(TournamentError::BadSeed),
+            Some(c) if c.verifies(seed) => {}
+            _ => return Err(TournamentError::BadSeed),
         }
+        Ok(match self.state.entropy {
+            Some(entropy) => {
+                self.emit(TournamentEvent::EntropyMixed { entropy });
+                mix_entropy(seed, &entropy)
+            }
+            None => *seed,
+        })
     }
 
     pub(super) fn clock(&self, at: Millis) -> Result<()> {
@@ -215,6 +225,15 @@ impl Run<'_> {
             TournamentCommand::SetPayouts { amounts } => self.set_payouts(amounts),
             TournamentCommand::Deal { kind, accepted } => self.deal(*kind, accepted),
             TournamentCommand::Cancel { reason } => self.cancel(reason),
+            TournamentCommand::AddEntropy { entropy } => {
+                match self.state.stage {
+                    Stage::New => return Err(TournamentError::NotScheduled),
+                    Stage::Finished => return Err(TournamentError::Finished),
+                    Stage::Scheduled | Stage::Running | Stage::Cancelled => {}
+                }
+                self.emit(TournamentEvent::EntropyAdded { entropy: *entropy });
+                Ok(())
+            }
             TournamentCommand::Reinstate { player, reason } => {
                 self.reinstate(player.as_str(), reason)
             }

@@ -14,7 +14,7 @@ impl Run<'_> {
         if let Some((&table, _)) = self.state.tables.iter().find(|(_, t)| t.in_hand()) {
             return Err(TournamentError::HandInProgress { table });
         }
-        self.reveal(seed)?;
+        let drawn = self.reveal(seed)?;
         let schedule = self.schedule()?;
         let rule = redraw_rule(schedule.preset, due.seats).to_owned();
         let (seats, buttons) = if due.seats {
@@ -32,7 +32,7 @@ impl Run<'_> {
                 .unwrap_or(1)
                 .max(entrants.len().div_ceil(size))
                 .max(1);
-            let seats: Vec<Seating> = draw_seats(seed, &entrants, tables, &order)?
+            let seats: Vec<Seating> = draw_seats(&drawn, &entrants, tables, &order)?
                 .into_iter()
                 .map(|a| Seating {
                     player: a.entrant,
@@ -40,12 +40,12 @@ impl Run<'_> {
                     seat: a.seat,
                 })
                 .collect();
-            let buttons = buttons(seed, &seats)?;
+            let buttons = buttons(&drawn, &seats)?;
             (seats, buttons)
         } else {
             let mut buttons = Vec::new();
             for (&number, table) in &self.state.tables {
-                let mut draw = draw_button(seed, number, &table.occupied())?;
+                let mut draw = draw_button(&drawn, number, &table.occupied())?;
                 draw.table = number;
                 buttons.push(draw);
             }

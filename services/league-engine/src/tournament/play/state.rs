@@ -193,6 +193,8 @@ pub struct Tournament {
     pub(super) lost: BTreeMap<PlayerId, Lost>,
     /// Why the tournament was cancelled, and what each entrant was refunded.
     pub(super) cancelled: Option<Cancellation>,
+    /// Entropy added since the last draw, pooled, for the next draw to mix in.
+    pub(super) entropy: Option<Seed>,
 }
 
 // ---------------------------------------------------------------------------------------

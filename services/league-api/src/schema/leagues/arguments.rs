@@ -1,0 +1,199 @@
+//! Each league mutation's input and payload type (see [`crate::schema::payloads`]).
+
+use async_graphql::ID;
+
+use super::inputs::{OutcomeInput, ScoringInput};
+use crate::schema::payloads::{command_input, payload};
+
+command_input! {
+    /// The input of `createLeague`.
+    CreateLeagueInput {
+        /// The new league's id: 1 to 64 ASCII letters, digits, `-`, `_` or `.`; it names the
+        /// league's stream for ever.
+        id: ID,
+        /// The league's name, as people read it.
+        name: String,
+        /// The places that make the final table (default 9).
+        final_table: Option<u32>,
+    }
+}
+
+payload! {
+    /// What `createLeague` did, and the league it changed.
+    CreateLeaguePayload: league
+}
+
+command_input! {
+    /// The input of `addVenue`.
+    AddVenueInput {
+        /// The league's id, as created.
+        league_id: ID,
+        /// The venue's id: 1 to 64 ASCII letters, digits, `-`, `_` or `.`; schedules, outcomes and
+        /// host tokens name it.
+        venue: ID,
+        /// The venue's region, for regional standings.
+        region: String,
+    }
+}
+
+payload! {
+    /// What `addVenue` did, and the league it changed.
+    AddVenuePayload: league
+}
+
+command_input! {
+    /// The input of `addSeason`.
+    AddSeasonInput {
+        /// The league's id, as created.
+        league_id: ID,
+        /// The season's id within the league.
+        season: ID,
+        /// Only each player's best this many results count (all when left out).
+        best_n: Option<u32>,
+        /// The season's first scoring version: a points table or a formula.
+        scoring: ScoringInput,
+    }
+}
+
+payload! {
+    /// What `addSeason` did, and the league it changed.
+    AddSeasonPayload: league
+}
+
+command_input! {
+    /// The input of `setFormula`.
+    SetFormulaInput {
+        /// The league's id, as created.
+        league_id: ID,
+        /// The season's id within the league.
+        season: ID,
+        /// The season's new scoring version: a points table or a formula.
+        scoring: ScoringInput,
+    }
+}
+
+payload! {
+    /// What `setFormula` did, and the league it changed.
+    SetFormulaPayload: league
+}
+
+command_input! {
+    /// The input of `registerPlayer`.
+    RegisterPlayerInput {
+        /// The league's id, as created.
+        league_id: ID,
+        /// The player's id, as the league registered them.
+        player: ID,
+        /// The player's name, as people read it.
+        name: String,
+        /// The player's membership number in the league (unique within it).
+        membership: String,
+    }
+}
+
+payload! {
+    /// What `registerPlayer` did, and the league it changed.
+    RegisterPlayerPayload: league
+}
+
+command_input! {
+    /// The input of `renamePlayer`.
+    RenamePlayerInput {
+        /// The league's id, as created.
+        league_id: ID,
+        /// The player's id, as the league registered them.
+        player: ID,
+        /// The player's new name.
+        name: String,
+    }
+}
+
+payload! {
+    /// What `renamePlayer` did, and the league it changed.
+    RenamePlayerPayload: league
+}
+
+command_input! {
+    /// The input of `mergePlayers`.
+    MergePlayersInput {
+        /// The league's id, as created.
+        league_id: ID,
+        /// The player's id that is kept.
+        keep: ID,
+        /// The duplicate player's id, whose results move to `keep`.
+        merge: ID,
+    }
+}
+
+payload! {
+    /// What `mergePlayers` did, and the league it changed.
+    MergePlayersPayload: league
+}
+
+command_input! {
+    /// The input of `unmergePlayers`.
+    UnmergePlayersInput {
+        /// The league's id, as created.
+        league_id: ID,
+        /// The player's id that was kept.
+        keep: ID,
+        /// The player's id that was merged into `keep`, to separate again.
+        merge: ID,
+    }
+}
+
+payload! {
+    /// What `unmergePlayers` did, and the league it changed.
+    UnmergePlayersPayload: league
+}
+
+command_input! {
+    /// The input of `recordTournament`.
+    RecordTournamentInput {
+        /// The league's id, as created.
+        league_id: ID,
+        /// The tournament's outcome: venue, season, day, field, prize pool and finishes.
+        outcome: OutcomeInput,
+    }
+}
+
+payload! {
+    /// What `recordTournament` did, and the league it changed.
+    RecordTournamentPayload: league
+}
+
+command_input! {
+    /// The input of `amendTournament`.
+    AmendTournamentInput {
+        /// The league's id, as created.
+        league_id: ID,
+        /// The corrected outcome, whole: venue, season, day, field, prize pool and finishes.
+        outcome: OutcomeInput,
+        /// Why the result is corrected, as auditors and players will read it: 1 to 200 characters.
+        reason: String,
+    }
+}
+
+payload! {
+    /// What `amendTournament` did, and the league it changed.
+    AmendTournamentPayload: league
+}
+
+command_input! {
+    /// The input of `recordTournamentResult`.
+    RecordTournamentResultInput {
+        /// The league's id, as created.
+        league_id: ID,
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The season's id within the league.
+        season: ID,
+        /// The day of the season it counts for, from 1.
+        day: u32,
+    }
+}
+
+payload! {
+    /// What `recordTournamentResult` did, and the league it changed.
+    RecordTournamentResultPayload: league
+}

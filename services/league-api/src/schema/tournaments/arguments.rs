@@ -1,0 +1,528 @@
+//! Each tournament mutation's input and payload type (see [`crate::schema::payloads`]).
+
+use async_graphql::ID;
+use league_engine::hand::Seat;
+
+use super::corrections::VoidKind;
+use super::inputs::{DealKindName, ScheduleInput, WalkInInput};
+use super::types::{ActionKind, ChipCount, PenaltyKind};
+use crate::schema::payloads::{command_input, payload};
+use crate::schema::scalars;
+
+command_input! {
+    /// The input of `scheduleTournament`.
+    ScheduleTournamentInput {
+        /// The new tournament's id: 1 to 64 ASCII letters, digits, `-`, `_` or `.`.
+        id: ID,
+        /// What the host decides: name, venue, start, entry, chips, levels and options.
+        schedule: ScheduleInput,
+    }
+}
+
+payload! {
+    /// What `scheduleTournament` did, and the tournament it changed.
+    ScheduleTournamentPayload: tournament
+}
+
+command_input! {
+    /// The input of `register`.
+    RegisterInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The player's id, as the league registered them.
+        player: ID,
+        /// A walk-in's name and membership number: the staff make them a member of the venue's
+        /// league first.
+        walk_in: Option<WalkInInput>,
+    }
+}
+
+payload! {
+    /// What `register` did, and the tournament it changed.
+    RegisterPayload: tournament
+}
+
+command_input! {
+    /// The input of `unregister`.
+    UnregisterInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The player's id, as the league registered them.
+        player: ID,
+    }
+}
+
+payload! {
+    /// What `unregister` did, and the tournament it changed.
+    UnregisterPayload: tournament
+}
+
+command_input! {
+    /// The input of `lateEntry`.
+    LateEntryInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The player's id, as the league registered them.
+        player: ID,
+    }
+}
+
+payload! {
+    /// What `lateEntry` did, and the tournament it changed.
+    LateEntryPayload: tournament
+}
+
+command_input! {
+    /// The input of `pause`.
+    PauseInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+    }
+}
+
+payload! {
+    /// What `pause` did, and the tournament it changed.
+    PausePayload: tournament
+}
+
+command_input! {
+    /// The input of `resume`.
+    ResumeInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+    }
+}
+
+payload! {
+    /// What `resume` did, and the tournament it changed.
+    ResumePayload: tournament
+}
+
+command_input! {
+    /// The input of `markAbsent`.
+    MarkAbsentInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The player's id, as the league registered them.
+        player: ID,
+    }
+}
+
+payload! {
+    /// What `markAbsent` did, and the tournament it changed.
+    MarkAbsentPayload: tournament
+}
+
+command_input! {
+    /// The input of `arrived`.
+    ArrivedInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The player's id, as the league registered them.
+        player: ID,
+    }
+}
+
+payload! {
+    /// What `arrived` did, and the tournament it changed.
+    ArrivedPayload: tournament
+}
+
+command_input! {
+    /// The input of `removeAbsent`.
+    RemoveAbsentInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The player's id, as the league registered them.
+        player: ID,
+    }
+}
+
+payload! {
+    /// What `removeAbsent` did, and the tournament it changed.
+    RemoveAbsentPayload: tournament
+}
+
+command_input! {
+    /// The input of `announceRebuy`.
+    AnnounceRebuyInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The player's id, as the league registered them.
+        player: ID,
+    }
+}
+
+payload! {
+    /// What `announceRebuy` did, and the tournament it changed.
+    AnnounceRebuyPayload: tournament
+}
+
+command_input! {
+    /// The input of `declineRebuy`.
+    DeclineRebuyInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The player's id, as the league registered them.
+        player: ID,
+    }
+}
+
+payload! {
+    /// What `declineRebuy` did, and the tournament it changed.
+    DeclineRebuyPayload: tournament
+}
+
+command_input! {
+    /// The input of `movePlayer`.
+    MovePlayerInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The player's id, as the league registered them.
+        player: ID,
+        /// The table to move the player to, from 1.
+        to_table: u32,
+        /// The free seat at `toTable`, from 0.
+        to_seat: Seat,
+    }
+}
+
+payload! {
+    /// What `movePlayer` did, and the tournament it changed.
+    MovePlayerPayload: tournament
+}
+
+command_input! {
+    /// The input of `start`.
+    StartInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+    }
+}
+
+payload! {
+    /// What `start` did, and the tournament it changed.
+    StartPayload: tournament
+}
+
+command_input! {
+    /// The input of `advanceLevel`.
+    AdvanceLevelInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The level to start (1-based), as the host's screen shows the next one: started only if
+        /// the tournament is on the level before it, so two devices pressing at once start it once
+        /// (the other gets `CONFLICT` with the current `level`). Omitted: whatever level is next
+        /// when the command runs.
+        level: Option<u32>,
+    }
+}
+
+payload! {
+    /// What `advanceLevel` did, and the tournament it changed.
+    AdvanceLevelPayload: tournament
+}
+
+command_input! {
+    /// The input of `startHand`.
+    StartHandInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+    }
+}
+
+payload! {
+    /// What `startHand` did, and the tournament it changed.
+    StartHandPayload: tournament
+}
+
+command_input! {
+    /// The input of `act`.
+    ActInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The seat's number at the table, from 0.
+        seat: Seat,
+        /// What the seat does: fold, check, call, bet or raise.
+        action: ActionKind,
+        /// For a bet or raise, the total the seat puts in this street (raise-to); left out for
+        /// fold, check and call.
+        amount: Option<scalars::Chips>,
+    }
+}
+
+payload! {
+    /// What `act` did, and the tournament it changed.
+    ActPayload: act
+}
+
+command_input! {
+    /// The input of `dealHole`.
+    DealHoleInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The seat's number at the table, from 0.
+        seat: Seat,
+        /// The seat's hole cards, e.g. `["As", "Kd"]`.
+        cards: Vec<String>,
+    }
+}
+
+payload! {
+    /// What `dealHole` did, and the tournament it changed.
+    DealHolePayload: tournament
+}
+
+command_input! {
+    /// The input of `dealBoard`.
+    DealBoardInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The board cards dealt now: three for the flop, one for the turn or river.
+        cards: Vec<String>,
+    }
+}
+
+payload! {
+    /// What `dealBoard` did, and the tournament it changed.
+    DealBoardPayload: tournament
+}
+
+command_input! {
+    /// The input of `show`.
+    ShowInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The seat's number at the table, from 0.
+        seat: Seat,
+        /// Recorded tracking: the cards shown; left out in a dealt hand, where the server knows
+        /// them.
+        cards: Option<Vec<String>>,
+    }
+}
+
+payload! {
+    /// What `show` did, and the tournament it changed.
+    ShowPayload: tournament
+}
+
+command_input! {
+    /// The input of `muck`.
+    MuckInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The seat's number at the table, from 0.
+        seat: Seat,
+    }
+}
+
+payload! {
+    /// What `muck` did, and the tournament it changed.
+    MuckPayload: tournament
+}
+
+command_input! {
+    /// The input of `eliminate`.
+    EliminateInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The ids of the players out in this hand.
+        players: Vec<ID>,
+        /// The player who knocked them out and takes their chips, at the same table.
+        by: Option<ID>,
+    }
+}
+
+payload! {
+    /// What `eliminate` did, and the tournament it changed.
+    EliminatePayload: tournament
+}
+
+command_input! {
+    /// The input of `recordChips`.
+    RecordChipsInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// Each player's chip count now.
+        counts: Vec<ChipCount>,
+    }
+}
+
+payload! {
+    /// What `recordChips` did, and the tournament it changed.
+    RecordChipsPayload: tournament
+}
+
+command_input! {
+    /// The input of `rebuy`.
+    RebuyInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The player's id, as the league registered them.
+        player: ID,
+    }
+}
+
+payload! {
+    /// What `rebuy` did, and the tournament it changed.
+    RebuyPayload: tournament
+}
+
+command_input! {
+    /// The input of `addOn`.
+    AddOnInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The player's id, as the league registered them.
+        player: ID,
+    }
+}
+
+payload! {
+    /// What `addOn` did, and the tournament it changed.
+    AddOnPayload: tournament
+}
+
+command_input! {
+    /// The input of `colourUp`.
+    ColourUpInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+    }
+}
+
+payload! {
+    /// What `colourUp` did, and the tournament it changed.
+    ColourUpPayload: tournament
+}
+
+command_input! {
+    /// The input of `redraw`.
+    RedrawInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+    }
+}
+
+payload! {
+    /// What `redraw` did, and the tournament it changed.
+    RedrawPayload: tournament
+}
+
+command_input! {
+    /// The input of `penalise`.
+    PenaliseInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The player's id, as the league registered them.
+        player: ID,
+        /// The penalty: a warning, missed hands or rounds, or disqualification.
+        penalty: PenaltyKind,
+        /// For a penalty counted in hands or rounds, how many.
+        count: Option<u32>,
+    }
+}
+
+payload! {
+    /// What `penalise` did, and the tournament it changed.
+    PenalisePayload: tournament
+}
+
+command_input! {
+    /// The input of `setPayouts`.
+    SetPayoutsInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The prizes in cents, first place first; they must add up to the prize pool.
+        amounts: Vec<scalars::Cents>,
+    }
+}
+
+payload! {
+    /// What `setPayouts` did, and the tournament it changed.
+    SetPayoutsPayload: tournament
+}
+
+command_input! {
+    /// The input of `deal`.
+    DealInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// How the prize money left is shared: chip chop or ICM.
+        kind: DealKindName,
+        /// The ids of every player left, each having accepted the deal.
+        accepted: Vec<ID>,
+    }
+}
+
+payload! {
+    /// What `deal` did, and the tournament it changed.
+    DealPayload: tournament
+}
+
+command_input! {
+    /// The input of `cancelTournament`.
+    CancelTournamentInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// Why it is cancelled, as auditors and players will read it: 1 to 200 characters.
+        reason: String,
+    }
+}
+
+payload! {
+    /// What `cancelTournament` did, and the tournament it changed.
+    CancelTournamentPayload: tournament
+}
+
+command_input! {
+    /// The input of `reinstate`.
+    ReinstateInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The player's id, as the league registered them.
+        player: ID,
+        /// Why the elimination was a mistake, as auditors will read it: 1 to 200 characters.
+        reason: String,
+    }
+}
+
+payload! {
+    /// What `reinstate` did, and the tournament it changed.
+    ReinstatePayload: tournament
+}
+
+command_input! {
+    /// The input of `voidHand`.
+    VoidHandInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// Why the hand is void: a misdeal, a defective deck or a duplicate card.
+        kind: VoidKind,
+        /// For MISDEAL and DECK_DEFECT, what happened as auditors will read it (e.g. `seat 3's
+        /// first card exposed`): 1 to 200 characters. Left out for DUPLICATE_CARD, whose record is
+        /// the card.
+        reason: Option<String>,
+        /// For DUPLICATE_CARD, the card found twice (e.g. `Qs`); left out otherwise.
+        card: Option<String>,
+    }
+}
+
+payload! {
+    /// What `voidHand` did, and the tournament it changed.
+    VoidHandPayload: tournament
+}
