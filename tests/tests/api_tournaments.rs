@@ -376,8 +376,10 @@ async fn entropy_from_the_host_and_a_player_is_mixed_into_the_seat_draw(app: &Te
     // The auditor's view: the two contributions, the pool named just before the draw, and
     // the seats drawn from the revealed seed mixed with that pool.
     let events = app.store.read_stream("tournament:e1", 0).await.unwrap();
-    let payload =
-        |e: &league_store::RecordedEvent| -> Value { serde_json::from_slice(&e.payload).unwrap() };
+    let payload = |e: &league_store::RecordedEvent| -> Value {
+        let stored: Value = serde_json::from_slice(&e.payload).unwrap();
+        stored["data"].clone()
+    };
     let seed_of = |v: &Value| -> Seed { v.as_str().unwrap().parse().unwrap() };
     let added: Vec<Seed> = events
         .iter()

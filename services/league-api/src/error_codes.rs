@@ -12,6 +12,7 @@ use async_graphql::extensions::{
 };
 use async_graphql::parser::types::ExecutableDocument;
 use async_graphql::{Response, ServerError, ServerResult, ValidationResult, Value, Variables};
+use async_graphql_value::Value as ParsedValue;
 use futures_util::StreamExt as _;
 use futures_util::stream::BoxStream;
 
@@ -75,6 +76,93 @@ fn classify(mut e: ServerError, otherwise: &str) -> ServerError {
     e
 }
 
+/// The innermost type async-graphql could not parse a value as: `Failed to parse "Chips":
+/// ...` names `Chips`.
+fn failed_type(message: &str) -> Option<&str> {
+    quoted_after(message, "Failed to parse ")
+}
+
+/// The path (`amount`, `schedule.levels.0.play.minutes`) inside an input value of the one
+/// leaf that does not parse as the type `ty` (a whole number for `Int`, or one of the
+/// schema's integer scalars); `None` unless exactly one does.
+fn failing_path(value: &ParsedValue, ty: &str) -> Option<String> {
+    fn fails(ty: &str, leaf: &ParsedValue) -> Option<bool> {
+        use crate::schema::scalars;
+        use async_graphql::InputType;
+        let parsed = |v: &ParsedValue| -> Option<bool> {
+            let v = v.clone().into_const()?;
+            Some(match ty {
+                "Int" => v
+                    .clone()
+                    .into_json()
+                    .ok()
+                    .and_then(|n| n.as_u64())
+                    .is_none_or(|n| n > u64::from(u32::MAX)),
+                "Chips" => scalars::Chips::parse(Some(v)).is_err(),
+                "Cents" => scalars::Cents::parse(Some(v)).is_err(),
+                "Points" => scalars::Points::parse(Some(v)).is_err(),
+                "Position" => scalars::Position::parse(Some(v)).is_err(),
+                "Millis" => scalars::Millis::parse(Some(v)).is_err(),
+                _ => return None,
+            })
+        };
+        match leaf {
+            ParsedValue::Object(_) | ParsedValue::List(_) | ParsedValue::Null => Some(false),
+            v => parsed(v),
+        }
+    }
+    fn walk(
+        value: &ParsedValue,
+        ty: &str,
+        path: &mut Vec<String>,
+        found: &mut Vec<String>,
+    ) -> bool {
+        match value {
+            ParsedValue::Object(fields) => {
+                for (name, v) in fields {
+                    path.push(name.to_string());
+                    let known = walk(v, ty, path, found);
+                    path.pop();
+                    if !known {
+                        return false;
+                    }
+                }
+                true
+            }
+            ParsedValue::List(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    path.push(i.to_string());
+                    let known = walk(v, ty, path, found);
+                    path.pop();
+                    if !known {
+                        return false;
+                    }
+                }
+                true
+            }
+            leaf => match fails(ty, leaf) {
+                Some(true) => {
+                    found.push(path.join("."));
+                    true
+                }
+                Some(false) => true,
+                None => false,
+            },
+        }
+    }
+    if !matches!(value, ParsedValue::Object(_)) {
+        return None;
+    }
+    let mut found = Vec::new();
+    if !walk(value, ty, &mut Vec::new(), &mut found) {
+        return None;
+    }
+    match found.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
+}
+
 /// async-graphql's words for a value that does not fit, said for people: a count (a seat,
 /// a table) below zero or too large reads `Invalid number`; the schema's own scalars
 /// (`Chips`, `Cents`, `Points`...) say what they take, without the `Failed to parse` prefix.
@@ -111,6 +199,33 @@ fn plain_value_alone(message: &str) -> String {
         .strip_prefix("Failed to parse \"")
         .and_then(|rest| rest.split_once("\": "))
         .map_or_else(|| message.to_owned(), |(_, detail)| detail.to_owned())
+}
+
+/// The limit a document's nesting went past, in words, when that is why it was refused:
+/// the parser's stack guard (nested list and object values), its bound on nested
+/// selections (64), or the schema's on the depth of selections once fragments are spread
+/// (32).
+fn nesting_limit(message: &str) -> Option<String> {
+    if message.contains("stack limit reached") {
+        return Some(
+            "the document nests lists, objects or selections deeper than the parser's stack \
+             limit (a few thousand levels)"
+                .to_owned(),
+        );
+    }
+    if message.contains("recursion limit exceeded") {
+        return Some(
+            "the document nests selections deeper than 64 levels, the most the parser takes"
+                .to_owned(),
+        );
+    }
+    let depth = message
+        .strip_prefix("The recursion depth of the query cannot be greater than `")?
+        .strip_suffix('`')?;
+    Some(format!(
+        "the document nests selections deeper than {depth} levels (fragments spread), the \
+         most the server takes"
+    ))
 }
 
 /// A parse error's message without the parser's drawing of the line (`--> 1:14 | ^---`):
@@ -162,10 +277,17 @@ impl Extension for ErrorCodes {
         next: NextParseQuery<'_>,
     ) -> ServerResult<ExecutableDocument> {
         next.run(ctx, query, variables).await.map_err(|mut e| {
-            if !has_code(&e) {
-                e.message = plain_parse_message(&e.message);
-                set(&mut e, "code", GRAPHQL_PARSE_FAILED);
+            if has_code(&e) {
+                return e;
             }
+            // A document past a nesting bound is input past a limit, not broken GraphQL.
+            if let Some(limit) = nesting_limit(&e.message) {
+                e.message = limit;
+                set(&mut e, "code", code::BAD_INPUT);
+                return e;
+            }
+            e.message = plain_parse_message(&e.message);
+            set(&mut e, "code", GRAPHQL_PARSE_FAILED);
             e
         })
     }
@@ -214,12 +336,29 @@ impl Extension for ErrorCodes {
                     .filter(|(name, _)| key(name.pos) <= at)
                     .max_by_key(|(name, _)| key(name.pos))
             };
-            if let Some(name) = exact
-                .or_else(containing)
-                .map(|(name, _)| name.node.to_string())
-            {
-                set(&mut e, "field", &name);
-                e.message = format!("{name}: {}", plain_value_message(&e.message));
+            if let Some((name, value)) = exact.or_else(containing) {
+                // Inside a mutation's `input`: the path to the one value that fails, with
+                // the words of its type alone.
+                let nested = failed_type(&e.message)
+                    .and_then(|ty| failing_path(&value.node, ty))
+                    .filter(|path| !path.is_empty());
+                match nested {
+                    Some(path) => {
+                        let words = plain_value_alone(
+                            e.message
+                                .split(" (occurred while parsing")
+                                .next()
+                                .unwrap_or(""),
+                        );
+                        e.message = format!("{path}: {words}");
+                        set(&mut e, "field", &path);
+                    }
+                    None => {
+                        let name = name.node.to_string();
+                        set(&mut e, "field", &name);
+                        e.message = format!("{name}: {}", plain_value_message(&e.message));
+                    }
+                }
             }
             e
         })
@@ -229,6 +368,28 @@ impl Extension for ErrorCodes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nesting_past_a_bound_names_the_bound() {
+        assert_eq!(
+            nesting_limit("recursion limit exceeded."),
+            Some(
+                "the document nests selections deeper than 64 levels, the most the parser \
+                 takes"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            nesting_limit("The recursion depth of the query cannot be greater than `32`"),
+            Some(
+                "the document nests selections deeper than 32 levels (fragments spread), the \
+                 most the server takes"
+                    .to_owned()
+            )
+        );
+        assert!(nesting_limit("stack limit reached").is_some());
+        assert_eq!(nesting_limit("expected name"), None);
+    }
 
     #[test]
     fn a_parse_error_loses_its_drawing() {

@@ -139,8 +139,9 @@ fn over_limit(
 
 /// Authenticates the request's `Authorization` header. Failed authentications are counted
 /// per client address; once an address has used its allowance, a request from it with a
-/// token answers 429 until the allowance refills, before the token is looked up, unless
-/// the token was already checked (PostgreSQL's cache of checked tokens).
+/// token answers 429 for a wait that doubles with each further failure
+/// ([`crate::metrics::AuthBackoff`]), before the token is looked up, unless the token was
+/// already checked (PostgreSQL's cache of checked tokens).
 async fn authenticate(state: &ApiState, req: &HttpRequest) -> Result<Principal, HttpResponse> {
     let addr = client_addr(req, &state.trusted_proxies);
     let now = std::time::Instant::now();
@@ -329,26 +330,28 @@ async fn graphql(
         Kind::Query
     };
     let request = request.data(principal);
-    // No panic reaches a client: it becomes an internal error with a correlation id.
-    match AssertUnwindSafe(schema.execute(request))
-        .catch_unwind()
-        .await
-    {
+    match caught(schema.execute(request)).await {
         Ok(response) => {
             state
                 .metrics
                 .request(kind, response.errors.is_empty(), started.elapsed());
             HttpResponse::Ok().json(response)
         }
-        Err(panic) => {
+        Err(internal) => {
             state.metrics.request(kind, false, started.elapsed());
-            let cause = panic_cause(&panic);
-            error_response(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                ApiError::internal(format!("panic: {cause}")),
-            )
+            error_response(StatusCode::INTERNAL_SERVER_ERROR, internal)
         }
     }
+}
+
+/// Runs a request's work so that no panic reaches a client: a panic becomes an internal
+/// error, whose cause is logged under a correlation id and whose answer carries only that
+/// id (`INTERNAL`). The worker goes on serving.
+pub(crate) async fn caught<T>(work: impl std::future::Future<Output = T>) -> Result<T, ApiError> {
+    AssertUnwindSafe(work)
+        .catch_unwind()
+        .await
+        .map_err(|panic| ApiError::internal(format!("panic: {}", panic_cause(&panic))))
 }
 
 async fn subscriptions(
@@ -382,4 +385,35 @@ async fn subscriptions(
         principal,
         token,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panic_answers_internal_with_a_correlation_id_and_the_next_request_is_served() {
+        let panicking = async {
+            if std::hint::black_box(true) {
+                panic!("a secret cause");
+            }
+            1
+        };
+        let internal = caught(panicking).await.unwrap_err();
+        assert_eq!(internal.code(), crate::error::code::INTERNAL);
+        let body = serde_json::to_value(error_body(internal)).unwrap();
+        let error = &body["errors"][0];
+        assert_eq!(error["extensions"]["code"], "INTERNAL", "{body:#}");
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains("correlation id"), "{message}");
+        assert!(
+            !message.contains("secret"),
+            "the cause stays in the log: {message}"
+        );
+        assert!(error["extensions"]["correlationId"].is_string(), "{body:#}");
+        // The same worker answers the next request.
+        assert_eq!(caught(async { 2 }).await.unwrap(), 2);
+    }
 }

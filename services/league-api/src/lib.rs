@@ -67,9 +67,11 @@ pub struct Options {
     pub burst: u32,
     /// The most mutations one document may hold.
     pub max_mutations: u32,
-    /// Failed authentications (a token that is unknown, revoked or malformed) allowed per
-    /// client address each minute, after a burst of as many; beyond it every request with a
-    /// token from that address answers 429 until the allowance refills. 0 for no limit.
+    /// Failed authentications (a token that is unknown, revoked or malformed) a client
+    /// address may make within a minute; from the last of them on, every request with a
+    /// token from that address answers 429 for a while that doubles with each further
+    /// failure (60 s / this, then twice that, up to 15 minutes); a quiet minute forgets
+    /// them. 0 for no limit.
     pub auth_failures_per_minute: u32,
     /// Proxies whose `X-Forwarded-For` is believed: a request from one of them is limited
     /// by the address it forwarded for (the last one not itself a trusted proxy).
@@ -120,9 +122,7 @@ where
         hub: Arc::new(ws::Hub::new(Arc::clone(&metrics))),
         metrics,
         limiter: Arc::new(metrics::RateLimiter::new(options.rate_limit, options.burst)),
-        auth_failures: Arc::new(metrics::RateLimiter::per_minute(
-            options.auth_failures_per_minute,
-        )),
+        auth_failures: Arc::new(metrics::AuthBackoff::new(options.auth_failures_per_minute)),
         max_mutations: options.max_mutations,
         trusted_proxies: Arc::new(options.trusted_proxies.clone()),
         tokens: Arc::default(),

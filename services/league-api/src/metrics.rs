@@ -316,15 +316,13 @@ impl Drop for GaugeGuard {
 #[derive(Debug)]
 pub struct RateLimiter {
     per_second: u32,
-    /// Thousandths of a request that come back each millisecond, when not `per_second`.
-    per_minute: Option<u32>,
     burst: u32,
     buckets: Mutex<HashMap<String, Bucket>>,
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Bucket {
-    /// Units left (a thousandth of a request; a sixty-thousandth in a per-minute limiter).
+    /// Units left (a thousandth of a request).
     milli: u64,
     at: Instant,
 }
@@ -337,30 +335,14 @@ impl RateLimiter {
     pub fn new(per_second: u32, burst: u32) -> RateLimiter {
         RateLimiter {
             per_second,
-            per_minute: None,
             burst: burst.max(per_second).max(1),
             buckets: Mutex::new(HashMap::new()),
         }
     }
 
-    /// `per_minute` a minute, after a burst of as many; 0 turns the limit off.
-    pub fn per_minute(per_minute: u32) -> RateLimiter {
-        RateLimiter {
-            per_second: u32::from(per_minute > 0),
-            per_minute: Some(per_minute),
-            burst: per_minute.max(1),
-            buckets: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// The units of one request and the units refilled each millisecond.
+    /// The units of one request (1,000) and the units refilled each millisecond.
     fn scale(&self) -> (u64, u64) {
-        match self.per_minute {
-            // A request is 60,000 units; `per_minute` come back each millisecond.
-            Some(m) => (60_000, u64::from(m)),
-            // A request is 1,000 units; `per_second` come back each millisecond.
-            None => (1_000, u64::from(self.per_second)),
-        }
+        (1_000, u64::from(self.per_second))
     }
 
     /// How long until `caller` may be served, without taking anything; `None` when now.
@@ -426,6 +408,90 @@ impl RateLimiter {
     }
 }
 
+/// Failed authentications per client address, with back-off: the first `allowance` within
+/// a minute are free; from then on each failure shuts the address out for longer, starting
+/// at a minute's share of the allowance (`60 s / allowance`: 2 s for 30) and doubling with
+/// every failure after it, up to [`MAX_BACKOFF`]. A minute without a failure (counted from
+/// the end of the last wait) forgets the address.
+#[derive(Debug)]
+pub struct AuthBackoff {
+    allowance: u32,
+    addresses: Mutex<HashMap<String, Failures>>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Failures {
+    count: u32,
+    last: Instant,
+    /// Shut out until then.
+    until: Instant,
+}
+
+/// The longest an address is shut out after one failure.
+pub const MAX_BACKOFF: Duration = Duration::from_secs(15 * 60);
+/// The quiet time after which an address's failures are forgotten.
+const FORGET_AFTER: Duration = Duration::from_secs(60);
+
+impl AuthBackoff {
+    /// `allowance` 0 turns the limit off.
+    pub fn new(allowance: u32) -> AuthBackoff {
+        AuthBackoff {
+            allowance,
+            addresses: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn remembered(f: &Failures, now: Instant) -> bool {
+        now.saturating_duration_since(f.last.max(f.until)) < FORGET_AFTER
+    }
+
+    /// How long `addr` is still shut out; `None` when it may try now.
+    pub fn blocked(&self, addr: &str, now: Instant) -> Option<Duration> {
+        let addresses = self
+            .addresses
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let f = addresses.get(addr)?;
+        (f.until > now).then(|| f.until.saturating_duration_since(now))
+    }
+
+    /// Counts a failed authentication from `addr` at `now`; `Err(wait)` once the allowance is
+    /// used up, with how long the address is now shut out.
+    pub fn check(&self, addr: &str, now: Instant) -> Result<(), Duration> {
+        if self.allowance == 0 {
+            return Ok(());
+        }
+        let mut addresses = self
+            .addresses
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if addresses.len() >= SWEEP_AT {
+            addresses.retain(|_, f| AuthBackoff::remembered(f, now));
+        }
+        let f = addresses.entry(addr.to_owned()).or_insert(Failures {
+            count: 0,
+            last: now,
+            until: now,
+        });
+        if !AuthBackoff::remembered(f, now) {
+            f.count = 0;
+        }
+        f.count = f.count.saturating_add(1);
+        f.last = now;
+        let Some(over) = f.count.checked_sub(self.allowance) else {
+            return Ok(());
+        };
+        let first =
+            Duration::from_millis(60_000 / u64::from(self.allowance)).max(Duration::from_secs(1));
+        let wait = first
+            .checked_mul(1_u32.checked_shl(over).unwrap_or(u32::MAX))
+            .unwrap_or(MAX_BACKOFF)
+            .min(MAX_BACKOFF);
+        f.until = now + wait;
+        Err(wait)
+    }
+}
+
 /// The bucket's units at `now`: `rate` units come back every millisecond.
 fn refill(bucket: Bucket, now: Instant, rate: u64, full: u64) -> u64 {
     let ms =
@@ -481,21 +547,43 @@ mod tests {
     }
 
     #[test]
-    fn failed_authentications_are_limited_per_minute_and_can_be_looked_at() {
-        let limiter = RateLimiter::per_minute(30);
+    fn failed_authentications_back_off_and_a_quiet_minute_forgets_them() {
+        let backoff = AuthBackoff::new(30);
         let t0 = Instant::now();
-        assert_eq!(limiter.blocked("addr", t0), None);
-        for _ in 0..30 {
-            assert!(limiter.check("addr", t0).is_ok());
+        assert_eq!(backoff.blocked("addr", t0), None);
+        for _ in 0..29 {
+            assert!(backoff.check("addr", t0).is_ok());
         }
-        // Looking does not take: blocked for the two seconds one attempt takes to refill.
-        assert_eq!(limiter.blocked("addr", t0), Some(Duration::from_secs(2)));
-        assert_eq!(limiter.blocked("addr", t0), Some(Duration::from_secs(2)));
+        assert_eq!(backoff.blocked("addr", t0), None);
+        // The allowance used up: 2 s, then twice as long after each further failure.
+        assert_eq!(backoff.check("addr", t0), Err(Duration::from_secs(2)));
+        // Looking does not count.
+        assert_eq!(backoff.blocked("addr", t0), Some(Duration::from_secs(2)));
+        assert_eq!(backoff.blocked("addr", t0), Some(Duration::from_secs(2)));
+        assert_eq!(backoff.blocked("other", t0), None);
         let t1 = t0 + Duration::from_secs(2);
-        assert_eq!(limiter.blocked("addr", t1), None);
-        assert!(limiter.check("addr", t1).is_ok());
-        assert!(limiter.blocked("addr", t1).is_some());
-        assert_eq!(RateLimiter::per_minute(0).blocked("addr", t0), None);
+        assert_eq!(backoff.blocked("addr", t1), None);
+        assert_eq!(backoff.check("addr", t1), Err(Duration::from_secs(4)));
+        let t2 = t1 + Duration::from_secs(4);
+        assert_eq!(backoff.check("addr", t2), Err(Duration::from_secs(8)));
+        // Persisting reaches the cap and stays there.
+        let mut t = t2;
+        let mut wait = Duration::ZERO;
+        for _ in 0..20 {
+            t += wait;
+            wait = backoff.check("addr", t).unwrap_err();
+        }
+        assert_eq!(wait, MAX_BACKOFF);
+        // A quiet minute after the last wait ends forgets the address.
+        let later = t + MAX_BACKOFF + Duration::from_secs(60);
+        assert_eq!(backoff.blocked("addr", later), None);
+        assert!(backoff.check("addr", later).is_ok());
+        // 0 turns it off.
+        let off = AuthBackoff::new(0);
+        for _ in 0..1_000 {
+            assert!(off.check("addr", t0).is_ok());
+        }
+        assert_eq!(off.blocked("addr", t0), None);
     }
 
     #[test]

@@ -82,8 +82,9 @@ pub struct ServeConfig {
     /// The most mutations one GraphQL document may hold (each counts as a request).
     #[arg(long, env = "LEAGUE_MAX_MUTATIONS", default_value_t = 50)]
     pub max_mutations: u32,
-    /// Failed authentications allowed per client address each minute (after a burst of as
-    /// many); beyond it, requests with a token from that address answer 429. 0 for no limit.
+    /// Failed authentications a client address may make within a minute; then requests with
+    /// a token from it answer 429 for 60/N seconds, doubling with each further failure up to
+    /// 15 minutes. 0 for no limit.
     #[arg(long, env = "LEAGUE_AUTH_FAILURES_PER_MINUTE", default_value_t = 30)]
     pub auth_failures_per_minute: u32,
     /// A proxy (or load balancer) whose `X-Forwarded-For` is believed for the client's

@@ -39,7 +39,7 @@ pub struct ApiState {
     pub metrics: Arc<crate::metrics::Metrics>,
     pub limiter: Arc<crate::metrics::RateLimiter>,
     /// Failed authentications, by client address.
-    pub auth_failures: Arc<crate::metrics::RateLimiter>,
+    pub auth_failures: Arc<crate::metrics::AuthBackoff>,
     /// The most mutations one document may hold.
     pub max_mutations: u32,
     /// Proxies whose `X-Forwarded-For` is believed.
