@@ -210,9 +210,14 @@ async fn an_expired_token_is_refused_until_renewed(app: &TestApp) {
     );
     assert_eq!(closed_with(&mut ws).await, 1008);
     // Renewed: the same token works again, until its new expiry.
-    let renewed = league_api::auth::renew_token(&app.store, "tok_expiring", None)
-        .await
-        .unwrap();
+    let renewed = league_api::auth::renew_token(
+        &app.store,
+        "tok_expiring",
+        None,
+        &league_api::auth::Lifetimes::default(),
+    )
+    .await
+    .unwrap();
     let body = app.graphql(Some(token), me, json!({})).await;
     assert_eq!(
         body["data"]["me"]["expiresAt"],
@@ -227,7 +232,13 @@ async fn an_expired_token_is_refused_until_renewed(app: &TestApp) {
     );
     // A revoked token cannot be renewed.
     assert!(app.store.revoke_token("tok_expiring").await.unwrap());
-    let refused = league_api::auth::renew_token(&app.store, "tok_expiring", None).await;
+    let refused = league_api::auth::renew_token(
+        &app.store,
+        "tok_expiring",
+        None,
+        &league_api::auth::Lifetimes::default(),
+    )
+    .await;
     assert_eq!(refused.unwrap_err().code(), "NOT_FOUND");
 }
 

@@ -57,6 +57,40 @@ impl Role {
     }
 }
 
+/// The lifetime a token of each role gets when its command names none: the defaults of
+/// [`Role::default_lifetime`], or the operator's (`league token create` and `renew` read
+/// `--admin-lifetime` ... `--player-lifetime`, or `LEAGUE_ADMIN_TOKEN_LIFETIME` ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lifetimes {
+    pub admin: Duration,
+    pub auditor: Duration,
+    pub host: Duration,
+    pub player: Duration,
+}
+
+impl Default for Lifetimes {
+    fn default() -> Lifetimes {
+        Lifetimes {
+            admin: Role::Admin.default_lifetime(),
+            auditor: Role::Auditor.default_lifetime(),
+            host: Role::Host.default_lifetime(),
+            player: Role::Player.default_lifetime(),
+        }
+    }
+}
+
+impl Lifetimes {
+    /// The lifetime of a `role` token.
+    pub const fn of(&self, role: Role) -> Duration {
+        match role {
+            Role::Admin => self.admin,
+            Role::Auditor => self.auditor,
+            Role::Host => self.host,
+            Role::Player => self.player,
+        }
+    }
+}
+
 impl fmt::Display for Role {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -444,12 +478,14 @@ pub async fn create_token_for(store: &Store, spec: &TokenSpec) -> ApiResult<(Tok
     Ok((record, token))
 }
 
-/// Gives an unrevoked token a new expiry, `lifetime` from now (its role's default when
-/// `None`); the new expiry. The token itself is unchanged: the device holding it keeps it.
+/// Gives an unrevoked token a new expiry, `lifetime` from now (its role's in `defaults`
+/// when `None`); the new expiry. The token itself is unchanged: the device holding it
+/// keeps it.
 pub async fn renew_token(
     store: &Store,
     id: &str,
     lifetime: Option<Duration>,
+    defaults: &Lifetimes,
 ) -> ApiResult<Timestamp> {
     let record = store
         .token_by_id(id)
@@ -457,7 +493,7 @@ pub async fn renew_token(
         .filter(|t| t.revoked_at.is_none())
         .ok_or_else(|| ApiError::not_found(format!("no active token {id:?}")))?;
     let role: Role = record.role.parse().map_err(ApiError::internal)?;
-    let expires_at = expiry(store, lifetime.unwrap_or(role.default_lifetime()))?;
+    let expires_at = expiry(store, lifetime.unwrap_or(defaults.of(role)))?;
     if store.renew_token(id, expires_at).await? {
         Ok(expires_at)
     } else {

@@ -83,8 +83,9 @@ fn failed_type(message: &str) -> Option<&str> {
 }
 
 /// The path (`amount`, `schedule.levels.0.play.minutes`) inside an input value of the one
-/// leaf that does not parse as the type `ty` (a whole number for `Int`, or one of the
-/// schema's integer scalars); `None` unless exactly one does.
+/// number that does not parse as the type `ty` (a whole number for `Int`, or one of the
+/// schema's integer scalars); `None` unless exactly one does, or when a variable stands in
+/// the input.
 fn failing_path(value: &ParsedValue, ty: &str) -> Option<String> {
     fn fails(ty: &str, leaf: &ParsedValue) -> Option<bool> {
         use crate::schema::scalars;
@@ -107,8 +108,11 @@ fn failing_path(value: &ParsedValue, ty: &str) -> Option<String> {
             })
         };
         match leaf {
-            ParsedValue::Object(_) | ParsedValue::List(_) | ParsedValue::Null => Some(false),
-            v => parsed(v),
+            // The integer types fail on numbers: a negative, a fraction, one too large.
+            ParsedValue::Number(_) => parsed(leaf),
+            // A variable's value is not in the document.
+            ParsedValue::Variable(_) => None,
+            _ => Some(false),
         }
     }
     fn walk(

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use std::time::Duration;
 
-use league_api::auth::{Role, TokenSpec, create_token_for, parse_lifetime, renew_token};
+use league_api::auth::{Lifetimes, Role, TokenSpec, create_token_for, parse_lifetime, renew_token};
 use league_store::hash::to_hex;
 use league_store::{SealerConfig, Store};
 
@@ -34,10 +34,12 @@ pub enum TokenCommand {
         /// its log); without it, every league.
         #[arg(long)]
         league: Option<String>,
-        /// How long the token lives: 90d, 12h, 30m (at most 1830 days). Default by role:
-        /// admin 30d, auditor 90d, host 180d, player 365d.
+        /// How long the token lives: 90d, 12h, 30m (at most 1830 days). Default: the
+        /// role's lifetime (below).
         #[arg(long, value_parser = parse_lifetime)]
         expires_in: Option<Duration>,
+        #[command(flatten)]
+        lifetimes: LifetimeArgs,
     },
     /// Give a token a new expiry, counted from now (the token itself is unchanged).
     Renew {
@@ -45,9 +47,11 @@ pub enum TokenCommand {
         db: DatabaseArgs,
         /// The token's id (`tok_...`).
         id: String,
-        /// How long from now: 90d, 12h, 30m. Default: the role's lifetime.
+        /// How long from now: 90d, 12h, 30m. Default: the role's lifetime (below).
         #[arg(long, value_parser = parse_lifetime)]
         expires_in: Option<Duration>,
+        #[command(flatten)]
+        lifetimes: LifetimeArgs,
     },
     /// List the tokens: id, role, venue, player, league, expiry and state (never the tokens
     /// themselves).
@@ -163,6 +167,7 @@ pub fn token(command: TokenCommand) -> ExitCode {
                 player,
                 league,
                 expires_in,
+                lifetimes,
                 ..
             } => {
                 let spec = TokenSpec {
@@ -170,7 +175,7 @@ pub fn token(command: TokenCommand) -> ExitCode {
                     venue,
                     player,
                     league,
-                    lifetime: expires_in,
+                    lifetime: Some(expires_in.unwrap_or(lifetimes.lifetimes().of(role))),
                 };
                 match create_token_for(&store, &spec).await {
                     Ok((record, token)) => {
@@ -211,15 +216,18 @@ pub fn token(command: TokenCommand) -> ExitCode {
                 }
                 Err(e) => fail(e),
             },
-            TokenCommand::Renew { id, expires_in, .. } => {
-                match renew_token(&store, &id, expires_in).await {
-                    Ok(at) => {
-                        println!("renewed {id}: expires {}", moment(Some(at)));
-                        ExitCode::SUCCESS
-                    }
-                    Err(e) => fail(e),
+            TokenCommand::Renew {
+                id,
+                expires_in,
+                lifetimes,
+                ..
+            } => match renew_token(&store, &id, expires_in, &lifetimes.lifetimes()).await {
+                Ok(at) => {
+                    println!("renewed {id}: expires {}", moment(Some(at)));
+                    ExitCode::SUCCESS
                 }
-            }
+                Err(e) => fail(e),
+            },
             TokenCommand::Revoke { id, .. } => match store.revoke_token(&id).await {
                 Ok(true) => {
                     println!("revoked {id}");
@@ -235,6 +243,35 @@ pub fn token(command: TokenCommand) -> ExitCode {
 }
 
 /// An expiry as printed: a UTC date, or `never` for a row without one.
+/// Each role's token lifetime when a command names none: the deployment's choice, from
+/// flags or the environment.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LifetimeArgs {
+    /// An admin token's lifetime when none is named.
+    #[arg(long, env = "LEAGUE_ADMIN_TOKEN_LIFETIME", default_value = "30d", value_parser = parse_lifetime)]
+    admin_lifetime: Duration,
+    /// An auditor token's lifetime when none is named.
+    #[arg(long, env = "LEAGUE_AUDITOR_TOKEN_LIFETIME", default_value = "90d", value_parser = parse_lifetime)]
+    auditor_lifetime: Duration,
+    /// A host token's lifetime when none is named.
+    #[arg(long, env = "LEAGUE_HOST_TOKEN_LIFETIME", default_value = "180d", value_parser = parse_lifetime)]
+    host_lifetime: Duration,
+    /// A player token's lifetime when none is named.
+    #[arg(long, env = "LEAGUE_PLAYER_TOKEN_LIFETIME", default_value = "365d", value_parser = parse_lifetime)]
+    player_lifetime: Duration,
+}
+
+impl LifetimeArgs {
+    fn lifetimes(&self) -> Lifetimes {
+        Lifetimes {
+            admin: self.admin_lifetime,
+            auditor: self.auditor_lifetime,
+            host: self.host_lifetime,
+            player: self.player_lifetime,
+        }
+    }
+}
+
 fn moment(at: Option<league_store::Timestamp>) -> String {
     at.map_or_else(|| "never".to_owned(), league_store::Timestamp::utc)
 }

@@ -66,8 +66,8 @@ impl StandingOut {
         self.0.rank
     }
     /// The player's id (a merged duplicate's results count under the id kept).
-    async fn player(&self) -> &str {
-        &self.0.player
+    async fn player(&self) -> ID {
+        self.0.player.to_string().into()
     }
     /// The points counted (the best `n` results under the season's scoring version).
     async fn points(&self) -> Points {
@@ -116,11 +116,11 @@ impl StandingOut {
 #[derive(SimpleObject, Clone, Debug)]
 pub struct RecordLineOut {
     /// The tournament's id.
-    pub tournament: String,
+    pub tournament: ID,
     /// The id of the venue it was played at.
-    pub venue: String,
+    pub venue: ID,
     /// The id of the season it counts in.
-    pub season: String,
+    pub season: ID,
     /// The tournament's day, as recorded (any increasing number; the standings' "earliest"
     /// tie-break).
     pub day: u32,
@@ -147,8 +147,8 @@ pub struct PlayerRecordOut(pub PlayerRecord);
 #[Object(name = "PlayerRecord")]
 impl PlayerRecordOut {
     /// The player's id (the id kept, when a merged duplicate's id was asked for).
-    async fn player(&self) -> &str {
-        &self.0.player
+    async fn player(&self) -> ID {
+        self.0.player.to_string().into()
     }
     /// The player's name.
     async fn name(&self) -> &str {
@@ -180,9 +180,9 @@ impl PlayerRecordOut {
             .results
             .iter()
             .map(|r| RecordLineOut {
-                tournament: r.tournament.clone(),
-                venue: r.venue.clone(),
-                season: r.season.clone(),
+                tournament: r.tournament.as_str().into(),
+                venue: r.venue.as_str().into(),
+                season: r.season.as_str().into(),
                 day: r.day,
                 place: r.place,
                 field: r.field,

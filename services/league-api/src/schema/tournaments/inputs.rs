@@ -847,11 +847,22 @@ mod tests {
                 match parsed.into_schedule(commitment) {
                     Ok(schedule) => {
                         let command = TournamentCommand::Schedule(Box::new(schedule));
+                        // A refusal the service answers with a stable client code.
                         if let Err(e) = decide(&Tournament::new(), &command) {
-                            proptest::prop_assert!(!e.to_string().is_empty());
+                            let api = crate::error::ApiError::from(
+                                league_app::AppError::Tournament(e),
+                            );
+                            proptest::prop_assert_ne!(api.code(), crate::error::code::INTERNAL);
                         }
                     }
-                    Err(e) => proptest::prop_assert!(!e.code().is_empty()),
+                    Err(e) => proptest::prop_assert!(
+                        matches!(
+                            e.code(),
+                            crate::error::code::BAD_INPUT | crate::error::code::CONTRADICTS_PRESET
+                        ),
+                        "{}: {e}",
+                        e.code()
+                    ),
                 }
             }
         }

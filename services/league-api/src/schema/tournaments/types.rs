@@ -4,7 +4,7 @@
 
 use super::inputs::TrackingMode;
 use crate::schema::scalars::{Cents, Chips, Millis};
-use async_graphql::{Enum, InputObject, Object, SimpleObject};
+use async_graphql::{Enum, ID, InputObject, Object, SimpleObject};
 use league_engine::card::Card;
 use league_engine::hand::{AnteStructure, LegalActions, Seat, Street};
 use league_engine::tournament::play::{Blinds, Level, Pending, Stage, Tracking};
@@ -54,7 +54,7 @@ pub struct CancellationOut {
 #[graphql(name = "Refund")]
 pub struct RefundOut {
     /// The player's id.
-    pub player: String,
+    pub player: ID,
     /// What they are refunded.
     pub amount: Cents,
 }
@@ -258,7 +258,7 @@ pub struct SeatChips {
     /// The seat number, from 0.
     pub seat: Seat,
     /// The player's id.
-    pub player: String,
+    pub player: ID,
     /// The player's chips: as they were when the hand in progress at the table started;
     /// between hands, now.
     pub chips: Chips,
@@ -277,7 +277,7 @@ pub struct TableSeating {
 #[derive(SimpleObject, Clone, Debug)]
 pub struct Place {
     /// The player's id.
-    pub player: String,
+    pub player: ID,
     /// The place: 1 for every player still in; for a player who is out, the place they
     /// finished in (players sharing a place all have the top place they share).
     pub place: u32,
@@ -290,7 +290,7 @@ pub struct Place {
 #[derive(SimpleObject, Clone, Debug)]
 pub struct FinishOut {
     /// The player's id.
-    pub player: String,
+    pub player: ID,
     /// The finishing place; 1 is the winner, and players sharing a place all have the top
     /// place they share.
     pub place: u32,
@@ -343,7 +343,7 @@ pub struct PendingAction {
     /// The tables concerned (empty for a colour-up: every table).
     pub tables: Vec<u32>,
     /// The players concerned.
-    pub players: Vec<String>,
+    pub players: Vec<ID>,
     /// A redraw that draws seats (else buttons only).
     pub seats: Option<bool>,
     /// A colour-up's chip leaving play (`COLOUR_UP`).
@@ -399,7 +399,7 @@ impl From<&Pending> for PendingAction {
                 ..bare(PendingKind::ColourUp)
             },
             Pending::RebuyDecisions { players } => PendingAction {
-                players: players.iter().map(ToString::to_string).collect(),
+                players: players.iter().map(|p| p.to_string().into()).collect(),
                 ..bare(PendingKind::RebuyDecisions)
             },
             Pending::HandForHand { waiting } => PendingAction {
@@ -583,7 +583,7 @@ impl TournamentOut {
                     .iter()
                     .map(|(seat, player, chips)| SeatChips {
                         seat: *seat,
-                        player: player.to_string(),
+                        player: player.to_string().into(),
                         chips: Chips(*chips),
                     })
                     .collect(),
@@ -597,7 +597,7 @@ impl TournamentOut {
             .places
             .iter()
             .map(|(player, (place, shared))| Place {
-                player: player.to_string(),
+                player: player.to_string().into(),
                 place: *place,
                 shared: *shared,
             })
@@ -611,7 +611,7 @@ impl TournamentOut {
                 .refunds
                 .iter()
                 .map(|r| RefundOut {
-                    player: r.player.to_string(),
+                    player: r.player.to_string().into(),
                     amount: Cents(r.amount),
                 })
                 .collect(),
@@ -622,7 +622,7 @@ impl TournamentOut {
         self.0.results.as_ref().map(|r| {
             r.iter()
                 .map(|f| FinishOut {
-                    player: f.player.to_string(),
+                    player: f.player.to_string().into(),
                     place: f.place,
                     shared: f.shared,
                     prize: Cents(f.prize),
@@ -642,7 +642,7 @@ pub struct SeatOut {
     /// The seat number, from 0.
     pub seat: Seat,
     /// The player's id.
-    pub player: String,
+    pub player: ID,
     /// The player's stack, in chips: during a hand, what is left after this hand's bets;
     /// between hands, all their chips.
     pub chips: Chips,
@@ -719,7 +719,7 @@ impl TableOut {
             .iter()
             .map(|s| SeatOut {
                 seat: s.seat,
-                player: s.player.to_string(),
+                player: s.player.to_string().into(),
                 chips: Chips(s.chips),
                 absent: s.absent,
                 in_hand: s.in_hand,
