@@ -34,6 +34,7 @@ pub mod code {
     pub const SEED_NOT_HELD: &str = "SEED_NOT_HELD";
     pub const NOT_A_MEMBER: &str = "NOT_A_MEMBER";
     pub const TOURNAMENT_CANCELLED: &str = "TOURNAMENT_CANCELLED";
+    pub const METHOD_NOT_ALLOWED: &str = "METHOD_NOT_ALLOWED";
 }
 
 /// Why a request failed, as the API reports it.
@@ -278,3 +279,139 @@ impl From<ApiError> for async_graphql::Error {
 
 /// Resolver result.
 pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+    use league_engine::league::{Command, LeagueState, ScoringRule, decide, execute};
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Text a hostile client might send as a points formula: deep nesting (past the
+    /// parser's bound and far past the stack's), long chains of operators, huge and odd
+    /// numbers, unknown names and functions, stray characters and any Unicode.
+    fn hostile_formula() -> impl Strategy<Value = String> {
+        let token = prop_oneof![
+            prop::sample::select(vec![
+                "n",
+                "r",
+                "nr",
+                "nh",
+                "buyin",
+                "prizepool",
+                "rank",
+                "mr",
+                "(",
+                ")",
+                "((",
+                "))",
+                "+",
+                "-",
+                "*",
+                "/",
+                "^",
+                "%",
+                "=",
+                "<=",
+                ",",
+                "sqrt(",
+                "log10(",
+                "ln(",
+                "exp(",
+                "round(",
+                "if(",
+                "min(",
+                "max(",
+                "1e308",
+                "1e999",
+                "0",
+                "0.0",
+                "-0",
+                "18446744073709551616",
+                "9999999999999999999999999",
+                ".",
+                "..",
+                "1.2.3",
+                " ",
+                "\u{0}",
+                "\u{202e}",
+                "∞",
+                "NaN",
+            ])
+            .prop_map(String::from),
+            "[ -~]{1,4}",
+            any::<char>().prop_map(String::from),
+        ];
+        prop_oneof![
+            4 => prop::collection::vec(token, 0..80).prop_map(|t| t.concat()),
+            1 => (1usize..3_000, "[a-z0-9+*/-]{0,3}")
+                .prop_map(|(depth, core)| format!("{}{core}{}", "(".repeat(depth), ")".repeat(depth))),
+            1 => (1usize..3_000).prop_map(|depth| "sqrt(".repeat(depth)),
+            1 => (1usize..2_000).prop_map(|terms| vec!["n"; terms].join(" + ")),
+            1 => (1usize..2_000).prop_map(|terms| "-".repeat(terms) + "n"),
+        ]
+    }
+
+    fn a_league() -> LeagueState {
+        let mut state = LeagueState::new();
+        let mut events = Vec::new();
+        execute(
+            &mut state,
+            &Command::CreateLeague {
+                name: "League".into(),
+                final_table: None,
+            },
+            &mut events,
+        )
+        .unwrap();
+        execute(
+            &mut state,
+            &Command::AddSeason {
+                season: "2026".into(),
+                best_n: None,
+                scoring: ScoringRule::Formula {
+                    text: "n - r + 1".into(),
+                },
+            },
+            &mut events,
+        )
+        .unwrap();
+        state
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(10_000))]
+
+        /// A formula sent to `addSeason` or `setFormula`, however hostile, is taken or
+        /// refused with `BAD_INPUT` naming the `scoring` field, in words: never a panic, a
+        /// stack overflow or `INTERNAL`.
+        #[test]
+        fn hostile_formulas_are_refused_with_bad_input_naming_scoring(text in hostile_formula()) {
+            let state = a_league();
+            let scoring = ScoringRule::Formula { text: text.clone() };
+            for command in [
+                Command::AddSeason { season: "2027".into(), best_n: None, scoring: scoring.clone() },
+                Command::SetFormula { season: "2026".into(), scoring },
+            ] {
+                let Err(refused) = decide(&state, &command) else {
+                    continue;
+                };
+                let answer = ApiError::from(AppError::League(refused));
+                let ApiError::Client { code, message, extra } = &answer else {
+                    return Err(TestCaseError::fail(format!("{answer}")));
+                };
+                prop_assert_eq!(*code, code::BAD_INPUT, "{}", message);
+                prop_assert!(
+                    extra.iter().any(|(k, v)| *k == "field" && v == "scoring"),
+                    "{:?}", extra
+                );
+                prop_assert!(!message.trim().is_empty());
+                for debug in ["Some(", "None", "Ok(", "Err("] {
+                    prop_assert!(!message.contains(debug) || text.contains(debug), "{}", message);
+                }
+            }
+        }
+    }
+}

@@ -5,6 +5,7 @@ use std::panic::AssertUnwindSafe;
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, guard, web};
+use async_graphql::parser::types::OperationType;
 use futures_util::FutureExt as _;
 
 use crate::auth::Principal;
@@ -27,7 +28,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .to(subscriptions),
         )
         .route("/graphql/ws", web::get().to(subscriptions))
-        .route("/graphql", web::get().to(crate::graphiql::page))
+        .route("/graphql", web::get().to(graphql_get))
         .route("/graphiql/{file}", web::get().to(crate::graphiql::asset))
         .route("/graphql", web::post().to(graphql));
 }
@@ -234,84 +235,164 @@ fn authorization(req: &HttpRequest) -> Result<Option<String>, ApiError> {
     })
 }
 
-/// How many mutations `request` runs: the top-level fields of the mutation it executes
-/// (fragments spread at its root counted by their fields). A document that does not parse
-/// counts as one; the schema refuses it.
-pub(crate) fn mutations_in(request: &async_graphql::Request) -> u32 {
-    use async_graphql::parser::types::{OperationType, Selection, SelectionSet};
-    let Ok(doc) = async_graphql::parser::parse_query(&request.query) else {
-        return 1;
-    };
-    fn count(
-        set: &SelectionSet,
-        fragments: &std::collections::HashMap<
-            async_graphql::Name,
-            async_graphql::Positioned<async_graphql::parser::types::FragmentDefinition>,
-        >,
-        seen: &mut Vec<async_graphql::Name>,
-    ) -> u32 {
-        set.items.iter().fold(0u32, |n, item| {
-            n.saturating_add(match &item.node {
-                Selection::Field(_) => 1,
-                Selection::InlineFragment(f) => count(&f.node.selection_set.node, fragments, seen),
-                Selection::FragmentSpread(spread) => {
-                    let name = &spread.node.fragment_name.node;
-                    match fragments.get(name) {
-                        Some(f) if !seen.contains(name) => {
-                            seen.push(name.clone());
-                            count(&f.node.selection_set.node, fragments, seen)
-                        }
-                        _ => 0,
-                    }
-                }
-            })
-        })
-    }
-    doc.operations
-        .iter()
-        .filter(|(name, _)| match (&request.operation_name, name) {
-            (Some(wanted), Some(name)) => name.as_str() == wanted,
-            (Some(_), None) => false,
-            (None, _) => true,
-        })
-        .filter(|(_, op)| op.node.ty == OperationType::Mutation)
-        .map(|(_, op)| count(&op.node.selection_set.node, &doc.fragments, &mut Vec::new()))
-        .max()
-        .unwrap_or(0)
-}
-
+/// `POST /graphql`: a GraphQL request as JSON.
 async fn graphql(
     req: HttpRequest,
     body: web::Bytes,
     schema: web::Data<ApiSchema>,
     state: web::Data<ApiState>,
 ) -> HttpResponse {
+    let request = serde_json::from_slice::<async_graphql::Request>(&body)
+        .map_err(|e| format!("not a GraphQL request: {e}"));
+    let answer = Answer::of(&req);
+    answer.dress(execute(&req, request, Method::Post, &schema, &state).await)
+}
+
+/// `GET /graphql`: GraphiQL for a browser; for any other client a query in the URL
+/// (`query`, `operationName`, `variables` and `extensions` as JSON), as GraphQL over HTTP
+/// describes it. A mutation is refused with 405: it changes state, so it goes by POST.
+async fn graphql_get(
+    req: HttpRequest,
+    schema: web::Data<ApiSchema>,
+    state: web::Data<ApiState>,
+) -> HttpResponse {
+    let accept = req
+        .headers()
+        .get(actix_web::http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let has_query = req
+        .query_string()
+        .split('&')
+        .any(|pair| pair == "query" || pair.starts_with("query="));
+    if accept.contains("text/html") || (!has_query && accept.is_empty()) {
+        return crate::graphiql::page().await;
+    }
+    let request = if has_query {
+        async_graphql::http::parse_query_string(req.query_string())
+            .map_err(|e| format!("not a GraphQL request: {e}"))
+    } else {
+        Err("a GET request carries its document in the `query` parameter".to_owned())
+    };
+    let answer = Answer::of(&req);
+    answer.dress(execute(&req, request, Method::Get, &schema, &state).await)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Method {
+    Get,
+    Post,
+}
+
+/// The media type a client takes its answer in. `application/graphql-response+json` when
+/// its `Accept` names it: then a request the schema refuses before running anything (a
+/// document that does not parse or validate) answers 4xx. Otherwise `application/json`, as
+/// older clients expect: every GraphQL answer is 200 and its errors say what went wrong.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    GraphqlResponse,
+    Json,
+}
+
+const GRAPHQL_RESPONSE: &str = "application/graphql-response+json; charset=utf-8";
+
+impl Answer {
+    fn of(req: &HttpRequest) -> Answer {
+        let accepted = req
+            .headers()
+            .get_all(actix_web::http::header::ACCEPT)
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .any(|media| {
+                let mut parts = media.split(';');
+                let name = parts.next().unwrap_or("").trim();
+                // `q=0` declines it.
+                let declined = parts.any(|p| {
+                    p.trim()
+                        .strip_prefix("q=")
+                        .and_then(|q| q.trim().parse::<f32>().ok())
+                        .is_some_and(|q| q <= 0.0)
+                });
+                name.eq_ignore_ascii_case("application/graphql-response+json") && !declined
+            });
+        if accepted {
+            Answer::GraphqlResponse
+        } else {
+            Answer::Json
+        }
+    }
+
+    /// `response` in this media type.
+    fn dress(self, mut response: HttpResponse) -> HttpResponse {
+        if self == Answer::GraphqlResponse {
+            let json = response
+                .headers()
+                .get(actix_web::http::header::CONTENT_TYPE)
+                .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+            if json {
+                response.headers_mut().insert(
+                    actix_web::http::header::CONTENT_TYPE,
+                    actix_web::http::header::HeaderValue::from_static(GRAPHQL_RESPONSE),
+                );
+            }
+        }
+        response
+    }
+
+    /// The status of a GraphQL answer: 200, or for `graphql-response+json` 400 when the
+    /// request was refused before it ran (no data, and no error at a field's path).
+    fn status(self, response: &async_graphql::Response) -> StatusCode {
+        let refused = !response.errors.is_empty()
+            && response.data == async_graphql::Value::Null
+            && response.errors.iter().all(|e| e.path.is_empty());
+        if self == Answer::GraphqlResponse && refused {
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::OK
+        }
+    }
+}
+
+/// A GraphQL request, over either method: authenticated, admitted ([`crate::document`]),
+/// rate limited, then run by the schema.
+async fn execute(
+    req: &HttpRequest,
+    request: Result<async_graphql::Request, String>,
+    method: Method,
+    schema: &ApiSchema,
+    state: &ApiState,
+) -> HttpResponse {
     let started = std::time::Instant::now();
-    let principal = match authenticate(&state, &req).await {
+    let principal = match authenticate(state, req).await {
         Ok(p) => p,
         Err(refused) => return refused,
     };
-    let request: async_graphql::Request = match serde_json::from_slice(&body) {
+    let mut request = match request {
         Ok(r) => r,
-        Err(e) => {
+        Err(why) => {
             // Counted against the caller all the same.
-            if let Some(refused) = over_limit(&state, &req, &principal, 1) {
+            if let Some(refused) = over_limit(state, req, &principal, 1) {
                 return refused;
             }
-            return error_response(
-                StatusCode::BAD_REQUEST,
-                ApiError::bad_input(format!("not a GraphQL request: {e}")),
-            );
+            return error_response(StatusCode::BAD_REQUEST, ApiError::bad_input(why));
         }
     };
-    // Each mutation is a request to the rate limit; a document may hold only so many.
-    let mutations = if request.query.contains("mutation") {
-        mutations_in(&request)
-    } else {
-        0
+    let introspection = state.anonymous_introspection || principal.token_id().is_some();
+    let admitted = match crate::document::admit(&mut request, introspection) {
+        Ok(admitted) => admitted,
+        Err(refused) => {
+            let _ = over_limit(state, req, &principal, 1);
+            let status = if refused.code() == crate::error::code::FORBIDDEN {
+                StatusCode::FORBIDDEN
+            } else {
+                StatusCode::BAD_REQUEST
+            };
+            return error_response(status, refused);
+        }
     };
+    let mutations = admitted.mutations;
     if mutations > state.max_mutations {
-        let _ = over_limit(&state, &req, &principal, 1);
+        let _ = over_limit(state, req, &principal, 1);
         return error_response(
             StatusCode::BAD_REQUEST,
             ApiError::bad_input(format!(
@@ -320,22 +401,41 @@ async fn graphql(
             )),
         );
     }
-    if let Some(refused) = over_limit(&state, &req, &principal, mutations.max(1)) {
+    if let Some(refused) = over_limit(state, req, &principal, mutations.max(1)) {
         return refused;
     }
-    // By the operation's keyword (a document with several operations counts as a query).
-    let kind = if request.query.trim_start().starts_with("mutation") {
+    if method == Method::Get
+        && let Some(ty @ (OperationType::Mutation | OperationType::Subscription)) =
+            admitted.operation
+    {
+        let what = if ty == OperationType::Mutation {
+            "a mutation changes state: send it by POST"
+        } else {
+            "a subscription runs over WebSocket (`/graphql/ws`)"
+        };
+        let mut refused = error_response(
+            StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::client(crate::error::code::METHOD_NOT_ALLOWED, what),
+        );
+        refused.headers_mut().insert(
+            actix_web::http::header::ALLOW,
+            actix_web::http::header::HeaderValue::from_static("POST"),
+        );
+        return refused;
+    }
+    let kind = if admitted.operation == Some(OperationType::Mutation) {
         Kind::Mutation
     } else {
         Kind::Query
     };
+    let answer = Answer::of(req);
     let request = request.data(principal);
     match caught(schema.execute(request)).await {
         Ok(response) => {
             state
                 .metrics
                 .request(kind, response.errors.is_empty(), started.elapsed());
-            HttpResponse::Ok().json(response)
+            HttpResponse::build(answer.status(&response)).json(response)
         }
         Err(internal) => {
             state.metrics.request(kind, false, started.elapsed());

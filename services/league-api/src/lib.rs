@@ -27,6 +27,7 @@
 //!   becomes a GraphQL error, so a database message cannot leak through a bare `?`.
 
 pub mod auth;
+pub mod document;
 pub mod error;
 pub mod error_codes;
 mod graphiql;
@@ -76,6 +77,9 @@ pub struct Options {
     /// Proxies whose `X-Forwarded-For` is believed: a request from one of them is limited
     /// by the address it forwarded for (the last one not itself a trusted proxy).
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// Whether callers without a token may introspect the schema (`__schema`, `__type`):
+    /// the SDL is public by default, as GraphiQL and code generators expect.
+    pub anonymous_introspection: bool,
 }
 
 impl Default for Options {
@@ -86,6 +90,7 @@ impl Default for Options {
             max_mutations: 50,
             auth_failures_per_minute: 30,
             trusted_proxies: Vec::new(),
+            anonymous_introspection: true,
         }
     }
 }
@@ -124,6 +129,7 @@ where
         limiter: Arc::new(metrics::RateLimiter::new(options.rate_limit, options.burst)),
         auth_failures: Arc::new(metrics::AuthBackoff::new(options.auth_failures_per_minute)),
         max_mutations: options.max_mutations,
+        anonymous_introspection: options.anonymous_introspection,
         trusted_proxies: Arc::new(options.trusted_proxies.clone()),
         tokens: Arc::default(),
     };

@@ -350,15 +350,17 @@ impl Connection {
                         )),
                     ));
                 }
-                let request: async_graphql::Request =
+                let mut request: async_graphql::Request =
                     serde_json::from_value(message.payload.unwrap_or_default())
                         .map_err(|e| Close::code(4400, format!("invalid subscription: {e}")))?;
-                // As over HTTP: each operation, and each mutation in it, is a request to the
-                // rate limit, and a document holds at most so many mutations.
-                let mutations = if request.query.contains("mutation") {
-                    crate::http::mutations_in(&request)
-                } else {
-                    0
+                // As over HTTP: the document's bounds, and each operation, and each mutation
+                // in it, is a request to the rate limit; a document holds at most so many
+                // mutations.
+                let introspection =
+                    self.state.anonymous_introspection || self.principal.token_id().is_some();
+                let mutations = match crate::document::admit(&mut request, introspection) {
+                    Ok(admitted) => admitted.mutations,
+                    Err(refusal) => return Ok(refused(&id, refusal)),
                 };
                 let key = match self.principal.token_id() {
                     Some(token) => token.to_owned(),

@@ -30,8 +30,9 @@ fn walk(path: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
 
 /// The verdict on one file.
 pub fn check_text(text: &str) -> Result<(), String> {
-    let hand = phh::parse(text).map_err(|e| format!("refused: {e}"))?;
-    let replayed = phh::replay(&hand, HouseRules::wsop()).map_err(|e| format!("refused: {e}"))?;
+    let refused = |e: phh::PhhError| format!("refused [{}]: {e}", e.code());
+    let hand = phh::parse(text).map_err(refused)?;
+    let replayed = phh::replay(&hand, HouseRules::wsop()).map_err(refused)?;
     let Some(recorded) = &hand.finishing_stacks else {
         return Err("no finishing_stacks to compare".into());
     };

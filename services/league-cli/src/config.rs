@@ -91,6 +91,10 @@ pub struct ServeConfig {
     /// address; repeat for several, or separate with commas.
     #[arg(long, env = "LEAGUE_TRUSTED_PROXIES", value_delimiter = ',')]
     pub trusted_proxy: Vec<std::net::IpAddr>,
+    /// Answer introspection (`__schema`, `__type`: what GraphiQL's documentation pane and
+    /// code generators read) only to callers with a token. By default the schema is public.
+    #[arg(long, env = "LEAGUE_NO_ANONYMOUS_INTROSPECTION")]
+    pub no_anonymous_introspection: bool,
     /// The league's Ed25519 signing key (its 32-byte seed in hex, e.g. from `openssl rand
     /// -hex 32`): the sealer signs tree heads with it. Without one the log is still sealed
     /// into the Merkle tree, but no tree heads are signed.

@@ -133,6 +133,7 @@ pub fn serve(args: ServeConfig) -> ExitCode {
             max_mutations: args.max_mutations,
             auth_failures_per_minute: args.auth_failures_per_minute,
             trusted_proxies: args.trusted_proxy.clone(),
+            anonymous_introspection: !args.no_anonymous_introspection,
         };
         let served = league_api::run_with(listener, store.clone(), options, shutdown).await;
         sealer.stop();

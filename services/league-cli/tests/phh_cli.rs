@@ -32,7 +32,7 @@ fn phh_check_on_the_corpus_refuses_only_the_incomplete_hand() {
     );
     assert_eq!(lines.len(), 3, "{stdout}");
     assert!(
-        lines[0].starts_with("wsop/2019/42/3/00-01-07.phh: refused: "),
+        lines[0].starts_with("wsop/2019/42/3/00-01-07.phh: refused [PHH_INCOMPLETE]: "),
         "{stdout}"
     );
     assert!(lines[0].contains("incomplete"), "{stdout}");
@@ -89,7 +89,7 @@ fn a_broken_file_is_refused_with_the_action_that_broke_it() {
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stdout.contains(
-            "bad.phh: refused: action 3 \"p2 cbr 1\": raise below the minimum: min 4, got 1"
+            "bad.phh: refused [PHH_ILLEGAL_ACTION]: action 3 \"p2 cbr 1\": raise below the minimum: min 4, got 1"
         ),
         "{stdout}"
     );

@@ -217,7 +217,10 @@ proptest! {
 
     #[test]
     fn arbitrary_text_never_panics_the_phh_reader(text in ".{0,400}") {
-        let _ = phh::parse(&text).map(|hand| phh::replay(&hand, Preset::Wsop.rules()));
+        let read = phh::parse(&text).and_then(|hand| phh::replay(&hand, Preset::Wsop.rules()));
+        if let Err(refused) = read {
+            assert_coded(&refused, &text)?;
+        }
     }
 
     /// A real hand history with lines replaced, removed or added (huge numbers, negative
@@ -244,8 +247,30 @@ proptest! {
             }
         }
         let text = lines.join("\n");
-        let _ = phh::parse(&text).map(|hand| phh::replay(&hand, preset.rules()));
+        let read = phh::parse(&text).and_then(|hand| phh::replay(&hand, preset.rules()));
+        if let Err(refused) = read {
+            assert_coded(&refused, &text)?;
+        }
     }
+}
+
+/// A refusal a hand-history reader gives of `text`: one of the documented codes, and a
+/// message in words (not empty, no Rust debug text such as `Some(..)` unless the file itself
+/// holds it and the message quotes it).
+fn assert_coded(refused: &phh::PhhError, text: &str) -> Result<(), TestCaseError> {
+    prop_assert!(
+        phh::PhhError::CODES.contains(&refused.code()),
+        "{refused:?}"
+    );
+    let message = refused.to_string();
+    prop_assert!(!message.trim().is_empty(), "{refused:?}");
+    for debug in ["Some(", "None", "Ok(", "Err("] {
+        prop_assert!(
+            !message.contains(debug) || text.contains(debug),
+            "{debug} in {message:?}"
+        );
+    }
+    Ok(())
 }
 
 /// A skipped field's arrays nested 200,000 deep are refused at the nesting limit (before
@@ -254,13 +279,17 @@ proptest! {
 #[test]
 fn deep_arrays_and_huge_files_are_refused_by_the_phh_reader() {
     let deep = format!("players = {}", "[".repeat(200_000));
-    let err = phh::parse(&deep).unwrap_err().to_string();
+    let refused = phh::parse(&deep).unwrap_err();
+    assert_eq!(refused.code(), "PHH_SYNTAX");
+    let err = refused.to_string();
     assert!(err.contains("nested deeper than 16"), "{err}");
     let nested_ok = format!("players = {}{}\n", "[".repeat(16), "]".repeat(16));
     let err = phh::parse(&nested_ok).unwrap_err().to_string();
     assert!(!err.contains("nested"), "{err}");
     let huge = format!("variant = 'NT'\n# {}", "x".repeat(phh::MAX_BYTES));
-    let err = phh::parse(&huge).unwrap_err().to_string();
+    let refused = phh::parse(&huge).unwrap_err();
+    assert_eq!(refused.code(), "PHH_TOO_LARGE");
+    let err = refused.to_string();
     assert!(err.contains("a hand history is at most 1048576"), "{err}");
 }
 

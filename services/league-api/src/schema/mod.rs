@@ -42,6 +42,8 @@ pub struct ApiState {
     pub auth_failures: Arc<crate::metrics::AuthBackoff>,
     /// The most mutations one document may hold.
     pub max_mutations: u32,
+    /// Whether callers without a token may introspect the schema.
+    pub anonymous_introspection: bool,
     /// Proxies whose `X-Forwarded-For` is believed.
     pub trusted_proxies: Arc<Vec<std::net::IpAddr>>,
     /// Tokens checked, while no revocation has been announced.
@@ -83,8 +85,9 @@ pub struct Subscription(
 
 pub type ApiSchema = Schema<Query, Mutation, Subscription>;
 
-/// Deepest query accepted.
-const MAX_DEPTH: usize = 12;
+/// Deepest selection async-graphql accepts: introspection's bound. Data selections are held
+/// to a smaller one before the schema sees a document ([`crate::document`]).
+const MAX_DEPTH: usize = crate::document::MAX_INTROSPECTION_DEPTH;
 /// Most fields in one query.
 const MAX_COMPLEXITY: usize = 5_000;
 

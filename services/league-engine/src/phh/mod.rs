@@ -85,9 +85,11 @@ impl HalfChips {
     }
 }
 
-/// Why a file was refused.
+/// Why a file was refused. Each kind has a stable code ([`PhhError::code`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PhhError {
+    #[error("the file is {bytes} bytes; a hand history is at most {max}", max = MAX_BYTES)]
+    TooLarge { bytes: usize },
     #[error("line {line}: {message}")]
     Syntax { line: usize, message: String },
     #[error("missing field `{0}`")]
@@ -109,4 +111,34 @@ pub enum PhhError {
     },
     #[error("incomplete: the actions end {0}")]
     Incomplete(String),
+}
+
+impl PhhError {
+    /// Every code [`PhhError::code`] answers.
+    pub const CODES: [&'static str; 8] = [
+        "PHH_TOO_LARGE",
+        "PHH_SYNTAX",
+        "PHH_MISSING_FIELD",
+        "PHH_BAD_FIELD",
+        "PHH_VARIANT",
+        "PHH_SETUP",
+        "PHH_ILLEGAL_ACTION",
+        "PHH_INCOMPLETE",
+    ];
+
+    /// The refusal's stable code, for scripts that sort refused files (`league phh check`
+    /// prints it before the message). A file over [`MAX_BYTES`] is `PHH_TOO_LARGE`; arrays
+    /// nested past [`MAX_NESTING`] are a `PHH_SYNTAX` error naming that limit.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            PhhError::TooLarge { .. } => "PHH_TOO_LARGE",
+            PhhError::Syntax { .. } => "PHH_SYNTAX",
+            PhhError::Missing(_) => "PHH_MISSING_FIELD",
+            PhhError::Field { .. } => "PHH_BAD_FIELD",
+            PhhError::Variant(_) => "PHH_VARIANT",
+            PhhError::Setup(_) => "PHH_SETUP",
+            PhhError::Action { .. } => "PHH_ILLEGAL_ACTION",
+            PhhError::Incomplete(_) => "PHH_INCOMPLETE",
+        }
+    }
 }

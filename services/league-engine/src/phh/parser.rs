@@ -9,17 +9,12 @@ pub const MAX_BYTES: usize = 1 << 20;
 pub const MAX_NESTING: usize = 16;
 
 /// Parses a PHH file in one pass over its bytes (no line splitting: arrays may span lines).
-/// A file over [`MAX_BYTES`], or with arrays nested deeper than [`MAX_NESTING`], is refused
-/// as a syntax error: no input recurses without bound.
+/// A file over [`MAX_BYTES`] is refused unread (`PHH_TOO_LARGE`); arrays nested deeper than
+/// [`MAX_NESTING`] are refused as a syntax error naming the limit: no input recurses
+/// without bound.
 pub fn parse(text: &str) -> Result<PhhHand, PhhError> {
     if text.len() > MAX_BYTES {
-        return Err(PhhError::Syntax {
-            line: 1,
-            message: format!(
-                "the file is {} bytes; a hand history is at most {MAX_BYTES}",
-                text.len()
-            ),
-        });
+        return Err(PhhError::TooLarge { bytes: text.len() });
     }
     let mut fields = Fields::default();
     let mut parser = Parser::new(text);
