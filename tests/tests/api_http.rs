@@ -378,3 +378,92 @@ async fn anonymous_introspection_is_the_operator_s_choice() {
     assert_eq!(reply.body["data"]["__typename"], "Query");
     app.stop().await;
 }
+
+/// Automatic persisted queries as urql's and Apollo Client's links send them: the hash
+/// alone first (`PersistedQueryNotFound`, 200), then the text with its hash, then the hash
+/// alone, by POST and by GET. A mutation by hash is still refused by GET; a wrong hash is
+/// refused and nothing is kept.
+#[actix_web::test]
+async fn persisted_queries_are_sent_by_hash() {
+    use sha2::{Digest as _, Sha256};
+    let app = spawn_app(Backend::Sqlite).await;
+    let text = "query Name { __typename }";
+    let hash: String = Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let extensions = json!({"persistedQuery": {"version": 1, "sha256Hash": hash}});
+    let send = |body: Value| {
+        let app = &app;
+        async move {
+            let response = awc::Client::new()
+                .post(format!("{}/graphql", app.base))
+                .insert_header(("accept", GRAPHQL_RESPONSE))
+                .send_json(&body)
+                .await
+                .unwrap();
+            answer(response).await
+        }
+    };
+    let miss = send(json!({"extensions": extensions})).await;
+    assert_eq!(miss.status, 200, "{:#}", miss.body);
+    assert_eq!(miss.body["errors"][0]["message"], "PersistedQueryNotFound");
+    assert_eq!(code(&miss.body), "PERSISTED_QUERY_NOT_FOUND");
+    let wrong = send(json!({"query": "{ me { role } }", "extensions": extensions})).await;
+    assert_eq!(
+        (wrong.status, code(&wrong.body)),
+        (400, "BAD_INPUT"),
+        "{:#}",
+        wrong.body
+    );
+    let first = send(json!({"query": text, "extensions": extensions})).await;
+    assert_eq!(
+        first.body["data"]["__typename"], "Query",
+        "{:#}",
+        first.body
+    );
+    let again = send(json!({"extensions": extensions})).await;
+    assert_eq!(
+        again.body["data"]["__typename"], "Query",
+        "{:#}",
+        again.body
+    );
+    let by_get = get(
+        &app,
+        GRAPHQL_RESPONSE,
+        &format!("extensions={}", encoded(&extensions.to_string())),
+    )
+    .await;
+    assert_eq!(
+        by_get.body["data"]["__typename"], "Query",
+        "{:#}",
+        by_get.body
+    );
+    // A mutation kept by POST is not run by GET with its hash.
+    let mutation = r#"mutation { createLeague(input: {id: "kept", name: "Kept"}) { events } }"#;
+    let kept: String = Sha256::digest(mutation.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let kept = json!({"persistedQuery": {"version": 1, "sha256Hash": kept}});
+    let created = awc::Client::new()
+        .post(format!("{}/graphql", app.base))
+        .insert_header(("authorization", format!("Bearer {}", app.admin)))
+        .send_json(&json!({"query": mutation, "extensions": kept}))
+        .await
+        .unwrap();
+    let created = answer(created).await;
+    assert_eq!(
+        created.body["data"]["createLeague"]["events"], 1,
+        "{:#}",
+        created.body
+    );
+    let by_get = get(
+        &app,
+        "application/json",
+        &format!("extensions={}", encoded(&kept.to_string())),
+    )
+    .await;
+    assert_eq!(by_get.status, 405, "{:#}", by_get.body);
+    app.stop().await;
+}

@@ -13,12 +13,20 @@
 //!   spread. Each fragment is measured once here, so a fragment bomb (thirty fragments each
 //!   spreading the next twice: a billion selections) is refused at once, before
 //!   async-graphql's own checks, which visit every spread one by one, see it.
+//!
+//! It also keeps automatic persisted queries ([`PersistedQueries`], Apollo's protocol, which
+//! urql's and Apollo Client's persisted-query links speak): a tablet on weak pub Wi-Fi sends
+//! a document's SHA-256 alone, and its text only the first time the server does not know it.
+//! A document is kept only once it has been admitted, and a hash alone is admitted again
+//! like the text it stands for, so no bound is passed by hash.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
 
 use async_graphql::parser::types::{ExecutableDocument, OperationType, Selection, SelectionSet};
+use sha2::{Digest as _, Sha256};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, code};
 
 /// Deepest data selection accepted (fields nested in fields, fragments spread).
 pub const MAX_DATA_DEPTH: usize = 12;
@@ -39,12 +47,25 @@ pub struct Admitted {
 
 /// Parses `request`'s document (keeping the parse for the schema) and checks it: its depths
 /// and size against the bounds, and introspection against `introspection` (whether this
-/// caller may introspect). A document that does not parse is admitted as one request of
-/// unknown type: the schema refuses it with the parser's reason.
+/// caller may introspect). A request that names a persisted query by its hash alone gets its
+/// text from `persisted` first (`PERSISTED_QUERY_NOT_FOUND` when the server does not hold
+/// it); one that sends the text with the hash has it kept once admitted. A document that
+/// does not parse is admitted as one request of unknown type: the schema refuses it with the
+/// parser's reason.
 pub fn admit(
     request: &mut async_graphql::Request,
     introspection: bool,
+    persisted: &PersistedQueries,
 ) -> Result<Admitted, ApiError> {
+    let keep = persisted.resolve(request)?;
+    let admitted = check(request, introspection)?;
+    if let Some(hash) = keep {
+        persisted.keep(hash, &request.query);
+    }
+    Ok(admitted)
+}
+
+fn check(request: &mut async_graphql::Request, introspection: bool) -> Result<Admitted, ApiError> {
     let wanted = request.operation_name.clone();
     let Ok(doc) = request.parsed_query() else {
         return Ok(Admitted {
@@ -77,6 +98,97 @@ pub fn admit(
             .filter(|op| op.node.ty == OperationType::Mutation)
             .map_or(0, |op| root_fields(doc, &op.node.selection_set.node)),
     })
+}
+
+/// The documents clients sent with their SHA-256 (automatic persisted queries), kept by
+/// that hash, the oldest forgotten first once they come to more than
+/// [`MAX_PERSISTED_BYTES`]. A forgotten document costs its client one more round trip: it
+/// sends the text again.
+#[derive(Debug, Default)]
+pub struct PersistedQueries {
+    kept: Mutex<Kept>,
+}
+
+#[derive(Debug, Default)]
+struct Kept {
+    texts: HashMap<String, Arc<str>>,
+    order: VecDeque<String>,
+    bytes: usize,
+}
+
+/// The most bytes of documents kept for persisted queries.
+pub const MAX_PERSISTED_BYTES: usize = 8 << 20;
+
+/// What a client answers to learn that the server does not hold a hash: the message and
+/// code Apollo's protocol names, on which the client sends the text.
+pub const PERSISTED_QUERY_NOT_FOUND: &str = "PersistedQueryNotFound";
+
+impl PersistedQueries {
+    /// Puts the text of a hash-only request in place; the hash to keep the text under, when
+    /// the request sent both.
+    fn resolve(&self, request: &mut async_graphql::Request) -> Result<Option<String>, ApiError> {
+        let Some(extension) = request.extensions.get("persistedQuery") else {
+            return Ok(None);
+        };
+        let refused = |why: &str| {
+            ApiError::bad_input(format!("extensions.persistedQuery: {why}"))
+                .with_field("extensions.persistedQuery")
+        };
+        let extension = extension
+            .clone()
+            .into_json()
+            .map_err(|_| refused("not an object"))?;
+        if extension.get("version").and_then(serde_json::Value::as_u64) != Some(1) {
+            return Err(refused("only version 1 is known"));
+        }
+        let hash = extension
+            .get("sha256Hash")
+            .and_then(serde_json::Value::as_str)
+            .filter(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+            .ok_or_else(|| refused("`sha256Hash` is 64 hex digits"))?
+            .to_ascii_lowercase();
+        if request.query.is_empty() {
+            let text = self
+                .kept
+                .lock()
+                .ok()
+                .and_then(|kept| kept.texts.get(&hash).cloned());
+            return match text {
+                Some(text) => {
+                    request.query = text.to_string();
+                    Ok(None)
+                }
+                None => Err(ApiError::client(
+                    code::PERSISTED_QUERY_NOT_FOUND,
+                    PERSISTED_QUERY_NOT_FOUND,
+                )),
+            };
+        }
+        if league_store::hash::to_hex(&Sha256::digest(request.query.as_bytes())) != hash {
+            return Err(refused("`sha256Hash` is not the SHA-256 of the query sent"));
+        }
+        Ok(Some(hash))
+    }
+
+    fn keep(&self, hash: String, text: &str) {
+        let Ok(mut kept) = self.kept.lock() else {
+            return;
+        };
+        if text.len() > MAX_PERSISTED_BYTES || kept.texts.contains_key(&hash) {
+            return;
+        }
+        kept.bytes += text.len();
+        kept.texts.insert(hash.clone(), Arc::from(text));
+        kept.order.push_back(hash);
+        while kept.bytes > MAX_PERSISTED_BYTES {
+            let Some(oldest) = kept.order.pop_front() else {
+                break;
+            };
+            if let Some(text) = kept.texts.remove(&oldest) {
+                kept.bytes -= text.len();
+            }
+        }
+    }
 }
 
 /// The top-level fields a mutation runs (fragments spread at its root counted by their
@@ -323,21 +435,85 @@ mod tests {
             "query Q { a } mutation M { a b ...F } fragment F on Mutation { c d }",
         )
         .operation_name("M");
-        let admitted = admit(&mut request, true).unwrap();
+        let admitted = admit(&mut request, true, &PersistedQueries::default()).unwrap();
         assert_eq!(admitted.operation, Some(OperationType::Mutation));
         assert_eq!(admitted.mutations, 4);
         let mut request = async_graphql::Request::new("{ __schema { types { name } } }");
         assert_eq!(
-            admit(&mut request, false).unwrap_err().code(),
+            admit(&mut request, false, &PersistedQueries::default())
+                .unwrap_err()
+                .code(),
             crate::error::code::FORBIDDEN
         );
         let mut request = async_graphql::Request::new("{ a(");
         assert_eq!(
-            admit(&mut request, true).unwrap(),
+            admit(&mut request, true, &PersistedQueries::default()).unwrap(),
             Admitted {
                 operation: None,
                 mutations: 1
             }
         );
+    }
+
+    #[test]
+    fn a_persisted_query_is_kept_once_admitted_and_found_by_its_hash() {
+        let persisted = PersistedQueries::default();
+        let text = "{ __typename }";
+        let hash = league_store::hash::to_hex(&Sha256::digest(text.as_bytes()));
+        let by_hash = |hash: &str| {
+            let mut request = async_graphql::Request::new("");
+            request.extensions.insert(
+                "persistedQuery".to_owned(),
+                async_graphql::Value::from_json(
+                    serde_json::json!({"version": 1, "sha256Hash": hash}),
+                )
+                .unwrap(),
+            );
+            request
+        };
+        let mut request = by_hash(&hash);
+        let refused = admit(&mut request, true, &persisted).unwrap_err();
+        assert_eq!(refused.code(), code::PERSISTED_QUERY_NOT_FOUND);
+        // The text with a hash that is not its own: refused, and nothing kept.
+        let mut request = by_hash(&"0".repeat(64));
+        request.query = text.to_owned();
+        assert_eq!(
+            admit(&mut request, true, &persisted).unwrap_err().code(),
+            code::BAD_INPUT
+        );
+        // The text with its hash: admitted and kept; then the hash alone is enough.
+        let mut request = by_hash(&hash);
+        request.query = text.to_owned();
+        admit(&mut request, true, &persisted).unwrap();
+        let mut request = by_hash(&hash.to_ascii_uppercase());
+        admit(&mut request, true, &persisted).unwrap();
+        assert_eq!(request.query, text);
+        // A document refused is not kept, so its hash finds nothing.
+        let deep = format!("{{ {} x {} }}", "a {".repeat(20), "}".repeat(20));
+        let deep_hash = league_store::hash::to_hex(&Sha256::digest(deep.as_bytes()));
+        let mut request = by_hash(&deep_hash);
+        request.query = deep;
+        assert_eq!(
+            admit(&mut request, true, &persisted).unwrap_err().code(),
+            code::BAD_INPUT
+        );
+        let mut request = by_hash(&deep_hash);
+        assert_eq!(
+            admit(&mut request, true, &persisted).unwrap_err().code(),
+            code::PERSISTED_QUERY_NOT_FOUND
+        );
+    }
+
+    #[test]
+    fn the_oldest_persisted_queries_are_forgotten_past_the_bound() {
+        let persisted = PersistedQueries::default();
+        let big = "x".repeat(MAX_PERSISTED_BYTES / 4 + 1);
+        for i in 0..4 {
+            persisted.keep(format!("{i:064}"), &big);
+        }
+        let kept = persisted.kept.lock().unwrap();
+        assert_eq!(kept.texts.len(), 3);
+        assert!(!kept.texts.contains_key(&format!("{:064}", 0)));
+        assert!(kept.bytes <= MAX_PERSISTED_BYTES);
     }
 }

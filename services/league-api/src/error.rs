@@ -35,6 +35,7 @@ pub mod code {
     pub const NOT_A_MEMBER: &str = "NOT_A_MEMBER";
     pub const TOURNAMENT_CANCELLED: &str = "TOURNAMENT_CANCELLED";
     pub const METHOD_NOT_ALLOWED: &str = "METHOD_NOT_ALLOWED";
+    pub const PERSISTED_QUERY_NOT_FOUND: &str = "PERSISTED_QUERY_NOT_FOUND";
 }
 
 /// Why a request failed, as the API reports it.

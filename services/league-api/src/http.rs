@@ -261,10 +261,13 @@ async fn graphql_get(
         .get(actix_web::http::header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    let has_query = req
-        .query_string()
-        .split('&')
-        .any(|pair| pair == "query" || pair.starts_with("query="));
+    // A persisted query by GET names its hash in `extensions` and may send no `query`.
+    let has_query = req.query_string().split('&').any(|pair| {
+        ["query", "extensions"].iter().any(|name| {
+            pair.strip_prefix(name)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('='))
+        })
+    });
     if accept.contains("text/html") || (!has_query && accept.is_empty()) {
         return crate::graphiql::page().await;
     }
@@ -378,14 +381,17 @@ async fn execute(
         }
     };
     let introspection = state.anonymous_introspection || principal.token_id().is_some();
-    let admitted = match crate::document::admit(&mut request, introspection) {
+    let admitted = match crate::document::admit(&mut request, introspection, &state.persisted) {
         Ok(admitted) => admitted,
         Err(refused) => {
-            let _ = over_limit(state, req, &principal, 1);
-            let status = if refused.code() == crate::error::code::FORBIDDEN {
-                StatusCode::FORBIDDEN
-            } else {
-                StatusCode::BAD_REQUEST
+            if let Some(limited) = over_limit(state, req, &principal, 1) {
+                return limited;
+            }
+            let status = match refused.code() {
+                crate::error::code::FORBIDDEN => StatusCode::FORBIDDEN,
+                // The persisted-query protocol's question: the client sends the text.
+                crate::error::code::PERSISTED_QUERY_NOT_FOUND => StatusCode::OK,
+                _ => StatusCode::BAD_REQUEST,
             };
             return error_response(status, refused);
         }

@@ -130,6 +130,7 @@ where
         auth_failures: Arc::new(metrics::AuthBackoff::new(options.auth_failures_per_minute)),
         max_mutations: options.max_mutations,
         anonymous_introspection: options.anonymous_introspection,
+        persisted: Arc::default(),
         trusted_proxies: Arc::new(options.trusted_proxies.clone()),
         tokens: Arc::default(),
     };

@@ -358,7 +358,11 @@ impl Connection {
                 // mutations.
                 let introspection =
                     self.state.anonymous_introspection || self.principal.token_id().is_some();
-                let mutations = match crate::document::admit(&mut request, introspection) {
+                let mutations = match crate::document::admit(
+                    &mut request,
+                    introspection,
+                    &self.state.persisted,
+                ) {
                     Ok(admitted) => admitted.mutations,
                     Err(refusal) => return Ok(refused(&id, refusal)),
                 };

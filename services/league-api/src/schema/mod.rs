@@ -44,6 +44,8 @@ pub struct ApiState {
     pub max_mutations: u32,
     /// Whether callers without a token may introspect the schema.
     pub anonymous_introspection: bool,
+    /// Documents kept by their hash (automatic persisted queries).
+    pub persisted: Arc<crate::document::PersistedQueries>,
     /// Proxies whose `X-Forwarded-For` is believed.
     pub trusted_proxies: Arc<Vec<std::net::IpAddr>>,
     /// Tokens checked, while no revocation has been announced.
