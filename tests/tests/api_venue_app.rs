@@ -107,9 +107,9 @@ async fn every_error_has_a_code_and_reads_as_words(app: &TestApp) {
         !message.contains("-->") && !message.contains('^'),
         "{message}"
     );
-    // A document nested past the parser's bound (64) or the server's (32): input past a
-    // limit, named in the message.
-    for (levels, bound) in [(70, "64"), (40, "32")] {
+    // A document nested past the parser's bound (64) or the server's bound on data
+    // selections (12): input past a limit, named in the message.
+    for (levels, bound) in [(70, "64"), (40, "12")] {
         let document = format!("{}{}", "{ a ".repeat(levels), "}".repeat(levels));
         let body = app.graphql(None, &document, json!({})).await;
         assert_eq!(code(&body), "BAD_INPUT", "{body:#}");

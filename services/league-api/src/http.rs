@@ -272,13 +272,40 @@ async fn graphql_get(
         return crate::graphiql::page().await;
     }
     let request = if has_query {
-        async_graphql::http::parse_query_string(req.query_string())
-            .map_err(|e| format!("not a GraphQL request: {e}"))
+        from_query_string(req.query_string())
     } else {
         Err("a GET request carries its document in the `query` parameter".to_owned())
     };
     let answer = Answer::of(&req);
     answer.dress(execute(&req, request, Method::Get, &schema, &state).await)
+}
+
+/// A GraphQL request from a URL's query string: `query`, `operationName`, and `variables`
+/// and `extensions` as JSON (async-graphql's own reader looks for `operation_name`).
+fn from_query_string(query_string: &str) -> Result<async_graphql::Request, String> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Params {
+        #[serde(default)]
+        query: String,
+        operation_name: Option<String>,
+        variables: Option<String>,
+        extensions: Option<String>,
+    }
+    let params = web::Query::<Params>::from_query(query_string)
+        .map_err(|e| format!("not a GraphQL request: {e}"))?
+        .into_inner();
+    let mut request = async_graphql::Request::new(params.query);
+    request.operation_name = params.operation_name;
+    if let Some(variables) = params.variables {
+        request.variables = serde_json::from_str(&variables)
+            .map_err(|e| format!("`variables` is not a JSON object: {e}"))?;
+    }
+    if let Some(extensions) = params.extensions {
+        request.extensions = serde_json::from_str(&extensions)
+            .map_err(|e| format!("`extensions` is not a JSON object: {e}"))?;
+    }
+    Ok(request)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -32,7 +32,7 @@ fn phh_check_on_the_corpus_refuses_only_the_incomplete_hand() {
     );
     assert_eq!(lines.len(), 3, "{stdout}");
     assert!(
-        lines[0].starts_with("wsop/2019/42/3/00-01-07.phh: refused [PHH_INCOMPLETE]: "),
+        lines[0].starts_with("wsop/2019/42/3/00-01-07.phh: refused [PHH_ILLEGAL_ACTION]: "),
         "{stdout}"
     );
     assert!(lines[0].contains("incomplete"), "{stdout}");
