@@ -17,6 +17,8 @@ import { persistedExchange } from '@urql/exchange-persisted';
 import {
   buildClientSchema,
   buildSchema,
+  findBreakingChanges,
+  findDangerousChanges,
   getIntrospectionQuery,
   GraphQLSchema,
   lexicographicSortSchema,
@@ -79,7 +81,17 @@ async function introspectionEqualsTheSdl(): Promise<void> {
   // that one line is set aside. Every type, field, argument and description must match.
   const introspected = buildClientSchema(body.data).toConfig();
   const live = printSchema(lexicographicSortSchema(new GraphQLSchema({ ...introspected, description: null })));
-  const checkedIn = printSchema(lexicographicSortSchema(buildSchema(readFileSync(sdlPath, 'utf8'))));
+  const fromFile = buildSchema(readFileSync(sdlPath, 'utf8'));
+  const checkedIn = printSchema(lexicographicSortSchema(fromFile));
+  // What printing leaves out (the standard scalars and directives) compared too, both ways.
+  const liveSchema = buildClientSchema(body.data);
+  const changes = [
+    ...findBreakingChanges(fromFile, liveSchema),
+    ...findBreakingChanges(liveSchema, fromFile),
+    ...findDangerousChanges(fromFile, liveSchema),
+    ...findDangerousChanges(liveSchema, fromFile),
+  ];
+  assert.deepEqual(changes, [], 'the introspected schema and the file differ');
   if (live !== checkedIn) {
     const a = live.split('\n');
     const b = checkedIn.split('\n');

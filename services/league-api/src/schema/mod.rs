@@ -111,8 +111,32 @@ pub fn build(state: Option<ApiState>) -> ApiSchema {
 
 /// The schema's SDL (what `league schema` writes to `schema/league.graphql`).
 pub fn sdl() -> String {
-    build(None).sdl()
+    let mut sdl = build(None).sdl();
+    sdl.push_str(SERVED_BUT_LEFT_OUT);
+    sdl
 }
+
+/// What async-graphql's introspection answers and its SDL leaves out, declared so that a
+/// client that builds the schema from `schema/league.graphql` (graphql-js's `buildSchema`)
+/// gets exactly what the standard introspection query gives: the `Float` scalar, which
+/// async-graphql always registers (no field here uses it: chips, money and points are
+/// whole numbers), and `@deprecated` on the four locations it is served with (graphql-js's
+/// own definition adds directive definitions).
+const SERVED_BUT_LEFT_OUT: &str = r#"
+"""
+The `Float` scalar type represents signed double-precision fractional values as specified by [IEEE 754](https://en.wikipedia.org/wiki/IEEE_floating_point).
+"""
+scalar Float
+"""
+Marks an element of a GraphQL schema as no longer supported.
+"""
+directive @deprecated(
+	"""
+	A reason for why it is deprecated, formatted using Markdown syntax
+	"""
+	reason: String = "No longer supported"
+) on FIELD_DEFINITION | ARGUMENT_DEFINITION | INPUT_FIELD_DEFINITION | ENUM_VALUE
+"#;
 
 pub(crate) fn state<'a>(ctx: &Context<'a>) -> ApiResult<&'a ApiState> {
     ctx.data::<ApiState>()
