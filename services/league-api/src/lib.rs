@@ -95,6 +95,35 @@ impl Default for Options {
     }
 }
 
+/// The listen backlog [`listen`] asks for unless told otherwise: room for every screen of a
+/// league reconnecting at once after a restart or a Wi-Fi drop (the kernel caps it at
+/// `net.core.somaxconn`, 4,096 on current Linux). The standard library's `bind` asks for
+/// 128, and the kernel drops the connection attempts past it, which then wait out their
+/// SYN retries.
+pub const LISTEN_BACKLOG: u32 = 4_096;
+
+/// A listener on `host:port` (port 0: any free port) with room for `backlog` connections
+/// not yet accepted.
+pub fn listen(host: &str, port: u16, backlog: u32) -> std::io::Result<std::net::TcpListener> {
+    use std::net::ToSocketAddrs as _;
+    let address = (host, port).to_socket_addrs()?.next().ok_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("no address for {host}"),
+        )
+    })?;
+    let socket = socket2::Socket::new(
+        socket2::Domain::for_address(address),
+        socket2::Type::STREAM,
+        Some(socket2::Protocol::TCP),
+    )?;
+    // As the standard library's bind does: a restarted server rebinds at once.
+    socket.set_reuse_address(true)?;
+    socket.bind(&address.into())?;
+    socket.listen(i32::try_from(backlog).unwrap_or(i32::MAX))?;
+    Ok(socket.into())
+}
+
 /// Serves the API on `listener` with the default [`Options`] until `shutdown` completes.
 pub async fn run<F>(
     listener: std::net::TcpListener,
@@ -173,4 +202,30 @@ where
         tracing::error!("stopping the live projector: {e}");
     }
     served
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+
+    use std::net::TcpStream;
+    use std::time::Duration;
+
+    use super::*;
+
+    /// Nobody accepts, so every connection waits in the backlog: 600 at once all connect at
+    /// once (with the standard library's `bind`, the 130th waited out its SYN retries).
+    #[test]
+    fn a_reconnect_storm_waits_in_the_backlog() {
+        let listener = listen("127.0.0.1", 0, 1_024).unwrap();
+        let address = listener.local_addr().unwrap();
+        let mut connected = Vec::new();
+        for _ in 0..600 {
+            match TcpStream::connect_timeout(&address, Duration::from_millis(500)) {
+                Ok(stream) => connected.push(stream),
+                Err(_) => break,
+            }
+        }
+        assert_eq!(connected.len(), 600);
+    }
 }

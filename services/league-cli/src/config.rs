@@ -73,6 +73,10 @@ pub struct ServeConfig {
     /// The address to bind.
     #[arg(long, env = "LEAGUE_HOST", default_value = "0.0.0.0")]
     pub host: String,
+    /// Connections the kernel holds for the server before it accepts them: room for every
+    /// screen reconnecting at once after a restart (capped by `net.core.somaxconn`).
+    #[arg(long, env = "LEAGUE_LISTEN_BACKLOG", default_value_t = league_api::LISTEN_BACKLOG)]
+    pub listen_backlog: u32,
     /// Requests a second per token (per address without a token); 0 for no limit.
     #[arg(long, env = "LEAGUE_RATE_LIMIT", default_value_t = 200)]
     pub rate_limit: u32,

@@ -115,7 +115,7 @@ pub fn serve(args: ServeConfig) -> ExitCode {
             signing_key,
             ..SealerConfig::default()
         });
-        let listener = match std::net::TcpListener::bind((args.host.as_str(), args.port)) {
+        let listener = match league_api::listen(&args.host, args.port, args.listen_backlog) {
             Ok(l) => l,
             Err(e) => return fail(format!("cannot listen on {}:{}: {e}", args.host, args.port)),
         };
