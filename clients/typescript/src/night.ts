@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { strict as assert } from 'node:assert';
 
-import { Client, fetchExchange, type AnyVariables, type TypedDocumentNode } from '@urql/core';
+import { Client, fetchExchange, type AnyVariables, type OperationResult, type TypedDocumentNode } from '@urql/core';
 import { persistedExchange } from '@urql/exchange-persisted';
 import {
   buildClientSchema,
@@ -141,29 +141,24 @@ function urql(token?: string): Client {
   });
 }
 
-/// Runs a typed mutation and returns its data; an error fails the night.
-async function mutate<D, V extends AnyVariables>(
-  client: Client,
+/// The data of a typed operation's result; an error fails the night.
+async function data<D, V extends AnyVariables>(
   document: TypedDocumentNode<D, V>,
-  variables: V,
+  sent: Promise<OperationResult<D, V>>,
 ): Promise<D> {
-  const result = await client.mutation(document, variables).toPromise();
+  const result = await sent;
   if (result.error || !result.data) {
     throw new Error(`${print(document).split('\n')[0]}: ${result.error?.message ?? 'no data'}`);
   }
   return result.data;
 }
 
-async function query<D, V extends AnyVariables>(
-  client: Client,
-  document: TypedDocumentNode<D, V>,
-  variables: V,
-): Promise<D> {
-  const result = await client.query(document, variables).toPromise();
-  if (result.error || !result.data) {
-    throw new Error(`${print(document).split('\n')[0]}: ${result.error?.message ?? 'no data'}`);
-  }
-  return result.data;
+function mutate<D, V extends AnyVariables>(client: Client, document: TypedDocumentNode<D, V>, variables: V): Promise<D> {
+  return data(document, client.mutation(document, variables).toPromise());
+}
+
+function query<D, V extends AnyVariables>(client: Client, document: TypedDocumentNode<D, V>, variables: V): Promise<D> {
+  return data(document, client.query(document, variables).toPromise());
 }
 
 /// Subscribes with the graphql-ws client, collecting every value.
