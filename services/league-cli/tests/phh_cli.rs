@@ -41,6 +41,36 @@ fn phh_check_on_the_corpus_refuses_only_the_incomplete_hand() {
     assert_eq!(lines[2], "299 passed, 1 failed");
 }
 
+/// PokerKit plays 2,000 random hands choosing among all its legal actions
+/// (`tools/pokerkit_hands.py`, seed 1): `league phh check` ends every one on the stacks
+/// PokerKit recorded. Needs `python3` with PokerKit (`pip install pokerkit`).
+#[test]
+fn every_hand_pokerkit_plays_passes_phh_check() {
+    let dir = std::env::temp_dir().join(format!("league-cli-pokerkit-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/pokerkit_hands.py");
+    let played = Command::new("python3")
+        .arg(&script)
+        .args(["--hands", "2000", "--seed", "1", "--out"])
+        .arg(&dir)
+        .output()
+        .expect("python3 must be installed to run PokerKit");
+    assert!(
+        played.status.success(),
+        "pokerkit_hands.py failed (is PokerKit installed? `pip install pokerkit`):\n{}",
+        String::from_utf8_lossy(&played.stderr)
+    );
+    let output = league().args(["phh", "check"]).arg(&dir).output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{stdout}");
+    assert_eq!(
+        stdout.lines().last(),
+        Some("2000 passed, 0 failed"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn simulated_hands_pass_the_engine_own_check() {
     let dir = std::env::temp_dir().join(format!("league-cli-sim-{}", std::process::id()));

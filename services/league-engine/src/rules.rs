@@ -75,13 +75,50 @@ pub enum ShortAllIn {
     /// facing that player at least a full raise more than when they last acted
     /// (QueenSix NLHE 5, the invitational).
     CumulativeReopens,
-    /// As `CumulativeReopens`, and never a raise that PokerKit (the reference the PHH
-    /// format is defined by) refuses: its own running count of short all-ins is kept and
-    /// honoured too (the `wsop` preset).
+    /// As `CumulativeReopens`, and never a raise that PokerKit refuses: its own running
+    /// count of short all-ins is kept and honoured too. The `wsop` preset's rule up to
+    /// release 0.3.0, kept so that the hands played under it read as they were played.
     CumulativeAsPokerKit,
+    /// Exactly PokerKit's rule (the reference the PHH format is defined by; the `wsop`
+    /// preset): a bet or raise whose increment is at least the largest of the round so far
+    /// reopens the betting, however small, so a short all-in opening bet opens it like any
+    /// bet; short all-ins that follow one another reopen it once together they reach that
+    /// increment; a player facing less than it to call may not raise.
+    AsPokerKit,
     /// Only two consecutive all-ins that together exceed the minimum raise reopen
     /// (Oracle 13, example A 500, B 1,000, C call, D 1,300, E 1,700).
     TwoConsecutiveReopen,
+}
+
+/// How big the smallest raise over the blinds and straddles is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum StraddleRaise {
+    /// A live straddle is the bet and its full size the smallest raise: a raise over a
+    /// straddle is to at least twice the straddle, and over a short (all-in) straddle by
+    /// at least the straddle's full size. The live convention (Oracle 4 and 12: "any
+    /// wager must be at least the amount of the previous bet", "one live straddle bet").
+    TwiceTheStraddle,
+    /// Blinds and straddles are posted bets, not raises: the smallest raise is the big
+    /// blind over the largest of them (blinds 66/200 and a straddle of 400: a raise to
+    /// 600). PokerKit and the PHH format read them so (the `wsop` preset).
+    BigBlindOverTheStraddle,
+}
+
+/// Whether an all-in bet below the minimum bet, the first bet of a betting round, opens the
+/// betting to the players who checked before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum ShortAllInBet {
+    /// No: it is an all-in of less than a full bet, and a player who checked may only call
+    /// or fold unless what they face comes to a full bet (QueenSix NLHE 3: "a player who
+    /// has already acted and is not facing a full size wager may not subsequently raise an
+    /// all-in bet that is less than the minimum bet"; Oracle 13 and WPH 33 say it of every
+    /// short all-in).
+    DoesNotReopen,
+    /// Yes: the round's first bet opens the betting whatever its size (PokerKit; under
+    /// `ShortAllIn::AsPokerKit` every bet reads this way).
+    OpensTheBetting,
 }
 
 /// What happens to a raise (or bet) declared below the legal minimum by a player who has
@@ -169,6 +206,8 @@ pub struct HouseRules {
     pub misdeal_cutoff: MisdealCutoff,
     pub short_all_in: ShortAllIn,
     pub undersized_raise: UndersizedRaise,
+    pub straddle_raise: StraddleRaise,
+    pub short_all_in_bet: ShortAllInBet,
     pub odd_chip: OddChip,
     pub showdown_order: ShowdownOrder,
     pub out_of_turn: OutOfTurn,
@@ -238,6 +277,8 @@ impl HouseRules {
             },
             short_all_in: ShortAllIn::CumulativeReopens, // NLHE 5
             undersized_raise: UndersizedRaise::BroughtUpToMinimum, // NLHE 12
+            straddle_raise: StraddleRaise::TwiceTheStraddle, // no straddles: the convention
+            short_all_in_bet: ShortAllInBet::DoesNotReopen, // NLHE 3
             odd_chip: OddChip::OneEachLeftOfButton,
             showdown_order: ShowdownOrder::SidePotsFirst, // showdown 7
             out_of_turn: OutOfTurn::Restricted,           // betting 5
@@ -257,6 +298,8 @@ impl HouseRules {
             misdeal_cutoff: MisdealCutoff::SubstantialAction, // 28
             short_all_in: ShortAllIn::NeverReopens,           // 33
             undersized_raise: UndersizedRaise::HalfRule,      // 33
+            straddle_raise: StraddleRaise::TwiceTheStraddle,  // no straddles: the convention
+            short_all_in_bet: ShortAllInBet::DoesNotReopen,   // 33
             odd_chip: OddChip::HighHandThenLeftOfButton,      // 12
             showdown_order: ShowdownOrder::LastAggressorElseLeftOfButton, // 10
             out_of_turn: OutOfTurn::WphRule31,                // 31
@@ -280,6 +323,8 @@ impl HouseRules {
             },
             short_all_in: ShortAllIn::TwoConsecutiveReopen, // 13
             undersized_raise: UndersizedRaise::HalfRule,    // 13
+            straddle_raise: StraddleRaise::TwiceTheStraddle, // 4, 12: a live straddle bet
+            short_all_in_bet: ShortAllInBet::DoesNotReopen, // 13
             odd_chip: OddChip::OneEachLeftOfButton,         // odd chip 4-5
             showdown_order: ShowdownOrder::LastAggressorElseLeftOfButton,
             out_of_turn: OutOfTurn::BindingUnlessActionChanges,
@@ -303,6 +348,8 @@ impl HouseRules {
             },
             short_all_in: ShortAllIn::CumulativeReopens, // as QueenSix
             undersized_raise: UndersizedRaise::BetAndAHalf, // 5.6
+            straddle_raise: StraddleRaise::TwiceTheStraddle, // no straddles: the convention
+            short_all_in_bet: ShortAllInBet::DoesNotReopen, // as QueenSix
             odd_chip: OddChip::HighHandThenLeftOfButton, // 7.4
             showdown_order: ShowdownOrder::SidePotsFirst, // 7.1, 7.5
             out_of_turn: OutOfTurn::BindingUnlessActionChanges, // 5.3, 5.5
@@ -325,7 +372,9 @@ impl HouseRules {
             },
             short_all_in: ShortAllIn::NeverReopens,
             undersized_raise: UndersizedRaise::HalfRule, // 11
-            odd_chip: OddChip::OneEachLeftOfButton,      // 3
+            straddle_raise: StraddleRaise::TwiceTheStraddle, // 9: a live button straddle
+            short_all_in_bet: ShortAllInBet::DoesNotReopen,
+            odd_chip: OddChip::OneEachLeftOfButton, // 3
             showdown_order: ShowdownOrder::LastAggressorElseFirstToAct,
             out_of_turn: OutOfTurn::StandsUnlessChanged,
             clock: Clock {
@@ -335,9 +384,10 @@ impl HouseRules {
         }
     }
 
-    /// The rules the PHH format (and PokerKit) are defined by: cumulative short all-ins
-    /// reopen; all odd chips to the first winner left of the button; bets below the
-    /// minimum are refused rather than corrected.
+    /// The rules the PHH format (and PokerKit) are defined by: PokerKit's reading of short
+    /// all-ins, of raises over straddles and of short all-in bets; all odd chips to the
+    /// first winner left of the button; bets below the minimum are refused rather than
+    /// corrected.
     pub fn wsop() -> HouseRules {
         HouseRules {
             preset: Preset::Wsop,
@@ -347,8 +397,10 @@ impl HouseRules {
                 players: 2,
                 never_after_big_blind: false,
             },
-            short_all_in: ShortAllIn::CumulativeAsPokerKit,
+            short_all_in: ShortAllIn::AsPokerKit,
             undersized_raise: UndersizedRaise::Refused,
+            straddle_raise: StraddleRaise::BigBlindOverTheStraddle,
+            short_all_in_bet: ShortAllInBet::OpensTheBetting,
             odd_chip: OddChip::AllToFirstLeftOfButton,
             showdown_order: ShowdownOrder::LastAggressorElseFirstToAct,
             out_of_turn: OutOfTurn::BindingUnlessActionChanges,

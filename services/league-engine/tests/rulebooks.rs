@@ -8,8 +8,10 @@
 )]
 mod support;
 
-use league_engine::hand::{Action, Command, Event, Phase, RuleError, VoidReason};
-use league_engine::rules::{HouseRules, MisdealCutoff, UndersizedRaise};
+use league_engine::hand::{
+    Action, Blind, BlindKind, Command, Dealing, Event, HandSetup, Phase, RuleError, VoidReason,
+};
+use league_engine::rules::{HouseRules, MisdealCutoff, ShortAllInBet, UndersizedRaise};
 use support::Table;
 
 const A: u8 = 0;
@@ -915,5 +917,143 @@ mod house_overrides {
             ..HouseOverrides::default()
         };
         assert!(TournamentRules::with_overrides(Preset::Oracle, &no_draw).is_err());
+    }
+}
+
+/// Blinds `sb`/`bb` from seats A and B and a live straddle from seat C; D on the button
+/// acts first. The straddler has `straddler` chips (a short straddle is posted all-in).
+fn straddled(rules: HouseRules, blinds: [u64; 3], straddler: u64) -> Table {
+    let [sb, bb, straddle] = blinds;
+    let blind = |seat, kind, amount| Blind { seat, kind, amount };
+    Table::start(HandSetup {
+        button: D,
+        seats: support::seats(&[100_000, 100_000, straddler, 100_000]),
+        big_blind: bb,
+        blinds: vec![
+            blind(A, BlindKind::SmallBlind, sb),
+            blind(B, BlindKind::BigBlind, bb),
+            blind(C, BlindKind::Straddle, straddle),
+        ],
+        antes: Vec::new(),
+        dealing: Dealing::Recorded,
+        rules,
+    })
+}
+
+fn smallest_raise(t: &Table) -> Option<u64> {
+    t.state.legal_actions()?.bet_or_raise.map(|r| r.min)
+}
+
+#[test]
+fn oracle_a_raise_over_the_live_straddle_is_to_twice_the_straddle() {
+    // Oracle 12: "One live "straddle bet" is allowed."; 4: "Any wager must be at least the
+    // amount of the previous bet or raise in that round, unless a player is going all-in."
+    // The straddle of 400 is that bet: the smallest raise is to 800.
+    let mut t = straddled(HouseRules::oracle(), [66, 200, 400], 100_000);
+    assert_eq!(t.to_act(), Some(D));
+    assert_eq!(t.state.legal_actions().unwrap().call, Some(400));
+    assert_eq!(smallest_raise(&t), Some(800));
+    // Oracle 13's 50% rule: a declared 600 (half the straddle more) is made the full raise.
+    let declared = t.ok(D, Action::RaiseTo(600));
+    assert_eq!(raised_to(&declared), Some(800));
+    // A short straddle, posted all-in (blinds 5/10, a straddle of 20 from a stack of 12):
+    // the call is what was posted, the smallest raise the straddle's full size more.
+    let t = straddled(HouseRules::oracle(), [5, 10, 20], 12);
+    assert_eq!(t.state.legal_actions().unwrap().call, Some(12));
+    assert_eq!(smallest_raise(&t), Some(32));
+}
+
+#[test]
+fn hippodrome_a_raise_over_the_button_straddle_is_to_twice_it() {
+    // Hippodrome betting 9: "A button straddle will be permitted on three and four handed
+    // tables". Three-handed, the button (seat C) straddles 400 over blinds 100/200; the
+    // small blind acts first and may raise to 800, no less.
+    let blind = |seat, kind, amount| Blind { seat, kind, amount };
+    let t = Table::start(HandSetup {
+        button: C,
+        seats: support::seats(&[100_000, 100_000, 100_000]),
+        big_blind: 200,
+        blinds: vec![
+            blind(A, BlindKind::SmallBlind, 100),
+            blind(B, BlindKind::BigBlind, 200),
+            blind(C, BlindKind::Straddle, 400),
+        ],
+        antes: Vec::new(),
+        dealing: Dealing::Recorded,
+        rules: HouseRules::hippodrome(),
+    });
+    assert_eq!(t.to_act(), Some(A));
+    assert_eq!(t.state.legal_actions().unwrap().call, Some(300));
+    assert_eq!(smallest_raise(&t), Some(800));
+}
+
+#[test]
+fn wsop_reads_blinds_and_straddles_as_posted_bets_as_pokerkit_does() {
+    // PokerKit: the smallest raise is `min_bet` over the largest bet posted. Blinds 66/200,
+    // a straddle of 400: a raise to 600.
+    let mut t = straddled(HouseRules::wsop(), [66, 200, 400], 100_000);
+    assert_eq!(smallest_raise(&t), Some(600));
+    assert!(matches!(
+        t.act(D, Action::RaiseTo(599)),
+        Err(RuleError::RaiseBelowMinimum { min: 600, got: 599 })
+    ));
+    assert_eq!(raised_to(&t.ok(D, Action::RaiseTo(600))), Some(600));
+    // Blinds 5/10, a straddle of 20 posted as 12 all-in: a raise to 22 or more.
+    let mut t = straddled(HouseRules::wsop(), [5, 10, 20], 12);
+    assert_eq!(smallest_raise(&t), Some(22));
+    assert_eq!(raised_to(&t.ok(D, Action::RaiseTo(23))), Some(23));
+}
+
+/// On the flop (blinds 50/100) A and B check, C bets all-in for 60, less than the
+/// smallest bet of 100, and D and E call: back to A, who checked.
+fn short_all_in_bet(rules: HouseRules) -> Table {
+    let mut t = five_on_the_flop(rules, [10_000, 10_000, 60, 10_000, 10_000]);
+    t.ok(A, Action::Check);
+    t.ok(B, Action::Check);
+    t.ok(C, Action::AllIn);
+    t.ok(D, Action::Call);
+    t.ok(E, Action::Call);
+    assert_eq!(t.to_act(), Some(A));
+    t
+}
+
+#[test]
+fn queensix_a_player_who_checked_may_not_raise_a_short_all_in_bet() {
+    // QueenSix NLHE 3: "A player who has already acted and is not facing a full size wager
+    // may not subsequently raise an all-in bet that is less than the minimum bet".
+    let mut t = short_all_in_bet(HouseRules::queensix());
+    let legal = t.state.legal_actions().unwrap();
+    assert_eq!(legal.call, Some(60));
+    assert_eq!(legal.bet_or_raise, None);
+    assert!(matches!(
+        t.act(A, Action::RaiseTo(1_000)),
+        Err(RuleError::RaiseNotAllowed)
+    ));
+    // The same for every house but the PHH reference.
+    for rules in [
+        HouseRules::wph(),
+        HouseRules::oracle(),
+        HouseRules::invitational(),
+        HouseRules::hippodrome(),
+    ] {
+        let t = short_all_in_bet(rules);
+        assert_eq!(smallest_raise(&t), None, "{:?}", rules.preset);
+    }
+}
+
+#[test]
+fn a_short_all_in_bet_opens_the_betting_where_the_house_says_so_and_under_wsop() {
+    // PokerKit: the round's first bet opens the betting whatever its size; the smallest
+    // raise is then the big blind over it.
+    for rules in [
+        HouseRules::wsop(),
+        HouseRules {
+            short_all_in_bet: ShortAllInBet::OpensTheBetting,
+            ..HouseRules::queensix()
+        },
+    ] {
+        let mut t = short_all_in_bet(rules);
+        assert_eq!(smallest_raise(&t), Some(160), "{:?}", rules.preset);
+        assert_eq!(raised_to(&t.ok(A, Action::RaiseTo(1_144))), Some(1_144));
     }
 }

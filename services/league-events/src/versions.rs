@@ -66,7 +66,8 @@ pub const CATALOGUE: &[EventType] = &[
     tournament("PlayerEntered", 1),
     tournament("TableHandStarted", 1),
     // One version for every hand event: the hand's events are one shape, `HandEvent`'s.
-    tournament("HandEvent", 1),
+    // Version 2 adds the house rules' `straddle_raise` and `short_all_in_bet`.
+    tournament("HandEvent", 2),
     tournament("PlayerBusted", 1),
     tournament("RebuyAnnounced", 1),
     tournament("RebuyMade", 1),
@@ -143,12 +144,48 @@ pub struct Upcaster {
 }
 
 /// Every upcaster, each with a test on a stored example of the version it reads.
-pub const UPCASTERS: &[Upcaster] = &[Upcaster {
-    kind: StreamKind::League,
-    event_type: "TournamentAmended",
-    from: 1,
-    upcast: amended_v1_to_v2,
-}];
+pub const UPCASTERS: &[Upcaster] = &[
+    Upcaster {
+        kind: StreamKind::League,
+        event_type: "TournamentAmended",
+        from: 1,
+        upcast: amended_v1_to_v2,
+    },
+    Upcaster {
+        kind: StreamKind::Tournament,
+        event_type: "HandEvent",
+        from: 1,
+        upcast: hand_event_v1_to_v2,
+    },
+];
+
+/// `HandEvent` version 1 (releases 0.1.0 to 0.3.0): a hand's house rules had no
+/// `straddle_raise` or `short_all_in_bet`. Every hand of those releases was played with a
+/// straddle's full size as the smallest raise over it and with a short all-in bet that did
+/// not reopen the betting, so a `HandStarted` of version 1 reads with those two values;
+/// every other hand event is unchanged.
+fn hand_event_v1_to_v2(mut value: Value) -> Result<Value, String> {
+    let event = value
+        .pointer_mut("/data/event")
+        .ok_or("a HandEvent holds data.event")?;
+    if event.get("type").and_then(Value::as_str) != Some("HandStarted") {
+        return Ok(value);
+    }
+    let rules = event
+        .pointer_mut("/data/setup/rules")
+        .and_then(Value::as_object_mut)
+        .ok_or("a HandStarted event holds data.setup.rules")?;
+    for (field, old) in [
+        ("straddle_raise", "TwiceTheStraddle"),
+        ("short_all_in_bet", "DoesNotReopen"),
+    ] {
+        if rules.contains_key(field) {
+            return Err(format!("version 1 has no {field}"));
+        }
+        rules.insert(field.into(), Value::String(old.into()));
+    }
+    Ok(value)
+}
 
 /// `TournamentAmended` version 1 (release 0.1.0) said nothing of why: version 2 adds
 /// `reason`, which an amendment of version 1 reads as empty.
@@ -429,6 +466,54 @@ mod tests {
             matches!(refused, Err(DecodeError::Upcast { from: 1, .. })),
             "{refused:?}"
         );
+    }
+
+    /// A `HandStarted` as releases 0.1.0 to 0.3.0 wrote it (from the 0.3.0 golden log)
+    /// reads as version 2 with the rules those hands were played under; other hand events
+    /// read unchanged.
+    #[test]
+    fn a_hand_of_version_1_reads_with_the_straddle_and_short_bet_rules_it_was_played_under() {
+        use league_engine::rules::{ShortAllInBet, StraddleRaise};
+        use league_engine::tournament::play::TournamentEvent;
+        let stored = br#"{"type":"HandEvent","data":{"table":1,"event":{"type":"HandStarted","data":{"setup":{"button":3,"seats":[{"seat":0,"stack":5000,"absent":false},{"seat":1,"stack":5000,"absent":false},{"seat":2,"stack":5000,"absent":false},{"seat":3,"stack":5000,"absent":false}],"big_blind":50,"blinds":[{"seat":0,"kind":"SmallBlind","amount":25},{"seat":1,"kind":"BigBlind","amount":50}],"antes":[],"dealing":{"Seeded":{"commitment":"8f988e839d7f7053fb04bcacd67de0e89325ccbdb2fe25c4bd579ea096d29c54"}},"rules":{"preset":"queensix","button":"Dead","heads_up_start":"SmallBlindOnButton","misdeal_cutoff":{"PlayersActed":{"players":2,"never_after_big_blind":true}},"short_all_in":"CumulativeReopens","undersized_raise":"BroughtUpToMinimum","odd_chip":"OneEachLeftOfButton","showdown_order":"SidePotsFirst","out_of_turn":"Restricted","clock":{"seconds":30,"countdown":0}}}}}}}"#;
+        let read = |version, bytes: &[u8]| {
+            CODEC.read::<TournamentEvent>(
+                StreamKind::Tournament,
+                "HandEvent",
+                version,
+                bytes,
+                crate::parse_tournament,
+            )
+        };
+        let Ok(TournamentEvent::HandEvent { table: 1, event }) = read(1, stored) else {
+            panic!("not read as a hand event");
+        };
+        let league_engine::hand::Event::HandStarted { setup } = event else {
+            panic!("read as another hand event: {event:?}");
+        };
+        assert_eq!(setup.rules.straddle_raise, StraddleRaise::TwiceTheStraddle);
+        assert_eq!(setup.rules.short_all_in_bet, ShortAllInBet::DoesNotReopen);
+        assert_eq!(setup.rules, {
+            let mut queensix = league_engine::rules::HouseRules::queensix();
+            queensix.straddle_raise = StraddleRaise::TwiceTheStraddle;
+            queensix.short_all_in_bet = ShortAllInBet::DoesNotReopen;
+            queensix
+        });
+        // Version 1 lacks the fields: read as the current version it is refused.
+        assert!(read(2, stored).is_err());
+        // Any other hand event of version 1 reads as it is.
+        let called = br#"{"type":"HandEvent","data":{"table":2,"event":{"type":"PlayerCalled","data":{"seat":3,"amount":50,"all_in":false}}}}"#;
+        assert_eq!(read(1, called).unwrap(), read(2, called).unwrap());
+        // A version 1 that already says how straddles are raised is not what those
+        // releases wrote.
+        let odd = String::from_utf8(stored.to_vec()).unwrap().replace(
+            r#""clock""#,
+            r#""straddle_raise":"TwiceTheStraddle","clock""#,
+        );
+        assert!(matches!(
+            read(1, odd.as_bytes()),
+            Err(DecodeError::Upcast { from: 1, .. })
+        ));
     }
 
     /// A stream kind's events in two versions: `Renamed` gained `reason` in version 2 (a

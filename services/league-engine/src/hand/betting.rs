@@ -216,6 +216,15 @@ impl HandState {
     pub(super) fn reopened_for(&self, p: u8) -> bool {
         let rules = self.rules.unwrap_or_else(HouseRules::wsop);
         let i = usize::from(p);
+        if rules.short_all_in == ShortAllIn::AsPokerKit {
+            // PokerKit (`_verify_completion_betting_or_raising`): not when the amount to
+            // check or call is less than the round's largest increment, nor after acting
+            // when short all-ins since the last reopening add up to less than it.
+            let pl = &self.players[i];
+            let to_call = self.current_bet.saturating_sub(pl.bet).min(pl.stack);
+            return to_call >= self.largest_raise
+                && (self.pk_acted & bit(p) == 0 || self.pk_short_count == 0);
+        }
         if rules.short_all_in == ShortAllIn::CumulativeAsPokerKit {
             let to_call = self.current_bet.saturating_sub(self.players[i].bet);
             let pk_refuses = (to_call > 0 && to_call < self.largest_raise)
@@ -231,9 +240,9 @@ impl HandState {
         let faced = self.current_bet.saturating_sub(self.acted_at[i]);
         match rules.short_all_in {
             ShortAllIn::NeverReopens => false,
-            ShortAllIn::CumulativeReopens | ShortAllIn::CumulativeAsPokerKit => {
-                faced >= self.full_raise_size()
-            }
+            ShortAllIn::CumulativeReopens
+            | ShortAllIn::CumulativeAsPokerKit
+            | ShortAllIn::AsPokerKit => faced >= self.full_raise_size(),
             ShortAllIn::TwoConsecutiveReopen => self
                 .short_pair
                 .is_some_and(|first| first > self.acted_raises[i]),
@@ -388,7 +397,15 @@ impl HandState {
         self.put(p, to.saturating_sub(bet));
         let increment = to.saturating_sub(before);
         let full_size = self.full_raise_size();
-        let full = increment >= full_size;
+        let all_in = self.players[usize::from(p)].stack == 0;
+        // A round's first bet, short and all-in, is a full bet where the house says it
+        // opens the betting.
+        let full = increment >= full_size
+            || (before == 0
+                && all_in
+                && self
+                    .rules
+                    .is_some_and(|r| r.short_all_in_bet == ShortAllInBet::OpensTheBetting));
         let pk_full = increment >= self.largest_raise;
         self.current_bet = self.current_bet.max(to);
         self.largest_raise = self.largest_raise.max(increment);
@@ -398,7 +415,6 @@ impl HandState {
         if full {
             self.acted = 0;
         }
-        let all_in = self.players[usize::from(p)].stack == 0;
         // Consecutive short all-ins, for the two-consecutive rule.
         if all_in && !full {
             if let Some((seq, previous)) = self.last_short

@@ -219,7 +219,12 @@ impl HandState {
             .map(|b| b.amount)
             .max()
             .unwrap_or(0);
-        self.preflop_floor = setup.big_blind.max(straddle);
+        // The smallest raise before the flop: the largest straddle's full size where the
+        // straddle is the bet, else the big blind over whatever is posted.
+        self.preflop_floor = match setup.rules.straddle_raise {
+            StraddleRaise::TwiceTheStraddle => setup.big_blind.max(straddle),
+            StraddleRaise::BigBlindOverTheStraddle => setup.big_blind,
+        };
         self.phase = Phase::Dealing;
     }
 }

@@ -35,7 +35,8 @@ use crate::card::Card;
 use crate::deck::{Commitment, Deck, Seed};
 use crate::eval::{self, HandValue};
 use crate::rules::{
-    HouseRules, MisdealCutoff, OddChip, OutOfTurn, ShortAllIn, ShowdownOrder, UndersizedRaise,
+    HouseRules, MisdealCutoff, OddChip, OutOfTurn, ShortAllIn, ShortAllInBet, ShowdownOrder,
+    StraddleRaise, UndersizedRaise,
 };
 
 mod betting;

@@ -31,7 +31,9 @@ mod replayer;
 mod writer;
 
 pub use parser::{MAX_BYTES, MAX_NESTING, parse};
-pub use replayer::{Replayed, expected_stacks, replay, replay_into, replay_with, setup};
+pub use replayer::{
+    Replayed, expected_stacks, replay, replay_into, replay_observed, replay_with, setup,
+};
 pub use writer::write;
 
 use parser::parse_chips;

@@ -78,9 +78,12 @@ pub fn replay_into(
     rules: HouseRules,
     events: &mut Vec<Event>,
 ) -> Result<Replayed, PhhError> {
-    replay_by(hand, rules, |state, command| {
-        hand::execute(state, command, events)
-    })
+    replay_by(
+        hand,
+        rules,
+        |_, _| Ok(()),
+        |state, command| hand::execute(state, command, events),
+    )
 }
 
 /// As [`replay`], deciding each command and applying its events one by one, with `sink`
@@ -90,18 +93,39 @@ pub fn replay_with(
     rules: HouseRules,
     mut sink: impl FnMut(&HandState, &Event),
 ) -> Result<Replayed, PhhError> {
-    replay_by(hand, rules, |state, command| {
-        for event in &hand::decide(state, command)? {
-            hand::apply(state, event);
-            sink(state, event);
-        }
-        Ok(())
+    replay_by(
+        hand,
+        rules,
+        |_, _| Ok(()),
+        |state, command| {
+            for event in &hand::decide(state, command)? {
+                hand::apply(state, event);
+                sink(state, event);
+            }
+            Ok(())
+        },
+    )
+}
+
+/// As [`replay`], calling `before` with the engine's state ahead of each recorded action
+/// and the action's text, its comment included; an error from `before` refuses the hand
+/// at that action. The conformance tests compare there what the engine offers with what
+/// PokerKit offered (recorded in the comment).
+pub fn replay_observed(
+    hand: &PhhHand,
+    rules: HouseRules,
+    before: impl FnMut(&HandState, &str) -> Result<(), String>,
+) -> Result<Replayed, PhhError> {
+    let mut events = Vec::with_capacity(48);
+    replay_by(hand, rules, before, |state, command| {
+        hand::execute(state, command, &mut events)
     })
 }
 
 pub(super) fn replay_by(
     hand: &PhhHand,
     rules: HouseRules,
+    mut before: impl FnMut(&HandState, &str) -> Result<(), String>,
     mut step: impl FnMut(&mut HandState, &Command) -> Result<(), RuleError>,
 ) -> Result<Replayed, PhhError> {
     let setup = setup(hand, rules)?;
@@ -114,6 +138,7 @@ pub(super) fn replay_by(
             action: text.to_owned(),
             message,
         };
+        before(&state, text).map_err(refused)?;
         let command = match action_command(text, n, &state) {
             Ok(Some(command)) => command,
             Ok(None) => continue,
