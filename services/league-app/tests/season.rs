@@ -50,6 +50,7 @@ fn check_league(l: &LeagueState) {
                                 nh: f.knockouts,
                                 buyin: outcome.buyin.get() / 100,
                                 prizepool: outcome.prizepool.get() / 100,
+                                ..Inputs::default()
                             })
                             .unwrap()
                             .get()

@@ -260,11 +260,11 @@ fn a_formula_naming_an_unknown_variable_is_refused_when_set_with_no_event() {
         &state,
         &Command::SetFormula {
             season: SEASON.into(),
-            scoring: formula("n - rank + 1"),
+            scoring: formula("n - ranking + 1"),
         },
         &LeagueError::InvalidFormula {
             season: SEASON.into(),
-            error: FormulaError::UnknownVariable("rank".into()),
+            error: FormulaError::UnknownVariable("ranking".into()),
         },
     );
     assert_refused(
@@ -272,11 +272,11 @@ fn a_formula_naming_an_unknown_variable_is_refused_when_set_with_no_event() {
         &Command::AddSeason {
             season: "2027".into(),
             best_n: None,
-            scoring: formula("n - rank + 1"),
+            scoring: formula("n - ranking + 1"),
         },
         &LeagueError::InvalidFormula {
             season: "2027".into(),
-            error: FormulaError::UnknownVariable("rank".into()),
+            error: FormulaError::UnknownVariable("ranking".into()),
         },
     );
 }
@@ -1150,6 +1150,7 @@ fn oracle_points(
                 nh: finish.knockouts,
                 buyin: outcome.buyin.get() / 100,
                 prizepool: outcome.prizepool.get() / 100,
+                ..Inputs::default()
             })
             .unwrap(),
     }
