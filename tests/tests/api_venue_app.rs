@@ -789,7 +789,61 @@ async fn the_preset_decides_the_house_rules_and_an_override_is_named(app: &TestA
     );
 }
 
+async fn a_league_previews_a_formula_before_it_sets_it(app: &TestApp) {
+    a_league(app).await;
+    const PREVIEW: &str = "query($f: String!, $n: Int!, $b: Cents, $paid: Int) { \
+        formulaPreview(input: {formula: $f, entrants: $n, buyin: $b, paid: $paid}) { place prize points } }";
+    // The PokerStars leader board's published example: 3rd of 150 at a 20.00 buy-in.
+    let preview = app
+        .admin(
+            PREVIEW,
+            json!({"f": "10 * sqrt(n)/sqrt(r) * (1 + log10(buyin + 0.25))", "n": 150, "b": 2000}),
+        )
+        .await;
+    let lines = preview["formulaPreview"].as_array().unwrap();
+    assert_eq!(lines.len(), 150);
+    assert_eq!(lines[2]["place"], 3);
+    assert_eq!(lines[2]["points"], json!(163.09));
+    // The prizes, in cents, add up to the pool.
+    let paid: u64 = lines.iter().map(|l| l["prize"].as_u64().unwrap()).sum();
+    assert_eq!(paid, 150 * 2000);
+    // TD3's names, in any case, with the places paid.
+    let preview = app
+        .admin(
+            PREVIEW,
+            json!({"f": "(N-Rank)*3 + IF(r <= mr, if(r = mr, 5, (mr-r)*10), 0) + 20", "n": 20, "paid": 4}),
+        )
+        .await;
+    assert_eq!(preview["formulaPreview"][0]["points"], json!(107));
+    // What setFormula would refuse is refused, naming the field; nothing is appended.
+    let before = app.last_position().await;
+    for (f, n, paid, field) in [
+        ("100 / (n - r)", 10, None, "formula"),
+        ("n - r + totalCost", 10, None, "formula"),
+        ("n - r", 1, None, "entrants"),
+        ("n - r", 10, Some(11), "paid"),
+    ] {
+        let body = app
+            .graphql(Some(&app.admin), PREVIEW, json!({"f": f, "n": n, "paid": paid}))
+            .await;
+        assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+        assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
+    }
+    assert_eq!(app.last_position().await, before);
+    // A host's token may preview; an anonymous caller may not.
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let body = app
+        .graphql(Some(&host), PREVIEW, json!({"f": "n - r + 1", "n": 5}))
+        .await;
+    assert_eq!(body["data"]["formulaPreview"][0]["points"], json!(5), "{body:#}");
+    let body = app
+        .graphql(None, PREVIEW, json!({"f": "n - r + 1", "n": 5}))
+        .await;
+    assert_eq!(code(&body), "UNAUTHENTICATED", "{body:#}");
+}
+
 league_tests::on_every_backend!(
+    a_league_previews_a_formula_before_it_sets_it,
     the_preset_decides_the_house_rules_and_an_override_is_named,
     the_server_makes_every_draw_and_the_log_proves_it,
     after_a_deal_the_prizes_are_the_deal_s,

@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 mod config;
+mod formula_cmd;
 mod league_cmd;
 mod phh;
 mod serve_cmd;
@@ -47,6 +48,9 @@ enum Command {
     /// Audit the event log: verify its hash chains, Merkle tree and signed tree heads.
     #[command(subcommand)]
     Audit(store_cmd::AuditCommand),
+    /// League points formulas: preview one on a field before a league sets it.
+    #[command(subcommand)]
+    Formula(formula_cmd::FormulaCommand),
     /// Simulate a league season through the engine's commands into the event store, with
     /// the read models projected live.
     Simulate(league_cmd::SimulateArgs),
@@ -105,6 +109,7 @@ fn main() -> ExitCode {
         Command::Phh(command) => phh::run(command),
         Command::Migrate(args) => store_cmd::migrate(args),
         Command::Audit(command) => store_cmd::audit(command),
+        Command::Formula(command) => formula_cmd::run(command),
         Command::Simulate(args) => league_cmd::simulate(args),
         Command::Rebuild(args) => league_cmd::rebuild(args),
         Command::Serve(args) => serve_cmd::serve(args),

@@ -14,10 +14,11 @@ pub enum ScoringInput {
     /// Points by place, first place first; places beyond the table score 0 (e.g.
     /// `[125, 100, 75, 50, 40]`).
     Table(Vec<Points>),
-    /// An expression in The Tournament Director's syntax over the tournament's numbers
-    /// (`n` players, `r` the place, `nr` re-buys, `nh` knock-outs, and `buyin` and
-    /// `prizepool` in whole currency units: a 20.00 buy-in is `20`), rounded to the
-    /// hundredth; e.g. `10 * sqrt(n)/sqrt(r) * (1 + log10(buyin + 0.25))`.
+    /// A formula in The Tournament Director's language over the tournament's numbers
+    /// (`n` players, `r` the place, `nr` re-buys, `nh` knock-outs, `mr` the last place
+    /// paid, and the rest in docs/formulas.md; money such as `buyin` in whole currency
+    /// units: a 20.00 buy-in is `20`), rounded to the hundredth; e.g.
+    /// `10 * sqrt(n)/sqrt(r) * (1 + log10(buyin + 0.25))`.
     Formula(String),
 }
 
@@ -120,5 +121,62 @@ impl From<OutcomeInput> for TournamentOutcome {
                 })
                 .collect(),
         }
+    }
+}
+
+/// A field to preview a points formula on.
+#[derive(InputObject, Clone, Debug)]
+pub struct FormulaPreviewInput {
+    /// The formula, as `setFormula` would take it (docs/formulas.md).
+    pub formula: String,
+    /// Entrants: 2 to 10,000.
+    pub entrants: u32,
+    /// The buy-in (0 when left out); the formula reads it in whole currency units.
+    pub buyin: Option<Cents>,
+    /// The prize pool (entrants times the buy-in when left out).
+    pub prizepool: Option<Cents>,
+    /// Re-buys every player is taken to have made (0 when left out).
+    pub rebuys: Option<u32>,
+    /// Knock-outs every player is taken to have made (0 when left out).
+    pub hits: Option<u32>,
+    /// Places paid (as the default payout table pays the field when left out).
+    pub paid: Option<u32>,
+}
+
+impl FormulaPreviewInput {
+    /// The formula's text and the engine's field, within the bounds (`BAD_INPUT` naming
+    /// the field).
+    pub fn into_preview(self) -> ApiResult<(String, league_engine::points::PreviewField)> {
+        use league_engine::points::{MAX_PREVIEW_ENTRANTS, PreviewField};
+        if self.formula.len() > MAX_FORMULA_BYTES {
+            return Err(ApiError::bad_field(
+                "formula",
+                format!("formula: a formula is at most {MAX_FORMULA_BYTES} bytes long"),
+            ));
+        }
+        if !(2..=MAX_PREVIEW_ENTRANTS).contains(&self.entrants) {
+            return Err(ApiError::bad_field(
+                "entrants",
+                format!("entrants: a field has 2 to {MAX_PREVIEW_ENTRANTS} entrants"),
+            ));
+        }
+        if let Some(paid) = self.paid
+            && !(1..=self.entrants).contains(&paid)
+        {
+            return Err(ApiError::bad_field(
+                "paid",
+                format!("paid: the places paid are 1 to the {} entrants", self.entrants),
+            ));
+        }
+        let whole = |cents: Option<Cents>| cents.map(|c| c.0.get() / 100);
+        let field = PreviewField {
+            entrants: self.entrants,
+            buyin: whole(self.buyin).unwrap_or(0),
+            prizepool: whole(self.prizepool),
+            rebuys: self.rebuys.unwrap_or(0),
+            hits: self.hits.unwrap_or(0),
+            paid: self.paid,
+        };
+        Ok((self.formula, field))
     }
 }

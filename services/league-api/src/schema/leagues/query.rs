@@ -4,10 +4,16 @@ use async_graphql::{Context, ID, Object};
 use league_engine::league::Scope;
 use league_projections::views::player_records;
 
+use super::inputs::FormulaPreviewInput;
 use super::stream_of;
-use super::types::{LeagueOut, LeaguePlayer, PlayerRecordOut, SeasonOut, StandingOut, VenueOut};
-use crate::error::{ApiError, ApiResult};
-use crate::schema::state;
+use super::types::{
+    FormulaPreviewLine, LeagueOut, LeaguePlayer, PlayerRecordOut, SeasonOut, StandingOut,
+    VenueOut,
+};
+use crate::auth::Principal;
+use crate::error::{ApiError, ApiResult, code};
+use crate::schema::scalars::{Cents, Points};
+use crate::schema::{principal, state};
 
 #[derive(Default)]
 pub struct LeagueQuery;
@@ -65,6 +71,43 @@ impl LeagueQuery {
         };
         let id = l.surviving(&player).to_owned();
         Ok(player_records(l).remove(id.as_str()).map(PlayerRecordOut))
+    }
+
+    /// The points a formula gives every place of a field, checked as `setFormula` checks
+    /// it (a formula it would refuse is refused here, `BAD_INPUT` naming `formula`), so a
+    /// league sees its table before it sets it. Any caller with a token.
+    async fn formula_preview(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The formula and the field to preview it on.")]
+        input: FormulaPreviewInput,
+    ) -> ApiResult<Vec<FormulaPreviewLine>> {
+        if matches!(principal(ctx), Principal::Anonymous) {
+            return Err(ApiError::client(
+                code::UNAUTHENTICATED,
+                "this needs a bearer token",
+            ));
+        }
+        let (text, field) = input.into_preview()?;
+        // The check evaluates the formula for every place of every field up to 500
+        // players: off the async workers.
+        let lines = tokio::task::spawn_blocking(move || {
+            let formula = league_engine::points::Formula::new(&text)?;
+            league_engine::points::preview(&formula, field)
+        })
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(|e| ApiError::bad_field("formula", format!("formula: {e}")))?;
+        Ok(lines
+            .into_iter()
+            .map(|line| FormulaPreviewLine {
+                place: line.place,
+                prize: Cents(league_engine::tournament::Cents::new(
+                    line.prize.saturating_mul(100),
+                )),
+                points: Points(line.points),
+            })
+            .collect())
     }
 }
 

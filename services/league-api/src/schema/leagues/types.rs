@@ -194,3 +194,15 @@ impl PlayerRecordOut {
             .collect()
     }
 }
+
+/// One place of a formula's preview.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct FormulaPreviewLine {
+    /// The place; 1 is the winner.
+    pub place: u32,
+    /// The prize the preview gives the place (the default payout table's, in whole
+    /// currency units, as `pw` reads it), in cents.
+    pub prize: Cents,
+    /// The points the formula gives the place.
+    pub points: Points,
+}
