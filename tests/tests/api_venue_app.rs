@@ -824,7 +824,11 @@ async fn a_league_previews_a_formula_before_it_sets_it(app: &TestApp) {
         ("n - r", 10, Some(11), "paid"),
     ] {
         let body = app
-            .graphql(Some(&app.admin), PREVIEW, json!({"f": f, "n": n, "paid": paid}))
+            .graphql(
+                Some(&app.admin),
+                PREVIEW,
+                json!({"f": f, "n": n, "paid": paid}),
+            )
             .await;
         assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
         assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
@@ -835,7 +839,11 @@ async fn a_league_previews_a_formula_before_it_sets_it(app: &TestApp) {
     let body = app
         .graphql(Some(&host), PREVIEW, json!({"f": "n - r + 1", "n": 5}))
         .await;
-    assert_eq!(body["data"]["formulaPreview"][0]["points"], json!(5), "{body:#}");
+    assert_eq!(
+        body["data"]["formulaPreview"][0]["points"],
+        json!(5),
+        "{body:#}"
+    );
     let body = app
         .graphql(None, PREVIEW, json!({"f": "n - r + 1", "n": 5}))
         .await;

@@ -15,7 +15,11 @@ fn league() -> Command {
 fn a_preview_prints_every_place_with_two_decimals() {
     // The PokerStars leader board's published example: 3rd of 150 at a 20 buy-in, 163.09.
     let output = league()
-        .args(["formula", "preview", "10 * sqrt(n)/sqrt(r) * (1 + log10(buyin + 0.25))"])
+        .args([
+            "formula",
+            "preview",
+            "10 * sqrt(n)/sqrt(r) * (1 + log10(buyin + 0.25))",
+        ])
         .args(["--entrants", "150", "--buyin", "20"])
         .output()
         .unwrap();

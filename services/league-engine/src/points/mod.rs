@@ -398,15 +398,30 @@ mod tests {
         let leaf = prop_oneof![
             prop::sample::select(vec!["0", "1", "2", "0.5", "10", "100", "1000000"])
                 .prop_map(String::from),
-            prop::sample::select(vec!["n", "r", "nr", "nh", "buyin", "prizepool"])
-                .prop_map(String::from),
+            prop::sample::select(vec![
+                "n",
+                "r",
+                "nr",
+                "nh",
+                "buyin",
+                "prizepool",
+                "mr",
+                "m",
+                "pw",
+                "tnr",
+                "Rank",
+                "position",
+            ])
+            .prop_map(String::from),
         ];
         leaf.prop_recursive(4, 24, 3, |inner| {
             let ops = prop::sample::select(vec![
-                "+", "-", "*", "/", "<", "<=", ">", ">=", "==", "!=", "&&", "||",
+                "+", "-", "*", "/", "%", "^", "<", "<=", ">", ">=", "==", "=", "is", "!=", "&&",
+                "||", "and", "or",
             ]);
             let unary = prop::sample::select(vec![
-                "round", "floor", "ceil", "abs", "sqrt", "log", "log10",
+                "round", "floor", "ceil", "abs", "sqrt", "log", "ln", "log10", "exp", "triangle",
+                "not ",
             ]);
             prop_oneof![
                 (inner.clone(), ops, inner.clone())
@@ -422,7 +437,11 @@ mod tests {
                         args.join(", ")
                     )
                 ),
-                (inner.clone(), inner).prop_map(|(a, b)| format!("pow({a}, {b})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("pow({a}, {b})")),
+                (inner.clone(), inner.clone(), inner.clone()).prop_map(|(a, b, c)| {
+                    format!("assign(\"x\", {a}); switch(x, {b}, {c}, 7) + lswitch({b}, x, {c})")
+                }),
+                (inner.clone(), inner).prop_map(|(a, b)| format!("round({a}, 2) + if({b}, 1)")),
             ]
         })
     }
@@ -480,6 +499,24 @@ mod tests {
                 "max",
                 "min",
                 "pow",
+                "assign(",
+                "\"x\"",
+                "\"",
+                "'",
+                "x",
+                ";",
+                "is",
+                "and",
+                "or",
+                "not",
+                "%",
+                "switch(",
+                "lswitch(",
+                "oneof(",
+                "average(",
+                "random(",
+                "totalCost",
+                "RANK",
                 " ",
                 "\t",
                 "\n",
@@ -528,10 +565,12 @@ mod tests {
             match Formula::new(&text) {
                 Ok(formula) => {
                     for n in (2..=500u32).step_by(7) {
-                        for r in (1..=n).step_by(3) {
-                            for extra in [0, 1, 5] {
-                                let inputs = check_inputs(n, r, n.div_ceil(10), extra);
-                                prop_assert!(formula.points(inputs).is_ok(), "{} at {:?}", text, inputs);
+                        for paid in [1, n.div_ceil(10), n] {
+                            for r in (1..=n).step_by(3) {
+                                for extra in [0, 1, 5] {
+                                    let inputs = check_inputs(n, r, paid, extra);
+                                    prop_assert!(formula.points(inputs).is_ok(), "{} at {:?}", text, inputs);
+                                }
                             }
                         }
                     }

@@ -165,7 +165,10 @@ impl FormulaPreviewInput {
         {
             return Err(ApiError::bad_field(
                 "paid",
-                format!("paid: the places paid are 1 to the {} entrants", self.entrants),
+                format!(
+                    "paid: the places paid are 1 to the {} entrants",
+                    self.entrants
+                ),
             ));
         }
         let whole = |cents: Option<Cents>| cents.map(|c| c.0.get() / 100);

@@ -7,8 +7,7 @@ use league_projections::views::player_records;
 use super::inputs::FormulaPreviewInput;
 use super::stream_of;
 use super::types::{
-    FormulaPreviewLine, LeagueOut, LeaguePlayer, PlayerRecordOut, SeasonOut, StandingOut,
-    VenueOut,
+    FormulaPreviewLine, LeagueOut, LeaguePlayer, PlayerRecordOut, SeasonOut, StandingOut, VenueOut,
 };
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult, code};
@@ -79,8 +78,7 @@ impl LeagueQuery {
     async fn formula_preview(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The formula and the field to preview it on.")]
-        input: FormulaPreviewInput,
+        #[graphql(desc = "The formula and the field to preview it on.")] input: FormulaPreviewInput,
     ) -> ApiResult<Vec<FormulaPreviewLine>> {
         if matches!(principal(ctx), Principal::Anonymous) {
             return Err(ApiError::client(
