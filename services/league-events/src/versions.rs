@@ -66,7 +66,7 @@ pub const CATALOGUE: &[EventType] = &[
     tournament("PlayerEntered", 1),
     tournament("TableHandStarted", 1),
     // One version for every hand event: the hand's events are one shape, `HandEvent`'s.
-    // Version 2 adds the house rules' `straddle_raise` and `short_all_in_bet`.
+    // Version 2 (release 0.4.0) adds the house rules' `straddle_raise` and `short_all_in_bet`.
     tournament("HandEvent", 2),
     tournament("PlayerBusted", 1),
     tournament("RebuyAnnounced", 1),
