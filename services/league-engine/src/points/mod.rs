@@ -89,6 +89,9 @@ pub enum FormulaError {
     Unavailable { name: String, why: String },
     #[error("the formula is not a number for {inputs}: {why}")]
     NotANumber { inputs: String, why: String },
+    /// A preview's field that no tournament has (its entrants, places paid or pool).
+    #[error("{0}")]
+    BadField(String),
 }
 
 /// A checked points formula.
@@ -277,10 +280,7 @@ pub struct PreviewLine {
 /// structure paying that many), so `pw` and `inTheMoney` read as a result would give them.
 pub fn preview(formula: &Formula, field: PreviewField) -> Result<Vec<PreviewLine>, FormulaError> {
     let n = field.entrants;
-    let refused = |why: String| FormulaError::NotANumber {
-        inputs: format!("a preview of {n} entrants"),
-        why,
-    };
+    let refused = FormulaError::BadField;
     if !(2..=MAX_PREVIEW_ENTRANTS).contains(&n) {
         return Err(refused(format!(
             "a field has 2 to {MAX_PREVIEW_ENTRANTS} entrants"

@@ -95,7 +95,10 @@ impl LeagueQuery {
         })
         .await
         .map_err(ApiError::internal)?
-        .map_err(|e| ApiError::bad_field("formula", format!("formula: {e}")))?;
+        .map_err(|e| match e {
+            league_engine::points::FormulaError::BadField(why) => ApiError::bad_input(why),
+            e => ApiError::bad_field("formula", format!("formula: {e}")),
+        })?;
         Ok(lines
             .into_iter()
             .map(|line| FormulaPreviewLine {
