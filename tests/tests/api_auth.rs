@@ -731,6 +731,8 @@ enum Sees {
     /// The log: an admin or auditor reads the streams of their league(s) only; the other
     /// roles are refused.
     Log,
+    /// A computation for any caller with a token (a formula's preview); refused without.
+    Token,
 }
 
 /// Every query and subscription against every role, within and across scopes: the public
@@ -796,6 +798,11 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
             Sees::Log,
         ),
         ("me", "me { role }", Sees::Public),
+        (
+            "formulaPreview",
+            "formulaPreview(input: {formula: \"n - r + 1\", entrants: 3}) { place points }",
+            Sees::Token,
+        ),
     ];
     let subscriptions: Vec<(&str, &str, Sees)> = vec![
         (
@@ -831,6 +838,17 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
     let apl_streams = ["league:apl", "tournament:t1", "tournament:m1"];
     let check = |name: &str, sees: Sees, who: Who, data: &Value, errors: &Value| match sees {
         Sees::Public => assert!(errors.is_null(), "{name} as {who:?}: {errors:#}"),
+        Sees::Token if who == Who::Anonymous => assert_eq!(
+            errors[0]["extensions"]["code"], "UNAUTHENTICATED",
+            "{name} as {who:?}: {errors:#}"
+        ),
+        Sees::Token => {
+            assert!(errors.is_null(), "{name} as {who:?}: {errors:#}");
+            assert_eq!(
+                data["formulaPreview"][0]["points"], 3,
+                "{name} as {who:?}: {data:#}"
+            );
+        }
         Sees::Cards => {
             assert!(errors.is_null(), "{name} as {who:?}: {errors:#}");
             let shown = cards_shown(&data["table"]);

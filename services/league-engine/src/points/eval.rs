@@ -166,11 +166,7 @@ fn call(func: Func, args: &[Expr], env: &mut Env<'_>) -> Result<f64, Undefined> 
             let rest = args.get(1..).unwrap_or_default();
             for pair in rest.chunks(2) {
                 match pair {
-                    [case, result] => {
-                        if eval(case, env)? == value {
-                            return eval(result, env);
-                        }
-                    }
+                    [case, result] if eval(case, env)? == value => return eval(result, env),
                     [default] => return eval(default, env),
                     _ => {}
                 }

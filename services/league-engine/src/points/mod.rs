@@ -439,7 +439,7 @@ mod tests {
                 ),
                 (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("pow({a}, {b})")),
                 (inner.clone(), inner.clone(), inner.clone()).prop_map(|(a, b, c)| {
-                    format!("assign(\"x\", {a}); switch(x, {b}, {c}, 7) + lswitch({b}, x, {c})")
+                    format!("(assign(\"x\", {a}); switch(x, {b}, {c}, 7) + lswitch({b}, x, {c}))")
                 }),
                 (inner.clone(), inner).prop_map(|(a, b)| format!("round({a}, 2) + if({b}, 1)")),
             ]

@@ -274,9 +274,12 @@ pub(super) enum Func {
     Assign,
 }
 
-/// Every function: its names, the arguments it takes (least, most; `None`: any number),
-/// and what it gives.
-pub(super) const FUNCTIONS: &[(Func, &[&str], u8, Option<u8>, &str)] = &[
+/// A function's names, the arguments it takes (least, most; `None`: any number), and what
+/// it gives.
+type FunctionSpec = (Func, &'static [&'static str], u8, Option<u8>, &'static str);
+
+/// Every function.
+pub(super) const FUNCTIONS: &[FunctionSpec] = &[
     (
         Func::If,
         &["if"],
