@@ -54,7 +54,10 @@ fn place(r: u32) -> Inputs {
         buyin: 20,
         prizepool: 400,
         paid: 3,
-        prize: [200, 120, 80].get(r as usize - 1).copied().unwrap_or(0),
+        prize: [200, 120, 80]
+            .get(usize::try_from(r).unwrap() - 1)
+            .copied()
+            .unwrap_or(0),
         total_rebuys: 11,
     }
 }
