@@ -811,7 +811,7 @@ async fn a_league_previews_a_formula_before_it_sets_it(app: &TestApp) {
     let preview = app
         .admin(
             PREVIEW,
-            json!({"f": "(N-Rank)*3 + IF(r <= mr, if(r = mr, 5, (mr-r)*10), 0) + 20", "n": 20, "paid": 4}),
+            json!({"f": "(N-Rank)*3 + IF(r <= mr, if(r = mr, 5, (mr-r)*10), 0) + 20", "n": 20, "b": 2000, "paid": 4}),
         )
         .await;
     assert_eq!(preview["formulaPreview"][0]["points"], json!(107));

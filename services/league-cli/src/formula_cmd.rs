@@ -1,6 +1,7 @@
 //! `league formula preview`: the points a formula gives every place of a field, checked as
 //! when a league sets it.
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
@@ -52,20 +53,39 @@ fn preview_cmd(args: &PreviewArgs) -> ExitCode {
         hits: args.hits,
         paid: args.paid,
     };
-    let lines = Formula::new(&args.formula).and_then(|formula| preview(&formula, field));
-    match lines {
-        Ok(lines) => {
-            let mut out = String::new();
-            for line in lines {
-                out.push_str(&format!("{} {}\n", line.place, two_decimals(line.points)));
-            }
-            print!("{out}");
-            ExitCode::SUCCESS
-        }
+    let formula = match Formula::new(&args.formula) {
+        Ok(formula) => formula,
         Err(e) => {
-            crate::error(format!("league formula preview: refused: {e}"));
-            ExitCode::from(1)
+            crate::error(format!(
+                "league formula preview: a league could not set this formula: {e}"
+            ));
+            return ExitCode::from(1);
         }
+    };
+    let lines = match preview(&formula, field) {
+        Ok(lines) => lines,
+        Err(e) => {
+            crate::error(format!(
+                "league formula preview: the formula has no value for this field: {e}"
+            ));
+            return ExitCode::from(1);
+        }
+    };
+    let mut out = String::new();
+    for line in lines {
+        out.push_str(&format!("{} {}\n", line.place, two_decimals(line.points)));
+    }
+    // A reader that stops early (`| head`) is not an error.
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            crate::error(format!("league formula preview: {e}"));
+            ExitCode::from(2)
+        }
+        _ => ExitCode::SUCCESS,
     }
 }
 

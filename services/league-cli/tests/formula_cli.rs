@@ -38,6 +38,8 @@ fn a_preview_prints_every_place_with_two_decimals() {
             "20",
             "--paid",
             "4",
+            "--buyin",
+            "20",
         ])
         .output()
         .unwrap();
@@ -51,7 +53,10 @@ fn a_preview_prints_every_place_with_two_decimals() {
 #[test]
 fn a_formula_the_league_could_not_set_is_refused_as_when_set() {
     for (formula, says) in [
-        ("100 / (n - r)", "division by zero"),
+        (
+            "100 / (n - r)",
+            "could not set this formula: the formula is not a number",
+        ),
         ("n - r + totalCost", "`totalcost` cannot be used"),
         ("n - ranking", "unknown variable `ranking`"),
     ] {
@@ -64,4 +69,49 @@ fn a_formula_the_league_could_not_set_is_refused_as_when_set() {
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert!(stderr.contains(says), "{formula}: {stderr}");
     }
+}
+
+#[test]
+fn a_freeroll_pays_no_places_and_a_formula_undefined_there_is_named() {
+    // No pool: nobody is in the money, and the last place paid is 0, as scoring reads it.
+    let output = league()
+        .args(["formula", "preview", "mr * 100 + m * 10", "--entrants", "5"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.lines().all(|l| l.ends_with(" 0.00")), "{stdout}");
+    // A formula the league could set, with no value at a buy-in of 0.
+    let output = league()
+        .args([
+            "formula",
+            "preview",
+            "log10(pot)/sqrt(r/n)",
+            "--entrants",
+            "20",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("no value for this field"), "{stderr}");
+    // Output cut short by the reader is not a crash.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_league"))
+        .args(["formula", "preview", "n - r + 1", "--entrants", "10000"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.code().is_some_and(|c| c == 0),
+        "{:?} {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }

@@ -293,7 +293,12 @@ pub fn preview(formula: &Formula, field: PreviewField) -> Result<Vec<PreviewLine
             .ok_or_else(|| refused("the prize pool is out of range".into()))?,
     };
     let prizes = preview_prizes(n, prizepool, field.paid).map_err(refused)?;
-    let paid = u32::try_from(prizes.len()).unwrap_or(u32::MAX);
+    // As scoring reads a result: the last place paid is the last with a prize (none in a
+    // freeroll), and the prizes are in whole currency units.
+    let paid = prizes
+        .iter()
+        .rposition(|&prize| prize > 0)
+        .map_or(0, |i| u32::try_from(i + 1).unwrap_or(u32::MAX));
     let total_rebuys = field.rebuys.saturating_mul(n);
     (1..=n)
         .map(|r| {
