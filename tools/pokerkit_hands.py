@@ -29,28 +29,12 @@ import sys
 import warnings
 
 try:
-    from pokerkit import (
-        Automation,
-        HandHistory,
-        Mode,
-        NoLimitTexasHoldem,
-    )
+    from pokerkit import HandHistory, Mode, NoLimitTexasHoldem
 except ImportError:  # pragma: no cover
     sys.exit('pokerkit_hands: PokerKit is not installed (pip install pokerkit)')
 
-AUTOMATIONS = (
-    Automation.ANTE_POSTING,
-    Automation.BET_COLLECTION,
-    Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.CARD_BURNING,
-    Automation.HOLE_DEALING,
-    Automation.BOARD_DEALING,
-    Automation.RUNOUT_COUNT_SELECTION,
-    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    Automation.HAND_KILLING,
-    Automation.CHIPS_PUSHING,
-    Automation.CHIPS_PULLING,
-)
+# PokerKit deals, collects, shows and pushes as in the simulation baseline beside this file.
+from pokerkit_sim import AUTOMATIONS  # noqa: E402
 
 
 def stack(rng: random.Random, big_blind: int) -> int:
