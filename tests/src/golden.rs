@@ -21,7 +21,8 @@ use std::path::{Path, PathBuf};
 
 use league_engine::hand::{Action, Command as HandCommand, VoidReason};
 use league_engine::league::{
-    self, Command as LeagueCommand, LeagueState, ScoringRule, TournamentOutcome,
+    self, Command as LeagueCommand, LeagueState, ScoreOrder, ScoringRule, SeasonScoreRule,
+    TournamentOutcome,
 };
 use league_engine::rules::Preset;
 use league_engine::tournament::DealKind;
@@ -571,6 +572,20 @@ async fn play(store: &Store) -> Result<Written, Failure> {
                         scoring: ScoringRule::Formula {
                             text: "n - r + 1".into(),
                         },
+                    },
+                )
+                .await?;
+            // And the season gets TD3's log-method score (release 0.4.0).
+            league
+                .send(
+                    &mut w,
+                    LeagueCommand::SetSeasonScore {
+                        season: "season-1".into(),
+                        score: Some(SeasonScoreRule {
+                            tournament: "log((n + 1) / r)".into(),
+                            overall: "(1 - exp(-average(scores))) * 100".into(),
+                            order: ScoreOrder::BreaksTies,
+                        }),
                     },
                 )
                 .await?;

@@ -7,7 +7,7 @@
 use async_graphql::ErrorExtensions as _;
 use league_app::AppError;
 use league_engine::hand::RuleError;
-use league_engine::league::LeagueError;
+use league_engine::league::{LeagueError, ScoreFormula};
 use league_engine::tournament::play::TournamentError;
 use league_store::StoreError;
 
@@ -225,6 +225,13 @@ fn league_error(e: &LeagueError) -> ApiError {
         LeagueError::InvalidFormula { .. } | LeagueError::EmptyTable { .. } => {
             ApiError::bad_field("scoring", message)
         }
+        LeagueError::InvalidSeasonScore { which, .. } => ApiError::bad_field(
+            match which {
+                ScoreFormula::Tournament => "tournamentScore",
+                ScoreFormula::Overall => "overallScore",
+            },
+            message,
+        ),
         LeagueError::BadId { .. }
         | LeagueError::BadText { .. }
         | LeagueError::EmptyFinalTable

@@ -5,7 +5,8 @@
 //! wins, more final tables, better best finish, earlier to reach their total (the date of
 //! the last result that counts toward it), and last the player id, so two publications of
 //! the same results are identical to the byte. The tie-break that separated each pair of
-//! neighbours is published with the standings.
+//! neighbours is published with the standings. A season with a score (see
+//! [`crate::league::SeasonScore`]) puts it after points, or first, as [`ScoreOrder`] says.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -28,10 +29,23 @@ pub struct TournamentResult {
     pub final_table: bool,
 }
 
+/// How a season's overall score (see [`crate::league::SeasonScore`]) orders the standings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum ScoreOrder {
+    /// Points rank the standings; the score breaks a tie in points, before wins.
+    #[default]
+    BreaksTies,
+    /// The score ranks the standings; points break a tie in score, then the rest.
+    Ranks,
+}
+
 /// Which key separated a player from the one above.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum TieBreak {
+    /// The season's overall score.
+    Score,
     Points,
     Wins,
     FinalTables,
@@ -56,15 +70,23 @@ pub struct Standing {
     pub reached: u32,
     /// What put this player below the one above (`None` for the leader).
     pub separated_by: Option<TieBreak>,
+    /// The season's overall score, when the season has one and it has a value here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<Centipoints>,
 }
 
 /// The standings from a list of results.
 pub fn standings(results: &[TournamentResult], best_n: Option<usize>) -> Vec<Standing> {
+    rank(lines(results, best_n), None)
+}
+
+/// Each player's line, not yet ranked (no scores).
+pub fn lines(results: &[TournamentResult], best_n: Option<usize>) -> Vec<Standing> {
     let mut by_player: BTreeMap<&str, Vec<&TournamentResult>> = BTreeMap::new();
     for result in results {
         by_player.entry(&result.player).or_default().push(result);
     }
-    let mut lines: Vec<Standing> = by_player
+    by_player
         .into_iter()
         .map(|(player, mut played)| {
             // Best results first; equal points: the earlier one counts.
@@ -85,23 +107,38 @@ pub fn standings(results: &[TournamentResult], best_n: Option<usize>) -> Vec<Sta
                 best_finish: played.iter().map(|r| r.place).min().unwrap_or(u32::MAX),
                 reached: counted.iter().map(|r| r.day).max().unwrap_or(0),
                 separated_by: None,
+                score: None,
             }
         })
-        .collect();
-    lines.sort_by(|a, b| compare(a, b).0);
+        .collect()
+}
+
+/// Ranks lines: by points and the tie-breaks, with the season's score where `score` says
+/// (`None`: the season has no score). A line without a score ranks below one with one.
+pub fn rank(mut lines: Vec<Standing>, score: Option<ScoreOrder>) -> Vec<Standing> {
+    lines.sort_by(|a, b| compare(a, b, score).0);
     for i in 0..lines.len() {
         lines[i].rank = u32::try_from(i + 1).unwrap_or(u32::MAX);
         if i > 0 {
-            lines[i].separated_by = Some(compare(&lines[i - 1], &lines[i]).1);
+            lines[i].separated_by = Some(compare(&lines[i - 1], &lines[i], score).1);
         }
     }
     lines
 }
 
 /// The order of two lines and the key that decides it.
-fn compare(a: &Standing, b: &Standing) -> (Ordering, TieBreak) {
+fn compare(a: &Standing, b: &Standing, score: Option<ScoreOrder>) -> (Ordering, TieBreak) {
+    // `None` sorts below `Some`, so the larger score (or any score) comes first.
+    let by_score = (b.score.cmp(&a.score), TieBreak::Score);
+    let by_points = (b.points.cmp(&a.points), TieBreak::Points);
+    let (first, second) = match score {
+        None => ((Ordering::Equal, TieBreak::Score), by_points),
+        Some(ScoreOrder::BreaksTies) => (by_points, by_score),
+        Some(ScoreOrder::Ranks) => (by_score, by_points),
+    };
     let keys = [
-        (b.points.cmp(&a.points), TieBreak::Points),
+        first,
+        second,
         (b.wins.cmp(&a.wins), TieBreak::Wins),
         (b.final_tables.cmp(&a.final_tables), TieBreak::FinalTables),
         (a.best_finish.cmp(&b.best_finish), TieBreak::BestFinish),

@@ -96,6 +96,8 @@ pub const CATALOGUE: &[EventType] = &[
     league("VenueAdded", 1),
     league("SeasonAdded", 1),
     league("FormulaSet", 1),
+    // Release 0.4.0: a season's score formulas.
+    league("SeasonScoreSet", 1),
     league("PlayerRegistered", 1),
     league("PlayerRenamed", 1),
     league("PlayersMerged", 1),

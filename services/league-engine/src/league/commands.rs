@@ -26,6 +26,11 @@ pub enum Command {
         season: String,
         scoring: ScoringRule,
     },
+    /// A season's tournament and overall score formulas, or none (`score: None`).
+    SetSeasonScore {
+        season: String,
+        score: Option<SeasonScoreRule>,
+    },
     RegisterPlayer {
         player: PlayerId,
         name: String,

@@ -41,6 +41,25 @@ pub enum LeagueError {
         version: u32,
         error: FormulaError,
     },
+    #[error("season `{season}`: the {which} is refused: {error}")]
+    InvalidSeasonScore {
+        season: String,
+        which: ScoreFormula,
+        error: FormulaError,
+    },
+    #[error("the season's tournament score cannot score `{player}` in `{tournament}`: {error}")]
+    CannotScoreTournament {
+        tournament: String,
+        player: String,
+        error: FormulaError,
+    },
+    #[error("season `{season}`: the overall score has no value for `{player}` in {scope}: {error}")]
+    CannotScoreSeason {
+        season: String,
+        player: String,
+        scope: String,
+        error: FormulaError,
+    },
     #[error("player `{player}` already exists")]
     PlayerExists { player: String },
     #[error("no player `{player}`")]

@@ -43,6 +43,12 @@ pub enum Event {
         scoring: Scoring,
         rescored: Vec<TournamentPoints>,
     },
+    /// A season's score formulas (`None`: the season has no score any more); the
+    /// standings read them from then on.
+    SeasonScoreSet {
+        season: String,
+        score: Option<SeasonScore>,
+    },
     PlayerRegistered {
         player: PlayerId,
         name: String,

@@ -14,6 +14,8 @@
 //! - [`ScoringRule`] (as the league writes it) and [`Scoring`] (checked): a fixed points
 //!   table by place, or an expression in The Tournament Director's syntax
 //!   ([`points::Formula`]).
+//! - [`SeasonScore`]: a season's tournament and overall score formulas (TD3's), read with
+//!   the standings beside points and best-N.
 //! - Queries: [`LeagueState::standings`] (season, venue or region; any scoring version),
 //!   [`LeagueState::results`] (what feeds them) and [`rescore_diff`] (who moves between
 //!   two versions).
@@ -50,10 +52,11 @@
 //!   never touched by `decide`.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::points::{self, Centipoints, Formula, FormulaError, Inputs};
+use crate::points::{self, Centipoints, Extra, Formula, FormulaError, Inputs};
 use crate::standings::{self, Standing, TournamentResult};
 use crate::units::{Cents, PlayerId};
 
@@ -63,13 +66,16 @@ mod events;
 mod players;
 mod results;
 mod scoring;
+mod season_score;
 mod state;
 
+pub use crate::standings::ScoreOrder;
 pub use commands::*;
 pub use errors::*;
 pub use events::*;
 pub use results::*;
 pub use scoring::*;
+pub use season_score::*;
 pub use state::*;
 
 use players::{known_player, merge_players};
@@ -139,6 +145,9 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
             ])
         }
         Command::SetFormula { season, scoring } => set_formula(state, season, scoring),
+        Command::SetSeasonScore { season, score } => {
+            set_season_score(state, season, score.as_ref())
+        }
         Command::RegisterPlayer {
             player,
             name,
@@ -259,6 +268,7 @@ pub fn apply(state: &mut LeagueState, event: &Event) {
                 Season {
                     best_n: *best_n,
                     versions: BTreeMap::new(),
+                    score: None,
                 },
             );
         }
@@ -275,6 +285,11 @@ pub fn apply(state: &mut LeagueState, event: &Event) {
                 if let Some(recorded) = state.tournaments.get_mut(&scored.tournament) {
                     recorded.points.insert(*version, scored.points.clone());
                 }
+            }
+        }
+        Event::SeasonScoreSet { season, score } => {
+            if let Some(found) = state.seasons.get_mut(season) {
+                found.score.clone_from(score);
             }
         }
         Event::PlayerRegistered {

@@ -128,7 +128,7 @@ pub(super) fn check_outcome(
             prizepool: outcome.prizepool,
         });
     }
-    season
+    let points = season
         .versions
         .iter()
         .map(|(&version, scoring)| {
@@ -137,5 +137,9 @@ pub(super) fn check_outcome(
                 points: score(scoring, version, outcome)?,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, LeagueError>>()?;
+    if let Some(season_score) = &season.score {
+        tournament_scores(season_score, outcome, points.iter().map(|v| &v.points))?;
+    }
+    Ok(points)
 }

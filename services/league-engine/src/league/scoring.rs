@@ -66,36 +66,10 @@ impl Scoring {
         finish: &Finish,
     ) -> Result<Centipoints, FormulaError> {
         let shared = finish.shared.max(1);
-        // The field's totals, counted only for a formula that reads them.
-        let (paid, total_rebuys) = match self {
-            Scoring::Formula { formula } if formula.reads_field_totals() => (
-                outcome
-                    .finishes
-                    .iter()
-                    .filter(|f| !f.prize.is_zero())
-                    .map(|f| f.place.saturating_add(f.shared.max(1) - 1))
-                    .max()
-                    .unwrap_or(0),
-                outcome
-                    .finishes
-                    .iter()
-                    .fold(0u32, |sum, f| sum.saturating_add(f.rebuys)),
-            ),
-            _ => (0, 0),
-        };
+        let field_totals =
+            matches!(self, Scoring::Formula { formula } if formula.reads_field_totals());
         let mut sum = 0i128;
-        for place in finish.place..finish.place.saturating_add(shared) {
-            let inputs = Inputs {
-                n: outcome.field,
-                r: place,
-                nr: finish.rebuys,
-                nh: finish.knockouts,
-                buyin: outcome.buyin.get() / 100,
-                prizepool: outcome.prizepool.get() / 100,
-                paid,
-                prize: finish.prize.get() / 100,
-                total_rebuys,
-            };
+        for inputs in place_inputs(outcome, finish, field_totals) {
             sum += i128::from(self.place_points(inputs)?.get());
         }
         let mean = div_round(sum, i128::from(shared));

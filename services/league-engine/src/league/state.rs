@@ -23,6 +23,9 @@ pub struct Venue {
 pub struct Season {
     pub best_n: Option<u32>,
     pub(super) versions: BTreeMap<u32, Scoring>,
+    /// The season's score formulas, when it has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<SeasonScore>,
 }
 
 impl Season {
@@ -61,6 +64,36 @@ pub enum Scope<'a> {
     Venue(&'a str),
     /// The season's results at the venues of one region.
     Region(&'a str),
+}
+
+impl fmt::Display for Scope<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Scope::Season => f.write_str("the season"),
+            Scope::Venue(venue) => write!(f, "venue `{venue}`"),
+            Scope::Region(region) => write!(f, "region `{region}`"),
+        }
+    }
+}
+
+/// Each player's overall score in a scope, or why it has none.
+pub type OverallScores = Vec<(PlayerId, Result<Centipoints, FormulaError>)>;
+
+/// A player's tournament scores and points in a scope, oldest first.
+#[derive(Default)]
+struct PlayerScores {
+    scores: Vec<f64>,
+    points: Vec<f64>,
+    error: Option<FormulaError>,
+}
+
+/// A player's results of one season and scope, with their scores, for the overall score.
+struct ScoreRow<'a> {
+    day: u32,
+    tournament: &'a str,
+    player: &'a str,
+    value: Result<f64, FormulaError>,
+    points: Centipoints,
 }
 
 /// A player whose rank or points differ between two scoring versions.
@@ -166,34 +199,11 @@ impl LeagueState {
     ) -> Result<Vec<TournamentResult>, LeagueError> {
         let league = self.league.as_ref().ok_or(LeagueError::NoLeague)?;
         let (_, version) = self.season_version(season, version)?;
-        match scope {
-            Scope::Season => {}
-            Scope::Venue(venue) if !self.venues.contains_key(venue) => {
-                return Err(LeagueError::UnknownVenue {
-                    venue: venue.to_owned(),
-                });
-            }
-            Scope::Venue(_) => {}
-            Scope::Region(region) => {
-                if !self.venues.values().any(|v| v.region == region) {
-                    return Err(LeagueError::UnknownRegion {
-                        region: region.to_owned(),
-                    });
-                }
-            }
-        }
-        let in_scope = |outcome: &TournamentOutcome| match scope {
-            Scope::Season => true,
-            Scope::Venue(venue) => outcome.venue == venue,
-            Scope::Region(region) => self
-                .venues
-                .get(&outcome.venue)
-                .is_some_and(|v| v.region == region),
-        };
+        self.check_scope(scope)?;
         let mut results = Vec::new();
         for recorded in self.tournaments.values() {
             let outcome = &recorded.outcome;
-            if outcome.season != season || !in_scope(outcome) {
+            if outcome.season != season || !self.in_scope(outcome, scope) {
                 continue;
             }
             let points = recorded.points.get(&version);
@@ -216,7 +226,8 @@ impl LeagueState {
 
     /// The season's standings in `scope` under scoring `version` (the current one when
     /// `None`), best-N as the season counts them, ties broken as
-    /// [`standings`](crate::standings::standings) publishes.
+    /// [`standings`](crate::standings::standings) publishes; with each player's overall
+    /// score when the season has one.
     pub fn standings(
         &self,
         season: &str,
@@ -224,11 +235,111 @@ impl LeagueState {
         scope: Scope<'_>,
     ) -> Result<Vec<Standing>, LeagueError> {
         let results = self.results(season, version, scope)?;
-        let (season, _) = self.season_version(season, version)?;
-        let best_n = season
+        let (found, version) = self.season_version(season, version)?;
+        let best_n = found
             .best_n
             .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
-        Ok(standings::standings(&results, best_n))
+        let mut lines = standings::lines(&results, best_n);
+        let Some(score) = &found.score else {
+            return Ok(standings::rank(lines, None));
+        };
+        let overall: BTreeMap<PlayerId, Centipoints> = self
+            .overall_scores(season, version, scope, score)?
+            .into_iter()
+            .filter_map(|(player, value)| value.ok().map(|v| (player, v)))
+            .collect();
+        for line in &mut lines {
+            line.score = overall.get(&line.player).copied();
+        }
+        Ok(standings::rank(lines, Some(score.order)))
+    }
+
+    /// Every player's overall score in `scope` under scoring `version`, with `score`: each
+    /// player's tournament scores and points oldest first (by day, then tournament id),
+    /// `n` the tournaments of the season in the scope. A player one of whose results has
+    /// no tournament score has no overall score either.
+    pub fn overall_scores(
+        &self,
+        season: &str,
+        version: u32,
+        scope: Scope<'_>,
+        score: &SeasonScore,
+    ) -> Result<OverallScores, LeagueError> {
+        self.check_scope(scope)?;
+        let mut rows = Vec::new();
+        let mut tournaments = 0u32;
+        for recorded in self.tournaments.values() {
+            let outcome = &recorded.outcome;
+            if outcome.season != season || !self.in_scope(outcome, scope) {
+                continue;
+            }
+            tournaments = tournaments.saturating_add(1);
+            let points = recorded.points.get(&version);
+            for (i, finish) in outcome.finishes.iter().enumerate() {
+                let points = points
+                    .and_then(|p| p.get(i))
+                    .copied()
+                    .unwrap_or(Centipoints::ZERO);
+                rows.push(ScoreRow {
+                    day: outcome.day,
+                    tournament: &outcome.tournament,
+                    player: self.surviving(&finish.player),
+                    value: score.tournament_value(outcome, finish, points),
+                    points,
+                });
+            }
+        }
+        rows.sort_by(|a, b| (a.day, a.tournament).cmp(&(b.day, b.tournament)));
+        let mut players: BTreeMap<&str, PlayerScores> = BTreeMap::new();
+        for row in rows {
+            let entry = players.entry(row.player).or_default();
+            match row.value {
+                Ok(value) => entry.scores.push(value),
+                Err(error) => entry.error = Some(error),
+            }
+            entry.points.push(points::hundredths_to_f64(row.points));
+        }
+        Ok(players
+            .into_iter()
+            .map(|(player, found)| {
+                let overall = match found.error {
+                    Some(error) => Err(error),
+                    None => score.overall_hundredths(&found.scores, &found.points, tournaments),
+                };
+                (PlayerId::from(player), overall)
+            })
+            .collect())
+    }
+
+    /// Refuses a venue or region the league does not have.
+    fn check_scope(&self, scope: Scope<'_>) -> Result<(), LeagueError> {
+        match scope {
+            Scope::Season => Ok(()),
+            Scope::Venue(venue) if !self.venues.contains_key(venue) => {
+                Err(LeagueError::UnknownVenue {
+                    venue: venue.to_owned(),
+                })
+            }
+            Scope::Venue(_) => Ok(()),
+            Scope::Region(region) if !self.venues.values().any(|v| v.region == region) => {
+                Err(LeagueError::UnknownRegion {
+                    region: region.to_owned(),
+                })
+            }
+            Scope::Region(_) => Ok(()),
+        }
+    }
+
+    /// Whether a result counts in a scope.
+    fn in_scope(&self, outcome: &TournamentOutcome, scope: Scope<'_>) -> bool {
+        match scope {
+            Scope::Season => true,
+            Scope::Venue(venue) => outcome.venue == venue,
+            Scope::Region(region) => self
+                .venues
+                .get(&outcome.venue)
+                .is_some_and(|v| v.region == region),
+        }
     }
 
     pub(super) fn season_version(

@@ -3,9 +3,9 @@
 
 use std::fmt;
 
-use super::Inputs;
-use super::names::Func;
+use super::names::{Func, Var};
 use super::parse::{Expr, MAX_NAMES, Op, Program, Slot};
+use super::{Extra, Inputs};
 
 /// Why a formula has no value for some inputs.
 #[derive(Clone, Copy, Debug)]
@@ -50,22 +50,26 @@ impl fmt::Display for Undefined {
 /// The values of a formula's names during one evaluation.
 struct Env<'a> {
     inputs: &'a Inputs,
+    extra: &'a Extra<'a>,
+    program: &'a Program,
     slots: &'a [Slot],
     values: [f64; MAX_NAMES],
     set: u64,
 }
 
 /// The formula's value: its statements in turn, the last one's value.
-pub(super) fn run(program: &Program, inputs: &Inputs) -> Result<f64, Undefined> {
+pub(super) fn run(program: &Program, inputs: &Inputs, extra: &Extra<'_>) -> Result<f64, Undefined> {
     let mut env = Env {
         inputs,
+        extra,
+        program,
         slots: &program.slots,
         values: [0.0; MAX_NAMES],
         set: 0,
     };
     for (i, slot) in program.slots.iter().enumerate() {
         if let (Slot::Local(Some(var)), Some(value)) = (slot, env.values.get_mut(i)) {
-            *value = var.value(inputs);
+            *value = var.value(inputs, extra);
             env.set |= 1 << i;
         }
     }
@@ -86,7 +90,7 @@ fn eval(expr: &Expr, env: &mut Env<'_>) -> Result<f64, Undefined> {
         Expr::Name(slot) => {
             let i = usize::from(*slot);
             match env.slots.get(i) {
-                Some(Slot::Var(var)) => var.value(env.inputs),
+                Some(Slot::Var(var)) => var.value(env.inputs, env.extra),
                 _ if env.set & (1 << i) != 0 => env.values.get(i).copied().unwrap_or(0.0),
                 _ => return Err(Undefined::Unassigned(*slot)),
             }
@@ -152,6 +156,21 @@ fn call(func: Func, args: &[Expr], env: &mut Env<'_>) -> Result<f64, Undefined> 
         }
         Ok::<f64, Undefined>(acc)
     };
+    let has_list = matches!(
+        func,
+        Func::Max | Func::Min | Func::Sum | Func::Product | Func::Average | Func::Count
+    ) && args.iter().any(|a| env.program.is_list(a));
+    if has_list {
+        let mut values = Vec::new();
+        for a in args {
+            if env.program.is_list(a) {
+                values.extend(list(a, env)?);
+            } else {
+                values.push(eval(a, env)?);
+            }
+        }
+        return aggregate(func, &values);
+    }
     Ok(match func {
         // Only the branch taken is evaluated: `if(r > 1, 10 / (r - 1), 50)`.
         Func::If => {
@@ -242,8 +261,89 @@ fn call(func: Func, args: &[Expr], env: &mut Env<'_>) -> Result<f64, Undefined> 
                 x.ln()
             }
         }
-        Func::Assign => 0.0,
+        Func::Index => {
+            let i = whole(arg(env, 0)?)?;
+            let values = match args.get(1) {
+                Some(a) => list(a, env)?,
+                None => Vec::new(),
+            };
+            return values
+                .get(i)
+                .copied()
+                .ok_or(Undefined::Domain("index is past the end of the list"));
+        }
+        // The type check keeps these to list places.
+        Func::Assign | Func::Top | Func::Bottom | Func::SetListLength => 0.0,
         _ => unary(func, arg(env, 0)?)?,
+    })
+}
+
+/// The most values a list holds (`setListLength` cannot make a longer one).
+pub(super) const MAX_LIST: usize = 10_000;
+
+/// A list argument's values.
+fn list(expr: &Expr, env: &mut Env<'_>) -> Result<Vec<f64>, Undefined> {
+    match expr {
+        Expr::Name(slot) => Ok(match env.slots.get(usize::from(*slot)) {
+            Some(Slot::Var(Var::Scores)) => env.extra.scores.to_vec(),
+            Some(Slot::Var(Var::ListPoints)) => env.extra.list_points.to_vec(),
+            _ => Vec::new(),
+        }),
+        Expr::Call(func, args) => {
+            let k = match args.first() {
+                Some(a) => whole(eval(a, env)?)?,
+                None => 0,
+            };
+            let mut values = match args.get(1) {
+                Some(a) => list(a, env)?,
+                None => Vec::new(),
+            };
+            match func {
+                Func::Top => values.sort_by(|a, b| b.total_cmp(a)),
+                Func::Bottom => values.sort_by(f64::total_cmp),
+                _ => {}
+            }
+            if *func == Func::SetListLength {
+                values.resize(k, 0.0);
+            } else {
+                values.truncate(k);
+            }
+            Ok(values)
+        }
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// A count or an index: a whole number from 0 to [`MAX_LIST`].
+fn whole(k: f64) -> Result<usize, Undefined> {
+    if k.fract() != 0.0 || !(0.0..=f64_of(MAX_LIST)).contains(&k) {
+        return Err(Undefined::Domain(
+            "a list's length or index must be a whole number from 0 to 10000",
+        ));
+    }
+    #[expect(
+        clippy::as_conversions,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "a whole f64 from 0 to 10,000 converts exactly"
+    )]
+    Ok(k as usize)
+}
+
+/// An aggregate function over values (some from lists).
+fn aggregate(func: Func, values: &[f64]) -> Result<f64, Undefined> {
+    let none = |what| Err(Undefined::Domain(what));
+    Ok(match func {
+        Func::Sum => values.iter().sum(),
+        Func::Product => values.iter().product(),
+        Func::Count => f64_of(values.len()),
+        Func::Average if values.is_empty() => return none("the average of an empty list"),
+        Func::Average => values.iter().sum::<f64>() / f64_of(values.len()),
+        Func::Max if values.is_empty() => return none("the largest of an empty list"),
+        Func::Max => values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        Func::Min if values.is_empty() => return none("the smallest of an empty list"),
+        Func::Min => values.iter().copied().fold(f64::INFINITY, f64::min),
+        _ => 0.0,
     })
 }
 

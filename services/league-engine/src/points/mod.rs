@@ -35,6 +35,7 @@ mod eval;
 mod names;
 mod parse;
 
+pub use names::FormulaKind;
 pub use parse::{MAX_NAMES, MAX_STATEMENTS};
 
 use names::Var;
@@ -67,6 +68,19 @@ pub struct Inputs {
     pub total_rebuys: u32,
 }
 
+/// What a season's score formulas read beyond a result's [`Inputs`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Extra<'a> {
+    /// A tournament score's `points`: the player's points in the tournament.
+    pub points: Centipoints,
+    /// An overall score's `scores`: the player's tournament scores, oldest first.
+    pub scores: &'a [f64],
+    /// An overall score's `listPoints`: the player's points, oldest first.
+    pub list_points: &'a [f64],
+    /// An overall score's `n`: the tournaments of the season.
+    pub tournaments: u32,
+}
+
 /// Why a formula was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -92,6 +106,9 @@ pub enum FormulaError {
     /// A preview's field that no tournament has (its entrants, places paid or pool).
     #[error("{0}")]
     BadField(String),
+    /// A list where a number belongs, or a number where a list does.
+    #[error("{0}")]
+    Type(String),
 }
 
 /// A checked points formula.
@@ -138,11 +155,29 @@ impl Formula {
         Ok(formula)
     }
 
+    /// Parses a season's tournament score and checks it as a points formula is checked,
+    /// with `points` 0, 1 and 100 where it reads them.
+    pub fn tournament_score(text: &str) -> Result<Formula, FormulaError> {
+        let formula = Formula::parse_kind(text, FormulaKind::TournamentScore)?;
+        formula.check()?;
+        Ok(formula)
+    }
+
+    /// Parses a season's overall score. Its check needs the tournament score it is read
+    /// with: see [`crate::league::SeasonScore::new`].
+    pub fn overall_score_unchecked(text: &str) -> Result<Formula, FormulaError> {
+        Formula::parse_kind(text, FormulaKind::OverallScore)
+    }
+
     /// Parses without the check.
     fn parse(text: &str) -> Result<Formula, FormulaError> {
+        Formula::parse_kind(text, FormulaKind::Points)
+    }
+
+    fn parse_kind(text: &str, kind: FormulaKind) -> Result<Formula, FormulaError> {
         Ok(Formula {
             text: text.to_owned(),
-            program: Parser::new(text).program()?,
+            program: Parser::new(text, kind).program()?,
         })
     }
 
@@ -153,26 +188,63 @@ impl Formula {
 
     /// The points for one player, in hundredths.
     pub fn points(&self, inputs: Inputs) -> Result<Centipoints, FormulaError> {
-        let value = eval::run(&self.program, &inputs).map_err(|why| FormulaError::NotANumber {
-            inputs: describe(&inputs),
-            why: why.describe(&self.program),
-        })?;
-        let hundredths = (value * 100.0).round();
-        if !hundredths.is_finite() || hundredths.abs() > 9.0e15 {
-            return Err(FormulaError::NotANumber {
-                inputs: describe(&inputs),
-                why: format!("{value} is out of range"),
-            });
-        }
-        // Exact: |hundredths| < 2^53 and it is a whole number.
-        #[expect(
-            clippy::as_conversions,
-            clippy::cast_possible_truncation,
-            reason = "a whole f64 below 2^53 converts exactly"
-        )]
-        Ok(Centipoints::new(hundredths as i64))
+        self.hundredths(inputs, &Extra::default())
     }
 
+    /// The formula's value, unrounded.
+    pub fn value(&self, inputs: Inputs, extra: &Extra<'_>) -> Result<f64, FormulaError> {
+        eval::run(&self.program, &inputs, extra).map_err(|why| FormulaError::NotANumber {
+            inputs: describe(&inputs, extra),
+            why: why.describe(&self.program),
+        })
+    }
+
+    /// The formula's value in hundredths, rounded half away from zero.
+    pub fn hundredths(
+        &self,
+        inputs: Inputs,
+        extra: &Extra<'_>,
+    ) -> Result<Centipoints, FormulaError> {
+        let value = self.value(inputs, extra)?;
+        hundredths(value).ok_or_else(|| FormulaError::NotANumber {
+            inputs: describe(&inputs, extra),
+            why: format!("{value} is out of range"),
+        })
+    }
+
+    /// Whether the formula reads a list (`scores`, `listPoints`) or the season's number of
+    /// tournaments: an overall score that reads none of them gives every player the same.
+    pub fn reads_season(&self) -> bool {
+        self.reads(|v| matches!(v, Var::Scores | Var::ListPoints | Var::Tournaments))
+    }
+
+    /// Whether the formula reads `points`.
+    pub fn reads_points(&self) -> bool {
+        self.reads(|v| v == Var::Points)
+    }
+}
+
+/// Hundredths as a number: 12345 is 123.45.
+pub fn hundredths_to_f64(points: Centipoints) -> f64 {
+    names::i64_to_f64(points.get()) / 100.0
+}
+
+/// `value` in hundredths, rounded half away from zero (`None` out of range).
+pub fn hundredths(value: f64) -> Option<Centipoints> {
+    let hundredths = (value * 100.0).round();
+    if !hundredths.is_finite() || hundredths.abs() > 9.0e15 {
+        return None;
+    }
+    // Exact: |hundredths| < 2^53 and it is a whole number.
+    #[expect(
+        clippy::as_conversions,
+        clippy::cast_possible_truncation,
+        reason = "a whole f64 below 2^53 converts exactly"
+    )]
+    Some(Centipoints::new(hundredths as i64))
+}
+
+impl Formula {
     /// Whether the formula reads a variable that `which` picks (directly, or as the first
     /// value of a name it assigns).
     fn reads(&self, which: impl Fn(Var) -> bool) -> bool {
@@ -197,13 +269,24 @@ impl Formula {
             &[0]
         };
         let money = self.reads(|v| matches!(v, Var::Paid | Var::InTheMoney | Var::Prize));
+        let points: &[i64] = if self.reads_points() {
+            &[0, 100, 10_000]
+        } else {
+            &[0]
+        };
         for n in 2..=500u32 {
             let tenth = n.div_ceil(10);
             let paids: &[u32] = if money { &[1, tenth, n] } else { &[tenth] };
             for &paid in paids {
                 for r in 1..=n {
                     for &extra in extras {
-                        self.points(check_inputs(n, r, paid, extra))?;
+                        for &points in points {
+                            let extra_inputs = Extra {
+                                points: Centipoints::new(points),
+                                ..Extra::default()
+                            };
+                            self.hundredths(check_inputs(n, r, paid, extra), &extra_inputs)?;
+                        }
                     }
                 }
             }
@@ -232,9 +315,27 @@ fn check_inputs(n: u32, r: u32, paid: u32, extra: u32) -> Inputs {
     }
 }
 
-fn describe(inputs: &Inputs) -> String {
+fn describe(inputs: &Inputs, extra: &Extra<'_>) -> String {
+    if extra.tournaments > 0 {
+        let list = |values: &[f64]| {
+            let shown: Vec<String> = values.iter().take(8).map(|v| format!("{v:.2}")).collect();
+            let more = if values.len() > 8 { ", ..." } else { "" };
+            format!("[{}{more}]", shown.join(", "))
+        };
+        return format!(
+            "n={}, scores={}, listPoints={}",
+            extra.tournaments,
+            list(extra.scores),
+            list(extra.list_points)
+        );
+    }
+    let points = if extra.points.is_zero() {
+        String::new()
+    } else {
+        format!(", points={}", names::i64_to_f64(extra.points.get()) / 100.0)
+    };
     format!(
-        "n={}, r={}, nr={}, nh={}, buyin={}, prizepool={}, mr={}, pw={}, tnr={}",
+        "n={}, r={}, nr={}, nh={}, buyin={}, prizepool={}, mr={}, pw={}, tnr={}{points}",
         inputs.n,
         inputs.r,
         inputs.nr,

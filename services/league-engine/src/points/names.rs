@@ -2,7 +2,9 @@
 //! short names (case-insensitive, as TD3 reads them), the ones a recorded result cannot
 //! give, and the functions. `docs/formulas.md` is the reader's copy of these tables.
 
-use super::Inputs;
+use serde::{Deserialize, Serialize};
+
+use super::{Extra, Inputs};
 
 /// A variable a formula reads from a recorded result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +33,35 @@ pub(super) enum Var {
     Position,
     /// `totalBuyinsAmount`: entrants times the buy-in.
     TotalBuyins,
+    /// `points` (a season's tournament score only): the player's points in the tournament.
+    Points,
+    /// `scores` (an overall score only): the player's tournament scores, a list.
+    Scores,
+    /// `listPoints` (an overall score only): the player's points, a list.
+    ListPoints,
+    /// `numberOfTournaments`, `n` (an overall score only): the tournaments of the season.
+    Tournaments,
+}
+
+impl Var {
+    /// Whether the variable is a list, which only the list functions take.
+    pub(super) fn is_list(self) -> bool {
+        matches!(self, Var::Scores | Var::ListPoints)
+    }
+}
+
+/// What a formula computes, which decides the names it may read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum FormulaKind {
+    /// A player's points in one tournament.
+    Points,
+    /// A season's tournament score: a player's score in one tournament (The Tournament
+    /// Director's "Tournament Score"); it reads what a points formula reads, and `points`.
+    TournamentScore,
+    /// A season's overall score: over a player's tournament scores (TD3's "Overall
+    /// Score"); it reads `scores`, `listPoints` and `n`, the number of tournaments.
+    OverallScore,
 }
 
 /// Every variable with every name it goes by (lower case), its meaning, and its value.
@@ -192,6 +223,32 @@ pub(super) const NOT_RECORDED: &[(&[&str], &str)] = &[
     ),
 ];
 
+/// The variables only a season's score formulas read, with their names and meaning.
+pub(super) const SCORE_VARIABLES: &[(Var, &[&str], &str)] = &[
+    (
+        Var::Points,
+        &["points"],
+        "tournament score only: the player's points in the tournament",
+    ),
+    (
+        Var::Scores,
+        &["scores"],
+        "overall score only: the player's tournament scores in the season, oldest first (a list)",
+    ),
+    (
+        Var::ListPoints,
+        &["listpoints"],
+        "overall score only: the player's points in the season, oldest first (a list)",
+    ),
+    (
+        Var::Tournaments,
+        &["numberoftournaments", "n"],
+        "overall score only: the tournaments of the season (in the standings' venue or region)",
+    ),
+];
+
+const PER_TOURNAMENT: &str = "it is one tournament's figure; an overall score reads `scores`, `listPoints` and `n` (the number of tournaments)";
+
 /// What a name is, when it is a variable.
 pub(super) enum Name {
     Var(Var),
@@ -199,9 +256,22 @@ pub(super) enum Name {
     Unknown,
 }
 
-pub(super) fn lookup(lower: &str) -> Name {
+pub(super) fn lookup(lower: &str, kind: FormulaKind) -> Name {
+    let score_var = |var: Var| match kind {
+        FormulaKind::Points => false,
+        FormulaKind::TournamentScore => var == Var::Points,
+        FormulaKind::OverallScore => var != Var::Points,
+    };
+    for (var, names, _) in SCORE_VARIABLES {
+        if names.contains(&lower) && score_var(*var) {
+            return Name::Var(*var);
+        }
+    }
     for (var, names, _) in VARIABLES {
         if names.contains(&lower) {
+            if kind == FormulaKind::OverallScore {
+                return Name::NotRecorded(PER_TOURNAMENT);
+            }
             return Name::Var(*var);
         }
     }
@@ -214,7 +284,9 @@ pub(super) fn lookup(lower: &str) -> Name {
 }
 
 impl Var {
-    pub(super) fn value(self, inputs: &Inputs) -> f64 {
+    /// A number variable's value (a list variable reads as 0 here: the type check keeps
+    /// lists to the list functions).
+    pub(super) fn value(self, inputs: &Inputs, extra: &Extra<'_>) -> f64 {
         match self {
             Var::N => f64::from(inputs.n),
             Var::R => f64::from(inputs.r),
@@ -228,8 +300,16 @@ impl Var {
             Var::TotalRebuys => f64::from(inputs.total_rebuys),
             Var::Position => f64::from(inputs.n) - f64::from(inputs.r) + 1.0,
             Var::TotalBuyins => f64::from(inputs.n) * u64_to_f64(inputs.buyin),
+            Var::Points => i64_to_f64(extra.points.get()) / 100.0,
+            Var::Tournaments => f64::from(extra.tournaments),
+            Var::Scores | Var::ListPoints => 0.0,
         }
     }
+}
+
+pub(super) fn i64_to_f64(v: i64) -> f64 {
+    let magnitude = u64_to_f64(v.unsigned_abs());
+    if v < 0 { -magnitude } else { magnitude }
 }
 
 pub(super) fn u64_to_f64(v: u64) -> f64 {
@@ -272,6 +352,10 @@ pub(super) enum Func {
     Atan,
     Triangle,
     Assign,
+    Top,
+    Bottom,
+    Index,
+    SetListLength,
 }
 
 /// A function's names, the arguments it takes (least, most; `None`: any number), and what
@@ -308,29 +392,75 @@ pub(super) const FUNCTIONS: &[FunctionSpec] = &[
         None,
         "oneof(v, a, b, ...): 1 when v equals one of them, else 0",
     ),
-    (Func::Max, &["max"], 1, None, "the largest argument"),
-    (Func::Min, &["min"], 1, None, "the smallest argument"),
-    (Func::Sum, &["sum"], 1, None, "the sum of the arguments"),
+    (
+        Func::Max,
+        &["max"],
+        1,
+        None,
+        "the largest argument (each value of a list argument counts)",
+    ),
+    (
+        Func::Min,
+        &["min"],
+        1,
+        None,
+        "the smallest argument (each value of a list argument counts)",
+    ),
+    (
+        Func::Sum,
+        &["sum"],
+        1,
+        None,
+        "the sum of the arguments (of a list's values; 0 for an empty list)",
+    ),
     (
         Func::Product,
         &["product"],
         1,
         None,
-        "the product of the arguments",
+        "the product of the arguments (of a list's values; 1 for an empty list)",
     ),
     (
         Func::Average,
         &["average"],
         1,
         None,
-        "the mean of the arguments",
+        "the mean of the arguments (of a list's values; no value for an empty list)",
     ),
     (
         Func::Count,
         &["count"],
         1,
         None,
-        "how many arguments there are",
+        "how many arguments there are (a list counts its values)",
+    ),
+    (
+        Func::Top,
+        &["top"],
+        2,
+        Some(2),
+        "top(k, list): the list's k largest values, largest first (all of them when it has fewer)",
+    ),
+    (
+        Func::Bottom,
+        &["bottom"],
+        2,
+        Some(2),
+        "bottom(k, list): the list's k smallest values, smallest first",
+    ),
+    (
+        Func::Index,
+        &["index"],
+        2,
+        Some(2),
+        "index(i, list): the list's value at i, counting from 0",
+    ),
+    (
+        Func::SetListLength,
+        &["setlistlength"],
+        2,
+        Some(2),
+        "setListLength(k, list): the list cut to its first k values, or filled to k with 0",
     ),
     (
         Func::Round,
@@ -413,6 +543,24 @@ pub(super) const REFUSED_FUNCTIONS: &[(&str, &str)] = &[(
     "random",
     "points must come out the same every time the log is replayed",
 )];
+
+/// A function's name as the reference writes it.
+pub(super) fn function_name(func: Func) -> &'static str {
+    match func {
+        Func::SetListLength => "setListLength",
+        Func::RoundToNearest => "roundToNearest",
+        Func::RoundUpToNearest => "roundUpToNearest",
+        Func::RoundDownToNearest => "roundDownToNearest",
+        Func::LSwitch => "lswitch",
+        Func::OneOf => "oneof",
+        _ => FUNCTIONS
+            .iter()
+            .find(|(f, ..)| *f == func)
+            .and_then(|(_, names, ..)| names.first())
+            .copied()
+            .unwrap_or("?"),
+    }
+}
 
 pub(super) fn function(lower: &str) -> Option<(Func, u8, Option<u8>)> {
     FUNCTIONS

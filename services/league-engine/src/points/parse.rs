@@ -1,7 +1,7 @@
 //! The formula parser: TD3's statements, operators and calls, bounded in depth, operators,
 //! statements and names.
 
-use super::names::{self, Func, Name, Var};
+use super::names::{self, FormulaKind, Func, Name, Var};
 use super::{FormulaError, MAX_FORMULA_DEPTH, MAX_FORMULA_OPERATORS};
 
 /// The most statements a formula holds.
@@ -60,6 +60,7 @@ pub(super) struct Program {
 
 pub(super) struct Parser<'a> {
     text: &'a str,
+    kind: FormulaKind,
     pos: usize,
     /// Where the last token read ends.
     end: usize,
@@ -70,9 +71,10 @@ pub(super) struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    pub(super) fn new(text: &'a str) -> Parser<'a> {
+    pub(super) fn new(text: &'a str, kind: FormulaKind) -> Parser<'a> {
         Parser {
             text,
+            kind,
             pos: 0,
             end: 0,
             depth: 0,
@@ -163,7 +165,7 @@ impl<'a> Parser<'a> {
         }
         let mut slots = Vec::with_capacity(self.names.len());
         for (name, &assigned) in self.names.iter().zip(&self.assigned) {
-            let var = match names::lookup(name) {
+            let var = match names::lookup(name, self.kind) {
                 Name::Var(var) => Some(var),
                 Name::NotRecorded(why) => {
                     return Err(FormulaError::Unavailable {
@@ -174,16 +176,25 @@ impl<'a> Parser<'a> {
                 Name::Unknown => None,
             };
             slots.push(match (assigned, var) {
+                (true, Some(list)) if list.is_list() => {
+                    return Err(FormulaError::Type(format!(
+                        "`{name}` is a list and cannot be assigned"
+                    )));
+                }
                 (true, shadowed) => Slot::Local(shadowed),
                 (false, Some(var)) => Slot::Var(var),
                 (false, None) => return Err(FormulaError::UnknownVariable(name.clone())),
             });
         }
-        Ok(Program {
+        let program = Program {
             statements,
             names: self.names,
             slots,
-        })
+        };
+        for statement in &program.statements {
+            program.number(statement)?;
+        }
+        Ok(program)
     }
 
     /// One level deeper, refused past [`MAX_FORMULA_DEPTH`].
@@ -477,5 +488,87 @@ impl<'a> Parser<'a> {
             });
         }
         Ok(Expr::Call(func, args))
+    }
+}
+
+impl Program {
+    /// Whether an expression gives a list (a list variable, or `top`, `bottom` or
+    /// `setListLength`).
+    pub(super) fn is_list(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Name(slot) => {
+                matches!(self.slots.get(usize::from(*slot)), Some(Slot::Var(v)) if v.is_list())
+            }
+            Expr::Call(Func::Top | Func::Bottom | Func::SetListLength, _) => true,
+            _ => false,
+        }
+    }
+
+    /// What to call a list expression in a refusal.
+    fn list_name(&self, expr: &Expr) -> String {
+        match expr {
+            Expr::Name(slot) => self
+                .names
+                .get(usize::from(*slot))
+                .map_or_else(|| "a list".to_owned(), |n| format!("`{n}`")),
+            Expr::Call(func, _) => format!("`{}(...)`", names::function_name(*func)),
+            _ => "a list".to_owned(),
+        }
+    }
+
+    /// Checks that `expr` gives a number, with lists only inside the list functions.
+    fn number(&self, expr: &Expr) -> Result<(), FormulaError> {
+        if self.is_list(expr) {
+            return Err(FormulaError::Type(format!(
+                "{} is a list: use it inside sum, product, average, count, max, min or index",
+                self.list_name(expr)
+            )));
+        }
+        match expr {
+            Expr::Num(_) | Expr::Name(_) => Ok(()),
+            Expr::Neg(inner) | Expr::Not(inner) | Expr::Assign(_, inner) => self.number(inner),
+            Expr::Bin(_, a, b) => {
+                self.number(a)?;
+                self.number(b)
+            }
+            Expr::Block(statements) => statements.iter().try_for_each(|s| self.number(s)),
+            Expr::Call(
+                Func::Max | Func::Min | Func::Sum | Func::Product | Func::Average | Func::Count,
+                args,
+            ) => args.iter().try_for_each(|a| {
+                if self.is_list(a) {
+                    self.list(Func::Sum, a)
+                } else {
+                    self.number(a)
+                }
+            }),
+            Expr::Call(func @ Func::Index, args) => self.list_args(*func, args),
+            Expr::Call(_, args) => args.iter().try_for_each(|a| self.number(a)),
+        }
+    }
+
+    /// `f(k, list)`: a number, then a list.
+    fn list_args(&self, func: Func, args: &[Expr]) -> Result<(), FormulaError> {
+        if let Some(k) = args.first() {
+            self.number(k)?;
+        }
+        match args.get(1) {
+            Some(list) => self.list(func, list),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks that `expr` gives a list.
+    fn list(&self, func: Func, expr: &Expr) -> Result<(), FormulaError> {
+        if !self.is_list(expr) {
+            return Err(FormulaError::Type(format!(
+                "`{}` takes a list second, such as `scores` (an overall score's list of tournament scores)",
+                names::function_name(func)
+            )));
+        }
+        match expr {
+            Expr::Call(inner, args) => self.list_args(*inner, args),
+            _ => Ok(()),
+        }
     }
 }

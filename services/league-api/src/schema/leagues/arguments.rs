@@ -2,7 +2,7 @@
 
 use async_graphql::ID;
 
-use super::inputs::{OutcomeInput, ScoringInput};
+use super::inputs::{OutcomeInput, ScoringInput, SeasonScoreInput};
 use crate::schema::payloads::{command_input, payload};
 
 command_input! {
@@ -75,6 +75,23 @@ command_input! {
 payload! {
     /// What `setFormula` did, and the league it changed.
     SetFormulaPayload: league
+}
+
+command_input! {
+    /// The input of `setSeasonScore`.
+    SetSeasonScoreInput {
+        /// The league's id, as created.
+        league_id: ID,
+        /// The season's id within the league.
+        season: ID,
+        /// The season's score formulas; `null` takes the season's score away.
+        score: Option<SeasonScoreInput>,
+    }
+}
+
+payload! {
+    /// What `setSeasonScore` did, and the league it changed.
+    SetSeasonScorePayload: league
 }
 
 command_input! {

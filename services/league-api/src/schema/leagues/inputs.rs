@@ -1,7 +1,7 @@
 //! The league domain's typed inputs: a season's scoring and a tournament's outcome.
 
-use async_graphql::{ID, InputObject, OneofObject};
-use league_engine::league::{Finish, ScoringRule, TournamentOutcome};
+use async_graphql::{Enum, ID, InputObject, OneofObject};
+use league_engine::league::{Finish, ScoreOrder, ScoringRule, SeasonScoreRule, TournamentOutcome};
 use league_engine::tournament::Cents as EngineCents;
 use league_engine::units::PlayerId;
 
@@ -50,6 +50,73 @@ impl ScoringInput {
             }
             ScoringInput::Formula(text) => Ok(ScoringRule::Formula { text }),
         }
+    }
+}
+
+/// How a season's overall score orders its standings.
+#[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
+#[graphql(name = "ScoreOrder")]
+pub enum ScoreOrderInput {
+    /// Points rank the standings; the score breaks a tie in points, before wins.
+    BreaksTies,
+    /// The score ranks the standings; points break a tie in score.
+    Ranks,
+}
+
+impl From<ScoreOrderInput> for ScoreOrder {
+    fn from(order: ScoreOrderInput) -> ScoreOrder {
+        match order {
+            ScoreOrderInput::BreaksTies => ScoreOrder::BreaksTies,
+            ScoreOrderInput::Ranks => ScoreOrder::Ranks,
+        }
+    }
+}
+
+impl From<ScoreOrder> for ScoreOrderInput {
+    fn from(order: ScoreOrder) -> ScoreOrderInput {
+        match order {
+            ScoreOrder::BreaksTies => ScoreOrderInput::BreaksTies,
+            ScoreOrder::Ranks => ScoreOrderInput::Ranks,
+        }
+    }
+}
+
+/// A season's score, as The Tournament Director writes it: a tournament score for each
+/// result and an overall score over them (docs/formulas.md, "Season scores").
+#[derive(InputObject, Clone, Debug)]
+pub struct SeasonScoreInput {
+    /// Each result's score, over what a points formula reads and `points` (the player's
+    /// points in the tournament), e.g. `log((n + 1) / r)`.
+    pub tournament_score: String,
+    /// The score over a player's results: `scores` (their tournament scores, oldest
+    /// first), `listPoints` and `n` (the season's tournaments), with `sum`, `average`,
+    /// `count`, `top`, `bottom`, `index` and `setListLength`, e.g.
+    /// `(1 - exp(-average(scores))) * 100`.
+    pub overall_score: String,
+    /// Whether the score breaks ties in points (the default) or ranks the standings.
+    #[graphql(default_with = "ScoreOrderInput::BreaksTies")]
+    pub order: ScoreOrderInput,
+}
+
+impl SeasonScoreInput {
+    /// The engine's rule, within the formulas' length bound (`BAD_INPUT` naming the field).
+    pub fn into_rule(self) -> ApiResult<SeasonScoreRule> {
+        for (field, text) in [
+            ("tournamentScore", &self.tournament_score),
+            ("overallScore", &self.overall_score),
+        ] {
+            if text.len() > MAX_FORMULA_BYTES {
+                return Err(ApiError::bad_field(
+                    field,
+                    format!("{field}: a formula is at most {MAX_FORMULA_BYTES} bytes long"),
+                ));
+            }
+        }
+        Ok(SeasonScoreRule {
+            tournament: self.tournament_score,
+            overall: self.overall_score,
+            order: self.order.into(),
+        })
     }
 }
 

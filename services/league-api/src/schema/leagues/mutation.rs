@@ -7,6 +7,7 @@ use league_engine::league::{self, TournamentOutcome};
 use league_engine::units::PlayerId;
 
 use super::arguments::*;
+use super::inputs::SeasonScoreInput;
 use super::stream_of;
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
@@ -158,6 +159,31 @@ impl LeagueMutation {
         let command = league::Command::SetFormula {
             season,
             scoring: scoring.into_rule()?,
+        };
+        admin_command(ctx, league_id, command, idempotency_key).await
+    }
+
+    /// A season's score beside its points, as The Tournament Director keeps one: a
+    /// tournament score for each result and an overall score over a player's results, shown
+    /// in the standings as `score` and ordering them as `order` says. Both formulas are
+    /// checked, then tried on every result and every player of the season; `score: null`
+    /// takes the season's score away. An admin.
+    async fn set_season_score(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: SetSeasonScoreInput,
+    ) -> ApiResult<SetSeasonScorePayload> {
+        let SetSeasonScoreInput {
+            league_id,
+            season,
+            score,
+            idempotency_key,
+        } = input;
+        let league_id = league_id.0;
+        let season = season.0;
+        let command = league::Command::SetSeasonScore {
+            season,
+            score: score.map(SeasonScoreInput::into_rule).transpose()?,
         };
         admin_command(ctx, league_id, command, idempotency_key).await
     }

@@ -7,7 +7,8 @@ use league_projections::views::player_records;
 use super::inputs::FormulaPreviewInput;
 use super::stream_of;
 use super::types::{
-    FormulaPreviewLine, LeagueOut, LeaguePlayer, PlayerRecordOut, SeasonOut, StandingOut, VenueOut,
+    FormulaPreviewLine, LeagueOut, LeaguePlayer, PlayerRecordOut, SeasonOut, SeasonScoreOut,
+    StandingOut, VenueOut,
 };
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult, code};
@@ -135,6 +136,11 @@ pub(crate) fn league_out(p: &league_projections::Projector, id: &str) -> Option<
                 id: id.into(),
                 version: s.version(),
                 best_n: s.best_n,
+                score: s.score.as_ref().map(|score| SeasonScoreOut {
+                    tournament_score: score.tournament.text().to_owned(),
+                    overall_score: score.overall.text().to_owned(),
+                    order: score.order.into(),
+                }),
             })
             .collect(),
         players: l

@@ -1,6 +1,7 @@
 //! The league domain's GraphQL output types: a league's settings and members, a line of
 //! the standings, a player's record, wrapping the read models of `league-projections`.
 
+use super::inputs::ScoreOrderInput;
 use crate::schema::scalars::{Cents, Points};
 use async_graphql::{ID, Object, SimpleObject};
 use league_engine::standings::Standing;
@@ -25,6 +26,20 @@ pub struct SeasonOut {
     pub version: u32,
     /// Results counted per player (`null`: all).
     pub best_n: Option<u32>,
+    /// The season's score formulas, as `setSeasonScore` set them (`null`: none).
+    pub score: Option<SeasonScoreOut>,
+}
+
+/// A season's score formulas.
+#[derive(SimpleObject, Clone, Debug)]
+#[graphql(name = "SeasonScore")]
+pub struct SeasonScoreOut {
+    /// Each result's score.
+    pub tournament_score: String,
+    /// The score over a player's results.
+    pub overall_score: String,
+    /// Whether the score breaks ties in points or ranks the standings.
+    pub order: ScoreOrderInput,
 }
 
 /// A player registered in the league.
@@ -97,9 +112,15 @@ impl StandingOut {
     async fn reached(&self) -> u32 {
         self.0.reached
     }
+    /// The player's overall score, when the season has a score (`setSeasonScore`) and it
+    /// has a value for the player; `null` otherwise.
+    async fn score(&self) -> Option<Points> {
+        self.0.score.map(Points)
+    }
     /// What put this player below the one above: the first of `Points`, `Wins`,
     /// `FinalTables`, `BestFinish`, `Earliest` (an earlier `reached`) and `PlayerId` (the ids
-    /// in order) on which the two lines differ; `null` for the leader.
+    /// in order) on which the two lines differ, with `Score` (the season's overall score)
+    /// after `Points` or before it, as the season's score orders; `null` for the leader.
     async fn separated_by(&self) -> Option<String> {
         self.0
             .separated_by
