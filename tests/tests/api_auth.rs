@@ -617,6 +617,7 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         ("addVenue", "addVenue(input: {leagueId: \"apl\", venue: \"pub9\", region: \"north\"})".into(), May::Admin),
         ("addSeason", "addSeason(input: {leagueId: \"apl\", season: \"s9\", scoring: {table: [100]}})".into(), May::Admin),
         ("setFormula", "setFormula(input: {leagueId: \"apl\", season: \"s1\", scoring: {formula: \"n - r + 1\"}})".into(), May::Admin),
+        ("setSeasonScore", "setSeasonScore(input: {leagueId: \"apl\", season: \"s1\", score: {tournamentScore: \"n - r + 1\", overallScore: \"average(scores)\"}})".into(), May::Admin),
         ("registerPlayer", "registerPlayer(input: {leagueId: \"apl\", player: \"zoe\", name: \"Zoe\", membership: \"9\"})".into(), May::Admin),
         ("renamePlayer", "renamePlayer(input: {leagueId: \"apl\", player: \"cat\", name: \"Cat\"})".into(), May::Admin),
         ("mergePlayers", "mergePlayers(input: {leagueId: \"apl\", keep: \"ann\", merge: \"cat\"})".into(), May::Admin),

@@ -850,7 +850,94 @@ async fn a_league_previews_a_formula_before_it_sets_it(app: &TestApp) {
     assert_eq!(code(&body), "UNAUTHENTICATED", "{body:#}");
 }
 
+async fn a_season_keeps_a_score_beside_its_points(app: &TestApp) {
+    a_league(app).await;
+    const RECORD: &str = "mutation($o: OutcomeInput!) { recordTournament(input: {leagueId: \"apl\", outcome: $o}) { events } }";
+    // Points by the table 125, 100, 75: Ann 100 + 100, Bob 125 + 75; level on 200 (a
+    // guest won the second night).
+    for (id, day, field, finishes) in [
+        ("t1", 1, 25, json!([{"player": "bob", "place": 1}, {"player": "ann", "place": 2}])),
+        ("t2", 2, 50, json!([{"player": "ann", "place": 2}, {"player": "bob", "place": 3}])),
+    ] {
+        app.admin(
+            RECORD,
+            json!({"o": {"tournament": id, "venue": "crown", "season": "s1", "day": day,
+                "buyin": 2000, "prizepool": field * 2000, "field": field, "finishes": finishes}}),
+        )
+        .await;
+    }
+    const SET: &str = "mutation($s: SeasonScoreInput) { setSeasonScore(input: {leagueId: \"apl\", season: \"s1\", score: $s}) { \
+        league { seasons { id score { tournamentScore overallScore order } } } } }";
+    const STANDINGS: &str = "{ standings(leagueId: \"apl\", season: \"s1\") { player points score separatedBy } }";
+    let plain = app.admin(STANDINGS, json!({})).await;
+    assert_eq!(plain["standings"][0]["score"], Value::Null);
+    // TD3's log method: ln((n + 1) / r) a result, (1 - e^-average) * 100 over them.
+    let set = app
+        .admin(
+            SET,
+            json!({"s": {"tournamentScore": "log((n + 1) / r)",
+                "overallScore": "(1 - exp(-average(scores))) * 100"}}),
+        )
+        .await;
+    assert_eq!(
+        set["setSeasonScore"]["league"]["seasons"][0]["score"],
+        json!({"tournamentScore": "log((n + 1) / r)",
+            "overallScore": "(1 - exp(-average(scores))) * 100", "order": "BREAKS_TIES"})
+    );
+    let standings = app.admin(STANDINGS, json!({})).await;
+    // Bob: ln(26) and ln(51/3), average 3.0457: 95.24. Ann: ln(26/2) and ln(51/2),
+    // average 2.9018: 94.51. Level on points, the score separates them (before wins).
+    let lines = standings["standings"].as_array().unwrap();
+    assert_eq!(lines[0]["player"], "bob", "{standings:#}");
+    assert_eq!(lines[0]["points"], json!(200));
+    assert_eq!(lines[0]["score"], json!(95.24));
+    assert_eq!(lines[1]["player"], "ann");
+    assert_eq!(lines[1]["points"], json!(200));
+    assert_eq!(lines[1]["score"], json!(94.51));
+    assert_eq!(lines[1]["separatedBy"], "Score");
+    // Refusals name the formula's field and append nothing.
+    let before = app.last_position().await;
+    for (tournament, overall, field) in [
+        ("10 / (r - 2)", "sum(scores)", "tournamentScore"),
+        ("n - r + 1", "scores + 1", "overallScore"),
+        ("n - r + 1", "average(scores) + r", "overallScore"),
+    ] {
+        let body = app
+            .graphql(
+                Some(&app.admin),
+                SET,
+                json!({"s": {"tournamentScore": tournament, "overallScore": overall}}),
+            )
+            .await;
+        assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+        assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
+    }
+    // A host may not set a season's score.
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let body = app
+        .graphql(Some(&host), SET, json!({"s": null}))
+        .await;
+    assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    assert_eq!(app.last_position().await, before);
+    // Ranked by the score (Bob (1 + 47/49) / 2, Ann (23/24 + 48/49) / 2), then taken away.
+    app.admin(
+        SET,
+        json!({"s": {"tournamentScore": "(n - r) / (n - 1)", "overallScore": "average(scores) * 100",
+            "order": "RANKS"}}),
+    )
+    .await;
+    let ranked = app.admin(STANDINGS, json!({})).await;
+    assert_eq!(ranked["standings"][0]["player"], "bob", "{ranked:#}");
+    assert_eq!(ranked["standings"][0]["score"], json!(97.96));
+    assert_eq!(ranked["standings"][1]["score"], json!(96.9));
+    let cleared = app.admin(SET, json!({"s": null})).await;
+    assert_eq!(cleared["setSeasonScore"]["league"]["seasons"][0]["score"], Value::Null);
+    let after = app.admin(STANDINGS, json!({})).await;
+    assert_eq!(after, plain);
+}
+
 league_tests::on_every_backend!(
+    a_season_keeps_a_score_beside_its_points,
     a_league_previews_a_formula_before_it_sets_it,
     the_preset_decides_the_house_rules_and_an_override_is_named,
     the_server_makes_every_draw_and_the_log_proves_it,

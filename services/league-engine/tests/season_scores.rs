@@ -191,7 +191,7 @@ fn td3_log_method_gives_the_forum_worked_example() {
         .map(|x| x.ln())
         .sum::<f64>()
         / 4.0;
-    approx(exact, 2.019_306_126_906_76);
+    approx(exact, 2.019_306_341_436_677);
     let lines = standings(&state, Scope::Season);
     assert_eq!(score_of(&lines, "ann"), Some(8_673));
     // Bob won the 25-player tournament: ln(26), and (1 - 1/26) * 100 = 96.15.
