@@ -292,7 +292,9 @@ pub type ApiResult<T> = Result<T, ApiError>;
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
-    use league_engine::league::{Command, LeagueState, ScoringRule, decide, execute};
+    use league_engine::league::{
+        Command, LeagueState, ScoreOrder, ScoringRule, SeasonScoreRule, decide, execute,
+    };
     use proptest::prelude::*;
 
     use super::*;
@@ -403,19 +405,29 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(10_000))]
 
-        /// A formula sent to `addSeason` or `setFormula`, however hostile, is taken or
-        /// refused with `BAD_INPUT` naming the `scoring` field, in words: never a panic, a
-        /// stack overflow or `INTERNAL`.
+        /// A formula sent to `addSeason`, `setFormula` or `setSeasonScore`, however hostile,
+        /// is taken or refused with `BAD_INPUT` naming its field (`scoring`,
+        /// `tournamentScore` or `overallScore`), in words: never a panic, a stack overflow or
+        /// `INTERNAL`.
         #[test]
         fn hostile_formulas_are_refused_with_bad_input_naming_scoring(
             text in hostile_formula(),
-            new_season in any::<bool>(),
+            target in 0..4u8,
         ) {
             let scoring = ScoringRule::Formula { text: text.clone() };
-            let command = if new_season {
-                Command::AddSeason { season: "2027".into(), best_n: None, scoring }
-            } else {
-                Command::SetFormula { season: "2026".into(), scoring }
+            let score = |tournament: &str, overall: &str| Command::SetSeasonScore {
+                season: "2026".into(),
+                score: Some(SeasonScoreRule {
+                    tournament: tournament.into(),
+                    overall: overall.into(),
+                    order: ScoreOrder::BreaksTies,
+                }),
+            };
+            let (command, field) = match target {
+                0 => (Command::AddSeason { season: "2027".into(), best_n: None, scoring }, "scoring"),
+                1 => (Command::SetFormula { season: "2026".into(), scoring }, "scoring"),
+                2 => (score(&text, "average(scores)"), "tournamentScore"),
+                _ => (score("n - r + 1", &text), "overallScore"),
             };
             if let Err(refused) = decide(league(), &command) {
                 let answer = ApiError::from(AppError::League(refused));
@@ -424,7 +436,7 @@ mod tests {
                 };
                 prop_assert_eq!(*code, code::BAD_INPUT, "{}", message);
                 prop_assert!(
-                    extra.iter().any(|(k, v)| *k == "field" && v == "scoring"),
+                    extra.iter().any(|(k, v)| *k == "field" && v == field),
                     "{:?}", extra
                 );
                 prop_assert!(!message.trim().is_empty());

@@ -279,7 +279,7 @@ fn call(func: Func, args: &[Expr], env: &mut Env<'_>) -> Result<f64, Undefined> 
 }
 
 /// The most values a list holds (`setListLength` cannot make a longer one).
-pub(super) const MAX_LIST: usize = 10_000;
+pub(super) const MAX_LIST: usize = 1_000;
 
 /// A list argument's values.
 fn list(expr: &Expr, env: &mut Env<'_>) -> Result<Vec<f64>, Undefined> {
@@ -318,14 +318,14 @@ fn list(expr: &Expr, env: &mut Env<'_>) -> Result<Vec<f64>, Undefined> {
 fn whole(k: f64) -> Result<usize, Undefined> {
     if k.fract() != 0.0 || !(0.0..=f64_of(MAX_LIST)).contains(&k) {
         return Err(Undefined::Domain(
-            "a list's length or index must be a whole number from 0 to 10000",
+            "a list's length or index must be a whole number from 0 to 1000",
         ));
     }
     #[expect(
         clippy::as_conversions,
         clippy::cast_possible_truncation,
         clippy::cast_sign_loss,
-        reason = "a whole f64 from 0 to 10,000 converts exactly"
+        reason = "a whole f64 from 0 to 1,000 converts exactly"
     )]
     Ok(k as usize)
 }
