@@ -238,10 +238,7 @@ async fn every_error_has_a_code_and_reads_as_words(app: &TestApp) {
         )
         .await;
     assert_eq!(code(&body), "NOT_FOUND", "{body:#}");
-    assert_eq!(
-        body["errors"][0]["message"], "no league \"nope\"",
-        "{body:#}"
-    );
+    assert_eq!(body["errors"][0]["message"], "no league `nope`", "{body:#}");
 }
 
 /// The first message of a subscription to `query`, after the acknowledgement.
@@ -856,8 +853,18 @@ async fn a_season_keeps_a_score_beside_its_points(app: &TestApp) {
     // Points by the table 125, 100, 75: Ann 100 + 100, Bob 125 + 75; level on 200 (a
     // guest won the second night).
     for (id, day, field, finishes) in [
-        ("t1", 1, 25, json!([{"player": "bob", "place": 1}, {"player": "ann", "place": 2}])),
-        ("t2", 2, 50, json!([{"player": "ann", "place": 2}, {"player": "bob", "place": 3}])),
+        (
+            "t1",
+            1,
+            25,
+            json!([{"player": "bob", "place": 1}, {"player": "ann", "place": 2}]),
+        ),
+        (
+            "t2",
+            2,
+            50,
+            json!([{"player": "ann", "place": 2}, {"player": "bob", "place": 3}]),
+        ),
     ] {
         app.admin(
             RECORD,
@@ -868,7 +875,8 @@ async fn a_season_keeps_a_score_beside_its_points(app: &TestApp) {
     }
     const SET: &str = "mutation($s: SeasonScoreInput) { setSeasonScore(input: {leagueId: \"apl\", season: \"s1\", score: $s}) { \
         league { seasons { id score { tournamentScore overallScore order } } } } }";
-    const STANDINGS: &str = "{ standings(leagueId: \"apl\", season: \"s1\") { player points score separatedBy } }";
+    const STANDINGS: &str =
+        "{ standings(leagueId: \"apl\", season: \"s1\") { player points score separatedBy } }";
     let plain = app.admin(STANDINGS, json!({})).await;
     assert_eq!(plain["standings"][0]["score"], Value::Null);
     // TD3's log method: ln((n + 1) / r) a result, (1 - e^-average) * 100 over them.
@@ -912,28 +920,76 @@ async fn a_season_keeps_a_score_beside_its_points(app: &TestApp) {
         assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
         assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
     }
+    // `score` left out is refused naming it (`null` is how a score is taken away).
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            "mutation { setSeasonScore(input: {leagueId: \"apl\", season: \"s1\"}) { events } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+    assert_eq!(
+        body["errors"][0]["extensions"]["field"], "score",
+        "{body:#}"
+    );
     // A host may not set a season's score.
     let host = app.token(Role::Host, Some("crown"), None).await;
-    let body = app
-        .graphql(Some(&host), SET, json!({"s": null}))
-        .await;
+    let body = app.graphql(Some(&host), SET, json!({"s": null})).await;
     assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
     assert_eq!(app.last_position().await, before);
-    // Ranked by the score (Bob (1 + 47/49) / 2, Ann (23/24 + 48/49) / 2), then taken away.
+    // A third night puts Bob 125 points ahead; ranked by a score of second places, Ann
+    // (two) is first and Bob (none) below her on the score.
+    app.admin(
+        RECORD,
+        json!({"o": {"tournament": "t3", "venue": "crown", "season": "s1", "day": 3,
+            "buyin": 2000, "prizepool": 20000, "field": 10,
+            "finishes": [{"player": "bob", "place": 1}]}}),
+    )
+    .await;
     app.admin(
         SET,
-        json!({"s": {"tournamentScore": "(n - r) / (n - 1)", "overallScore": "average(scores) * 100",
+        json!({"s": {"tournamentScore": "if(r = 2, 1, 0)", "overallScore": "sum(scores)",
             "order": "RANKS"}}),
     )
     .await;
     let ranked = app.admin(STANDINGS, json!({})).await;
-    assert_eq!(ranked["standings"][0]["player"], "bob", "{ranked:#}");
-    assert_eq!(ranked["standings"][0]["score"], json!(97.96));
-    assert_eq!(ranked["standings"][1]["score"], json!(96.9));
+    let lines = ranked["standings"].as_array().unwrap();
+    assert_eq!(lines[0]["player"], "ann", "{ranked:#}");
+    assert_eq!(
+        (&lines[0]["points"], &lines[0]["score"]),
+        (&json!(200), &json!(2))
+    );
+    assert_eq!(lines[1]["player"], "bob", "{ranked:#}");
+    assert_eq!(
+        (&lines[1]["points"], &lines[1]["score"]),
+        (&json!(325), &json!(0))
+    );
+    assert_eq!(lines[1]["separatedBy"], "Score");
+    // The same score again appends nothing.
+    let again = app
+        .admin(
+            "mutation { setSeasonScore(input: {leagueId: \"apl\", season: \"s1\", score: \
+                {tournamentScore: \"if(r = 2, 1, 0)\", overallScore: \"sum(scores)\", order: RANKS}}) { events } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(again["setSeasonScore"]["events"], 0, "{again:#}");
     let cleared = app.admin(SET, json!({"s": null})).await;
-    assert_eq!(cleared["setSeasonScore"]["league"]["seasons"][0]["score"], Value::Null);
+    assert_eq!(
+        cleared["setSeasonScore"]["league"]["seasons"][0]["score"],
+        Value::Null
+    );
     let after = app.admin(STANDINGS, json!({})).await;
-    assert_eq!(after, plain);
+    assert!(
+        after["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["score"].is_null()),
+        "{after:#}"
+    );
+    assert_eq!(after["standings"][0]["player"], "bob");
 }
 
 league_tests::on_every_backend!(

@@ -454,7 +454,7 @@ pub async fn create_token_for(store: &Store, spec: &TokenSpec) -> ApiResult<(Tok
         && leagues.league(&StreamKind::League.stream(league)).is_none()
     {
         return Err(ApiError::not_found(format!(
-            "no league {league:?}: create it first (the createLeague mutation)"
+            "no league `{league}`: create it first (the createLeague mutation)"
         )));
     }
     let mut secret = [0u8; 32];

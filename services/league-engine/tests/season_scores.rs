@@ -255,6 +255,30 @@ fn every_list_function_has_its_td3_meaning() {
             "{text}: got {value}, expected {expected}"
         );
     }
+    // An overall score names its own values freely, even a tournament's figure's name.
+    approx(
+        overall(
+            "assign(\"m\", average(scores)); assign(\"r\", 2); m * r",
+            &scores,
+            6,
+        )
+        .unwrap(),
+        4.0,
+    );
+    // However lists nest, one evaluation makes at most 20,000 list values.
+    let nested = format!(
+        "sum({}scores{})",
+        "setListLength(1000, ".repeat(21),
+        ")".repeat(21)
+    );
+    let error = overall(&nested, &scores, 6).unwrap_err().to_string();
+    assert!(error.contains("more than 20000 values"), "{error}");
+    let within = format!(
+        "sum({}scores{})",
+        "setListLength(1000, ".repeat(19),
+        ")".repeat(19)
+    );
+    approx(overall(&within, &scores, 6).unwrap(), 6.0);
     // Out of range: no value, with the reason.
     for (text, why) in [
         ("index(3, scores)", "past the end"),
@@ -479,6 +503,19 @@ fn the_score_breaks_ties_in_points_or_ranks_the_standings() {
         ]
     );
 
+    // The same score again, or clearing a season without one, changes nothing.
+    assert_eq!(
+        decide(&state, &set_score(share, average, ScoreOrder::Ranks)).unwrap(),
+        []
+    );
+    let mut none = league(None);
+    let clear = Command::SetSeasonScore {
+        season: SEASON.into(),
+        score: None,
+    };
+    assert_eq!(decide(&none, &clear).unwrap(), []);
+    assert!(run(&mut none, &[clear]).is_empty());
+
     // Cleared: the standings are as before the score.
     run(
         &mut state,
@@ -570,6 +607,69 @@ fn a_changed_score_rescores_the_season_and_the_log_replays_to_the_same_state() {
         "score": {"tournament": "n - r + 1", "overall": "scores", "order": "Ranks"},
     });
     assert!(serde_json::from_value::<Event>(bad).is_err());
+}
+
+#[test]
+fn scores_are_oldest_first_however_the_results_were_recorded() {
+    let mut state = league(None);
+    run(
+        &mut state,
+        &[
+            set_score(
+                "n - r + 1",
+                "index(0, scores) * 1000 + index(2, setListLength(3, scores))",
+                ScoreOrder::BreaksTies,
+            ),
+            // Recorded out of order: day 3, then day 1, then day 2 (two on day 2: by id).
+            outcome("c", "red-lion", 3, 10, &[("ann", 1)]),
+            outcome("a", "red-lion", 1, 10, &[("ann", 5)]),
+            outcome("z", "anchor", 2, 10, &[("ann", 2)]),
+            outcome("b", "anchor", 2, 10, &[("ann", 9)]),
+        ],
+    );
+    // Oldest first: a (day 1) 6, b (day 2) 2, z (day 2) 9, c (day 3) 10.
+    let lines = standings(&state, Scope::Season);
+    assert_eq!(score_of(&lines, "ann"), Some((6 * 1000 + 9) * 100));
+}
+
+#[test]
+fn a_new_points_version_is_refused_when_the_score_cannot_read_its_points() {
+    let mut state = league(None);
+    run(
+        &mut state,
+        &[
+            set_score("sqrt(points)", "sum(scores)", ScoreOrder::BreaksTies),
+            outcome("t1", "red-lion", 1, 10, &[("ann", 1), ("bob", 10)]),
+        ],
+    );
+    // `n - r - 1` gives the last place -1 points: no square root.
+    let command = Command::SetFormula {
+        season: SEASON.into(),
+        scoring: ScoringRule::Formula {
+            text: "n - r - 1".into(),
+        },
+    };
+    let error = decide(&state, &command).unwrap_err();
+    assert!(
+        matches!(&error, LeagueError::CannotScoreTournament { tournament, player, .. }
+            if tournament == "t1" && player == "bob"),
+        "{error:?}"
+    );
+    // A version every result can be scored under is taken, and re-scores the season.
+    run(
+        &mut state,
+        &[Command::SetFormula {
+            season: SEASON.into(),
+            scoring: ScoringRule::Formula {
+                text: "(n - r + 1) * 4".into(),
+            },
+        }],
+    );
+    // Ann's one result: 40 points under version 3, sqrt(40) = 6.32.
+    assert_eq!(
+        score_of(&standings(&state, Scope::Season), "ann"),
+        Some(632)
+    );
 }
 
 #[test]

@@ -125,6 +125,19 @@ pub(super) fn set_formula(
             })
         })
         .collect::<Result<Vec<_>, LeagueError>>()?;
+    // The season's score reads `points`: every result keeps a tournament score under the
+    // new version.
+    if let Some(season_score) = &found.score {
+        for scored in &rescored {
+            if let Some(recorded) = state.tournaments.get(&scored.tournament) {
+                tournament_scores(
+                    season_score,
+                    &recorded.outcome,
+                    std::iter::once(&scored.points),
+                )?;
+            }
+        }
+    }
     Ok(vec![Event::FormulaSet {
         season: season.to_owned(),
         version,

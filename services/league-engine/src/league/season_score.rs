@@ -298,6 +298,10 @@ pub(super) fn set_season_score(
         .ok_or_else(|| LeagueError::UnknownSeason {
             season: season.to_owned(),
         })?;
+    // The score the season already has changes nothing.
+    if found.score.as_ref().map(SeasonScore::rule).as_ref() == rule {
+        return Ok(Vec::new());
+    }
     let Some(rule) = rule else {
         return Ok(vec![Event::SeasonScoreSet {
             season: season.to_owned(),

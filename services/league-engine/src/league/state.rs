@@ -268,6 +268,9 @@ impl LeagueState {
         self.check_scope(scope)?;
         let mut rows = Vec::new();
         let mut tournaments = 0u32;
+        // Players sharing a place score alike unless the formula reads their own figures:
+        // each shared place is then worked out once, not once a player.
+        let alike = !score.tournament.reads_player();
         for recorded in self.tournaments.values() {
             let outcome = &recorded.outcome;
             if outcome.season != season || !self.in_scope(outcome, scope) {
@@ -275,16 +278,25 @@ impl LeagueState {
             }
             tournaments = tournaments.saturating_add(1);
             let points = recorded.points.get(&version);
+            let mut shared: BTreeMap<(u32, u32), Result<f64, FormulaError>> = BTreeMap::new();
             for (i, finish) in outcome.finishes.iter().enumerate() {
                 let points = points
                     .and_then(|p| p.get(i))
                     .copied()
                     .unwrap_or(Centipoints::ZERO);
+                let value = if alike && finish.shared > 1 {
+                    shared
+                        .entry((finish.place, finish.shared))
+                        .or_insert_with(|| score.tournament_value(outcome, finish, points))
+                        .clone()
+                } else {
+                    score.tournament_value(outcome, finish, points)
+                };
                 rows.push(ScoreRow {
                     day: outcome.day,
                     tournament: &outcome.tournament,
                     player: self.surviving(&finish.player),
-                    value: score.tournament_value(outcome, finish, points),
+                    value,
                     points,
                 });
             }

@@ -1,5 +1,6 @@
-//! Evaluating a parsed formula: allocation-free, since the check evaluates a formula some
-//! hundreds of thousands of times, and so does every rebuild that reads it back.
+//! Evaluating a parsed formula: allocation-free for numbers, since the check evaluates a
+//! formula some hundreds of thousands of times, and so does every rebuild that reads it
+//! back. Lists (a season's overall score) are vectors, within a budget of values.
 
 use std::fmt;
 
@@ -55,6 +56,8 @@ struct Env<'a> {
     slots: &'a [Slot],
     values: [f64; MAX_NAMES],
     set: u64,
+    /// The list values made so far (bounded by [`MAX_LIST_WORK`]).
+    work: usize,
 }
 
 /// The formula's value: its statements in turn, the last one's value.
@@ -66,6 +69,7 @@ pub(super) fn run(program: &Program, inputs: &Inputs, extra: &Extra<'_>) -> Resu
         slots: &program.slots,
         values: [0.0; MAX_NAMES],
         set: 0,
+        work: 0,
     };
     for (i, slot) in program.slots.iter().enumerate() {
         if let (Slot::Local(Some(var)), Some(value)) = (slot, env.values.get_mut(i)) {
@@ -281,8 +285,23 @@ fn call(func: Func, args: &[Expr], env: &mut Env<'_>) -> Result<f64, Undefined> 
 /// The most values a list holds (`setListLength` cannot make a longer one).
 pub(super) const MAX_LIST: usize = 1_000;
 
-/// A list argument's values.
+/// The most list values one evaluation makes, all lists together: a formula's work stays
+/// bounded however it nests `top` and `setListLength`.
+pub(super) const MAX_LIST_WORK: usize = 20_000;
+
+/// A list argument's values, counted against [`MAX_LIST_WORK`].
 fn list(expr: &Expr, env: &mut Env<'_>) -> Result<Vec<f64>, Undefined> {
+    let values = list_values(expr, env)?;
+    env.work = env.work.saturating_add(values.len());
+    if env.work > MAX_LIST_WORK {
+        return Err(Undefined::Domain(
+            "the formula's lists hold more than 20000 values in all",
+        ));
+    }
+    Ok(values)
+}
+
+fn list_values(expr: &Expr, env: &mut Env<'_>) -> Result<Vec<f64>, Undefined> {
     match expr {
         Expr::Name(slot) => Ok(match env.slots.get(usize::from(*slot)) {
             Some(Slot::Var(Var::Scores)) => env.extra.scores.to_vec(),

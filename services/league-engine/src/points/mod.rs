@@ -99,7 +99,7 @@ pub enum FormulaError {
     },
     /// A TD3 name a league's points cannot use: a figure a recorded result does not hold,
     /// or `random`.
-    #[error("`{name}` cannot be used in league points: {why}")]
+    #[error("`{name}` cannot be used in this formula: {why}")]
     Unavailable { name: String, why: String },
     #[error("the formula is not a number for {inputs}: {why}")]
     NotANumber { inputs: String, why: String },
@@ -212,10 +212,15 @@ impl Formula {
         })
     }
 
-    /// Whether the formula reads a list (`scores`, `listPoints`) or the season's number of
-    /// tournaments: an overall score that reads none of them gives every player the same.
-    pub fn reads_season(&self) -> bool {
-        self.reads(|v| matches!(v, Var::Scores | Var::ListPoints | Var::Tournaments))
+    /// Whether the formula reads a figure of the player's own (re-buys, knock-outs, prize,
+    /// points) beside the field and the place: if not, players at one place score alike.
+    pub fn reads_player(&self) -> bool {
+        self.reads(|v| {
+            matches!(
+                v,
+                Var::Nr | Var::Nh | Var::InTheMoney | Var::Prize | Var::Points
+            )
+        })
     }
 
     /// Whether the formula reads `points`.
@@ -280,6 +285,12 @@ impl Formula {
             for &paid in paids {
                 for r in 1..=n {
                     for &extra in extras {
+                        // `points` varies on one grid of the field: paid a tenth, no extras.
+                        let points = if extra == 0 && paid == tenth {
+                            points
+                        } else {
+                            &points[..1]
+                        };
                         for &points in points {
                             let extra_inputs = Extra {
                                 points: Centipoints::new(points),
@@ -318,7 +329,7 @@ fn check_inputs(n: u32, r: u32, paid: u32, extra: u32) -> Inputs {
 fn describe(inputs: &Inputs, extra: &Extra<'_>) -> String {
     if extra.tournaments > 0 {
         let list = |values: &[f64]| {
-            let shown: Vec<String> = values.iter().take(8).map(|v| format!("{v:.2}")).collect();
+            let shown: Vec<String> = values.iter().take(8).map(|v| format!("{v:.4}")).collect();
             let more = if values.len() > 8 { ", ..." } else { "" };
             format!("[{}{more}]", shown.join(", "))
         };

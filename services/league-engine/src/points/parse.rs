@@ -167,6 +167,8 @@ impl<'a> Parser<'a> {
         for (name, &assigned) in self.names.iter().zip(&self.assigned) {
             let var = match names::lookup(name, self.kind) {
                 Name::Var(var) => Some(var),
+                // An overall score may name its own values as it likes.
+                Name::NotRecorded(_) if assigned && self.kind == FormulaKind::OverallScore => None,
                 Name::NotRecorded(why) => {
                     return Err(FormulaError::Unavailable {
                         name: name.clone(),
@@ -520,7 +522,7 @@ impl Program {
     fn number(&self, expr: &Expr) -> Result<(), FormulaError> {
         if self.is_list(expr) {
             return Err(FormulaError::Type(format!(
-                "{} is a list: use it inside sum, product, average, count, max, min or index",
+                "{} is a list: use it inside a list function (sum, product, average, count, max, min, top, bottom, index, setListLength)",
                 self.list_name(expr)
             )));
         }

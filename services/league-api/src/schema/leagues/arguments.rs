@@ -1,6 +1,6 @@
 //! Each league mutation's input and payload type (see [`crate::schema::payloads`]).
 
-use async_graphql::ID;
+use async_graphql::{ID, MaybeUndefined};
 
 use super::inputs::{OutcomeInput, ScoringInput, SeasonScoreInput};
 use crate::schema::payloads::{command_input, payload};
@@ -84,8 +84,9 @@ command_input! {
         league_id: ID,
         /// The season's id within the league.
         season: ID,
-        /// The season's score formulas; `null` takes the season's score away.
-        score: Option<SeasonScoreInput>,
+        /// The season's score formulas; `null` takes the season's score away (it must be
+        /// given, as formulas or as `null`).
+        score: MaybeUndefined<SeasonScoreInput>,
     }
 }
 

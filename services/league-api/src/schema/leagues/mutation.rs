@@ -1,13 +1,12 @@
 //! The league domain's mutations: venues, seasons, scoring, players and recorded results,
 //! for the admin (and, for results, the venue's hosts).
 
-use async_graphql::{Context, Object};
+use async_graphql::{Context, MaybeUndefined, Object};
 use league_app::commands::Command;
 use league_engine::league::{self, TournamentOutcome};
 use league_engine::units::PlayerId;
 
 use super::arguments::*;
-use super::inputs::SeasonScoreInput;
 use super::stream_of;
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
@@ -24,7 +23,7 @@ async fn send<P: From<CommandResult>>(
     if !matches!(command, league::Command::CreateLeague { .. })
         && state.live.read().league(&stream_of(&id)).is_none()
     {
-        return Err(ApiError::not_found(format!("no league {id:?}")));
+        return Err(ApiError::not_found(format!("no league `{id}`")));
     }
     let command = Command::League {
         id,
@@ -181,10 +180,17 @@ impl LeagueMutation {
         } = input;
         let league_id = league_id.0;
         let season = season.0;
-        let command = league::Command::SetSeasonScore {
-            season,
-            score: score.map(SeasonScoreInput::into_rule).transpose()?,
+        let score = match score {
+            MaybeUndefined::Value(score) => Some(score.into_rule()?),
+            MaybeUndefined::Null => None,
+            MaybeUndefined::Undefined => {
+                return Err(ApiError::bad_field(
+                    "score",
+                    "score: give the season's score formulas, or null to take its score away",
+                ));
+            }
         };
+        let command = league::Command::SetSeasonScore { season, score };
         admin_command(ctx, league_id, command, idempotency_key).await
     }
 

@@ -48,7 +48,7 @@ impl LeagueQuery {
         let p = state.live.read();
         let l = p
             .league(&stream_of(&league_id))
-            .ok_or_else(|| ApiError::not_found(format!("no league {league_id:?}")))?;
+            .ok_or_else(|| ApiError::not_found(format!("no league `{league_id}`")))?;
         let scope = venue.as_deref().map_or(Scope::Season, Scope::Venue);
         let standings = l
             .standings(&season, version, scope)

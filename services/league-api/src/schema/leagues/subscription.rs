@@ -36,7 +36,7 @@ impl LeagueSubscription {
             let league = p
                 .league(&stream)
                 .filter(|l| l.league().is_some())
-                .ok_or_else(|| ApiError::not_found(format!("no league {league_id:?}")))?;
+                .ok_or_else(|| ApiError::not_found(format!("no league `{league_id}`")))?;
             if league.season(&season).is_none() {
                 return Err(ApiError::not_found(format!(
                     "no season {season:?} in league {league_id:?}"
