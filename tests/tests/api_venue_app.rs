@@ -270,7 +270,7 @@ async fn a_subscription_to_an_unknown_id_is_answered_at_once(app: &TestApp) {
         ),
         (
             "subscription { standings(leagueId: \"nope\", season: \"s1\") { player } }",
-            "\"nope\"",
+            "`nope`",
         ),
     ] {
         let message = first_answer(app, query).await;
