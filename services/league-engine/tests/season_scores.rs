@@ -735,7 +735,10 @@ fn a_stored_score_round_trips_as_the_rule_the_league_wrote() {
 
 /// A random season: up to 12 tournaments at two venues, each with a field of 4 to 40 and
 /// some of the six players placed in it.
-fn season() -> impl Strategy<Value = Vec<(bool, u32, Vec<(usize, u32)>)>> {
+/// A tournament: at the Anchor or not, its field, and `(player index, place)` finishes.
+type Night = (bool, u32, Vec<(usize, u32)>);
+
+fn season() -> impl Strategy<Value = Vec<Night>> {
     prop::collection::vec(
         (any::<bool>(), 4u32..40).prop_flat_map(|(anchor, field)| {
             (

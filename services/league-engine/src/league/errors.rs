@@ -58,7 +58,7 @@ pub enum LeagueError {
         season: String,
         player: String,
         scope: String,
-        error: FormulaError,
+        error: Box<FormulaError>,
     },
     #[error("player `{player}` already exists")]
     PlayerExists { player: String },

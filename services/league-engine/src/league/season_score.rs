@@ -333,7 +333,7 @@ pub(super) fn set_season_score(
                     season: season.to_owned(),
                     player: player.to_string(),
                     scope: scope.to_string(),
-                    error,
+                    error: Box::new(error),
                 });
             }
         }
