@@ -161,22 +161,9 @@ impl SeasonScore {
         };
         let mut values = Vec::new();
         for n in [2u32, 9, 10, 27, 100, 500] {
-            let prizepool = u64::from(n) * 20;
-            let paid = n.div_ceil(10);
             for r in 1..=n {
-                let inputs = Inputs {
-                    n,
-                    r,
-                    buyin: 20,
-                    prizepool,
-                    paid,
-                    prize: if r <= paid {
-                        prizepool / u64::from(paid)
-                    } else {
-                        0
-                    },
-                    ..Inputs::default()
-                };
+                // The check's own inputs: a tenth of the field paid, no extras.
+                let inputs = points::check_inputs(n, r, n.div_ceil(10), 0);
                 for &p in points {
                     let extra = Extra {
                         points: Centipoints::new(p),

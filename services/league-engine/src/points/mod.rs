@@ -307,7 +307,7 @@ impl Formula {
 }
 
 /// The inputs the check tries: a buy-in of 20, the pool shared equally by the places paid.
-fn check_inputs(n: u32, r: u32, paid: u32, extra: u32) -> Inputs {
+pub(crate) fn check_inputs(n: u32, r: u32, paid: u32, extra: u32) -> Inputs {
     let prizepool = u64::from(n) * 20;
     Inputs {
         n,
