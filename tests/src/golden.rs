@@ -462,6 +462,19 @@ async fn play(store: &Store) -> Result<Written, Failure> {
             )
             .await?;
     }
+    // A venue's name and logo for its screens (release 0.5.0): a 1x1 PNG.
+    league
+        .send(
+            &mut w,
+            LeagueCommand::SetVenueDisplay {
+                venue: "queens-arms".into(),
+                name: "The Queen's Arms".into(),
+                logo: Some(
+                    "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==".into(),
+                ),
+            },
+        )
+        .await?;
     league
         .send(
             &mut w,

@@ -12,6 +12,8 @@
 //!   and one on PostgreSQL.
 //! - WebSocket frames: [`next_message`], [`next_view`], [`closed_with`], [`text`].
 //! - `/metrics`: [`metrics_page`], [`series`], [`metric_reaches`].
+//! - [`webdriver`]: a headless Chromium through WebDriver, for the pages the server serves.
+//! - [`TestApp::stop_server`] and [`TestApp::start_server`]: a restart on the same address.
 //! - Fixtures: [`schedule`], [`started`], [`a_league`], [`a_night_in_the_standings`], and
 //!   the GraphQL documents most tests send ([`SCHEDULE`], [`REGISTER`], ...).
 //!
@@ -32,6 +34,7 @@
 )]
 
 pub mod golden;
+pub mod webdriver;
 
 use std::time::Duration;
 
@@ -68,6 +71,7 @@ pub struct TestApp {
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
     drop_database: Option<DropDatabase>,
+    options: league_api::Options,
 }
 
 /// A fresh database on `backend` and a way to drop it. The one place that knows where
@@ -136,24 +140,18 @@ pub async fn spawn_app_with(backend: Backend, options: league_api::Options) -> T
     let (store, drop_database) = fresh_database(backend).await;
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = actix_web::rt::spawn(league_api::run_with(
-        listener,
-        store.clone(),
-        options,
-        async {
-            let _ = stopped.await;
-        },
-    ));
     let (_, admin) = create_token(&store, Role::Admin, None, None).await.unwrap();
-    TestApp {
+    let mut app = TestApp {
         base,
         store,
         admin,
-        stop: Some(stop),
-        server: Some(server),
+        stop: None,
+        server: None,
         drop_database: Some(drop_database),
-    }
+        options,
+    };
+    app.serve(listener);
+    app
 }
 
 impl TestApp {
@@ -325,6 +323,33 @@ impl TestApp {
     /// The global position of the log's last event.
     pub async fn last_position(&self) -> Option<u64> {
         self.store.last_position().await.unwrap()
+    }
+
+    /// Serves on `listener`.
+    fn serve(&mut self, listener: std::net::TcpListener) {
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        self.server = Some(actix_web::rt::spawn(league_api::run_with(
+            listener,
+            self.store.clone(),
+            self.options.clone(),
+            async {
+                let _ = stopped.await;
+            },
+        )));
+        self.stop = Some(stop);
+    }
+
+    /// Starts the server again, on the same address and store, after [`stop_server`]
+    /// (as a restarted process would).
+    ///
+    /// [`stop_server`]: TestApp::stop_server
+    pub fn start_server(&mut self) {
+        assert!(self.server.is_none(), "the server is running");
+        let address = self.base.trim_start_matches("http://");
+        let (host, port) = address.rsplit_once(':').unwrap();
+        let listener =
+            league_api::listen(host, port.parse().unwrap(), league_api::LISTEN_BACKLOG).unwrap();
+        self.serve(listener);
     }
 
     /// Stops the server and waits for it; the store stays open.

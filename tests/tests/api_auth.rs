@@ -615,6 +615,7 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         ("muck", format!("muck(input: {{tournamentId: \"m1\", table: 1, seat: {ann}}})"), May::StaffOrPlayer),
         ("createLeague", "createLeague(input: {id: \"l9\", name: \"L9\"})".into(), May::Operator),
         ("addVenue", "addVenue(input: {leagueId: \"apl\", venue: \"pub9\", region: \"north\"})".into(), May::Admin),
+        ("setVenueDisplay", "setVenueDisplay(input: {leagueId: \"apl\", venue: \"crown\", name: \"The Crown\"})".into(), May::Staff),
         ("addSeason", "addSeason(input: {leagueId: \"apl\", season: \"s9\", scoring: {table: [100]}})".into(), May::Admin),
         ("setFormula", "setFormula(input: {leagueId: \"apl\", season: \"s1\", scoring: {formula: \"n - r + 1\"}})".into(), May::Admin),
         ("setSeasonScore", "setSeasonScore(input: {leagueId: \"apl\", season: \"s1\", score: {tournamentScore: \"n - r + 1\", overallScore: \"average(scores)\"}})".into(), May::Admin),

@@ -232,6 +232,7 @@ fn league_error(e: &LeagueError) -> ApiError {
             },
             message,
         ),
+        LeagueError::BadLogo => ApiError::bad_field("logo", message),
         LeagueError::BadId { .. }
         | LeagueError::BadText { .. }
         | LeagueError::EmptyFinalTable

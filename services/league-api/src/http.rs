@@ -30,7 +30,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/graphql/ws", web::get().to(subscriptions))
         .route("/graphql", web::get().to(graphql_get))
         .route("/graphiql/{file}", web::get().to(crate::graphiql::asset))
-        .route("/graphql", web::post().to(graphql));
+        .route("/graphql", web::post().to(graphql))
+        .configure(crate::dashboard::routes);
 }
 
 async fn healthz() -> HttpResponse {

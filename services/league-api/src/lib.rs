@@ -8,6 +8,8 @@
 //!   `GET /graphql`, queries and mutations at `POST /graphql`, subscriptions over WebSocket
 //!   at `/graphql/ws` (or `/graphql` with an upgrade).
 //! - `graphiql`: the GraphiQL page and its scripts, embedded in the binary (no CDN).
+//! - `dashboard`: the league's screens (the bar TV's tournament clock and leaderboard, and
+//!   a picker at `/`), embedded in the binary.
 //! - [`ws`]: the WebSocket transport (`graphql-transport-ws`, `graphql-ws`), which runs
 //!   each distinct live view once for all its subscribers.
 //! - [`schema`]: the schema by domain (tournaments, leagues, audit), merged.
@@ -27,6 +29,7 @@
 //!   becomes a GraphQL error, so a database message cannot leak through a bare `?`.
 
 pub mod auth;
+mod dashboard;
 pub mod document;
 pub mod error;
 pub mod error_codes;

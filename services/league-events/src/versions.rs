@@ -94,6 +94,8 @@ pub const CATALOGUE: &[EventType] = &[
     tournament("EntropyMixed", 1),
     league("LeagueCreated", 1),
     league("VenueAdded", 1),
+    // Release 0.5.0: a venue's name and logo for its screens.
+    league("VenueDisplaySet", 1),
     league("SeasonAdded", 1),
     league("FormulaSet", 1),
     // Release 0.4.0: a season's score formulas.

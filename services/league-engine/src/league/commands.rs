@@ -15,6 +15,13 @@ pub enum Command {
         venue: String,
         region: String,
     },
+    /// A venue's name and logo for its screens (`logo`: a `data:` URL, see
+    /// [`super::is_logo`]; `None`: none).
+    SetVenueDisplay {
+        venue: String,
+        name: String,
+        logo: Option<String>,
+    },
     /// A season, its best-N (`None`: every result counts) and its first scoring version.
     AddSeason {
         season: String,

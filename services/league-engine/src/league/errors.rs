@@ -20,6 +20,12 @@ pub enum LeagueError {
     VenueExists { venue: String },
     #[error("no venue `{venue}`")]
     UnknownVenue { venue: String },
+    #[error(
+        "the logo must be a `data:` URL of a PNG, JPEG, WebP or SVG image in base64 \
+         (`data:image/png;base64,...`), at most {} bytes",
+        MAX_LOGO_BYTES
+    )]
+    BadLogo,
     #[error("no venue in region `{region}`")]
     UnknownRegion { region: String },
     #[error("season `{season}` already exists")]

@@ -31,6 +31,14 @@ pub enum Event {
         venue: String,
         region: String,
     },
+    /// A venue's name and logo for its screens (replacing any set before).
+    VenueDisplaySet {
+        venue: String,
+        name: String,
+        /// A `data:` URL of the logo image; `None`: no logo.
+        #[serde(default)]
+        logo: Option<String>,
+    },
     SeasonAdded {
         season: String,
         best_n: Option<u32>,

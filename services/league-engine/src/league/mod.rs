@@ -114,6 +114,29 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
                 region: region.clone(),
             }])
         }
+        Command::SetVenueDisplay { venue, name, logo } => {
+            if !state.venues.contains_key(venue) {
+                return Err(LeagueError::UnknownVenue {
+                    venue: venue.clone(),
+                });
+            }
+            valid_text("the venue's name", name)?;
+            if logo.as_deref().is_some_and(|l| !is_logo(l)) {
+                return Err(LeagueError::BadLogo);
+            }
+            let display = Some(VenueDisplay {
+                name: name.clone(),
+                logo: logo.clone(),
+            });
+            if state.venues.get(venue).is_some_and(|v| v.display == display) {
+                return Ok(Vec::new());
+            }
+            Ok(vec![Event::VenueDisplaySet {
+                venue: venue.clone(),
+                name: name.clone(),
+                logo: logo.clone(),
+            }])
+        }
         Command::AddSeason {
             season,
             best_n,
@@ -259,8 +282,17 @@ pub fn apply(state: &mut LeagueState, event: &Event) {
                 venue.clone(),
                 Venue {
                     region: region.clone(),
+                    display: None,
                 },
             );
+        }
+        Event::VenueDisplaySet { venue, name, logo } => {
+            if let Some(v) = state.venues.get_mut(venue) {
+                v.display = Some(VenueDisplay {
+                    name: name.clone(),
+                    logo: logo.clone(),
+                });
+            }
         }
         Event::SeasonAdded { season, best_n } => {
             state.seasons.insert(

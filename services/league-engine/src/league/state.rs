@@ -15,6 +15,48 @@ pub struct League {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Venue {
     pub region: String,
+    /// How the venue shows itself on its screens, once set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display: Option<VenueDisplay>,
+}
+
+/// A venue's name and logo, as its screens show them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct VenueDisplay {
+    /// The venue's name, as people read it.
+    pub name: String,
+    /// The venue's logo as a `data:` URL of a PNG, JPEG, WebP or SVG image (base64), at
+    /// most [`MAX_LOGO_BYTES`] long; `None`: no logo.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logo: Option<String>,
+}
+
+/// The longest logo a venue may set, in bytes of its `data:` URL.
+pub const MAX_LOGO_BYTES: usize = 64 * 1024;
+
+/// The image types a logo may be, as its `data:` URL names them.
+pub const LOGO_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/webp", "image/svg+xml"];
+
+/// Whether `logo` is a `data:` URL of one of the [`LOGO_TYPES`], base64, within
+/// [`MAX_LOGO_BYTES`].
+pub fn is_logo(logo: &str) -> bool {
+    if logo.len() > MAX_LOGO_BYTES {
+        return false;
+    }
+    let Some(rest) = logo.strip_prefix("data:") else {
+        return false;
+    };
+    let Some((media, data)) = rest.split_once(";base64,") else {
+        return false;
+    };
+    let unpadded = data.trim_end_matches('=');
+    LOGO_TYPES.contains(&media)
+        && !unpadded.is_empty()
+        && data.len() - unpadded.len() <= 2
+        && unpadded
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
 }
 
 /// A season: its best-N and its scoring versions.
@@ -197,13 +239,27 @@ impl LeagueState {
         version: Option<u32>,
         scope: Scope<'_>,
     ) -> Result<Vec<TournamentResult>, LeagueError> {
+        self.results_without(season, version, scope, None)
+    }
+
+    /// [`results`](Self::results) without the tournament `without`.
+    fn results_without(
+        &self,
+        season: &str,
+        version: Option<u32>,
+        scope: Scope<'_>,
+        without: Option<&str>,
+    ) -> Result<Vec<TournamentResult>, LeagueError> {
         let league = self.league.as_ref().ok_or(LeagueError::NoLeague)?;
         let (_, version) = self.season_version(season, version)?;
         self.check_scope(scope)?;
         let mut results = Vec::new();
         for recorded in self.tournaments.values() {
             let outcome = &recorded.outcome;
-            if outcome.season != season || !self.in_scope(outcome, scope) {
+            if outcome.season != season
+                || !self.in_scope(outcome, scope)
+                || without == Some(outcome.tournament.as_str())
+            {
                 continue;
             }
             let points = recorded.points.get(&version);
@@ -234,7 +290,42 @@ impl LeagueState {
         version: Option<u32>,
         scope: Scope<'_>,
     ) -> Result<Vec<Standing>, LeagueError> {
-        let results = self.results(season, version, scope)?;
+        self.standings_without(season, version, scope, None)
+    }
+
+    /// The season's latest tournament in `scope` (the latest day, then the largest id) and
+    /// the standings as they stood before it, under the same scoring `version` and with
+    /// the same overall score: what a leaderboard's movement is measured from. `None`
+    /// when the scope has no result yet.
+    pub fn standings_before_latest(
+        &self,
+        season: &str,
+        version: Option<u32>,
+        scope: Scope<'_>,
+    ) -> Result<Option<(String, Vec<Standing>)>, LeagueError> {
+        self.check_scope(scope)?;
+        let latest = self
+            .tournaments
+            .values()
+            .map(|r| &r.outcome)
+            .filter(|o| o.season == season && self.in_scope(o, scope))
+            .max_by(|a, b| a.day.cmp(&b.day).then(a.tournament.cmp(&b.tournament)));
+        let Some(latest) = latest else {
+            return Ok(None);
+        };
+        let before = self.standings_without(season, version, scope, Some(&latest.tournament))?;
+        Ok(Some((latest.tournament.clone(), before)))
+    }
+
+    /// [`standings`](Self::standings) without the tournament `without`.
+    fn standings_without(
+        &self,
+        season: &str,
+        version: Option<u32>,
+        scope: Scope<'_>,
+        without: Option<&str>,
+    ) -> Result<Vec<Standing>, LeagueError> {
+        let results = self.results_without(season, version, scope, without)?;
         let (found, version) = self.season_version(season, version)?;
         let best_n = found
             .best_n
@@ -244,7 +335,7 @@ impl LeagueState {
             return Ok(standings::rank(lines, None));
         };
         let overall: BTreeMap<PlayerId, Centipoints> = self
-            .overall_scores(season, version, scope, score)?
+            .overall_scores_without(season, version, scope, score, without)?
             .into_iter()
             .filter_map(|(player, value)| value.ok().map(|v| (player, v)))
             .collect();
@@ -265,6 +356,18 @@ impl LeagueState {
         scope: Scope<'_>,
         score: &SeasonScore,
     ) -> Result<OverallScores, LeagueError> {
+        self.overall_scores_without(season, version, scope, score, None)
+    }
+
+    /// [`overall_scores`](Self::overall_scores) without the tournament `without`.
+    fn overall_scores_without(
+        &self,
+        season: &str,
+        version: u32,
+        scope: Scope<'_>,
+        score: &SeasonScore,
+        without: Option<&str>,
+    ) -> Result<OverallScores, LeagueError> {
         self.check_scope(scope)?;
         let mut rows = Vec::new();
         let mut tournaments = 0u32;
@@ -273,7 +376,10 @@ impl LeagueState {
         let alike = !score.tournament.reads_player();
         for recorded in self.tournaments.values() {
             let outcome = &recorded.outcome;
-            if outcome.season != season || !self.in_scope(outcome, scope) {
+            if outcome.season != season
+                || !self.in_scope(outcome, scope)
+                || without == Some(outcome.tournament.as_str())
+            {
                 continue;
             }
             tournaments = tournaments.saturating_add(1);

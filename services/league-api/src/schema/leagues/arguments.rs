@@ -42,6 +42,26 @@ payload! {
 }
 
 command_input! {
+    /// The input of `setVenueDisplay`.
+    SetVenueDisplayInput {
+        /// The league's id, as created.
+        league_id: ID,
+        /// The venue's id, as added.
+        venue: ID,
+        /// The venue's name on its screens: 1 to 200 characters, no control characters.
+        name: String,
+        /// The venue's logo: a `data:` URL of a PNG, JPEG, WebP or SVG image in base64
+        /// (`data:image/png;base64,...`), at most 65,536 bytes; none when left out.
+        logo: Option<String>,
+    }
+}
+
+payload! {
+    /// What `setVenueDisplay` did, and the league it changed.
+    SetVenueDisplayPayload: league
+}
+
+command_input! {
     /// The input of `addSeason`.
     AddSeasonInput {
         /// The league's id, as created.

@@ -117,6 +117,29 @@ impl LeagueMutation {
         admin_command(ctx, league_id, command, idempotency_key).await
     }
 
+    /// Sets how a venue shows itself on its screens (the bar-TV pages): its name and,
+    /// optionally, its logo. An admin of the league or a host of the venue; the same name
+    /// and logo again change nothing.
+    async fn set_venue_display(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: SetVenueDisplayInput,
+    ) -> ApiResult<SetVenueDisplayPayload> {
+        let SetVenueDisplayInput {
+            league_id,
+            venue,
+            name,
+            logo,
+            idempotency_key,
+        } = input;
+        let (league_id, venue) = (league_id.0, venue.0);
+        let state = state(ctx)?;
+        let caller = principal(ctx);
+        caller.require_results(&league_id, &venue, &state.live.read())?;
+        let command = league::Command::SetVenueDisplay { venue, name, logo };
+        send(ctx, state, &caller, league_id, command, idempotency_key).await
+    }
+
     /// A season with its first scoring version: `{table: [125, 100, 75]}` (points by
     /// place) or `{formula: "n - r + 1"}`.
     async fn add_season(

@@ -1,11 +1,10 @@
 //! The league domain's queries: a league, a season's standings, a player's record.
 
 use async_graphql::{Context, ID, Object};
-use league_engine::league::Scope;
 use league_projections::views::player_records;
 
 use super::inputs::FormulaPreviewInput;
-use super::stream_of;
+use super::{scope_of, standings_out, stream_of};
 use super::types::{
     FormulaPreviewLine, LeagueOut, LeaguePlayer, PlayerRecordOut, SeasonOut, SeasonScoreOut,
     StandingOut, VenueOut,
@@ -31,8 +30,33 @@ impl LeagueQuery {
         Ok(league_out(&p, &id))
     }
 
-    /// A season's standings, league-wide or at one venue, under a scoring version (the
-    /// current one when omitted).
+    /// Every league, in id order, with its venues and seasons: what a screen picks from.
+    async fn leagues(&self, ctx: &Context<'_>) -> ApiResult<Vec<LeagueOut>> {
+        let state = state(ctx)?;
+        let p = state.live.read();
+        let ids: Vec<String> = p
+            .leagues()
+            .filter(|(_, l)| l.league().is_some())
+            .filter_map(|(stream, _)| stream.strip_prefix("league:").map(str::to_owned))
+            .collect();
+        Ok(ids.iter().filter_map(|id| league_out(&p, id)).collect())
+    }
+
+    /// A venue, with its name and logo for its screens: as the first league (in id order)
+    /// that has a venue of this id holds it.
+    async fn venue(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The venue's id, as added.")] id: ID,
+    ) -> ApiResult<Option<VenueOut>> {
+        let state = state(ctx)?;
+        let p = state.live.read();
+        Ok(p.leagues()
+            .find_map(|(_, l)| l.venue(&id).map(|v| venue_out(&id, v))))
+    }
+
+    /// A season's standings, league-wide, in a region or at one venue, under a scoring
+    /// version (the current one when omitted).
     async fn standings(
         &self,
         ctx: &Context<'_>,
@@ -42,18 +66,20 @@ impl LeagueQuery {
         version: Option<u32>,
         #[graphql(desc = "Only the results at this venue; all the league's venues when left out.")]
         venue: Option<ID>,
+        #[graphql(
+            desc = "Only the results at the venues of this region (not with `venue`)."
+        )]
+        region: Option<String>,
     ) -> ApiResult<Vec<StandingOut>> {
         let (league_id, season, venue) = (league_id.0, season.0, venue.map(|v| v.0));
+        let scope = scope_of(venue.as_deref(), region.as_deref())?;
         let state = state(ctx)?;
         let p = state.live.read();
         let l = p
             .league(&stream_of(&league_id))
             .ok_or_else(|| ApiError::not_found(format!("no league `{league_id}`")))?;
-        let scope = venue.as_deref().map_or(Scope::Season, Scope::Venue);
-        let standings = l
-            .standings(&season, version, scope)
-            .map_err(|e| ApiError::from(league_app::AppError::League(e)))?;
-        Ok(standings.into_iter().map(StandingOut).collect())
+        standings_out(l, &season, version, scope)
+            .map_err(|e| ApiError::from(league_app::AppError::League(e)))
     }
 
     /// A player's record across the league.
@@ -124,10 +150,7 @@ pub(crate) fn league_out(p: &league_projections::Projector, id: &str) -> Option<
         venues: l
             .venues()
             .iter()
-            .map(|(id, v)| VenueOut {
-                id: id.into(),
-                region: v.region.clone(),
-            })
+            .map(|(id, v)| venue_out(id, v))
             .collect(),
         seasons: l
             .seasons()
@@ -152,4 +175,14 @@ pub(crate) fn league_out(p: &league_projections::Projector, id: &str) -> Option<
             })
             .collect(),
     })
+}
+
+/// A venue as the API shows it.
+fn venue_out(id: &str, v: &league_engine::league::Venue) -> VenueOut {
+    VenueOut {
+        id: id.into(),
+        region: v.region.clone(),
+        name: v.display.as_ref().map(|d| d.name.clone()),
+        logo: v.display.as_ref().and_then(|d| d.logo.clone()),
+    }
 }

@@ -1,10 +1,7 @@
 //! The league domain's subscription: a season's standings, live over WebSocket.
 
 use async_graphql::{Context, ID};
-use league_engine::league::Scope;
-use league_engine::standings::Standing;
-
-use super::stream_of;
+use super::{scope_of, standings_out, stream_of};
 use super::types::StandingOut;
 use crate::error::ApiError;
 use crate::schema::state;
@@ -24,10 +21,15 @@ impl LeagueSubscription {
         #[graphql(desc = "The season's id within the league.")] season: ID,
         #[graphql(desc = "Only the results at this venue; all the league's venues when left out.")]
         venue: Option<ID>,
+        #[graphql(
+            desc = "Only the results at the venues of this region (not with `venue`)."
+        )]
+        region: Option<String>,
     ) -> async_graphql::Result<futures_util::stream::BoxStream<'static, Vec<StandingOut>>> {
         use futures_util::StreamExt as _;
         use tokio::sync::broadcast::error::RecvError;
         let (league_id, season, venue) = (league_id.0, season.0, venue.map(|v| v.0));
+        scope_of(venue.as_deref(), region.as_deref())?;
         let state = state(ctx)?.clone();
         let stream = stream_of(&league_id);
         // An unknown league or season is `NOT_FOUND` at once, not a stream that never answers.
@@ -51,16 +53,24 @@ impl LeagueSubscription {
                 ))
                 .into());
             }
+            if let Some(region) = &region
+                && !league.venues().values().any(|v| &v.region == region)
+            {
+                return Err(ApiError::not_found(format!(
+                    "no venue in region {region:?} in league {league_id:?}"
+                ))
+                .into());
+            }
         }
         // Subscribe before the first rendering, so no change can fall between the two.
         let changes = state.live.changes_of(&stream);
-        let render = move |p: &league_projections::Projector| -> Option<Vec<Standing>> {
-            let scope = venue.as_deref().map_or(Scope::Season, Scope::Venue);
-            p.league(&stream)?.standings(&season, None, scope).ok()
+        let render = move |p: &league_projections::Projector| -> Option<Vec<StandingOut>> {
+            let scope = scope_of(venue.as_deref(), region.as_deref()).ok()?;
+            standings_out(p.league(&stream)?, &season, None, scope).ok()
         };
         let key = stream_of(&league_id);
         let first = true;
-        let last: Option<Vec<Standing>> = None;
+        let last: Option<Vec<StandingOut>> = None;
         Ok(futures_util::stream::unfold(
             (state, changes, render, key, first, last),
             |(state, mut changes, render, key, mut first, mut last)| async move {
@@ -82,8 +92,7 @@ impl LeagueSubscription {
                         && last.as_ref() != Some(&now)
                     {
                         last = Some(now.clone());
-                        let out = now.into_iter().map(StandingOut).collect();
-                        return Some((out, (state, changes, render, key, first, last)));
+                        return Some((now, (state, changes, render, key, first, last)));
                     }
                 }
             },

@@ -14,6 +14,11 @@ pub struct VenueOut {
     pub id: ID,
     /// The region the venue is in, as `addVenue` named it.
     pub region: String,
+    /// The venue's name on its screens, as `setVenueDisplay` set it (`null`: not set; a
+    /// screen shows the id).
+    pub name: Option<String>,
+    /// The venue's logo on its screens: a `data:` URL of an image (`null`: none).
+    pub logo: Option<String>,
 }
 
 /// A season of the league.
@@ -69,60 +74,77 @@ pub struct LeagueOut {
     pub players: Vec<LeaguePlayer>,
 }
 
-/// One line of the standings.
-pub struct StandingOut(pub Standing);
+/// One line of the standings, with the player's name and where the line stood before the
+/// scope's latest tournament.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StandingOut {
+    pub line: Standing,
+    pub name: String,
+    pub previous_rank: Option<u32>,
+}
 
-/// One line of a season's standings, league-wide or at one venue.
+/// One line of a season's standings, league-wide, in a region or at one venue.
 #[Object(name = "Standing")]
 impl StandingOut {
     /// The line's place in the standings, from 1; no two lines share one (ties are broken
     /// as `separatedBy` says).
     async fn rank(&self) -> u32 {
-        self.0.rank
+        self.line.rank
     }
     /// The player's id (a merged duplicate's results count under the id kept).
     async fn player(&self) -> ID {
-        self.0.player.to_string().into()
+        self.line.player.to_string().into()
+    }
+    /// The player's name, as the league registered it.
+    async fn name(&self) -> &str {
+        &self.name
+    }
+    /// The line's rank before the latest tournament of the season in this scope (the
+    /// latest day, then the largest id), under the same scoring: a leaderboard's movement
+    /// is `previousRank - rank`. `null` for a player whose first result of the scope that
+    /// tournament was.
+    async fn previous_rank(&self) -> Option<u32> {
+        self.previous_rank
     }
     /// The points counted (the best `n` results under the season's scoring version).
     async fn points(&self) -> Points {
-        Points(self.0.points)
+        Points(self.line.points)
     }
     /// The results counted in `points`: the season's best `bestN`, or all of them.
     async fn counted(&self) -> u32 {
-        self.0.counted
+        self.line.counted
     }
     /// The player's results in the season (at the venue, for a venue's standings).
     async fn played(&self) -> u32 {
-        self.0.played
+        self.line.played
     }
     /// Results in first place (a shared first included).
     async fn wins(&self) -> u32 {
-        self.0.wins
+        self.line.wins
     }
     /// Results at the league's `finalTable` place or better.
     async fn final_tables(&self) -> u32 {
-        self.0.final_tables
+        self.line.final_tables
     }
     /// The best place the player finished in (1 is a win).
     async fn best_finish(&self) -> u32 {
-        self.0.best_finish
+        self.line.best_finish
     }
     /// The day the counted total was reached: the latest `day` of the results counted.
     async fn reached(&self) -> u32 {
-        self.0.reached
+        self.line.reached
     }
     /// The player's overall score, when the season has a score (`setSeasonScore`) and it
     /// has a value for the player; `null` otherwise.
     async fn score(&self) -> Option<Points> {
-        self.0.score.map(Points)
+        self.line.score.map(Points)
     }
     /// What put this player below the one above: the first of `Points`, `Wins`,
     /// `FinalTables`, `BestFinish`, `Earliest` (an earlier `reached`) and `PlayerId` (the ids
     /// in order) on which the two lines differ, with `Score` (the season's overall score)
     /// after `Points` or before it, as the season's score orders; `null` for the leader.
     async fn separated_by(&self) -> Option<String> {
-        self.0
+        self.line
             .separated_by
             .as_ref()
             .and_then(|t| serde_json::to_value(t).ok())

@@ -10,6 +10,7 @@ use super::stream_of;
 use super::types::{TableOut, TournamentOut, TournamentPage};
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
+use crate::schema::scalars::Millis;
 use crate::schema::{ApiState, CommandResult, principal, state};
 
 /// Most tournaments in one page.
@@ -40,12 +41,17 @@ impl TournamentQuery {
             .map(|t| TournamentOut(tournament_view(&stream, t))))
     }
 
-    /// The tournaments (optionally of one venue) in id order, a page at a time: `first`
-    /// (default 100, at most 1,000) after the cursor `after` (a page's `endCursor`).
+    /// The tournaments (optionally of one venue, or starting within a window) in id order,
+    /// a page at a time: `first` (default 100, at most 1,000) after the cursor `after` (a
+    /// page's `endCursor`).
     async fn tournaments(
         &self,
         ctx: &Context<'_>,
         #[graphql(desc = "Only the tournaments at this venue.")] venue: Option<ID>,
+        #[graphql(desc = "Only the tournaments scheduled to start at this moment or later.")]
+        starts_from: Option<Millis>,
+        #[graphql(desc = "Only the tournaments scheduled to start before this moment.")]
+        starts_before: Option<Millis>,
         #[graphql(desc = "How many to return at most.")] first: Option<u32>,
         #[graphql(desc = "A cursor from a previous page's `endCursor`: the page starts after it.")]
         after: Option<String>,
@@ -69,9 +75,14 @@ impl TournamentQuery {
         };
         let mut page: Vec<TournamentOut> = p
             .tournaments_in((from, std::ops::Bound::Unbounded))
-            .filter(|(_, t)| t.schedule().is_some())
+            .filter(|(_, t)| {
+                t.schedule().is_some_and(|s| {
+                    venue.as_ref().is_none_or(|venue| &s.venue == venue)
+                        && starts_from.is_none_or(|from| s.starts_at >= from.0)
+                        && starts_before.is_none_or(|before| s.starts_at < before.0)
+                })
+            })
             .map(|(stream, t)| tournament_view(stream, t))
-            .filter(|v| venue.as_ref().is_none_or(|venue| &v.venue == venue))
             .take(first.saturating_add(1))
             .map(TournamentOut)
             .collect();

@@ -1,0 +1,718 @@
+// The league's screens: the picker (`/`), a tournament (`/tournament/<id>`), a season's
+// leaderboard (`/leaderboard/<league>/<season>?venue=|region=`) and a TV rotation of both
+// (`/tv?tournament=&league=&season=&every=`). They read as the public role: no token is
+// ever sent. Live views come over GraphQL subscriptions (`graphql-transport-ws` at
+// `/graphql/ws`); the connection comes back by itself with back-off after a restart or a
+// network drop, and the screen says plainly while it is offline.
+"use strict";
+
+(function () {
+  const RETRY_FIRST_MS = 500;
+  const RETRY_MAX_MS = 8000;
+  const PING_EVERY_MS = 15000;
+  const PONG_WITHIN_MS = 8000;
+
+  // ---- small helpers: elements (text only, never HTML), numbers, money, places ----
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else node.setAttribute(key, value === true ? "" : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function chips(n) {
+    return Number(n).toLocaleString("en-GB");
+  }
+
+  // Cents as whole units and two decimals, by integer arithmetic.
+  function money(cents) {
+    const c = Math.trunc(Number(cents));
+    const units = Math.trunc(c / 100);
+    const rest = Math.abs(c % 100);
+    return units.toLocaleString("en-GB") + "." + String(rest).padStart(2, "0");
+  }
+
+  function ordinal(n) {
+    const tens = n % 100;
+    if (tens >= 11 && tens <= 13) return n + "th";
+    return n + (["th", "st", "nd", "rd"][n % 10] || "th");
+  }
+
+  function duration(ms) {
+    const total = Math.max(0, Math.ceil(ms / 1000));
+    const h = Math.floor(total / 3600);
+    const m = Math.floor((total % 3600) / 60);
+    const s = total % 60;
+    const mm = h > 0 ? String(m).padStart(2, "0") : String(m);
+    return (h > 0 ? h + ":" : "") + mm + ":" + String(s).padStart(2, "0");
+  }
+
+  function param(name) {
+    const value = new URLSearchParams(location.search).get(name);
+    return value === null || value === "" ? null : value;
+  }
+
+  function setHeader(title, venue) {
+    document.getElementById("title").textContent = title;
+    document.title = title;
+    const logo = document.getElementById("logo");
+    const venueLine = document.getElementById("venue");
+    venueLine.textContent = venue ? venue.name || venue.id : "";
+    if (venue && venue.logo) {
+      logo.src = venue.logo;
+      logo.alt = venue.name || venue.id;
+      logo.hidden = false;
+    } else {
+      logo.hidden = true;
+      logo.removeAttribute("src");
+    }
+  }
+
+  function showNote(container, text) {
+    container.replaceChildren(el("p", { class: "note", text }));
+  }
+
+  // ---- GraphQL over HTTP, for what is read once ----
+
+  async function query(document, variables) {
+    const response = await fetch("/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ query: document, variables: variables || {} }),
+    });
+    const body = await response.json();
+    if (body.errors && body.errors.length) throw new Error(body.errors[0].message);
+    return body.data;
+  }
+
+  // ---- the server's clock: a countdown reads the server's time, not the TV's ----
+
+  const clock = { offset: 0 };
+
+  function serverNow() {
+    return Date.now() + clock.offset;
+  }
+
+  // `timeLeft` is made when the answer is, `levelEndsAt` is on the server's clock: their
+  // difference, against the middle of the round trip, is how far this screen's clock is off.
+  async function syncClock(tournament) {
+    try {
+      const sent = Date.now();
+      const data = await query(
+        "query($id: ID!) { tournament(id: $id) { levelEndsAt timeLeft } }",
+        { id: tournament },
+      );
+      const back = Date.now();
+      const t = data.tournament;
+      if (t && t.levelEndsAt !== null && t.timeLeft !== null) {
+        clock.offset = t.levelEndsAt - t.timeLeft - (sent + back) / 2;
+      }
+    } catch (e) {
+      // Offline: keep the last offset; the next connection tries again.
+    }
+  }
+
+  // ---- the live connection: graphql-transport-ws with reconnection ----
+
+  const live = {
+    socket: null,
+    ready: false,
+    next: 1,
+    subscriptions: new Map(),
+    retry: RETRY_FIRST_MS,
+    onReconnect: [],
+    pingTimer: null,
+    pongTimer: null,
+    everConnected: false,
+
+    start() {
+      this.connect();
+      window.addEventListener("online", () => {
+        if (!this.socket) this.connect();
+      });
+    },
+
+    url() {
+      return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/graphql/ws";
+    },
+
+    connect() {
+      setStatus("connecting", this.everConnected ? "Reconnecting" : "Connecting");
+      let socket;
+      try {
+        socket = new WebSocket(this.url(), "graphql-transport-ws");
+      } catch (e) {
+        this.scheduleReconnect();
+        return;
+      }
+      this.socket = socket;
+      socket.onopen = () => socket.send(JSON.stringify({ type: "connection_init", payload: {} }));
+      socket.onmessage = (event) => this.receive(socket, event.data);
+      socket.onclose = () => {
+        if (this.socket !== socket) return;
+        this.socket = null;
+        this.ready = false;
+        this.stopPings();
+        this.scheduleReconnect();
+      };
+      socket.onerror = () => {
+        // A close follows; it is handled there.
+      };
+    },
+
+    scheduleReconnect() {
+      const wait = Math.round(this.retry * (0.75 + Math.random() * 0.5));
+      this.retry = Math.min(this.retry * 2, RETRY_MAX_MS);
+      const until = Date.now() + wait;
+      const tick = () => {
+        const left = until - Date.now();
+        if (left <= 0) {
+          this.connect();
+          return;
+        }
+        setStatus("offline", "Offline: retrying in " + Math.ceil(left / 1000) + " s");
+        setTimeout(tick, Math.min(left, 250));
+      };
+      tick();
+    },
+
+    receive(socket, data) {
+      let message;
+      try {
+        message = JSON.parse(data);
+      } catch (e) {
+        return;
+      }
+      clearTimeout(this.pongTimer);
+      switch (message.type) {
+        case "connection_ack": {
+          const again = this.everConnected;
+          this.ready = true;
+          this.everConnected = true;
+          this.retry = RETRY_FIRST_MS;
+          setStatus("live", "Live");
+          for (const [id, sub] of this.subscriptions) this.sendSubscribe(id, sub);
+          this.startPings(socket);
+          if (again) for (const f of this.onReconnect) f();
+          break;
+        }
+        case "ping":
+          socket.send(JSON.stringify({ type: "pong" }));
+          break;
+        case "next": {
+          const sub = this.subscriptions.get(message.id);
+          if (!sub) break;
+          const payload = message.payload || {};
+          if (payload.errors && payload.errors.length) sub.onError(payload.errors[0].message);
+          else sub.onData(payload.data);
+          break;
+        }
+        case "error": {
+          const sub = this.subscriptions.get(message.id);
+          const errors = Array.isArray(message.payload) ? message.payload : [];
+          if (sub) sub.onError(errors.length ? errors[0].message : "refused");
+          break;
+        }
+        default:
+          break;
+      }
+    },
+
+    startPings(socket) {
+      this.stopPings();
+      this.pingTimer = setInterval(() => {
+        if (socket.readyState !== WebSocket.OPEN) return;
+        socket.send(JSON.stringify({ type: "ping" }));
+        // No answer at all: the network is gone though the socket does not know yet.
+        this.pongTimer = setTimeout(() => socket.close(), PONG_WITHIN_MS);
+      }, PING_EVERY_MS);
+    },
+
+    stopPings() {
+      clearInterval(this.pingTimer);
+      clearTimeout(this.pongTimer);
+    },
+
+    sendSubscribe(id, sub) {
+      this.socket.send(JSON.stringify({
+        id,
+        type: "subscribe",
+        payload: { query: sub.document, variables: sub.variables },
+      }));
+    },
+
+    // Subscribes now and again after every reconnection; returns how to stop.
+    subscribe(document, variables, onData, onError) {
+      const id = String(this.next++);
+      const sub = { document, variables, onData, onError };
+      this.subscriptions.set(id, sub);
+      if (this.ready) this.sendSubscribe(id, sub);
+      return () => {
+        this.subscriptions.delete(id);
+        if (this.ready) this.socket.send(JSON.stringify({ id, type: "complete" }));
+      };
+    },
+  };
+
+  function setStatus(kind, text) {
+    const status = document.getElementById("status");
+    status.className = "status " + kind;
+    status.textContent = text;
+    document.body.dataset.connection = kind;
+  }
+
+  // ---- players' names: the league a venue belongs to registers them ----
+
+  async function leagueOfVenue(venue) {
+    const data = await query(
+      "{ leagues { id name venues { id } seasons { id bestN } players { id name } } }",
+    );
+    const league = data.leagues.find((l) => l.venues.some((v) => v.id === venue));
+    return league || null;
+  }
+
+  // ---- the tournament screen ----
+
+  const TOURNAMENT = `subscription($id: ID!) { tournament(id: $id) {
+    id name venue stage level paused pausedSince levelStartedAt levelEndsAt timeLeft nextBreakAt
+    levelSpec { kind minutes smallBlind bigBlind ante { kind amount } colourUpLow colourUpHigh }
+    nextLevel { kind minutes smallBlind bigBlind ante { kind amount } }
+    averageStack entries rebuys addOns remaining field prizePool prizes handForHand
+    pending { kind tables players low high fromTable fromSeat toTable toSeat pool }
+    tables { table seats { seat player chips } }
+    places { player place shared }
+    cancelled { reason }
+    results { player place shared prize }
+  } }`;
+
+  function blindsText(spec) {
+    if (!spec) return "";
+    if (spec.kind === "break") return "Break";
+    return chips(spec.smallBlind) + " / " + chips(spec.bigBlind);
+  }
+
+  function anteText(spec) {
+    if (!spec || spec.kind === "break" || !spec.ante || spec.ante.kind === "NONE") return "";
+    const amount = chips(spec.ante.amount);
+    return spec.ante.kind === "BIG_BLIND" ? "Big blind ante " + amount : "Ante " + amount;
+  }
+
+  function pendingText(p, name) {
+    const players = (p.players || []).map(name).join(", ");
+    switch (p.kind) {
+      case "REDRAW": return "Redraw due: onto " + (p.tables.length === 1 ? "table " : "tables ") + p.tables.join(", ");
+      case "COLOUR_UP": return "Colour-up: the " + chips(p.low) + " chips leave play";
+      case "REBUY_DECISIONS": return "Re-buy or not: " + players;
+      case "HAND_FOR_HAND": return "Hand-for-hand: waiting on table " + p.tables.join(", ");
+      case "HALTED": return "Play halted at table " + p.tables.join(", ") + " until players move";
+      case "TABLE_TO_BREAK": return "Table " + p.tables[0] + " breaks after this hand";
+      case "MOVE":
+        return players + ": table " + p.fromTable + " seat " + (p.fromSeat + 1) +
+          " to table " + p.toTable + " seat " + (p.toSeat + 1);
+      case "ANNOUNCE_PAYOUTS": return "Prize pool final: " + money(p.pool);
+      default: return p.kind;
+    }
+  }
+
+  function tournamentScreen(id, container, options) {
+    const screen = el("section", { class: "tournament", "data-screen": "tournament" });
+    container.append(screen);
+    const state = { view: null, names: new Map(), venue: null, error: null };
+    const name = (player) => state.names.get(player) || player;
+
+    const clockBox = el("div", { class: "panel clock" });
+    const facts = el("div", { class: "facts" });
+    const lower = el("div", { class: "lower" });
+    screen.append(clockBox, facts, lower);
+
+    function renderClock() {
+      const t = state.view;
+      if (!t) return;
+      const spec = t.levelSpec;
+      const onBreak = spec && spec.kind === "break";
+      clockBox.classList.toggle("paused", t.paused && t.stage === "RUNNING");
+      clockBox.classList.toggle("on-break", !!onBreak);
+      let left = null;
+      if (t.stage === "RUNNING") {
+        if (t.paused) left = t.timeLeft;
+        else if (t.levelEndsAt !== null) left = t.levelEndsAt - serverNow();
+      } else if (t.stage !== "FINISHED" && spec) {
+        left = spec.minutes * 60000;
+      }
+      clockBox.querySelector(".time").textContent = left === null ? "--:--" : duration(left);
+      const next = clockBox.querySelector(".next");
+      const parts = [];
+      if (t.nextLevel && t.stage !== "FINISHED") {
+        parts.push("Next: " + (t.nextLevel.kind === "break" ? "break" : blindsText(t.nextLevel)) +
+          (anteText(t.nextLevel) ? " (" + anteText(t.nextLevel).toLowerCase() + ")" : ""));
+      }
+      if (t.nextBreakAt !== null && t.stage === "RUNNING" && !t.paused && !onBreak) {
+        parts.push("Break in " + duration(t.nextBreakAt - serverNow()));
+      }
+      next.textContent = parts.join("   ·   ");
+    }
+
+    function render() {
+      const t = state.view;
+      if (!t) return;
+      if (!options.quiet) setHeader(t.name, state.venue);
+      screen.dataset.title = t.name;
+      const spec = t.levelSpec;
+      const onBreak = spec && spec.kind === "break";
+      let badge = null;
+      if (t.cancelled) badge = el("span", { class: "state finished", text: "CANCELLED" });
+      else if (t.stage === "FINISHED") badge = el("span", { class: "state finished", text: "FINISHED" });
+      else if (t.stage !== "RUNNING") badge = el("span", { class: "state", text: "NOT STARTED" });
+      else if (t.paused) badge = el("span", { class: "state paused", id: "paused", text: "PAUSED" });
+      else if (onBreak) badge = el("span", { class: "state break", text: "BREAK" });
+      clockBox.replaceChildren(
+        el("div", { class: "level", id: "level" },
+          onBreak ? "Break" : "Level " + (t.level || 1), " ", badge,
+          t.handForHand ? el("span", { class: "state paused", text: "HAND FOR HAND" }) : null),
+        el("div", { class: "time big", id: "time" }),
+        el("div", { class: "blinds big", id: "blinds", text: onBreak ? "Break" : blindsText(spec) }),
+        el("div", { class: "ante", id: "ante", text: anteText(spec) }),
+        el("div", { class: "next", id: "next" }),
+      );
+      renderClock();
+
+      const fact = (label, value, factId) =>
+        el("div", { class: "panel fact" }, el("div", { class: "label", text: label }),
+          el("div", { class: "value big", id: factId, text: value }));
+      facts.replaceChildren(
+        fact("Players", t.remaining + " / " + t.entries, "remaining"),
+        fact("Average stack", chips(t.averageStack), "average"),
+        fact("Prize pool", money(t.prizePool), "pool"),
+        fact("Re-buys · add-ons", t.rebuys + " · " + t.addOns, "purchases"),
+      );
+
+      // Prizes: what the results pay once over, else what the places will pay.
+      const paid = new Map();
+      for (const r of t.results || []) paid.set(r.place, r);
+      const prizes = el("ol", { class: "list", id: "prizes" },
+        t.prizes.map((amount, i) => {
+          const result = paid.get(i + 1);
+          return el("li", { "data-cents": amount },
+            el("span", { class: "who", text: ordinal(i + 1) + (result ? "  " + name(result.player) : "") }),
+            el("span", { class: "num", text: money(amount) }));
+        }));
+
+      // The latest eliminations: the players out, the most recent (the best place) first.
+      const out = t.places
+        .filter((p) => t.stage === "FINISHED" ? p.place > 1 : p.place > 1 || t.remaining === 0)
+        .sort((a, b) => a.place - b.place || a.player.localeCompare(b.player))
+        .slice(0, 10);
+      const eliminations = el("ol", { class: "list", id: "eliminations" },
+        out.map((p) => el("li", { "data-player": p.player },
+          el("span", { class: "who", text: name(p.player) }),
+          el("span", { class: "num", text: ordinal(p.place) + (p.shared > 1 ? " (shared)" : "") }))));
+
+      const pendingItems = t.pending.map((p) => el("li", { "data-kind": p.kind, text: pendingText(p, name) }));
+      const pending = pendingItems.length
+        ? el("div", { class: "panel pending", id: "pending" }, el("ul", { class: "list" }, pendingItems))
+        : null;
+
+      const tables = el("div", { class: "tables", id: "tables" },
+        t.tables.map((table) => el("div", { class: "panel table", "data-table": table.table },
+          el("h3", { text: "Table " + table.table }),
+          el("ul", { class: "list" },
+            table.seats.slice().sort((a, b) => a.seat - b.seat).map((s) =>
+              el("li", { "data-player": s.player, "data-chips": s.chips },
+                el("span", { class: "who", text: (s.seat + 1) + "  " + name(s.player) }),
+                el("span", { class: "num", text: chips(s.chips) })))))));
+
+      lower.replaceChildren(
+        el("div", { class: "panel" }, el("h2", { text: "Prizes" }), prizes),
+        el("div", { class: "panel" }, el("h2", { text: "Eliminated" }),
+          out.length ? eliminations : el("p", { class: "note", id: "eliminations", text: "Nobody yet" })),
+        el("div", { class: "panel" }, pending, el("h2", { text: t.cancelled ? "Cancelled: " + t.cancelled.reason : "Tables" }), tables),
+      );
+      document.body.dataset.updated = String(Date.now());
+    }
+
+    const timer = setInterval(renderClock, 250);
+    (async () => {
+      try {
+        const venueOf = await query("query($id: ID!) { tournament(id: $id) { venue } }", { id });
+        if (!venueOf.tournament) {
+          showNote(screen, "There is no tournament " + id + ".");
+          return;
+        }
+        const venueId = venueOf.tournament.venue;
+        const [venueData, league] = await Promise.all([
+          query("query($id: ID!) { venue(id: $id) { id name logo region } }", { id: venueId }),
+          leagueOfVenue(venueId),
+        ]);
+        state.venue = venueData.venue || { id: venueId };
+        if (league) for (const p of league.players) state.names.set(p.id, p.name);
+        await syncClock(id);
+      } catch (e) {
+        // Offline at load: the subscription starts when the server answers.
+      }
+      live.onReconnect.push(() => syncClock(id));
+      live.subscribe(TOURNAMENT, { id }, (data) => {
+        state.view = data.tournament;
+        render();
+      }, (message) => showNote(screen, message));
+    })();
+    return { screen, stop: () => clearInterval(timer), title: () => state.view && state.view.name, venue: () => state.venue };
+  }
+
+  // ---- the leaderboard ----
+
+  const STANDINGS = `subscription($l: ID!, $s: ID!, $v: ID, $r: String) {
+    standings(leagueId: $l, season: $s, venue: $v, region: $r) {
+      rank player name points counted played wins finalTables bestFinish score separatedBy previousRank
+    } }`;
+
+  const TIE_BREAKS = {
+    Points: "points", Score: "score", Wins: "wins", FinalTables: "final tables",
+    BestFinish: "best finish", Earliest: "reached first", PlayerId: "by id",
+  };
+
+  function leaderboardScreen(leagueId, season, filter, container, options) {
+    const screen = el("section", { class: "leaderboard", "data-screen": "leaderboard" });
+    container.append(screen);
+    const head = el("div", { class: "filters" });
+    const legend = el("div", { class: "legend" });
+    const wrap = el("div", { class: "board-wrap" });
+    screen.append(head, wrap, legend);
+    const state = { league: null, lines: null, page: 0, title: "" };
+
+    function filterLinks() {
+      const l = state.league;
+      const base = "/leaderboard/" + encodeURIComponent(leagueId) + "/" + encodeURIComponent(season);
+      const link = (text, query, on) => el("a", { href: base + query, class: on ? "on" : null, text });
+      const regions = [...new Set(l.venues.map((v) => v.region))].sort();
+      head.replaceChildren(
+        link("Whole league", "", !filter.venue && !filter.region),
+        regions.map((r) => link(r, "?region=" + encodeURIComponent(r), filter.region === r)),
+        l.venues.map((v) => link(v.name || v.id, "?venue=" + encodeURIComponent(v.id), filter.venue === v.id)),
+      );
+    }
+
+    function render() {
+      const lines = state.lines;
+      if (!lines || !state.league) return;
+      const s = state.league.seasons.find((x) => x.id === season) || {};
+      const hasScore = lines.some((line) => line.score !== null);
+      const table = el("table", { class: "standings", id: "standings" });
+      table.append(el("thead", {}, el("tr", {},
+        el("th", { text: "Move" }), el("th", { text: "#" }), el("th", { class: "name", text: "Player" }),
+        el("th", { text: "Points" }), hasScore ? el("th", { text: "Score" }) : null,
+        el("th", { text: s.bestN ? "Best " + s.bestN : "Played" }),
+        el("th", { text: "Wins" }), el("th", { class: "wide", text: "Final tables" }),
+        el("th", { class: "wide", text: "Best" }), el("th", { class: "wide", text: "Ahead on" }))));
+      const body = el("tbody");
+      for (const line of lines) {
+        let move;
+        if (line.previousRank === null) move = el("span", { class: "move new", text: "new" });
+        else if (line.previousRank > line.rank) move = el("span", { class: "move up", text: "▲" + (line.previousRank - line.rank) });
+        else if (line.previousRank < line.rank) move = el("span", { class: "move down", text: "▼" + (line.rank - line.previousRank) });
+        else move = el("span", { class: "move", text: "–" });
+        const dropped = line.played - line.counted;
+        const below = line.rank > 1 ? TIE_BREAKS[line.separatedBy] || "" : "";
+        body.append(el("tr", { "data-player": line.player, "data-rank": line.rank, class: line.rank === 1 ? "leader" : null },
+          el("td", {}, move), el("td", { text: line.rank }),
+          el("td", { class: "name", text: line.name }),
+          el("td", { class: "points", text: String(line.points) }),
+          hasScore ? el("td", { text: line.score === null ? "" : String(line.score) }) : null,
+          el("td", {}, String(line.counted), dropped > 0 ? el("span", { class: "dropped", text: " of " + line.played }) : null),
+          el("td", { text: line.wins }), el("td", { class: "wide", text: line.finalTables }),
+          el("td", { class: "wide", text: ordinal(line.bestFinish) }),
+          el("td", { class: "wide dropped", text: below })));
+      }
+      table.append(body);
+      wrap.replaceChildren(lines.length ? table : el("p", { class: "note", text: "No results yet this season." }));
+      paginate();
+      document.body.dataset.updated = String(Date.now());
+    }
+
+    // A TV shows as many lines as fit, a page at a time.
+    function paginate() {
+      const rows = [...wrap.querySelectorAll("tbody tr")];
+      const notes = [];
+      const s = state.league && state.league.seasons.find((x) => x.id === season);
+      if (s && s.bestN) notes.push("Each player's best " + s.bestN + " results count; the rest are dropped.");
+      notes.push("Move: since the latest tournament.");
+      if (!rows.length || matchMedia("(orientation: portrait)").matches) {
+        rows.forEach((r) => { r.hidden = false; });
+        legend.textContent = notes.join("  ");
+        return;
+      }
+      rows.forEach((r) => { r.hidden = false; });
+      const headHeight = wrap.querySelector("thead").offsetHeight;
+      const rowHeight = rows[0].offsetHeight || 1;
+      const perPage = Math.max(1, Math.floor((wrap.clientHeight - headHeight) / rowHeight));
+      const pages = Math.ceil(rows.length / perPage);
+      if (state.page >= pages) state.page = 0;
+      rows.forEach((r, i) => { r.hidden = Math.floor(i / perPage) !== state.page; });
+      if (pages > 1) notes.push("Page " + (state.page + 1) + " of " + pages + ".");
+      legend.textContent = notes.join("  ");
+    }
+
+    const pager = setInterval(() => {
+      state.page += 1;
+      paginate();
+    }, 12000);
+    window.addEventListener("resize", paginate);
+
+    (async () => {
+      try {
+        const data = await query(
+          "query($id: ID!) { league(id: $id) { id name venues { id name logo region } seasons { id bestN } } }",
+          { id: leagueId },
+        );
+        if (!data.league) {
+          showNote(screen, "There is no league " + leagueId + ".");
+          return;
+        }
+        state.league = data.league;
+        const venue = filter.venue ? data.league.venues.find((v) => v.id === filter.venue) : null;
+        const scope = venue ? venue.name || venue.id : filter.region ? filter.region : "";
+        state.title = data.league.name + ": " + season + (scope ? " · " + scope : "");
+        state.venue = venue || null;
+        if (!options.quiet) setHeader(state.title, state.venue);
+        filterLinks();
+      } catch (e) {
+        showNote(screen, "The league could not be read: " + e.message);
+        return;
+      }
+      live.subscribe(STANDINGS, { l: leagueId, s: season, v: filter.venue, r: filter.region }, (data) => {
+        state.lines = data.standings;
+        render();
+      }, (message) => showNote(wrap, message));
+    })();
+    return { screen, stop: () => clearInterval(pager), title: () => state.title, venue: () => state.venue };
+  }
+
+  // ---- the picker ----
+
+  async function home(container) {
+    setHeader("League screens", null);
+    const start = new Date();
+    start.setHours(0, 0, 0, 0);
+    const end = new Date(start);
+    end.setDate(end.getDate() + 1);
+    async function load() {
+      const data = await query(
+        `query($from: Millis!, $before: Millis!) {
+          leagues { id name venues { id name region } seasons { id bestN } }
+          tournaments(startsFrom: $from, startsBefore: $before, first: 1000) {
+            tournaments { id name venue stage remaining entries } } }`,
+        { from: start.getTime(), before: end.getTime() },
+      );
+      const grid = el("div", { class: "home", id: "home" });
+      const today = data.tournaments.tournaments;
+      const leagueOf = (venue) => data.leagues.find((l) => l.venues.some((v) => v.id === venue));
+      grid.append(el("div", { class: "panel" }, el("h2", { text: "Today's tournaments" }),
+        today.length
+          ? el("ul", { class: "list" }, today.map((t) => {
+            const league = leagueOf(t.venue);
+            const seasonId = league && league.seasons.length ? league.seasons[league.seasons.length - 1].id : null;
+            const venue = league && league.venues.find((v) => v.id === t.venue);
+            const tv = league && seasonId
+              ? "/tv?tournament=" + encodeURIComponent(t.id) + "&league=" + encodeURIComponent(league.id) + "&season=" + encodeURIComponent(seasonId)
+              : null;
+            return el("li", {},
+              el("span", { class: "who" }, el("a", { href: "/tournament/" + encodeURIComponent(t.id), text: t.name }),
+                " · " + ((venue && venue.name) || t.venue)),
+              el("span", { class: "num" }, t.stage.toLowerCase(), tv ? " · " : "", tv ? el("a", { href: tv, text: "TV" }) : null));
+          }))
+          : el("p", { class: "note", text: "No tournament is scheduled today." })));
+      for (const l of data.leagues) {
+        const regions = [...new Set(l.venues.map((v) => v.region))].sort();
+        grid.append(el("div", { class: "panel", "data-league": l.id }, el("h2", { text: l.name }),
+          el("ul", { class: "list" }, l.seasons.slice().reverse().map((s, i) => {
+            const base = "/leaderboard/" + encodeURIComponent(l.id) + "/" + encodeURIComponent(s.id);
+            return el("li", {},
+              el("span", { class: "who" }, el("a", { href: base, text: "Season " + s.id }), i === 0 ? " (latest)" : ""),
+              el("span", { class: "num" }, regions.flatMap((r) => [" ", el("a", { href: base + "?region=" + encodeURIComponent(r), text: r })])));
+          })),
+          el("p", { class: "legend", text: "Venues: " + l.venues.map((v) => v.name || v.id).join(", ") })));
+      }
+      container.replaceChildren(grid);
+    }
+    const refresh = async () => {
+      try {
+        await load();
+      } catch (e) {
+        if (!container.querySelector("#home")) showNote(container, "The server cannot be reached; retrying.");
+      }
+    };
+    await refresh();
+    setInterval(refresh, 30000);
+    setStatus("live", "Live");
+  }
+
+  // ---- the TV rotation ----
+
+  function tv(container) {
+    const every = Math.max(5, Number(param("every")) || 30) * 1000;
+    const box = el("div", { class: "rotating" });
+    container.replaceChildren(box);
+    const screens = [];
+    const tournament = param("tournament");
+    const leagueId = param("league");
+    const season = param("season");
+    if (tournament) screens.push(tournamentScreen(tournament, box, { quiet: true }));
+    if (leagueId && season) {
+      screens.push(leaderboardScreen(leagueId, season, { venue: param("venue"), region: param("region") }, box, { quiet: true }));
+    }
+    if (!screens.length) {
+      showNote(container, "Name what to show: /tv?tournament=<id>&league=<id>&season=<id>&every=<seconds>");
+      return;
+    }
+    let shown = 0;
+    const show = () => {
+      screens.forEach((s, i) => s.screen.classList.toggle("shown", i === shown));
+      const s = screens[shown];
+      setHeader(s.title() || "", s.venue());
+      document.body.dataset.shown = s.screen.dataset.screen;
+    };
+    show();
+    // Headers fill in as the screens load.
+    setInterval(() => setHeader(screens[shown].title() || "", screens[shown].venue()), 1000);
+    if (screens.length > 1) {
+      setInterval(() => {
+        shown = (shown + 1) % screens.length;
+        show();
+      }, every);
+    }
+  }
+
+  // ---- the route ----
+
+  function route() {
+    const main = document.getElementById("main");
+    const path = location.pathname;
+    let m;
+    if (path === "/" || path === "") {
+      home(main);
+      return;
+    }
+    live.start();
+    main.replaceChildren();
+    if ((m = path.match(/^\/tournament\/([^/]+)\/?$/))) {
+      tournamentScreen(decodeURIComponent(m[1]), main, {});
+    } else if ((m = path.match(/^\/leaderboard\/([^/]+)\/([^/]+)\/?$/))) {
+      leaderboardScreen(decodeURIComponent(m[1]), decodeURIComponent(m[2]),
+        { venue: param("venue"), region: param("region") }, main, {});
+    } else if (path === "/tv" || path === "/tv/") {
+      tv(main);
+    } else {
+      showNote(main, "No such screen. Start from /.");
+    }
+  }
+
+  route();
+})();
