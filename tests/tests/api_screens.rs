@@ -175,6 +175,8 @@ async fn standings_by_region_say_how_each_line_moved(app: &TestApp) {
                 "query": "subscription { standings(leagueId: \"apl\", season: \"s1\", region: \"north\") { rank player previousRank } }"}}),
         )
         .await;
+    let ack = next_message(&mut live, "the acknowledgement").await;
+    assert_eq!(ack["type"], "connection_ack");
     let now = next_message(&mut live, "the north's standings").await;
     assert_eq!(now["payload"]["data"]["standings"][2]["player"], "cat");
 

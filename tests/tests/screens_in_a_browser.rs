@@ -138,9 +138,12 @@ fn shots() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screens")
 }
 
-/// Whether every part of the screen named is inside the viewport (nothing to scroll to).
-const FITS: &str = "[...document.querySelectorAll(arguments[0])].every((e) => { const r = e.getBoundingClientRect(); \
-    return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight + 1 && r.right <= window.innerWidth + 1; }) \
+/// Whether every part of the screen named, and its text, is inside the viewport (nothing
+/// to scroll to, nothing cut off).
+const FITS: &str = "[...document.querySelectorAll(arguments[0])].every((e) => { \
+    const inside = (r) => r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight + 1 && r.right <= window.innerWidth + 1; \
+    const text = document.createRange(); text.selectNodeContents(e); \
+    const r = e.getBoundingClientRect(); return r.width > 0 && inside(r) && inside(text.getBoundingClientRect()); }) \
     && document.documentElement.scrollWidth <= window.innerWidth && document.documentElement.scrollHeight <= window.innerHeight";
 
 async fn fits(browser: &Browser, selectors: &str, size: &str) {
@@ -415,11 +418,16 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
     // A phone in portrait: one column, nothing wider than the screen.
     browser.viewport(390, 844).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
+    // Every figure's own text, not only its box, within the screen's width.
     assert_eq!(
         browser
-            .eval("document.documentElement.scrollWidth <= window.innerWidth && document.getElementById('time').getBoundingClientRect().right <= window.innerWidth")
+            .eval("document.documentElement.scrollWidth <= window.innerWidth && \
+                   [...document.querySelectorAll('#time, #blinds, .fact .value, #prizes li, #tables li')].every((e) => { \
+                     const r = document.createRange(); r.selectNodeContents(e); const b = r.getBoundingClientRect(); \
+                     return b.left >= 0 && b.right <= window.innerWidth; })")
             .await,
-        true
+        true,
+        "a figure is wider than a phone"
     );
     browser.screenshot(&shots().join("tournament-phone.png")).await;
     browser.viewport(1920, 1080).await;
@@ -481,7 +489,7 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
         .await;
     seen(
         &browser,
-        "document.getElementById('main').innerText.includes('No results yet') && document.querySelector('.filters a.on').textContent === 'south'",
+        "document.getElementById('main').innerText.includes('No results yet') && document.querySelector('.filters a.on').textContent === 'Region south'",
         LIVE,
         "the south's empty leaderboard",
     )

@@ -323,6 +323,15 @@
     }
   }
 
+  // Many tables on one screen: their type shrinks (to half at most) until they fit.
+  function shrinkToFit(box, content) {
+    content.style.fontSize = "";
+    if (matchMedia("(orientation: portrait)").matches || !box.offsetParent) return;
+    for (let scale = 100; scale >= 50 && box.scrollHeight > box.clientHeight + 1; scale -= 5) {
+      content.style.fontSize = scale + "%";
+    }
+  }
+
   function tournamentScreen(id, container, options) {
     const screen = el("section", { class: "tournament", "data-screen": "tournament" });
     container.append(screen);
@@ -332,7 +341,8 @@
     const clockBox = el("div", { class: "panel clock" });
     const facts = el("div", { class: "facts" });
     const lower = el("div", { class: "lower" });
-    screen.append(clockBox, facts, lower);
+    const side = el("div", { class: "panel side" });
+    screen.append(clockBox, facts, lower, side);
 
     function renderClock() {
       const t = state.view;
@@ -434,12 +444,18 @@
         el("div", { class: "panel" }, el("h2", { text: "Prizes" }), prizes),
         el("div", { class: "panel" }, el("h2", { text: "Eliminated" }),
           out.length ? eliminations : el("p", { class: "note", id: "eliminations", text: "Nobody yet" })),
-        el("div", { class: "panel" }, pending, el("h2", { text: t.cancelled ? "Cancelled: " + t.cancelled.reason : "Tables" }), tables),
       );
+      side.replaceChildren(pending || "", el("h2", { text: t.cancelled ? "Cancelled: " + t.cancelled.reason : "Tables" }), tables);
+      shrinkToFit(side, tables);
       document.body.dataset.updated = String(Date.now());
     }
 
     const timer = setInterval(renderClock, 250);
+    const refit = () => {
+      const tables = side.querySelector(".tables");
+      if (tables) shrinkToFit(side, tables);
+    };
+    window.addEventListener("resize", refit);
     (async () => {
       try {
         const venueOf = await query("query($id: ID!) { tournament(id: $id) { venue } }", { id });
@@ -464,7 +480,7 @@
         render();
       }, (message) => showNote(screen, message));
     })();
-    return { screen, stop: () => clearInterval(timer), title: () => state.view && state.view.name, venue: () => state.venue };
+    return { screen, refit, stop: () => clearInterval(timer), title: () => state.view && state.view.name, venue: () => state.venue };
   }
 
   // ---- the leaderboard ----
@@ -476,7 +492,7 @@
 
   const TIE_BREAKS = {
     Points: "points", Score: "score", Wins: "wins", FinalTables: "final tables",
-    BestFinish: "best finish", Earliest: "reached first", PlayerId: "by id",
+    BestFinish: "best finish", Earliest: "reached first", PlayerId: "level (id order)",
   };
 
   function leaderboardScreen(leagueId, season, filter, container, options) {
@@ -495,8 +511,8 @@
       const regions = [...new Set(l.venues.map((v) => v.region))].sort();
       head.replaceChildren(
         link("Whole league", "", !filter.venue && !filter.region),
-        regions.map((r) => link(r, "?region=" + encodeURIComponent(r), filter.region === r)),
-        l.venues.map((v) => link(v.name || v.id, "?venue=" + encodeURIComponent(v.id), filter.venue === v.id)),
+        ...regions.map((r) => link("Region " + r, "?region=" + encodeURIComponent(r), filter.region === r)),
+        ...l.venues.map((v) => link(v.name || v.id, "?venue=" + encodeURIComponent(v.id), filter.venue === v.id)),
       );
     }
 
@@ -592,7 +608,7 @@
         render();
       }, (message) => showNote(wrap, message));
     })();
-    return { screen, stop: () => clearInterval(pager), title: () => state.title, venue: () => state.venue };
+    return { screen, refit: paginate, stop: () => clearInterval(pager), title: () => state.title, venue: () => state.venue };
   }
 
   // ---- the picker ----
@@ -676,6 +692,7 @@
     const show = () => {
       screens.forEach((s, i) => s.screen.classList.toggle("shown", i === shown));
       const s = screens[shown];
+      s.refit();
       setHeader(s.title() || "", s.venue());
       document.body.dataset.shown = s.screen.dataset.screen;
     };
