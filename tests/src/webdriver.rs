@@ -141,7 +141,8 @@ impl Browser {
 
     /// What `expression` is in the page.
     pub async fn eval(&self, expression: &str) -> Value {
-        self.run(&format!("return ({expression});"), json!([])).await
+        self.run(&format!("return ({expression});"), json!([]))
+            .await
     }
 
     /// Waits until `expression` is true in the page, at most `within`; the time it took, or

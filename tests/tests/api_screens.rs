@@ -23,7 +23,11 @@ async fn a_venue_shows_its_name_and_logo(app: &TestApp) {
     a_league(app).await;
     // Until it is set, a venue has neither.
     let venue = app
-        .graphql(None, "{ venue(id: \"crown\") { id region name logo } }", json!({}))
+        .graphql(
+            None,
+            "{ venue(id: \"crown\") { id region name logo } }",
+            json!({}),
+        )
         .await;
     assert_eq!(
         venue["data"]["venue"],
@@ -36,7 +40,11 @@ async fn a_venue_shows_its_name_and_logo(app: &TestApp) {
         ("data:text/html;base64,PGI+aGk8L2I+", "The Crown", "logo"),
         ("data:image/png;base64,not base64!", "The Crown", "logo"),
         ("data:image/png,plain", "The Crown", "logo"),
-        (&format!("data:image/png;base64,{}", "A".repeat(70_000)), "The Crown", "logo"),
+        (
+            &format!("data:image/png;base64,{}", "A".repeat(70_000)),
+            "The Crown",
+            "logo",
+        ),
         (LOGO, "  ", ""),
     ] {
         let body = app
@@ -78,7 +86,10 @@ async fn a_venue_shows_its_name_and_logo(app: &TestApp) {
     );
     // The same again changes nothing; the public reads it.
     let again = app
-        .admin(SET_DISPLAY, json!({"v": "crown", "n": "The Crown", "l": LOGO}))
+        .admin(
+            SET_DISPLAY,
+            json!({"v": "crown", "n": "The Crown", "l": LOGO}),
+        )
         .await;
     assert_eq!(again["setVenueDisplay"]["events"], 0);
     let venue = app
@@ -182,7 +193,14 @@ async fn standings_by_region_say_how_each_line_moved(app: &TestApp) {
 
     // The second night: cat wins, bob second, ann third. All three are level on 200
     // points; ann and cat have a win each, and ann's id comes first.
-    started(app, "t2", "crown", Tracking::Results, &["ann", "bob", "cat"]).await;
+    started(
+        app,
+        "t2",
+        "crown",
+        Tracking::Results,
+        &["ann", "bob", "cat"],
+    )
+    .await;
     for out in ["ann", "bob"] {
         app.admin(
             "mutation($p: ID!) { eliminate(input: {tournamentId: \"t2\", players: [$p], by: \"cat\"}) { events } }",
@@ -220,9 +238,7 @@ async fn standings_by_region_say_how_each_line_moved(app: &TestApp) {
         app.admin(STANDINGS, json!({"r": "south"})).await["standings"],
         json!([])
     );
-    let body = app
-        .graphql(None, STANDINGS, json!({"r": "nowhere"}))
-        .await;
+    let body = app.graphql(None, STANDINGS, json!({"r": "nowhere"})).await;
     assert_eq!(code(&body), "NOT_FOUND", "{body:#}");
     let body = app
         .graphql(None, STANDINGS, json!({"v": "crown", "r": "north"}))

@@ -26,11 +26,26 @@ const LOGO: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAA
 /// names.
 async fn the_league(app: &TestApp) {
     for (document, variables) in [
-        ("mutation { createLeague(input: {id: \"apl\", name: \"Australian Pub League\"}) { events } }", json!({})),
-        ("mutation { addVenue(input: {leagueId: \"apl\", venue: \"crown\", region: \"north\"}) { events } }", json!({})),
-        ("mutation { addVenue(input: {leagueId: \"apl\", venue: \"pier\", region: \"south\"}) { events } }", json!({})),
-        ("mutation($l: String) { setVenueDisplay(input: {leagueId: \"apl\", venue: \"crown\", name: \"The Crown\", logo: $l}) { events } }", json!({"l": LOGO})),
-        ("mutation { addSeason(input: {leagueId: \"apl\", season: \"s1\", bestN: 2, scoring: {table: [125, 100, 75, 50]}}) { events } }", json!({})),
+        (
+            "mutation { createLeague(input: {id: \"apl\", name: \"Australian Pub League\"}) { events } }",
+            json!({}),
+        ),
+        (
+            "mutation { addVenue(input: {leagueId: \"apl\", venue: \"crown\", region: \"north\"}) { events } }",
+            json!({}),
+        ),
+        (
+            "mutation { addVenue(input: {leagueId: \"apl\", venue: \"pier\", region: \"south\"}) { events } }",
+            json!({}),
+        ),
+        (
+            "mutation($l: String) { setVenueDisplay(input: {leagueId: \"apl\", venue: \"crown\", name: \"The Crown\", logo: $l}) { events } }",
+            json!({"l": LOGO}),
+        ),
+        (
+            "mutation { addSeason(input: {leagueId: \"apl\", season: \"s1\", bestN: 2, scoring: {table: [125, 100, 75, 50]}}) { events } }",
+            json!({}),
+        ),
     ] {
         app.admin(document, variables).await;
     }
@@ -80,10 +95,7 @@ async fn seats(app: &TestApp, id: &str) -> Vec<(String, u64)> {
 
 /// Whether the page's tables show `seats`' chips, as a page expression.
 fn tables_show(seats: &[(String, u64)]) -> String {
-    let want: Vec<String> = seats
-        .iter()
-        .map(|(p, c)| format!("[{p:?}, {c}]"))
-        .collect();
+    let want: Vec<String> = seats.iter().map(|(p, c)| format!("[{p:?}, {c}]")).collect();
     format!(
         "[{}].every(([p, c]) => {{ const li = document.querySelector('#tables li[data-player=\"' + p + '\"]'); \
          return li !== null && Number(li.dataset.chips) === c; }}) && document.querySelectorAll('#tables li').length === {}",
@@ -94,7 +106,11 @@ fn tables_show(seats: &[(String, u64)]) -> String {
 
 /// One move at table 1 of `id` chosen by `choose` from the table view (`None`: start the
 /// next hand, or show at showdown); returns the view it chose from.
-async fn step(app: &TestApp, id: &str, choose: impl Fn(&Value) -> (&'static str, Option<u64>)) -> Value {
+async fn step(
+    app: &TestApp,
+    id: &str,
+    choose: impl Fn(&Value) -> (&'static str, Option<u64>),
+) -> Value {
     let data = app.admin(TABLE_VIEW, json!({"t": id})).await;
     let table = &data["table"];
     if table["inHand"] != true {
@@ -169,8 +185,16 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
     browser.viewport(1920, 1080).await;
 
     // The page loads, and shows the tournament, in under a second.
-    browser.open(&format!("{}/tournament/night", app.base)).await;
-    seen(&browser, "document.body.dataset.updated !== undefined", LIVE, "the first view").await;
+    browser
+        .open(&format!("{}/tournament/night", app.base))
+        .await;
+    seen(
+        &browser,
+        "document.body.dataset.updated !== undefined",
+        LIVE,
+        "the first view",
+    )
+    .await;
     let loaded = browser
         .eval("performance.getEntriesByType('navigation')[0].loadEventEnd")
         .await;
@@ -181,7 +205,9 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
     eprintln!("the tournament screen: loaded in {loaded:.0} ms, live view shown at {shown:.0} ms");
     assert!(loaded < 1000.0 && shown < 1000.0, "{loaded} ms, {shown} ms");
     assert_eq!(
-        browser.eval("document.getElementById('venue').textContent").await,
+        browser
+            .eval("document.getElementById('venue').textContent")
+            .await,
         "The Crown"
     );
     assert_eq!(
@@ -191,7 +217,9 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
         LOGO
     );
     assert_eq!(
-        browser.eval("document.getElementById('title').textContent").await,
+        browser
+            .eval("document.getElementById('title').textContent")
+            .await,
         "crown weekly"
     );
     let view = app
@@ -202,11 +230,15 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
         .await;
     let t = &view["tournament"];
     assert_eq!(
-        browser.eval("document.getElementById('remaining').textContent").await,
+        browser
+            .eval("document.getElementById('remaining').textContent")
+            .await,
         format!("{} / {}", t["remaining"], t["entries"])
     );
     assert_eq!(
-        browser.eval("document.getElementById('blinds').textContent").await,
+        browser
+            .eval("document.getElementById('blinds').textContent")
+            .await,
         format!(
             "{} / {}",
             grouped(u(&t["levelSpec"]["smallBlind"])),
@@ -251,7 +283,12 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
     );
 
     // A hand: folded round to the big blind, whose chips grow on the screen.
-    assert!(browser.until(&tables_show(&seats(&app, "night").await), LIVE).await.is_some());
+    assert!(
+        browser
+            .until(&tables_show(&seats(&app, "night").await), LIVE)
+            .await
+            .is_some()
+    );
     let mut hands = 0;
     loop {
         let before = step(&app, "night", |table| {
@@ -271,7 +308,13 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
         }
     }
     assert_eq!(hands, 1);
-    let took = seen(&browser, &tables_show(&seats(&app, "night").await), LIVE, "the hand's chips").await;
+    let took = seen(
+        &browser,
+        &tables_show(&seats(&app, "night").await),
+        LIVE,
+        "the hand's chips",
+    )
+    .await;
     eprintln!("a hand: on the screen in {took:?}");
 
     // A level change.
@@ -333,7 +376,9 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
         "the offline sign",
     )
     .await;
-    browser.screenshot(&shots().join("tournament-offline-1920x1080.png")).await;
+    browser
+        .screenshot(&shots().join("tournament-offline-1920x1080.png"))
+        .await;
     app.start_server();
     let took = seen(
         &browser,
@@ -343,7 +388,11 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
     )
     .await;
     eprintln!("the server restarted: the screen was live again after {took:?}");
-    assert_eq!(browser.eval("window.sameDocument").await, "yes", "the page reloaded");
+    assert_eq!(
+        browser.eval("window.sameDocument").await,
+        "yes",
+        "the page reloaded"
+    );
 
     // An elimination: two players all in each hand until one is out.
     let out_before = u(&app
@@ -383,7 +432,10 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
         .await;
     }
     let places = app
-        .admin("{ tournament(id: \"night\") { places { player place } } }", json!({}))
+        .admin(
+            "{ tournament(id: \"night\") { places { player place } } }",
+            json!({}),
+        )
         .await;
     let out: Vec<(String, u64)> = places["tournament"]["places"]
         .as_array()
@@ -403,7 +455,13 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
         .collect();
     let took = seen(&browser, &checks.join(" && "), LIVE, "the elimination").await;
     eprintln!("an elimination: on the screen in {took:?}");
-    seen(&browser, &tables_show(&seats(&app, "night").await), LIVE, "the tables after it").await;
+    seen(
+        &browser,
+        &tables_show(&seats(&app, "night").await),
+        LIVE,
+        "the tables after it",
+    )
+    .await;
 
     // Both TV sizes fit, with nothing to scroll; the screenshots are kept.
     let parts = "#time, #blinds, #level, #next, #remaining, #average, #pool, #prizes, #eliminations, #tables .table, #title, #status";
@@ -429,7 +487,9 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
         true,
         "a figure is wider than a phone"
     );
-    browser.screenshot(&shots().join("tournament-phone.png")).await;
+    browser
+        .screenshot(&shots().join("tournament-phone.png"))
+        .await;
     browser.viewport(1920, 1080).await;
 
     // The leaderboard: a first result, then a second that moves it.
@@ -456,27 +516,52 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    const STANDINGS: &str = "{ standings(leagueId: \"apl\", season: \"s1\") { rank player previousRank } }";
+    const STANDINGS: &str =
+        "{ standings(leagueId: \"apl\", season: \"s1\") { rank player previousRank } }";
     let now = expected(&app.admin(STANDINGS, json!({})).await["standings"]);
-    seen(&browser, &format!("{rows} === {now:?}"), LIVE, "the first standings").await;
+    seen(
+        &browser,
+        &format!("{rows} === {now:?}"),
+        LIVE,
+        "the first standings",
+    )
+    .await;
     // The tie-break columns and best-N are there.
     let text = browser
         .eval("document.getElementById('main').innerText")
         .await;
     let text = text.as_str().unwrap();
-    for column in ["POINTS", "BEST 2", "WINS", "FINAL TABLES", "AHEAD ON", "Ann Archer"] {
+    for column in [
+        "POINTS",
+        "BEST 2",
+        "WINS",
+        "FINAL TABLES",
+        "AHEAD ON",
+        "Ann Archer",
+    ] {
         assert!(text.contains(column), "{column} in {text}");
     }
     the_results(&app, "r2", 2, &["dan", "cat", "bob", "ann"]).await;
     let moved = expected(&app.admin(STANDINGS, json!({})).await["standings"]);
     assert_ne!(now, moved);
     assert!(moved.contains('▲'), "{moved}");
-    let took = seen(&browser, &format!("{rows} === {moved:?}"), LIVE, "the standings after r2").await;
+    let took = seen(
+        &browser,
+        &format!("{rows} === {moved:?}"),
+        LIVE,
+        "the standings after r2",
+    )
+    .await;
     eprintln!("a recorded result: the leaderboard moved in {took:?}");
     for (w, h) in [(1920, 1080), (1280, 720)] {
         browser.viewport(w, h).await;
         tokio::time::sleep(Duration::from_millis(300)).await;
-        fits(&browser, "#standings thead, #standings tbody tr:not([hidden]), #title", &format!("{w}x{h}")).await;
+        fits(
+            &browser,
+            "#standings thead, #standings tbody tr:not([hidden]), #title",
+            &format!("{w}x{h}"),
+        )
+        .await;
         browser
             .screenshot(&shots().join(format!("leaderboard-{w}x{h}.png")))
             .await;
@@ -502,9 +587,27 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
             app.base
         ))
         .await;
-    seen(&browser, "document.body.dataset.shown === 'tournament'", LIVE, "the TV's tournament").await;
-    seen(&browser, "document.body.dataset.shown === 'leaderboard'", Duration::from_secs(7), "the TV's leaderboard").await;
-    seen(&browser, "document.body.dataset.shown === 'tournament'", Duration::from_secs(7), "the TV's tournament again").await;
+    seen(
+        &browser,
+        "document.body.dataset.shown === 'tournament'",
+        LIVE,
+        "the TV's tournament",
+    )
+    .await;
+    seen(
+        &browser,
+        "document.body.dataset.shown === 'leaderboard'",
+        Duration::from_secs(7),
+        "the TV's leaderboard",
+    )
+    .await;
+    seen(
+        &browser,
+        "document.body.dataset.shown === 'tournament'",
+        Duration::from_secs(7),
+        "the TV's tournament again",
+    )
+    .await;
 
     // The picker lists the league and its season.
     browser.open(&format!("{}/", app.base)).await;
@@ -589,9 +692,18 @@ async fn the_screens_are_served_compressed_and_cached() {
             "public, max-age=31536000, immutable"
         );
         let gzipped = response.body().limit(1 << 20).await.unwrap();
-        let mut whole = client.get(format!("{}{path}", app.base)).send().await.unwrap();
+        let mut whole = client
+            .get(format!("{}{path}", app.base))
+            .send()
+            .await
+            .unwrap();
         let whole = whole.body().limit(1 << 20).await.unwrap();
-        assert!(gzipped.len() * 2 < whole.len(), "{path}: {} of {}", gzipped.len(), whole.len());
+        assert!(
+            gzipped.len() * 2 < whole.len(),
+            "{path}: {} of {}",
+            gzipped.len(),
+            whole.len()
+        );
     }
     let missing = client
         .get(format!("{}/dashboard/{version}/nothing.js", app.base))

@@ -20,8 +20,9 @@ use actix_web::{HttpResponse, web};
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The page, with its assets' path filled in.
-static PAGE: LazyLock<String> =
-    LazyLock::new(|| include_str!("../assets/dashboard/index.html").replace("{{version}}", VERSION));
+static PAGE: LazyLock<String> = LazyLock::new(|| {
+    include_str!("../assets/dashboard/index.html").replace("{{version}}", VERSION)
+});
 
 /// The page's assets: name, content type, bytes.
 const ASSETS: &[(&str, &str, &[u8])] = &[
@@ -117,7 +118,10 @@ mod tests {
         assert_eq!(named, ASSETS.len());
         for (name, _, bytes) in ASSETS {
             let text = std::str::from_utf8(bytes).unwrap_or_default();
-            assert!(!text.contains("http://") && !text.contains("https://"), "{name}");
+            assert!(
+                !text.contains("http://") && !text.contains("https://"),
+                "{name}"
+            );
         }
     }
 }

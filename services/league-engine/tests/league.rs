@@ -1009,19 +1009,48 @@ fn a_venue_sets_its_name_and_logo_for_its_screens() {
         logo: logo.map(str::to_owned),
     };
     for (command, refused) in [
-        (set("nowhere", None), LeagueError::UnknownVenue { venue: "nowhere".into() }),
-        (set("crown", Some("https://example.com/a.png")), LeagueError::BadLogo),
-        (set("crown", Some("data:image/gif;base64,R0lGOD==")), LeagueError::BadLogo),
-        (set("crown", Some("data:image/png;base64,a b")), LeagueError::BadLogo),
-        (set("crown", Some("data:image/png;base64,QQ===")), LeagueError::BadLogo),
-        (set("crown", Some("data:image/png;base64,")), LeagueError::BadLogo),
         (
-            set("crown", Some(&format!("data:image/png;base64,{}", "A".repeat(65_536)))),
+            set("nowhere", None),
+            LeagueError::UnknownVenue {
+                venue: "nowhere".into(),
+            },
+        ),
+        (
+            set("crown", Some("https://example.com/a.png")),
             LeagueError::BadLogo,
         ),
         (
-            Command::SetVenueDisplay { venue: "crown".into(), name: " ".into(), logo: None },
-            LeagueError::BadText { what: "the venue's name".into() },
+            set("crown", Some("data:image/gif;base64,R0lGOD==")),
+            LeagueError::BadLogo,
+        ),
+        (
+            set("crown", Some("data:image/png;base64,a b")),
+            LeagueError::BadLogo,
+        ),
+        (
+            set("crown", Some("data:image/png;base64,QQ===")),
+            LeagueError::BadLogo,
+        ),
+        (
+            set("crown", Some("data:image/png;base64,")),
+            LeagueError::BadLogo,
+        ),
+        (
+            set(
+                "crown",
+                Some(&format!("data:image/png;base64,{}", "A".repeat(65_536))),
+            ),
+            LeagueError::BadLogo,
+        ),
+        (
+            Command::SetVenueDisplay {
+                venue: "crown".into(),
+                name: " ".into(),
+                logo: None,
+            },
+            LeagueError::BadText {
+                what: "the venue's name".into(),
+            },
         ),
     ] {
         assert_eq!(decide(&state, &command), Err(refused), "{command:?}");
@@ -1036,12 +1065,18 @@ fn a_venue_sets_its_name_and_logo_for_its_screens() {
         }]
     );
     let display = state.venue("crown").unwrap().display.clone().unwrap();
-    assert_eq!((display.name.as_str(), display.logo.as_deref()), ("The Crown", Some(png)));
+    assert_eq!(
+        (display.name.as_str(), display.logo.as_deref()),
+        ("The Crown", Some(png))
+    );
     // The same again records nothing; every image type is taken.
     assert_eq!(decide(&state, &set("crown", Some(png))), Ok(Vec::new()));
     for media in ["image/jpeg", "image/webp", "image/svg+xml"] {
         let logo = format!("data:{media};base64,PHN2Zz4=");
-        assert_eq!(decide(&state, &set("crown", Some(&logo))).map(|e| e.len()), Ok(1));
+        assert_eq!(
+            decide(&state, &set("crown", Some(&logo))).map(|e| e.len()),
+            Ok(1)
+        );
     }
     // Replayed, the events give the same venue.
     let mut replayed = given_a_league(table(&APL), None);
@@ -1061,8 +1096,20 @@ fn the_standings_before_the_latest_tournament_are_those_without_it() {
     run(
         &mut state,
         &[
-            record(outcome("t1", "crown", 1, 10, &[("ann", 1), ("bob", 2), ("cat", 3)])),
-            record(outcome("t2", "anchor", 2, 10, &[("cat", 1), ("bob", 2), ("dan", 3)])),
+            record(outcome(
+                "t1",
+                "crown",
+                1,
+                10,
+                &[("ann", 1), ("bob", 2), ("cat", 3)],
+            )),
+            record(outcome(
+                "t2",
+                "anchor",
+                2,
+                10,
+                &[("cat", 1), ("bob", 2), ("dan", 3)],
+            )),
             // Recorded last, played first: the latest is by day, not by recording.
             record(outcome("t0", "red-lion", 0, 10, &[("bob", 1), ("eve", 2)])),
         ],
@@ -1076,11 +1123,20 @@ fn the_standings_before_the_latest_tournament_are_those_without_it() {
     run(
         &mut without,
         &[
-            record(outcome("t1", "crown", 1, 10, &[("ann", 1), ("bob", 2), ("cat", 3)])),
+            record(outcome(
+                "t1",
+                "crown",
+                1,
+                10,
+                &[("ann", 1), ("bob", 2), ("cat", 3)],
+            )),
             record(outcome("t0", "red-lion", 0, 10, &[("bob", 1), ("eve", 2)])),
         ],
     );
-    assert_eq!(before, without.standings(SEASON, None, Scope::Season).unwrap());
+    assert_eq!(
+        before,
+        without.standings(SEASON, None, Scope::Season).unwrap()
+    );
     // In the north the latest is t1.
     let (latest, before) = state
         .standings_before_latest(SEASON, None, Scope::Region("north"))

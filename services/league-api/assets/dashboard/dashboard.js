@@ -327,8 +327,9 @@
   function shrinkToFit(box, content) {
     content.style.fontSize = "";
     if (matchMedia("(orientation: portrait)").matches || !box.offsetParent) return;
-    for (let scale = 100; scale >= 50 && box.scrollHeight > box.clientHeight + 1; scale -= 5) {
-      content.style.fontSize = scale + "%";
+    const base = parseFloat(getComputedStyle(content).fontSize);
+    for (let scale = 95; scale >= 50 && box.scrollHeight > box.clientHeight + 1; scale -= 5) {
+      content.style.fontSize = (base * scale) / 100 + "px";
     }
   }
 
@@ -395,14 +396,14 @@
       );
       renderClock();
 
-      const fact = (label, value, factId) =>
+      const fact = (label, value, factId, more) =>
         el("div", { class: "panel fact" }, el("div", { class: "label", text: label }),
-          el("div", { class: "value big", id: factId, text: value }));
+          el("div", { class: "value big", id: factId }, value, more ? el("span", { class: "more", text: " " + more }) : null));
       facts.replaceChildren(
         fact("Players", t.remaining + " / " + t.entries, "remaining"),
         fact("Average stack", chips(t.averageStack), "average"),
         fact("Prize pool", money(t.prizePool), "pool"),
-        fact("Re-buys · add-ons", t.rebuys + " · " + t.addOns, "purchases"),
+        fact("Re-buys", String(t.rebuys), "purchases", t.addOns > 0 ? "+" + t.addOns + " add-ons" : null),
       );
 
       // Prizes: what the results pay once over, else what the places will pay.
@@ -446,15 +447,18 @@
           out.length ? eliminations : el("p", { class: "note", id: "eliminations", text: "Nobody yet" })),
       );
       side.replaceChildren(pending || "", el("h2", { text: t.cancelled ? "Cancelled: " + t.cancelled.reason : "Tables" }), tables);
-      shrinkToFit(side, tables);
+      refit();
       document.body.dataset.updated = String(Date.now());
     }
 
     const timer = setInterval(renderClock, 250);
-    const refit = () => {
-      const tables = side.querySelector(".tables");
-      if (tables) shrinkToFit(side, tables);
-    };
+    // What does not fit its panel shrinks: many tables, a long payout list.
+    function refit() {
+      for (const box of [side, ...lower.children]) {
+        const content = box.querySelector(".tables, .list");
+        if (content) shrinkToFit(box, content);
+      }
+    }
     window.addEventListener("resize", refit);
     (async () => {
       try {

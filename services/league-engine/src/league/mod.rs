@@ -128,7 +128,11 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
                 name: name.clone(),
                 logo: logo.clone(),
             });
-            if state.venues.get(venue).is_some_and(|v| v.display == display) {
+            if state
+                .venues
+                .get(venue)
+                .is_some_and(|v| v.display == display)
+            {
                 return Ok(Vec::new());
             }
             Ok(vec![Event::VenueDisplaySet {

@@ -4,11 +4,11 @@ use async_graphql::{Context, ID, Object};
 use league_projections::views::player_records;
 
 use super::inputs::FormulaPreviewInput;
-use super::{scope_of, standings_out, stream_of};
 use super::types::{
     FormulaPreviewLine, LeagueOut, LeaguePlayer, PlayerRecordOut, SeasonOut, SeasonScoreOut,
     StandingOut, VenueOut,
 };
+use super::{scope_of, standings_out, stream_of};
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult, code};
 use crate::schema::scalars::{Cents, Points};
@@ -66,9 +66,7 @@ impl LeagueQuery {
         version: Option<u32>,
         #[graphql(desc = "Only the results at this venue; all the league's venues when left out.")]
         venue: Option<ID>,
-        #[graphql(
-            desc = "Only the results at the venues of this region (not with `venue`)."
-        )]
+        #[graphql(desc = "Only the results at the venues of this region (not with `venue`).")]
         region: Option<String>,
     ) -> ApiResult<Vec<StandingOut>> {
         let (league_id, season, venue) = (league_id.0, season.0, venue.map(|v| v.0));
@@ -147,11 +145,7 @@ pub(crate) fn league_out(p: &league_projections::Projector, id: &str) -> Option<
         id: id.into(),
         name: settings.name.clone(),
         final_table: settings.final_table,
-        venues: l
-            .venues()
-            .iter()
-            .map(|(id, v)| venue_out(id, v))
-            .collect(),
+        venues: l.venues().iter().map(|(id, v)| venue_out(id, v)).collect(),
         seasons: l
             .seasons()
             .iter()

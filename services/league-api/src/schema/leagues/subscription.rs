@@ -1,10 +1,10 @@
 //! The league domain's subscription: a season's standings, live over WebSocket.
 
-use async_graphql::{Context, ID};
-use super::{scope_of, standings_out, stream_of};
 use super::types::StandingOut;
+use super::{scope_of, standings_out, stream_of};
 use crate::error::ApiError;
 use crate::schema::state;
+use async_graphql::{Context, ID};
 
 #[derive(Default)]
 pub struct LeagueSubscription;
@@ -21,9 +21,7 @@ impl LeagueSubscription {
         #[graphql(desc = "The season's id within the league.")] season: ID,
         #[graphql(desc = "Only the results at this venue; all the league's venues when left out.")]
         venue: Option<ID>,
-        #[graphql(
-            desc = "Only the results at the venues of this region (not with `venue`)."
-        )]
+        #[graphql(desc = "Only the results at the venues of this region (not with `venue`).")]
         region: Option<String>,
     ) -> async_graphql::Result<futures_util::stream::BoxStream<'static, Vec<StandingOut>>> {
         use futures_util::StreamExt as _;
