@@ -785,6 +785,12 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
         ),
         ("league", "league(id: \"apl\") { id name }", Sees::Public),
         (
+            "leagues",
+            "leagues { id name venues { id name logo } }",
+            Sees::Public,
+        ),
+        ("venue", "venue(id: \"crown\") { id name logo }", Sees::Public),
+        (
             "standings",
             "standings(leagueId: \"apl\", season: \"s1\") { player points }",
             Sees::Public,
