@@ -789,7 +789,11 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
             "leagues { id name venues { id name logo } }",
             Sees::Public,
         ),
-        ("venue", "venue(id: \"crown\") { id name logo }", Sees::Public),
+        (
+            "venue",
+            "venue(id: \"crown\") { id name logo }",
+            Sees::Public,
+        ),
         (
             "standings",
             "standings(leagueId: \"apl\", season: \"s1\") { player points }",

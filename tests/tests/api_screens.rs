@@ -134,7 +134,7 @@ async fn a_screen_finds_the_leagues_and_todays_tournaments(app: &TestApp) {
             None,
             "query($from: Millis!, $before: Millis!) { \
                leagues { id name venues { id region } seasons { id bestN } } \
-               tournaments(startsFrom: $from, startsBefore: $before) { tournaments { id stage } } }",
+               tournaments(startsFrom: $from, startsBefore: $before) { tournaments { id stage startsAt } } }",
             json!({"from": today, "before": today + DAY}),
         )
         .await;
@@ -151,6 +151,10 @@ async fn a_screen_finds_the_leagues_and_todays_tournaments(app: &TestApp) {
         .map(|t| t["id"].as_str().unwrap())
         .collect();
     assert_eq!(ids, ["midnight", "tonight"]);
+    assert_eq!(
+        body["data"]["tournaments"]["tournaments"][1]["startsAt"],
+        json!(today + 20 * 3_600_000)
+    );
 }
 
 const STANDINGS: &str = "query($v: ID, $r: String) { standings(leagueId: \"apl\", season: \"s1\", venue: $v, region: $r) { rank player name points previousRank } }";

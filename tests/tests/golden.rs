@@ -38,6 +38,9 @@ const ADDED_FIELDS: &[(&str, FieldDefault)] = &[
     ("pending", || Value::Array(Vec::new())),
     // A cancelled tournament's reason and refunds (added in 0.2.0): null for every other.
     ("cancelled", || Value::Null),
+    // When a tournament is scheduled to start (added in 0.5.0): every golden log's
+    // tournaments were scheduled at 0.
+    ("starts_at", || Value::from(0)),
 ];
 
 /// A field's documented default.

@@ -536,7 +536,7 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
         "BEST 2",
         "WINS",
         "FINAL TABLES",
-        "AHEAD ON",
+        "SPLIT BY",
         "Ann Archer",
     ] {
         assert!(text.contains(column), "{column} in {text}");
@@ -632,6 +632,11 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
             !network && matches!(e["level"].as_str(), Some("SEVERE" | "WARNING"))
         })
         .collect();
+    eprintln!(
+        "the browser's log: {} entries, {} of them the page's own errors",
+        log.len(),
+        wrong.len()
+    );
     assert!(wrong.is_empty(), "the browser's console: {wrong:#?}");
     eprintln!("screenshots in {}", shots().display());
     browser.quit().await;

@@ -124,6 +124,9 @@ pub struct TournamentView {
     /// Why the tournament was cancelled and each entrant's refund, once it is.
     #[serde(default)]
     pub cancelled: Option<Cancellation>,
+    /// When the tournament is scheduled to start (0 before it is scheduled).
+    #[serde(default)]
+    pub starts_at: Millis,
 }
 
 /// When the level after `level` (0-based) up to the next break starts, if the current one
@@ -148,6 +151,7 @@ pub fn tournament_view(stream: &str, t: &Tournament) -> TournamentView {
         stream: stream.to_owned(),
         name: schedule.map(|s| s.name.clone()).unwrap_or_default(),
         venue: schedule.map(|s| s.venue.clone()).unwrap_or_default(),
+        starts_at: schedule.map_or(0, |s| s.starts_at),
         stage: t.stage(),
         tracking: schedule.map(|s| s.tracking),
         level: t.level().map(|(n, _)| n),

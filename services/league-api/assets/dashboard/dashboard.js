@@ -283,7 +283,7 @@
   // ---- the tournament screen ----
 
   const TOURNAMENT = `subscription($id: ID!) { tournament(id: $id) {
-    id name venue stage level paused pausedSince levelStartedAt levelEndsAt timeLeft nextBreakAt
+    id name venue startsAt stage level paused pausedSince levelStartedAt levelEndsAt timeLeft nextBreakAt
     levelSpec { kind minutes smallBlind bigBlind ante { kind amount } colourUpLow colourUpHigh }
     nextLevel { kind minutes smallBlind bigBlind ante { kind amount } }
     averageStack entries rebuys addOns remaining field prizePool prizes handForHand
@@ -316,9 +316,9 @@
       case "HALTED": return "Play halted at table " + p.tables.join(", ") + " until players move";
       case "TABLE_TO_BREAK": return "Table " + p.tables[0] + " breaks after this hand";
       case "MOVE":
-        return players + ": table " + p.fromTable + " seat " + (p.fromSeat + 1) +
-          " to table " + p.toTable + " seat " + (p.toSeat + 1);
-      case "ANNOUNCE_PAYOUTS": return "Prize pool final: " + money(p.pool);
+        return players + ": table " + p.fromTable + " seat " + p.fromSeat +
+          " to table " + p.toTable + " seat " + p.toSeat + " after this hand";
+      case "ANNOUNCE_PAYOUTS": return "Prize pool final: " + money(p.pool) + " (prizes to be announced)";
       default: return p.kind;
     }
   }
@@ -359,7 +359,11 @@
       } else if (t.stage !== "FINISHED" && spec) {
         left = spec.minutes * 60000;
       }
-      clockBox.querySelector(".time").textContent = left === null ? "--:--" : duration(left);
+      const time = clockBox.querySelector(".time");
+      if (t.stage === "FINISHED") return;
+      const last = t.stage === "RUNNING" && left === null;
+      time.classList.toggle("words", last);
+      time.textContent = last ? "Final level" : duration(left);
       const next = clockBox.querySelector(".next");
       const parts = [];
       if (t.nextLevel && t.stage !== "FINISHED") {
@@ -380,12 +384,21 @@
       const spec = t.levelSpec;
       const onBreak = spec && spec.kind === "break";
       let badge = null;
+      const starts = t.startsAt ? new Date(t.startsAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : null;
       if (t.cancelled) badge = el("span", { class: "state finished", text: "CANCELLED" });
       else if (t.stage === "FINISHED") badge = el("span", { class: "state finished", text: "FINISHED" });
-      else if (t.stage !== "RUNNING") badge = el("span", { class: "state", text: "NOT STARTED" });
+      else if (t.stage !== "RUNNING") badge = el("span", { class: "state", text: starts ? "STARTS " + starts : "NOT STARTED" });
       else if (t.paused) badge = el("span", { class: "state paused", id: "paused", text: "PAUSED" });
       else if (onBreak) badge = el("span", { class: "state break", text: "BREAK" });
-      clockBox.replaceChildren(
+      const winners = (t.results || []).filter((r) => r.place === 1).map((r) => name(r.player));
+      if (t.stage === "FINISHED") {
+        clockBox.replaceChildren(
+          el("div", { class: "level", id: "level" }, badge),
+          el("div", { class: "time words big", id: "time", text: t.cancelled ? "Cancelled" : winners.length > 1 ? "Shared first" : "Winner" }),
+          el("div", { class: "blinds big", id: "winner", text: winners.join(" · ") }),
+          el("div", { class: "next", id: "next", text: t.cancelled ? t.cancelled.reason : t.entries + " entries · " + money(t.prizePool) + " in prizes" }),
+        );
+      } else clockBox.replaceChildren(
         el("div", { class: "level", id: "level" },
           onBreak ? "Break" : "Level " + (t.level || 1), " ", badge,
           t.handForHand ? el("span", { class: "state paused", text: "HAND FOR HAND" }) : null),
@@ -399,9 +412,10 @@
       const fact = (label, value, factId, more) =>
         el("div", { class: "panel fact" }, el("div", { class: "label", text: label }),
           el("div", { class: "value big", id: factId }, value, more ? el("span", { class: "more", text: " " + more }) : null));
+      const before = t.stage !== "RUNNING" && t.stage !== "FINISHED";
       facts.replaceChildren(
-        fact("Players", t.remaining + " / " + t.entries, "remaining"),
-        fact("Average stack", chips(t.averageStack), "average"),
+        before ? fact("Registered", String(t.entries), "remaining") : fact("Players", t.remaining + " / " + t.entries, "remaining"),
+        fact("Average stack", t.stage === "RUNNING" ? chips(t.averageStack) : "–", "average"),
         fact("Prize pool", money(t.prizePool), "pool"),
         fact("Re-buys", String(t.rebuys), "purchases", t.addOns > 0 ? "+" + t.addOns + " add-ons" : null),
       );
@@ -409,7 +423,7 @@
       // Prizes: what the results pay once over, else what the places will pay.
       const paid = new Map();
       for (const r of t.results || []) paid.set(r.place, r);
-      const prizes = el("ol", { class: "list", id: "prizes" },
+      const prizes = el("ol", { class: t.prizes.length > 4 ? "list two-columns" : "list", id: "prizes" },
         t.prizes.map((amount, i) => {
           const result = paid.get(i + 1);
           return el("li", { "data-cents": amount },
@@ -438,7 +452,7 @@
           el("ul", { class: "list" },
             table.seats.slice().sort((a, b) => a.seat - b.seat).map((s) =>
               el("li", { "data-player": s.player, "data-chips": s.chips },
-                el("span", { class: "who", text: (s.seat + 1) + "  " + name(s.player) }),
+                el("span", { class: "who", text: s.seat + "  " + name(s.player) }),
                 el("span", { class: "num", text: chips(s.chips) })))))));
 
       lower.replaceChildren(
@@ -446,42 +460,62 @@
         el("div", { class: "panel" }, el("h2", { text: "Eliminated" }),
           out.length ? eliminations : el("p", { class: "note", id: "eliminations", text: "Nobody yet" })),
       );
-      side.replaceChildren(pending || "", el("h2", { text: t.cancelled ? "Cancelled: " + t.cancelled.reason : "Tables" }), tables);
+      side.replaceChildren(pending || "",
+        el("h2", { text: t.cancelled ? "Cancelled: " + t.cancelled.reason : "Tables" }),
+        t.tables.length ? tables : el("p", { class: "note", id: "tables", text: before ? "The seats are drawn at the start." : "No table in play." }));
       refit();
       document.body.dataset.updated = String(Date.now());
     }
 
     const timer = setInterval(renderClock, 250);
-    // What does not fit its panel shrinks: many tables, a long payout list.
+    // What does not fit its panel shrinks: many tables, a long payout list; the
+    // eliminations keep the latest that fit.
     function refit() {
-      for (const box of [side, ...lower.children]) {
-        const content = box.querySelector(".tables, .list");
-        if (content) shrinkToFit(box, content);
+      const tables = side.querySelector(":scope > .tables");
+      if (tables) shrinkToFit(side, tables);
+      const prizes = lower.querySelector("#prizes");
+      if (prizes) shrinkToFit(prizes.parentElement, prizes);
+      const out = lower.querySelector("ol#eliminations");
+      if (out && !matchMedia("(orientation: portrait)").matches) {
+        const box = out.parentElement;
+        while (box.scrollHeight > box.clientHeight + 1 && out.children.length > 1) out.lastElementChild.remove();
       }
     }
     window.addEventListener("resize", refit);
-    (async () => {
+    // The venue's name and logo, and the players' names (the league the venue is in
+    // registers them): read before the first view, and again when a player has no name
+    // yet (a late entry registered since) or the first read failed (the server was down).
+    let namesRead = 0;
+    async function readNames(venueId) {
+      namesRead = Date.now();
       try {
-        const venueOf = await query("query($id: ID!) { tournament(id: $id) { venue } }", { id });
-        if (!venueOf.tournament) {
-          showNote(screen, "There is no tournament " + id + ".");
-          return;
+        let venue = venueId;
+        if (!venue) {
+          const data = await query("query($id: ID!) { tournament(id: $id) { venue } }", { id });
+          if (!data.tournament) return;
+          venue = data.tournament.venue;
         }
-        const venueId = venueOf.tournament.venue;
         const [venueData, league] = await Promise.all([
-          query("query($id: ID!) { venue(id: $id) { id name logo region } }", { id: venueId }),
-          leagueOfVenue(venueId),
+          query("query($id: ID!) { venue(id: $id) { id name logo region } }", { id: venue }),
+          leagueOfVenue(venue),
         ]);
-        state.venue = venueData.venue || { id: venueId };
+        state.venue = venueData.venue || { id: venue };
         if (league) for (const p of league.players) state.names.set(p.id, p.name);
-        await syncClock(id);
+        if (state.view) render();
       } catch (e) {
-        // Offline at load: the subscription starts when the server answers.
+        namesRead = 0;
       }
+    }
+
+    (async () => {
+      await Promise.all([readNames(null), syncClock(id)]);
       live.onReconnect.push(() => syncClock(id));
       live.subscribe(TOURNAMENT, { id }, (data) => {
         state.view = data.tournament;
         render();
+        const t = state.view;
+        const unnamed = !state.venue || t.places.some((p) => !state.names.has(p.player));
+        if (unnamed && Date.now() - namesRead > 10000) readNames(t.venue);
       }, (message) => showNote(screen, message));
     })();
     return { screen, refit, stop: () => clearInterval(timer), title: () => state.view && state.view.name, venue: () => state.venue };
@@ -494,9 +528,10 @@
       rank player name points counted played wins finalTables bestFinish score separatedBy previousRank
     } }`;
 
+  // What split a line from the one above it.
   const TIE_BREAKS = {
     Points: "points", Score: "score", Wins: "wins", FinalTables: "final tables",
-    BestFinish: "best finish", Earliest: "reached first", PlayerId: "level (id order)",
+    BestFinish: "best finish", Earliest: "got there first", PlayerId: "tied",
   };
 
   function leaderboardScreen(leagueId, season, filter, container, options) {
@@ -530,8 +565,8 @@
         el("th", { text: "Move" }), el("th", { text: "#" }), el("th", { class: "name", text: "Player" }),
         el("th", { text: "Points" }), hasScore ? el("th", { text: "Score" }) : null,
         el("th", { text: s.bestN ? "Best " + s.bestN : "Played" }),
-        el("th", { text: "Wins" }), el("th", { class: "wide", text: "Final tables" }),
-        el("th", { class: "wide", text: "Best" }), el("th", { class: "wide", text: "Ahead on" }))));
+        el("th", { class: "narrow", text: "Wins" }), el("th", { class: "wide", text: "Final tables" }),
+        el("th", { class: "wide", text: "Best" }), el("th", { class: "wide", text: "Split by" }))));
       const body = el("tbody");
       for (const line of lines) {
         let move;
@@ -547,7 +582,7 @@
           el("td", { class: "points", text: String(line.points) }),
           hasScore ? el("td", { text: line.score === null ? "" : String(line.score) }) : null,
           el("td", {}, String(line.counted), dropped > 0 ? el("span", { class: "dropped", text: " of " + line.played }) : null),
-          el("td", { text: line.wins }), el("td", { class: "wide", text: line.finalTables }),
+          el("td", { class: "narrow", text: line.wins }), el("td", { class: "wide", text: line.finalTables }),
           el("td", { class: "wide", text: ordinal(line.bestFinish) }),
           el("td", { class: "wide dropped", text: below })));
       }
@@ -586,7 +621,9 @@
     }, 12000);
     window.addEventListener("resize", paginate);
 
-    (async () => {
+    // The league's name, venues and seasons; read again every few seconds while the
+    // server cannot be reached.
+    async function readLeague() {
       try {
         const data = await query(
           "query($id: ID!) { league(id: $id) { id name venues { id name logo region } seasons { id bestN } } }",
@@ -594,19 +631,29 @@
         );
         if (!data.league) {
           showNote(screen, "There is no league " + leagueId + ".");
-          return;
+          return false;
+        }
+        if (!data.league.seasons.some((x) => x.id === season)) {
+          showNote(screen, "There is no season " + season + " in " + data.league.name + ".");
+          return false;
         }
         state.league = data.league;
         const venue = filter.venue ? data.league.venues.find((v) => v.id === filter.venue) : null;
-        const scope = venue ? venue.name || venue.id : filter.region ? filter.region : "";
+        const scope = venue ? venue.name || venue.id : filter.region ? "region " + filter.region : "";
         state.title = data.league.name + ": " + season + (scope ? " · " + scope : "");
         state.venue = venue || null;
         if (!options.quiet) setHeader(state.title, state.venue);
         filterLinks();
+        return true;
       } catch (e) {
-        showNote(screen, "The league could not be read: " + e.message);
-        return;
+        showNote(wrap, "The server cannot be reached; retrying.");
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        return readLeague();
       }
+    }
+
+    (async () => {
+      if (!(await readLeague())) return;
       live.subscribe(STANDINGS, { l: leagueId, s: season, v: filter.venue, r: filter.region }, (data) => {
         state.lines = data.standings;
         render();
@@ -628,11 +675,15 @@
         `query($from: Millis!, $before: Millis!) {
           leagues { id name venues { id name region } seasons { id bestN } }
           tournaments(startsFrom: $from, startsBefore: $before, first: 1000) {
-            tournaments { id name venue stage remaining entries } } }`,
-        { from: start.getTime(), before: end.getTime() },
+            tournaments { id name venue startsAt stage remaining entries } } }`,
+        { from: start.getTime() - 86400000, before: end.getTime() },
       );
       const grid = el("div", { class: "home", id: "home" });
-      const today = data.tournaments.tournaments;
+      // Today's, and yesterday's still running after midnight.
+      const today = data.tournaments.tournaments
+        .filter((t) => t.startsAt >= start.getTime() || t.stage === "RUNNING")
+        .sort((a, b) => a.startsAt - b.startsAt || a.id.localeCompare(b.id));
+      const at = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
       const leagueOf = (venue) => data.leagues.find((l) => l.venues.some((v) => v.id === venue));
       grid.append(el("div", { class: "panel" }, el("h2", { text: "Today's tournaments" }),
         today.length
@@ -644,7 +695,7 @@
               ? "/tv?tournament=" + encodeURIComponent(t.id) + "&league=" + encodeURIComponent(league.id) + "&season=" + encodeURIComponent(seasonId)
               : null;
             return el("li", {},
-              el("span", { class: "who" }, el("a", { href: "/tournament/" + encodeURIComponent(t.id), text: t.name }),
+              el("span", { class: "who" }, at(t.startsAt) + "  ", el("a", { href: "/tournament/" + encodeURIComponent(t.id), text: t.name }),
                 " · " + ((venue && venue.name) || t.venue)),
               el("span", { class: "num" }, t.stage.toLowerCase(), tv ? " · " : "", tv ? el("a", { href: tv, text: "TV" }) : null));
           }))
@@ -662,16 +713,19 @@
       }
       container.replaceChildren(grid);
     }
+    // The picker has nothing live: it reads again every 30 s (every 5 s while offline).
     const refresh = async () => {
       try {
         await load();
+        setStatus("live", "Live");
+        setTimeout(refresh, 30000);
       } catch (e) {
+        setStatus("offline", "Offline: retrying");
         if (!container.querySelector("#home")) showNote(container, "The server cannot be reached; retrying.");
+        setTimeout(refresh, 5000);
       }
     };
     await refresh();
-    setInterval(refresh, 30000);
-    setStatus("live", "Live");
   }
 
   // ---- the TV rotation ----

@@ -455,6 +455,11 @@ impl TournamentOut {
     async fn venue(&self) -> async_graphql::ID {
         self.0.venue.as_str().into()
     }
+    /// When it is scheduled to start, in milliseconds since the epoch (`startsAt` of the
+    /// schedule).
+    async fn starts_at(&self) -> Millis {
+        Millis(self.0.starts_at)
+    }
     /// Where the tournament is: scheduled, running or finished.
     async fn stage(&self) -> TournamentStage {
         self.0.stage.into()
