@@ -400,7 +400,7 @@
         );
       } else clockBox.replaceChildren(
         el("div", { class: "level", id: "level" },
-          onBreak ? "Break" : "Level " + (t.level || 1), " ", badge,
+          onBreak && t.stage === "RUNNING" ? null : "Level " + (t.level || 1), " ", badge,
           t.handForHand ? el("span", { class: "state paused", text: "HAND FOR HAND" }) : null),
         el("div", { class: "time big", id: "time" }),
         el("div", { class: "blinds big", id: "blinds", text: onBreak ? "Break" : blindsText(spec) }),
