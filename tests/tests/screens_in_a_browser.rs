@@ -662,7 +662,8 @@ async fn the_results(app: &TestApp, id: &str, day: u32, order: &[&str]) {
 }
 
 /// The pages come compressed, the assets cached for good under the release's path, the
-/// pages themselves revalidated; an unknown asset is a 404.
+/// pages themselves revalidated and allowed to load from and connect to this server only;
+/// an unknown asset is a 404.
 #[actix_web::test]
 async fn the_screens_are_served_compressed_and_cached() {
     let app = spawn_app(Backend::Sqlite).await;
@@ -676,6 +677,20 @@ async fn the_screens_are_served_compressed_and_cached() {
     assert_eq!(page.status().as_u16(), 200);
     assert_eq!(page.headers().get("content-encoding").unwrap(), "gzip");
     assert_eq!(page.headers().get("cache-control").unwrap(), "no-cache");
+    // The page may load and connect to this server only.
+    let policy = page
+        .headers()
+        .get("content-security-policy")
+        .unwrap()
+        .to_str()
+        .unwrap();
+    for directive in [
+        "default-src 'none'",
+        "script-src 'self'",
+        "connect-src 'self'",
+    ] {
+        assert!(policy.contains(directive), "{policy}");
+    }
     let _ = page.body().await.unwrap();
     let mut plain = client.get(format!("{}/tv", app.base)).send().await.unwrap();
     let html = plain.body().await.unwrap();
