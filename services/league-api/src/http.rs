@@ -206,6 +206,7 @@ pub(crate) fn error_body(e: ApiError) -> async_graphql::Response {
     let mut error = error.into_server_error(async_graphql::Pos::default());
     // Not about a place in the query.
     error.locations.clear();
+    crate::request_id::mark(&mut error);
     async_graphql::Response::from_errors(vec![error])
 }
 
@@ -465,7 +466,8 @@ async fn execute(
     let answer = Answer::of(req);
     let request = request.data(principal);
     match caught(schema.execute(request)).await {
-        Ok(response) => {
+        Ok(mut response) => {
+            response.errors.iter_mut().for_each(crate::request_id::mark);
             state
                 .metrics
                 .request(kind, response.errors.is_empty(), started.elapsed());

@@ -15,6 +15,7 @@
 //! - [`schema`]: the schema by domain (tournaments, leagues, audit), merged.
 //! - [`auth`]: bearer tokens (stored as SHA-256) and roles.
 //! - [`metrics`]: `/metrics` (Prometheus text) and the per-token rate limit.
+//! - [`request_id`]: every request's and WebSocket operation's UUID (`X-Request-Id`).
 //! - [`error`]: the one mapping of failures to stable `extensions.code`s; [`error_codes`]
 //!   gives a code to the errors async-graphql makes itself (parse, validation, bad values).
 //!
@@ -36,6 +37,7 @@ pub mod error_codes;
 mod graphiql;
 mod http;
 pub mod metrics;
+pub mod request_id;
 pub mod schema;
 mod ws;
 
@@ -173,6 +175,34 @@ where
         .min(MAX_WORKERS);
     let server = HttpServer::new(move || {
         App::new()
+            .wrap_fn(|req, srv| {
+                use actix_web::dev::Service as _;
+                use tracing::Instrument as _;
+                let sent = req
+                    .headers()
+                    .get(request_id::HEADER)
+                    .and_then(|v| v.to_str().ok());
+                let id = request_id::of(sent);
+                let span = tracing::info_span!(
+                    "request",
+                    request_id = %id,
+                    method = %req.method(),
+                    path = %req.path(),
+                );
+                let response = srv.call(req);
+                request_id::scope(id, async move {
+                    let mut response = response.instrument(span).await?;
+                    if let Ok(value) =
+                        actix_web::http::header::HeaderValue::from_str(&id.to_string())
+                    {
+                        response.headers_mut().insert(
+                            actix_web::http::header::HeaderName::from_static(request_id::HEADER),
+                            value,
+                        );
+                    }
+                    Ok(response)
+                })
+            })
             .app_data(web::Data::new(state.clone()))
             .app_data(web::Data::new(schema.clone()))
             .configure(http::routes)

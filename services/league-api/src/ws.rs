@@ -336,6 +336,10 @@ impl Connection {
                 let id = message
                     .id
                     .ok_or_else(|| Close::code(4400, "a subscription needs an id"))?;
+                // The operation's own request id: in its errors, its span, and the events
+                // a mutation sent over the socket appends.
+                let op = uuid::Uuid::now_v7();
+                let refuse = |error| crate::request_id::sync_scope(op, || refused(&id, error));
                 if self.subscriptions.contains_key(&id) {
                     return Err(Close::code(
                         4409,
@@ -343,12 +347,9 @@ impl Connection {
                     ));
                 }
                 if self.subscriptions.len() >= MAX_SUBSCRIPTIONS {
-                    return Ok(refused(
-                        &id,
-                        ApiError::bad_input(format!(
-                            "at most {MAX_SUBSCRIPTIONS} subscriptions at once on one connection"
-                        )),
-                    ));
+                    return Ok(refuse(ApiError::bad_input(format!(
+                        "at most {MAX_SUBSCRIPTIONS} subscriptions at once on one connection"
+                    ))));
                 }
                 let mut request: async_graphql::Request =
                     serde_json::from_value(message.payload.unwrap_or_default())
@@ -364,7 +365,7 @@ impl Connection {
                     &self.state.persisted,
                 ) {
                     Ok(admitted) => admitted.mutations,
-                    Err(refusal) => return Ok(refused(&id, refusal)),
+                    Err(refusal) => return Ok(refuse(refusal)),
                 };
                 let key = match self.principal.token_id() {
                     Some(token) => token.to_owned(),
@@ -372,32 +373,26 @@ impl Connection {
                 };
                 if mutations > self.state.max_mutations {
                     let _ = self.state.limiter.take(&key, 1, Instant::now());
-                    return Ok(refused(
-                        &id,
-                        ApiError::bad_input(format!(
-                            "a document may hold at most {} mutations; this one holds {mutations}",
-                            self.state.max_mutations
-                        )),
-                    ));
+                    return Ok(refuse(ApiError::bad_input(format!(
+                        "a document may hold at most {} mutations; this one holds {mutations}",
+                        self.state.max_mutations
+                    ))));
                 }
                 if let Err(wait) = self
                     .state
                     .limiter
                     .take(&key, mutations.max(1), Instant::now())
                 {
-                    return Ok(refused(
-                        &id,
-                        ApiError::client(
-                            crate::error::code::RATE_LIMITED,
-                            format!(
-                                "more than {} requests a second (each mutation counts); retry in {} ms",
-                                self.state.limiter.per_second(),
-                                wait.as_millis()
-                            ),
+                    return Ok(refuse(ApiError::client(
+                        crate::error::code::RATE_LIMITED,
+                        format!(
+                            "more than {} requests a second (each mutation counts); retry in {} ms",
+                            self.state.limiter.per_second(),
+                            wait.as_millis()
                         ),
-                    ));
+                    )));
                 }
-                let responses = self.responses(request);
+                let responses = self.responses(request, op);
                 let id_json = serde_json::to_string(&id).unwrap_or_default();
                 self.subscriptions.insert(
                     id,
@@ -423,14 +418,43 @@ impl Connection {
         }
     }
 
-    /// The serialised responses of a subscription: shared through the hub when it may be.
-    fn responses(&self, request: async_graphql::Request) -> BoxStream<'static, Bytes> {
+    /// The serialised responses of an operation: shared through the hub when it may be
+    /// (a view rendered once for all its subscribers, whose errors then carry no one
+    /// operation's id); otherwise run as the operation `op`.
+    fn responses(
+        &self,
+        request: async_graphql::Request,
+        op: uuid::Uuid,
+    ) -> BoxStream<'static, Bytes> {
         match share_key(&self.principal, &request) {
             Some(key) => self.state.hub.join(key, || {
                 execute(&self.schema, request.data(self.principal.clone()))
             }),
-            None => execute(&self.schema, request.data(self.principal.clone())),
+            None => Scoped {
+                id: op,
+                span: tracing::info_span!("operation", request_id = %op),
+                inner: execute(&self.schema, request.data(self.principal.clone())),
+            }
+            .boxed(),
         }
+    }
+}
+
+/// An operation's responses, each worked out as the operation (its request id current,
+/// in its span).
+struct Scoped {
+    id: uuid::Uuid,
+    span: tracing::Span,
+    inner: BoxStream<'static, Bytes>,
+}
+
+impl futures_util::Stream for Scoped {
+    type Item = Bytes;
+
+    fn poll_next(mut self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Bytes>> {
+        let this = &mut *self;
+        let _entered = this.span.enter();
+        crate::request_id::sync_scope(this.id, || this.inner.poll_next_unpin(cx))
     }
 }
 
@@ -510,7 +534,10 @@ fn execute(schema: &ApiSchema, request: async_graphql::Request) -> BoxStream<'st
     futures_util::stream::unfold(Some(responses), |responses| async move {
         let mut responses = responses?;
         match AssertUnwindSafe(responses.next()).catch_unwind().await {
-            Ok(Some(response)) => Some((serialise(&response), Some(responses))),
+            Ok(Some(mut response)) => {
+                response.errors.iter_mut().for_each(crate::request_id::mark);
+                Some((serialise(&response), Some(responses)))
+            }
             Ok(None) => None,
             Err(panic) => {
                 let error =

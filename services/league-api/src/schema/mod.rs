@@ -28,7 +28,7 @@ use league_store::{Appended, Store};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::auth::Principal;
-use crate::error::{ApiError, ApiResult, correlation_id, key_reused};
+use crate::error::{ApiError, ApiResult, key_reused};
 use tracing::Instrument as _;
 
 /// What the resolvers share: the store and the live projector.
@@ -208,7 +208,10 @@ pub(crate) async fn run_command(
     {
         return Ok(result);
     }
-    let correlation = correlation_id();
+    // The request's id: the events it appends carry it as their correlation id.
+    let correlation = crate::request_id::current()
+        .unwrap_or_else(uuid::Uuid::now_v7)
+        .to_string();
     let caller = Caller {
         actor: principal.actor(),
         correlation_id: Some(correlation.clone()),
