@@ -14,7 +14,8 @@
 //! - `/metrics`: [`metrics_page`], [`series`], [`metric_reaches`].
 //! - [`webdriver`]: a headless Chromium through WebDriver, for the pages the server serves.
 //! - [`TestApp::stop_server`] and [`TestApp::start_server`]: a restart on the same address.
-//! - Fixtures: [`schedule`], [`started`], [`a_league`], [`a_night_in_the_standings`], and
+//! - Fixtures: [`schedule`], [`started`], [`a_league`], [`a_night_in_the_standings`],
+//!   [`a_results_night`], and
 //!   the GraphQL documents most tests send ([`SCHEDULE`], [`REGISTER`], ...).
 //!
 //! # Invariants
@@ -560,24 +561,23 @@ pub async fn a_league(app: &TestApp) {
 /// tournament `t1` at crown, where ann knocked out cat and then bob, recorded as day 1.
 pub async fn a_night_in_the_standings(app: &TestApp) {
     a_league(app).await;
-    started(
-        app,
-        "t1",
-        "crown",
-        Tracking::Results,
-        &["ann", "bob", "cat"],
-    )
-    .await;
-    for out in ["cat", "bob"] {
+    a_results_night(app, "t1", 1, &["ann", "bob", "cat"]).await;
+}
+
+/// The results-tracked tournament `id` at crown, its players finishing in `order` (the
+/// first knocks out the others, the last first), recorded in `apl`'s season `s1` on `day`.
+pub async fn a_results_night(app: &TestApp, id: &str, day: u32, order: &[&str]) {
+    started(app, id, "crown", Tracking::Results, order).await;
+    for out in order.iter().skip(1).rev() {
         app.admin(
-            "mutation($p: ID!) { eliminate(input: {tournamentId: \"t1\", players: [$p], by: \"ann\"}) { events } }",
-            json!({"p": out}),
+            "mutation($t: ID!, $p: ID!, $by: ID!) { eliminate(input: {tournamentId: $t, players: [$p], by: $by}) { events } }",
+            json!({"t": id, "p": out, "by": order[0]}),
         )
         .await;
     }
     app.admin(
-        "mutation { recordTournamentResult(input: {leagueId: \"apl\", tournamentId: \"t1\", season: \"s1\", day: 1}) { events } }",
-        json!({}),
+        "mutation($t: ID!, $d: Int!) { recordTournamentResult(input: {leagueId: \"apl\", tournamentId: $t, season: \"s1\", day: $d}) { events } }",
+        json!({"t": id, "d": day}),
     )
     .await;
 }

@@ -197,26 +197,7 @@ async fn standings_by_region_say_how_each_line_moved(app: &TestApp) {
 
     // The second night: cat wins, bob second, ann third. All three are level on 200
     // points; ann and cat have a win each, and ann's id comes first.
-    started(
-        app,
-        "t2",
-        "crown",
-        Tracking::Results,
-        &["ann", "bob", "cat"],
-    )
-    .await;
-    for out in ["ann", "bob"] {
-        app.admin(
-            "mutation($p: ID!) { eliminate(input: {tournamentId: \"t2\", players: [$p], by: \"cat\"}) { events } }",
-            json!({"p": out}),
-        )
-        .await;
-    }
-    app.admin(
-        "mutation { recordTournamentResult(input: {leagueId: \"apl\", tournamentId: \"t2\", season: \"s1\", day: 2}) { events } }",
-        json!({}),
-    )
-    .await;
+    a_results_night(app, "t2", 2, &["cat", "bob", "ann"]).await;
     let moved = json!([
         {"rank": 1, "player": "ann", "name": "ann", "points": 200, "previousRank": 1},
         {"rank": 2, "player": "cat", "name": "Cat Cole", "points": 200, "previousRank": 3},

@@ -493,7 +493,7 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
     browser.viewport(1920, 1080).await;
 
     // The leaderboard: a first result, then a second that moves it.
-    the_results(&app, "r1", 1, &["ann", "bob", "cat", "dan"]).await;
+    a_results_night(&app, "r1", 1, &["ann", "bob", "cat", "dan"]).await;
     browser
         .open(&format!("{}/leaderboard/apl/s1", app.base))
         .await;
@@ -541,7 +541,7 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
     ] {
         assert!(text.contains(column), "{column} in {text}");
     }
-    the_results(&app, "r2", 2, &["dan", "cat", "bob", "ann"]).await;
+    a_results_night(&app, "r2", 2, &["dan", "cat", "bob", "ann"]).await;
     let moved = expected(&app.admin(STANDINGS, json!({})).await["standings"]);
     assert_ne!(now, moved);
     assert!(moved.contains('▲'), "{moved}");
@@ -641,24 +641,6 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
     eprintln!("screenshots in {}", shots().display());
     browser.quit().await;
     app.stop().await;
-}
-
-/// The results-tracked tournament `id` at crown: `order` finish first to last; recorded
-/// in `s1` on `day`.
-async fn the_results(app: &TestApp, id: &str, day: u32, order: &[&str]) {
-    started(app, id, "crown", Tracking::Results, order).await;
-    for out in order.iter().skip(1).rev() {
-        app.admin(
-            "mutation($t: ID!, $p: ID!, $by: ID!) { eliminate(input: {tournamentId: $t, players: [$p], by: $by}) { events } }",
-            json!({"t": id, "p": out, "by": order[0]}),
-        )
-        .await;
-    }
-    app.admin(
-        "mutation($t: ID!, $d: Int!) { recordTournamentResult(input: {leagueId: \"apl\", tournamentId: $t, season: \"s1\", day: $d}) { events } }",
-        json!({"t": id, "d": day}),
-    )
-    .await;
 }
 
 /// The pages come compressed, the assets cached for good under the release's path, the

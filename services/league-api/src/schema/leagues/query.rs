@@ -37,7 +37,11 @@ impl LeagueQuery {
         let ids: Vec<String> = p
             .leagues()
             .filter(|(_, l)| l.league().is_some())
-            .filter_map(|(stream, _)| stream.strip_prefix("league:").map(str::to_owned))
+            .filter_map(|(stream, _)| {
+                league_events::StreamKind::League
+                    .id_of(stream)
+                    .map(str::to_owned)
+            })
             .collect();
         Ok(ids.iter().filter_map(|id| league_out(&p, id)).collect())
     }
