@@ -14,6 +14,7 @@ use league_store::hash::from_hex;
 use league_store::{Store, VerifyingKey};
 use league_tests::golden::{self, DATABASE, PUBLIC_KEY, READ_MODELS};
 use serde_json::Value;
+use sha2::{Digest as _, Sha256};
 
 /// Fields added to a read model after a golden log was written compare by their documented
 /// default: `(field name, default)`. A field listed here must say in `CHANGELOG.md` which
@@ -149,6 +150,93 @@ async fn every_golden_log_migrates_verifies_and_rebuilds_into_its_read_models() 
             problems.is_empty(),
             "golden log {release} rebuilds into other read models:\n{}",
             problems.join("\n")
+        );
+        store.close().await;
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", copy.display()));
+        }
+    }
+}
+
+/// The ids of the events of the golden logs written before event ids, derived from their
+/// stored hashes (`EventId::derived`), pinned: `(release, events, first id, last id,
+/// SHA-256 of every id in log order joined by newlines)`. Computed from the log files by
+/// the rule in `docs/event-store.md` in Python (`sqlite3`, `hashlib`, `uuid`), not by this
+/// code, so a change of the rule or of the bytes read shows here.
+const DERIVED_IDS: &[(&str, usize, &str, &str, &str)] = &[
+    (
+        "0.1.0",
+        7698,
+        "8bc37ea6-752e-8092-948d-2662cf850b7d",
+        "5970668d-612b-82b4-934f-ea68109a12de",
+        "6443985afe2ab912efb2704b7032e14c35ea2dba3ff4c7af82ed6bf7de0c4904",
+    ),
+    (
+        "0.2.0",
+        7712,
+        "7c024d55-e8c1-8b1a-8de0-b6bfd5cdfa82",
+        "7437157a-f0cd-8245-8c5a-ad636c9e1c4c",
+        "3acb7f887b407de9c1a311161fff7ba5ac39ff008c8ccdb1f8bdea7573204f2b",
+    ),
+    (
+        "0.3.0",
+        7679,
+        "c64924a8-eaaa-86b6-9b4b-d759755329a1",
+        "dff66a74-9410-8cd9-955a-3bb0ef6d5b12",
+        "9454df65ab39539b29c43f434d6aab02e4b8a5e9068768b5581ea6d1ac2354f3",
+    ),
+    (
+        "0.4.0",
+        7680,
+        "1c43ee26-ba3e-89f9-815f-1f9d6d02a222",
+        "5ab9e926-cc02-8ea8-ba03-5eb4bd053bc3",
+        "5a56a4168856ad193ab852babfb0b86252409beef458df8e2e2da6a6661a77c1",
+    ),
+    (
+        "0.5.0",
+        7681,
+        "49c725f0-c272-83cf-bfe3-c3f2d2954aa8",
+        "e6e5df29-87a4-8ee6-a72f-4c0014b0a6eb",
+        "c0fb10bac4202c2bab517fc2390d8f5f5d8e0c6614608cd82141d2b1548dd5e5",
+    ),
+];
+
+/// Every event of a golden log has an id: derived from its hash for the logs written
+/// before event ids (the same on every run: pinned above), stored with it for the later
+/// ones. Migrating a log forward rewrites none of its bytes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_golden_event_keeps_its_id() {
+    for (release, dir) in &golden_logs() {
+        let copy = scratch_copy(release, dir, "ids");
+        let store = Store::open(&format!("sqlite:{}", copy.display()))
+            .await
+            .unwrap();
+        let events = store.read_all(0, 1_000_000).await.unwrap();
+        let ids: Vec<String> = events.iter().map(|e| e.id().to_string()).collect();
+        match DERIVED_IDS.iter().find(|(r, ..)| r == release) {
+            Some((_, count, first, last, digest)) => {
+                assert!(events.iter().all(|e| e.stored_id.is_none()), "{release}");
+                assert_eq!(ids.len(), *count, "{release}");
+                assert_eq!(ids.first().map(String::as_str), Some(*first), "{release}");
+                assert_eq!(ids.last().map(String::as_str), Some(*last), "{release}");
+                let joined = ids.join("\n");
+                assert_eq!(
+                    league_store::hash::to_hex(&Sha256::digest(joined.as_bytes())),
+                    *digest,
+                    "{release}"
+                );
+            }
+            None => {
+                assert!(
+                    events.iter().all(|e| e.stored_id.is_some()),
+                    "golden log {release} was written with event ids: every event stores one"
+                );
+            }
+        }
+        assert_eq!(
+            ids.iter().collect::<BTreeSet<_>>().len(),
+            ids.len(),
+            "{release}: ids are unique"
         );
         store.close().await;
         for suffix in ["", "-wal", "-shm"] {

@@ -338,7 +338,7 @@ impl Connection {
                     .ok_or_else(|| Close::code(4400, "a subscription needs an id"))?;
                 // The operation's own request id: in its errors, its span, and the events
                 // a mutation sent over the socket appends.
-                let op = uuid::Uuid::now_v7();
+                let op = crate::request_id::RequestId::new_v7();
                 let refuse = |error| crate::request_id::sync_scope(op, || refused(&id, error));
                 if self.subscriptions.contains_key(&id) {
                     return Err(Close::code(
@@ -424,7 +424,7 @@ impl Connection {
     fn responses(
         &self,
         request: async_graphql::Request,
-        op: uuid::Uuid,
+        op: crate::request_id::RequestId,
     ) -> BoxStream<'static, Bytes> {
         match share_key(&self.principal, &request) {
             Some(key) => self.state.hub.join(key, || {
@@ -443,7 +443,7 @@ impl Connection {
 /// An operation's responses, each worked out as the operation (its request id current,
 /// in its span).
 struct Scoped {
-    id: uuid::Uuid,
+    id: crate::request_id::RequestId,
     span: tracing::Span,
     inner: BoxStream<'static, Bytes>,
 }

@@ -38,8 +38,9 @@ pub fn level_due_at(t: &Tournament) -> Option<Millis> {
 /// was due. Returns the tournaments advanced (ids); a tournament another instance advanced
 /// first is skipped.
 pub async fn tick(store: &Store, live: &Live, now: Millis) -> Result<Vec<String>, AppError> {
-    // Decided on the projection, under its lock; appended after.
-    let due: Vec<(String, u64, Vec<NewEvent>)> = {
+    // Decided on the projection, under its lock; appended after. Each with the version of
+    // the event that set the clock, the cause of the level's end.
+    let due: Vec<(String, u64, u64, Vec<NewEvent>)> = {
         let p = live.read();
         let mut due = Vec::new();
         for (stream, t) in p.tournaments() {
@@ -49,7 +50,12 @@ pub async fn tick(store: &Store, live: &Live, now: Millis) -> Result<Vec<String>
             match play::decide(t, &TournamentCommand::AdvanceLevel { at }) {
                 Ok(events) => {
                     let events = events.iter().map(encode).collect::<Result<Vec<_>, _>>()?;
-                    due.push((stream.clone(), p.version(stream), events));
+                    due.push((
+                        stream.clone(),
+                        p.version(stream),
+                        p.clock_set_at(stream),
+                        events,
+                    ));
                 }
                 Err(e) => tracing::debug!(stream = %stream, "the clock cannot advance: {e}"),
             }
@@ -57,11 +63,15 @@ pub async fn tick(store: &Store, live: &Live, now: Millis) -> Result<Vec<String>
         due
     };
     let mut advanced = Vec::new();
-    for (stream, version, events) in due {
+    for (stream, version, cause, events) in due {
+        let causation_id = store
+            .event_at(&stream, cause)
+            .await?
+            .map(|e| e.id().to_string());
         let metadata = Metadata {
             actor: Some(ACTOR.to_owned()),
             correlation_id: None,
-            causation_id: None,
+            causation_id,
             recorded_at: None,
         };
         let events: Vec<NewEvent> = events

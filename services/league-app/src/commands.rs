@@ -22,7 +22,11 @@ pub const READ_YOUR_WRITE: Duration = Duration::from_secs(10);
 #[derive(Clone, Debug, Default)]
 pub struct Caller {
     pub actor: Option<String>,
+    /// The request's id, stored with every event the command appends.
     pub correlation_id: Option<String>,
+    /// What caused the command: an event's id when the command follows from an event (a
+    /// result recorded from a finished tournament), else the request's id.
+    pub causation_id: Option<String>,
     /// With an idempotency key: the fingerprint of the request (what the client asked),
     /// recorded with the key so that the key reused for another request is refused.
     /// Without one, the key is recorded with the fingerprint of the events appended.
@@ -130,7 +134,7 @@ pub async fn execute(
         let metadata = Metadata {
             actor: caller.actor.clone(),
             correlation_id: caller.correlation_id.clone(),
-            causation_id: None,
+            causation_id: caller.causation_id.clone(),
             recorded_at: None,
         };
         let events: Vec<NewEvent> = events

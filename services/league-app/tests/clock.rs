@@ -177,6 +177,29 @@ async fn the_clock(backend: Backend, url: Option<&str>) {
             (5, due_2 + 40 * MINUTE),
         ]
     );
+    // Each names as its cause the event that set the clock it ran out: level 1's start
+    // (by the host's `start`) for level 2, the resume for level 3, the clock's own
+    // previous level after that.
+    let cause = |level: u64| {
+        let e = events
+            .iter()
+            .filter(|e| e.actor.as_deref() == Some(league_app::clock::ACTOR))
+            .nth(usize::try_from(level - 2).unwrap())
+            .unwrap();
+        let id = e.causation_id.as_deref().expect("a causation id");
+        events.iter().find(|c| c.id().to_string() == id).unwrap()
+    };
+    assert_eq!(cause(2).event_type, "LevelStarted");
+    assert_eq!(cause(2).actor, None);
+    assert_eq!(cause(3).event_type, "ClockResumed");
+    for level in [2, 4, 5] {
+        let previous = cause(level);
+        assert_eq!(previous.event_type, "LevelStarted");
+        assert_eq!(
+            serde_json::from_slice::<serde_json::Value>(&previous.payload).unwrap()["data"]["level"],
+            level - 1
+        );
+    }
     restarted.finish().await.unwrap();
     other.finish().await.unwrap();
     scratch.drop_it().await;

@@ -103,20 +103,20 @@ const PLAIN_PG: &str = "CREATE TABLE plain_events (
     stream_id TEXT NOT NULL, stream_version BIGINT NOT NULL, event_type TEXT NOT NULL,
     schema_version INTEGER NOT NULL, payload BYTEA NOT NULL, actor TEXT, correlation_id TEXT,
     causation_id TEXT, idempotency_key TEXT, recorded_at BIGINT NOT NULL,
-    prev_hash BYTEA NOT NULL, hash BYTEA NOT NULL,
+    prev_hash BYTEA NOT NULL, hash BYTEA NOT NULL, event_id BYTEA UNIQUE,
     UNIQUE (stream_id, stream_version))";
 const PLAIN_SQLITE: &str = "CREATE TABLE plain_events (
     position INTEGER NOT NULL PRIMARY KEY,
     stream_id TEXT NOT NULL, stream_version INTEGER NOT NULL, event_type TEXT NOT NULL,
     schema_version INTEGER NOT NULL, payload BLOB NOT NULL, actor TEXT, correlation_id TEXT,
     causation_id TEXT, idempotency_key TEXT, recorded_at INTEGER NOT NULL,
-    prev_hash BLOB NOT NULL, hash BLOB NOT NULL,
+    prev_hash BLOB NOT NULL, hash BLOB NOT NULL, event_id BLOB UNIQUE,
     UNIQUE (stream_id, stream_version))";
 const PLAIN_INSERT_PG: &str = "INSERT INTO plain_events (stream_id, stream_version, event_type, \
-    schema_version, payload, recorded_at, prev_hash, hash) \
-    SELECT $1, u.ver, u.typ, u.sv, u.payload, u.at, u.prev, u.hash \
+    schema_version, payload, recorded_at, prev_hash, hash, event_id) \
+    SELECT $1, u.ver, u.typ, u.sv, u.payload, u.at, u.prev, u.hash, u.id \
     FROM UNNEST($2::int8[], $3::text[], $4::int4[], $5::bytea[], $6::int8[], $7::bytea[], \
-        $8::bytea[]) AS u(ver, typ, sv, payload, at, prev, hash)";
+        $8::bytea[], $9::bytea[]) AS u(ver, typ, sv, payload, at, prev, hash, id)";
 
 /// One measured case.
 #[derive(Clone, Debug)]
@@ -266,6 +266,7 @@ const SQLITE_CHUNKS: [usize; 4] = [256, 32, 4, 1];
 
 /// One row of the plain table, chained and hashed beforehand.
 struct Row {
+    event_id: Vec<u8>,
     stream_version: i64,
     event_type: String,
     schema_version: i32,
@@ -284,7 +285,9 @@ fn build_rows(stream_id: &str, head: Option<(u64, Hash)>, events: &[NewEvent]) -
         .iter()
         .map(|e| {
             version += 1;
+            let id = league_store::EventId::new_v7();
             let hash = event_hash(&EventFields {
+                event_id: Some(&id),
                 stream_id,
                 stream_version: version,
                 event_type: &e.event_type,
@@ -298,6 +301,7 @@ fn build_rows(stream_id: &str, head: Option<(u64, Hash)>, events: &[NewEvent]) -
                 prev_hash: &prev,
             });
             let row = Row {
+                event_id: id.as_bytes().to_vec(),
                 stream_version: i64::try_from(version).unwrap_or(i64::MAX),
                 event_type: e.event_type.clone(),
                 schema_version: i32::try_from(e.schema_version).unwrap_or(i32::MAX),
@@ -381,6 +385,7 @@ impl Plain {
                     .bind(cols.at)
                     .bind(cols.prev)
                     .bind(cols.hash)
+                    .bind(cols.id)
                     .execute(pool)
                     .await?;
             }
@@ -420,11 +425,11 @@ async fn sqlite_insert(
         let (chunk, tail) = rest.split_at(size);
         let mut sql = String::from(
             "INSERT INTO plain_events (position, stream_id, stream_version, event_type, \
-             schema_version, payload, recorded_at, prev_hash, hash) VALUES ",
+             schema_version, payload, recorded_at, prev_hash, hash, event_id) VALUES ",
         );
         for i in 0..size {
             sql.push_str(if i == 0 { "" } else { "," });
-            sql.push_str("(?,?,?,?,?,?,?,?,?)");
+            sql.push_str("(?,?,?,?,?,?,?,?,?,?)");
         }
         let mut q = sqlx::query(AssertSqlSafe(sql));
         for r in chunk {
@@ -437,7 +442,8 @@ async fn sqlite_insert(
                 .bind(r.payload.as_slice())
                 .bind(r.recorded_at)
                 .bind(r.prev_hash.as_slice())
-                .bind(r.hash.as_slice());
+                .bind(r.hash.as_slice())
+                .bind(r.event_id.as_slice());
             position += 1;
         }
         q.execute(&mut *conn).await?;
@@ -455,6 +461,7 @@ struct PgCols {
     at: Vec<i64>,
     prev: Vec<Vec<u8>>,
     hash: Vec<Vec<u8>>,
+    id: Vec<Vec<u8>>,
 }
 
 impl PgCols {
@@ -466,6 +473,7 @@ impl PgCols {
         self.at.push(r.recorded_at);
         self.prev.push(r.prev_hash.clone());
         self.hash.push(r.hash.clone());
+        self.id.push(r.event_id.clone());
     }
 }
 

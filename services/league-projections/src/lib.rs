@@ -87,6 +87,10 @@ struct Folded {
     /// The stream version at which each table's latest hand started, by table: an
     /// auditor's log withholds the hole cards of a hand still running.
     hand_starts: BTreeMap<u32, u64>,
+    /// The stream version of the last event that set a tournament's clock (started or
+    /// advanced a level, paused, resumed, asked for or did a colour-up): what the
+    /// server's clock names as the cause of the level it starts.
+    clock_set: u64,
 }
 
 enum Aggregate {
@@ -118,6 +122,11 @@ impl Projector {
     /// A stream's last version folded (0 for a stream with no events yet).
     pub fn version(&self, stream: &str) -> u64 {
         self.streams.get(stream).map_or(0, |f| f.version)
+    }
+
+    /// The stream version of the last event that set the tournament's clock (0 before any).
+    pub fn clock_set_at(&self, stream: &str) -> u64 {
+        self.streams.get(stream).map_or(0, |f| f.clock_set)
     }
 
     /// The stream version of the `TableHandStarted` of the latest hand at `table`.
@@ -237,14 +246,26 @@ impl Projector {
                     dirty: false,
                     state,
                     hand_starts: BTreeMap::new(),
+                    clock_set: 0,
                 })
             }
         };
         let changed = match (&mut folded.state, &decoded) {
             (Aggregate::Tournament(state), Decoded::Tournament(e)) => {
+                let clock = |t: &Tournament| {
+                    (
+                        t.clock(),
+                        t.level().map(|(number, _)| number),
+                        t.colour_up_due().is_some(),
+                    )
+                };
+                let before = clock(state);
                 play::apply(state, e);
                 if let play::TournamentEvent::TableHandStarted { table, .. } = e {
                     folded.hand_starts.insert(*table, version);
+                }
+                if clock(state) != before {
+                    folded.clock_set = version;
                 }
                 true
             }

@@ -15,6 +15,7 @@ fn event(
 ) -> RecordedEvent {
     RecordedEvent {
         position,
+        stored_id: None,
         stream_id: stream.into(),
         stream_version: position,
         event_type: event_type.into(),

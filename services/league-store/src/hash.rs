@@ -4,11 +4,15 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::types::{Hash, Timestamp};
+use crate::types::{EventId, Hash, Timestamp};
 
-/// Domain tag at the start of every event hash, so an event hash can never be confused with
-/// a Merkle node or a tree-head signature.
+/// Domain tag at the start of the hash of an event stored without an id (appended before
+/// event ids), so an event hash can never be confused with a Merkle node or a tree-head
+/// signature.
 pub const EVENT_HASH_DOMAIN: &[u8] = b"league-event-v1\0";
+/// Domain tag at the start of the hash of an event stored with its id; the id's 16 bytes
+/// follow the tag.
+pub const EVENT_HASH_DOMAIN_V2: &[u8] = b"league-event-v2\0";
 /// Domain tag at the start of every signed tree-head message.
 pub const TREE_HEAD_DOMAIN: &[u8] = b"league-tree-head-v1\0";
 /// The previous hash of a stream's first event.
@@ -17,6 +21,8 @@ pub const ZERO_HASH: Hash = [0; 32];
 /// The fields of an event that its hash covers, borrowed.
 #[derive(Clone, Copy, Debug)]
 pub struct EventFields<'a> {
+    /// The id stored with the event (`None` for an event appended before event ids).
+    pub event_id: Option<&'a EventId>,
     /// Stream id.
     pub stream_id: &'a str,
     /// Stream version.
@@ -59,13 +65,20 @@ fn put_opt(h: &mut Sha256, value: Option<&str>) {
     }
 }
 
-/// The event hash: SHA-256 over the domain tag, the envelope, the exact payload bytes and
-/// the previous hash of the stream. The global position is deliberately not covered: it is
+/// The event hash: SHA-256 over the domain tag (with the event's id after it, when the
+/// event has one stored), the envelope, the exact payload bytes and the previous hash of
+/// the stream. The global position is deliberately not covered: it is
 /// assigned by the database's commit order, which the writer cannot know on PostgreSQL;
 /// the global order is bound by the Merkle tree instead (leaf i = event at log index i).
 pub fn event_hash(e: &EventFields<'_>) -> Hash {
     let mut h = Sha256::new();
-    h.update(EVENT_HASH_DOMAIN);
+    match e.event_id {
+        None => h.update(EVENT_HASH_DOMAIN),
+        Some(id) => {
+            h.update(EVENT_HASH_DOMAIN_V2);
+            h.update(id.as_bytes());
+        }
+    }
     put_bytes(&mut h, e.stream_id.as_bytes());
     h.update(e.stream_version.to_be_bytes());
     put_bytes(&mut h, e.event_type.as_bytes());
@@ -159,6 +172,7 @@ mod tests {
     #[test]
     fn golden_vectors_match_hashing_md() {
         let h1 = event_hash(&EventFields {
+            event_id: None,
             stream_id: "s",
             stream_version: 1,
             event_type: "T",
@@ -176,6 +190,7 @@ mod tests {
             "a32213637bf174a2bc19cc0ceb430c832f67177c6e8aa7531da1dadf7bd22cb5"
         );
         let h2 = event_hash(&EventFields {
+            event_id: None,
             stream_id: "s",
             stream_version: 2,
             event_type: "U",
@@ -203,5 +218,31 @@ mod tests {
              1a16716abbcc7dbda52139a30ae86d71eb6512f0df85b403cbf09d2856523a5"
         );
         assert_eq!(from_hex(&to_hex(&root)).as_deref(), Some(&root[..]));
+
+        // An event stored with its id (`league-event-v2`).
+        let id = EventId(uuid::Uuid::parse_str("01937f2c-8d4e-7a3b-9c1d-2e3f4a5b6c7d").unwrap());
+        let h3 = event_hash(&EventFields {
+            event_id: Some(&id),
+            stream_id: "s",
+            stream_version: 3,
+            event_type: "V",
+            schema_version: 1,
+            actor: Some("host:7"),
+            correlation_id: Some("req-2"),
+            causation_id: Some("01937f2c-8d4e-7a3b-9c1d-000000000002"),
+            idempotency_key: None,
+            recorded_at: Timestamp::from_micros(1_700_000_000_000_001),
+            payload: br#"{"n":2}"#,
+            prev_hash: &h2,
+        });
+        assert_eq!(
+            to_hex(&h3),
+            "2bf5dbfc283a92af1b4c9b945e870d804541afb1bcfa156b8a9013c6fdb16846"
+        );
+        // The id derived for an event stored without one.
+        assert_eq!(
+            EventId::derived(&h1).to_string(),
+            "a3221363-7bf1-84a2-bc19-cc0ceb430c83"
+        );
     }
 }

@@ -85,7 +85,7 @@ pub use store::{Backend, LogEntry, ReadModelDoc, Store, StoreOptions, backend_of
 pub use subscribe::Subscription;
 pub use tokens::{KeyUse, NewToken, TokenRecord};
 pub use types::{
-    Appended, Clock, ExpectedVersion, Hash, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, Metadata,
+    Appended, Clock, EventId, ExpectedVersion, Hash, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, Metadata,
     NewEvent, RecordedEvent, SystemClock, Timestamp,
 };
 pub use verify::{Break, BreakKind, InclusionProof, TrustedKeys, Uncovered, VerifyReport};

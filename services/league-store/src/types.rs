@@ -17,6 +17,51 @@ pub const MAX_NAME_BYTES: usize = 256;
 /// A SHA-256 digest.
 pub type Hash = [u8; 32];
 
+/// An event's id: a UUID that names the event wherever it travels (the store, the
+/// `eventLog` subscription, an export), so a consumer reading through two instances, or an
+/// export and the live feed, recognises an event it already has.
+///
+/// An event appended since event ids exist has a UUIDv7 chosen when it was appended,
+/// stored with it and covered by its hash (`league-event-v2`). An event appended before
+/// keeps its bytes: its id is derived from its stored hash ([`EventId::derived`]), so it is
+/// the same on every read, in every copy of the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EventId(pub uuid::Uuid);
+
+impl EventId {
+    /// A new id for an event being appended now: a UUIDv7 (time-ordered, so the index of
+    /// ids grows at its end).
+    pub fn new_v7() -> Self {
+        Self(uuid::Uuid::now_v7())
+    }
+
+    /// The id of an event stored without one: the first 16 bytes of its hash as a UUIDv8
+    /// (RFC 9562): the version nibble (the high four bits of byte 6) set to 8 and the
+    /// variant (the high two bits of byte 8) to `10`. A derived id can never equal a
+    /// chosen one (those are version 7).
+    pub fn derived(hash: &Hash) -> Self {
+        let mut bytes = [0u8; 16];
+        bytes.copy_from_slice(&hash[..16]);
+        Self(uuid::Builder::from_custom_bytes(bytes).into_uuid())
+    }
+
+    /// The id from its 16 stored bytes.
+    pub fn from_bytes(bytes: [u8; 16]) -> Self {
+        Self(uuid::Uuid::from_bytes(bytes))
+    }
+
+    /// The 16 bytes stored and hashed.
+    pub fn as_bytes(&self) -> &[u8; 16] {
+        self.0.as_bytes()
+    }
+}
+
+impl fmt::Display for EventId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.hyphenated().fmt(f)
+    }
+}
+
 /// Microseconds since the Unix epoch, UTC. Stored as a signed 64-bit integer on both
 /// backends so that it hashes to the same bytes everywhere.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -162,6 +207,9 @@ impl NewEvent {
 pub struct RecordedEvent {
     /// Global position: unique and strictly increasing in the global order, not contiguous.
     pub position: u64,
+    /// The id stored with the event; `None` for an event appended before event ids, whose
+    /// id is derived from its hash. [`RecordedEvent::id`] gives the id either way.
+    pub stored_id: Option<EventId>,
     /// The stream this event belongs to.
     pub stream_id: String,
     /// 1 for the stream's first event, then +1 per event.
@@ -186,6 +234,14 @@ pub struct RecordedEvent {
     pub prev_hash: Hash,
     /// This event's hash (see `docs/event-store.md`).
     pub hash: Hash,
+}
+
+impl RecordedEvent {
+    /// The event's id: the one stored with it, or the one derived from its hash.
+    pub fn id(&self) -> EventId {
+        self.stored_id
+            .unwrap_or_else(|| EventId::derived(&self.hash))
+    }
 }
 
 /// What an append wrote (or, for a repeated idempotency key, had written).

@@ -419,6 +419,7 @@ impl Store {
         }
         // Its own hash.
         let recomputed = event_hash(&EventFields {
+            event_id: e.stored_id.as_ref(),
             stream_id: &e.stream_id,
             stream_version: e.stream_version,
             event_type: &e.event_type,
@@ -485,7 +486,8 @@ impl Store {
         }
     }
 
-    async fn event_at(
+    /// The event of `stream_id` at `version`, if there is one.
+    pub async fn event_at(
         &self,
         stream_id: &str,
         version: u64,

@@ -18,8 +18,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use league_store::merkle;
 use league_store::{
-    BreakKind, Clock, ExpectedVersion, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, Metadata, NewEvent,
-    RecordedEvent, SealerConfig, SigningKey, Store, StoreError, StoreOptions, Timestamp,
+    BreakKind, Clock, EventId, ExpectedVersion, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, Metadata,
+    NewEvent, RecordedEvent, SealerConfig, SigningKey, Store, StoreError, StoreOptions, Timestamp,
 };
 use sqlx::Connection as _;
 
@@ -276,6 +276,7 @@ on_both_backends!(
     of_racing_appends_to_one_version_exactly_one_wins,
     a_killed_writer_loses_no_acknowledged_append,
     verify_reports_tampering_at_the_right_position,
+    every_event_has_an_id_that_its_hash_covers,
     proofs_from_the_store_verify_against_signed_heads,
     a_subscriber_in_another_instance_is_woken_by_the_sealer,
     an_open_older_transaction_holds_readers_back_instead_of_letting_them_skip,
@@ -1944,6 +1945,129 @@ async fn verify_reports_tampering_at_the_right_position(db: &TestDb) {
     );
     store.close().await;
     fresh.cleanup().await;
+}
+
+/// Every event has an id: a UUIDv7 stored with it and covered by its hash, the same on
+/// every read; clearing or changing it is an edit `verify` finds; two events cannot share
+/// one. An event stored without one (as every event before event ids was) reads with the
+/// id derived from its hash, and verifies.
+async fn every_event_has_an_id_that_its_hash_covers(db: &TestDb) {
+    let (store, all) = sealed_log(db).await;
+    let ids: Vec<_> = all
+        .iter()
+        .map(|e| e.stored_id.expect("a stored id"))
+        .collect();
+    assert!(ids.iter().all(|id| id.0.get_version_num() == 7));
+    assert_eq!(ids.iter().collect::<HashSet<_>>().len(), all.len());
+    assert!(all.iter().all(|e| e.id() == e.stored_id.unwrap()));
+    // The same through a stream read and a page read.
+    for e in &all {
+        let again = store
+            .read_stream(&e.stream_id, e.stream_version)
+            .await
+            .unwrap();
+        assert_eq!(again[0].id(), e.id());
+    }
+    assert_eq!(read_in_pages(&store, 7).await, all);
+
+    let kind = db.kind;
+    let p = all[11].position;
+    let original = hex_literal(kind, all[11].stored_id.unwrap().as_bytes());
+    for edit in [
+        "NULL".to_owned(),
+        hex_literal(kind, EventId::new_v7().as_bytes()),
+    ] {
+        let sql = format!("UPDATE events SET event_id = {edit} WHERE position = {p}");
+        assert_eq!(store.execute_raw(&sql).await.unwrap(), 1);
+        expect_break(&store, p, |k| *k == BreakKind::HashMismatch).await;
+    }
+    store
+        .execute_raw(&format!(
+            "UPDATE events SET event_id = {original} WHERE position = {p}"
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.verify(0, u64::MAX, None).await.unwrap().first_break,
+        None
+    );
+    // Another event's id is refused by the store itself.
+    let duplicate = store
+        .execute_raw(&format!(
+            "UPDATE events SET event_id = {original} WHERE position = {}",
+            all[12].position
+        ))
+        .await;
+    assert!(duplicate.is_err(), "{duplicate:?}");
+
+    // An event as a release before event ids stored it: no id, the v1 hash.
+    let appended = store
+        .append(
+            "before-ids",
+            ExpectedVersion::NoStream,
+            &[ev("T", "{}")],
+            None,
+        )
+        .await
+        .unwrap();
+    let e = store.read_stream("before-ids", 1).await.unwrap().remove(0);
+    let v1 = league_store::hash::event_hash(&league_store::hash::EventFields {
+        event_id: None,
+        stream_id: &e.stream_id,
+        stream_version: e.stream_version,
+        event_type: &e.event_type,
+        schema_version: e.schema_version,
+        actor: e.actor.as_deref(),
+        correlation_id: e.correlation_id.as_deref(),
+        causation_id: e.causation_id.as_deref(),
+        idempotency_key: e.idempotency_key.as_deref(),
+        recorded_at: e.recorded_at,
+        payload: &e.payload,
+        prev_hash: &e.prev_hash,
+    });
+    store
+        .execute_raw(&format!(
+            "UPDATE events SET event_id = NULL, hash = {} WHERE position = {}",
+            hex_literal(kind, &v1),
+            appended.first_position
+        ))
+        .await
+        .unwrap();
+    let old = store.read_stream("before-ids", 1).await.unwrap().remove(0);
+    assert_eq!(old.stored_id, None);
+    assert_eq!(old.id(), EventId::derived(&v1));
+    assert_eq!(old.id().0.get_version_num(), 8);
+    assert_eq!(
+        store.read_stream("before-ids", 1).await.unwrap()[0].id(),
+        old.id()
+    );
+    settle(&store).await;
+    store.seal_all(&sealer(7, 9)).await.unwrap();
+    assert_eq!(
+        store
+            .verify(0, u64::MAX, Some(&key().verifying_key()))
+            .await
+            .unwrap()
+            .first_break,
+        None
+    );
+    // The next event of that stream gets an id of its own and chains onto the old hash.
+    store
+        .append(
+            "before-ids",
+            ExpectedVersion::Exact(1),
+            &[ev("T", "{}")],
+            None,
+        )
+        .await
+        .unwrap();
+    let next = store.read_stream("before-ids", 2).await.unwrap().remove(0);
+    assert_eq!(next.prev_hash, v1);
+    assert!(next.stored_id.is_some());
+    assert_eq!(
+        store.verify(0, u64::MAX, None).await.unwrap().first_break,
+        None
+    );
 }
 
 async fn proofs_from_the_store_verify_against_signed_heads(db: &TestDb) {

@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use async_graphql::{Context, Object, SimpleObject, Subscription};
+use async_graphql::{Context, ID, Object, SimpleObject, Subscription};
 use futures_util::StreamExt as _;
 use futures_util::stream::BoxStream;
 use league_engine::hand::Event as HandEvent;
@@ -34,6 +34,12 @@ const PROJECTOR_WAIT: Duration = Duration::from_secs(5);
 /// One event of the global log, as stored.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct EventOut {
+    /// The event's id, a UUID: the same through every instance, this query, the `eventLog`
+    /// subscription and any export, so a consumer recognises an event it already has. A
+    /// UUIDv7 chosen when the event was appended and covered by its hash; for an event
+    /// appended before event ids (release 0.6.0), a UUIDv8 derived from its hash (the rule
+    /// is in `docs/event-store.md`).
+    pub event_id: ID,
     /// The event's position in the global log: unique and increasing, not contiguous.
     pub position: Position,
     /// Opaque cursor: pass it as `after` to continue after this event.
@@ -56,11 +62,16 @@ pub struct EventOut {
     /// `player:<player>:<token>` (`<token>` is the token's id, never the token itself), or
     /// `clock` for a level the server's clock started; null when its writer named nobody.
     pub actor: Option<String>,
-    /// The id shared by every event one command appended (16 hex digits, also in the
-    /// server's log); null for the clock's events.
+    /// The id of the request that appended it: its `X-Request-Id` (a UUID), also in the
+    /// server's log lines and in the `requestId` of any error the request answered; every
+    /// event one request appended shares it. Null for the clock's events; events appended
+    /// before request ids carry 16 hex digits.
     pub correlation_id: Option<String>,
-    /// The id of what directly caused the event, when its writer gave one; null for every
-    /// event this server appends.
+    /// What directly caused the event: the `eventId` of the event it follows from (the
+    /// tournament's last event for a result recorded from it; for a level the server's
+    /// clock started, the event that set the clock it ran out: the previous level's start
+    /// or a resume), or the request id for an event a command appended. Null for events
+    /// appended before causation ids.
     pub causation_id: Option<String>,
     /// The idempotency key of the command that appended it, as `<token id>/<key>`; null
     /// when it was sent without one.
@@ -150,12 +161,14 @@ async fn private(state: &ApiState, e: &RecordedEvent) -> ApiResult<bool> {
 
 async fn event_out(state: &ApiState, e: RecordedEvent) -> ApiResult<EventOut> {
     let redacted = private(state, &e).await?;
+    let event_id = ID(e.id().to_string());
     let payload = if redacted {
         None
     } else {
         Some(String::from_utf8(e.payload).map_err(ApiError::internal)?)
     };
     Ok(EventOut {
+        event_id,
         position: Position(e.position),
         cursor: cursor_of(e.position),
         stream_id: e.stream_id,

@@ -195,6 +195,7 @@ pub(crate) async fn run_command(
     principal: &Principal,
     command: Command,
     idempotency_key: Option<String>,
+    caused_by: Option<league_store::EventId>,
 ) -> ApiResult<CommandResult> {
     let stream = command.stream();
     // Keys are per token: two clients cannot collide on (or read) each other's keys.
@@ -210,11 +211,13 @@ pub(crate) async fn run_command(
     }
     // The request's id: the events it appends carry it as their correlation id.
     let correlation = crate::request_id::current()
-        .unwrap_or_else(uuid::Uuid::now_v7)
+        .unwrap_or_else(crate::request_id::RequestId::new_v7)
         .to_string();
     let caller = Caller {
         actor: principal.actor(),
         correlation_id: Some(correlation.clone()),
+        // The command's cause: the event it follows from, else the request itself.
+        causation_id: Some(caused_by.map_or_else(|| correlation.clone(), |e| e.to_string())),
         idempotency_key: key.clone().map(|k| (k, request)),
     };
     // One span per command: every line logged while it runs (a retry after a conflict, an

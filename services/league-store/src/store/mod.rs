@@ -30,7 +30,7 @@ use crate::error::StoreError;
 use crate::hash::{EventFields, ZERO_HASH, append_fingerprint, event_hash};
 use crate::subscribe::Subscription;
 use crate::types::{
-    Appended, Clock, ExpectedVersion, Hash, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, NewEvent,
+    Appended, Clock, EventId, ExpectedVersion, Hash, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, NewEvent,
     RecordedEvent, SystemClock, Timestamp, check_name,
 };
 
@@ -173,6 +173,7 @@ pub fn migrator(backend: Backend) -> Migrator {
         "releases",
         "draw secrets",
         "token scope and expiry",
+        "event ids",
     ];
     Migrator::with_migrations(
         files
@@ -234,11 +235,14 @@ where
     for<'r> String: Decode<'r, R::Database> + Type<R::Database>,
     for<'r> Option<String>: Decode<'r, R::Database> + Type<R::Database>,
     for<'r> Vec<u8>: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> Option<Vec<u8>>: Decode<'r, R::Database> + Type<R::Database>,
 {
     let prev: Vec<u8> = row.try_get(11)?;
     let hash: Vec<u8> = row.try_get(12)?;
+    let id: Option<Vec<u8>> = row.try_get(13)?;
     Ok(RecordedEvent {
         position: to_u64("position", row.try_get(0)?)?,
+        stored_id: id.as_deref().map(to_event_id).transpose()?,
         stream_id: row.try_get(1)?,
         stream_version: to_u64("stream version", row.try_get(2)?)?,
         event_type: row.try_get(3)?,
@@ -254,6 +258,13 @@ where
     })
 }
 
+/// A stored `event_id` (16 bytes) as the id it is.
+pub(crate) fn to_event_id(v: &[u8]) -> Result<EventId, StoreError> {
+    <[u8; 16]>::try_from(v)
+        .map(EventId::from_bytes)
+        .map_err(|_| StoreError::Corrupt(format!("event_id is {} bytes, not 16", v.len())))
+}
+
 /// The version and hash the last of `rows` leaves its stream at.
 fn head_of_rows(rows: &[RowData]) -> Option<(u64, Hash)> {
     rows.last().and_then(|r| {
@@ -266,6 +277,7 @@ fn head_of_rows(rows: &[RowData]) -> Option<(u64, Hash)> {
 
 /// One event row ready to insert.
 pub(crate) struct RowData {
+    pub(crate) event_id: Vec<u8>,
     pub(crate) stream_version: i64,
     pub(crate) event_type: String,
     pub(crate) schema_version: i32,
@@ -296,7 +308,9 @@ pub(crate) fn build_rows(
                 .metadata
                 .recorded_at
                 .unwrap_or_else(|| *now.get_or_insert_with(|| clock.now()));
+            let id = EventId::new_v7();
             let hash = event_hash(&EventFields {
+                event_id: Some(&id),
                 stream_id,
                 stream_version: version,
                 event_type: &e.event_type,
@@ -310,6 +324,7 @@ pub(crate) fn build_rows(
                 prev_hash: &prev,
             });
             let row = RowData {
+                event_id: id.as_bytes().to_vec(),
                 stream_version: to_i64(version),
                 event_type: e.event_type.clone(),
                 schema_version: i32::try_from(e.schema_version).unwrap_or(i32::MAX),
@@ -433,7 +448,7 @@ fn check_expected(expected: ExpectedVersion, actual: Option<u64>) -> Result<(), 
 /// The columns of an event row, in `decode_event` order.
 pub(crate) const EVENT_COLUMNS: &str = "position, stream_id, stream_version, event_type, \
     schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
-    recorded_at, prev_hash, hash";
+    recorded_at, prev_hash, hash, event_id";
 
 impl Store {
     /// Opens a store at `url` (`sqlite:PATH` or `postgres://...`) with default options.

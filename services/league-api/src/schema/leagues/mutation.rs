@@ -20,6 +20,20 @@ async fn send<P: From<CommandResult>>(
     command: league::Command,
     idempotency_key: Option<String>,
 ) -> ApiResult<P> {
+    send_caused_by(ctx, state, caller, id, command, idempotency_key, None).await
+}
+
+/// [`send`] for a command that follows from the event `caused_by`, which its events name
+/// as their cause.
+async fn send_caused_by<P: From<CommandResult>>(
+    ctx: &Context<'_>,
+    state: &ApiState,
+    caller: &Principal,
+    id: String,
+    command: league::Command,
+    idempotency_key: Option<String>,
+    caused_by: Option<league_store::EventId>,
+) -> ApiResult<P> {
     if !matches!(command, league::Command::CreateLeague { .. })
         && state.live.read().league(&stream_of(&id)).is_none()
     {
@@ -29,7 +43,7 @@ async fn send<P: From<CommandResult>>(
         id,
         command: Box::new(command),
     };
-    run_command(ctx, state, caller, command, idempotency_key)
+    run_command(ctx, state, caller, command, idempotency_key, caused_by)
         .await
         .map(P::from)
 }
@@ -397,7 +411,7 @@ impl LeagueMutation {
             }
             None => {}
         }
-        let outcome = {
+        let (outcome, finished_at) = {
             let p = state.live.read();
             let t = p
                 .tournament(&stream)
@@ -413,10 +427,27 @@ impl LeagueMutation {
             outcome
                 .finishes
                 .retain(|f| members.is_some_and(|l| l.player(&f.player).is_some()));
-            outcome
+            (outcome, p.version(&stream))
         };
         caller.require_results(&league_id, &outcome.venue, &state.live.read())?;
+        // The result follows from the tournament's last event (the one that finished it,
+        // or a correction after): its events name that event as their cause.
+        let cause = state
+            .store
+            .event_at(&stream, finished_at)
+            .await
+            .map_err(ApiError::internal)?
+            .map(|e| e.id());
         let command = league::Command::RecordTournament { outcome };
-        send(ctx, state, &caller, league_id, command, idempotency_key).await
+        send_caused_by(
+            ctx,
+            state,
+            &caller,
+            league_id,
+            command,
+            idempotency_key,
+            cause,
+        )
+        .await
     }
 }

@@ -156,7 +156,7 @@ pub(super) async fn send<P: From<CommandResult>>(
         id,
         command: Box::new(command),
     };
-    run_command(ctx, state, caller, command, idempotency_key)
+    run_command(ctx, state, caller, command, idempotency_key, None)
         .await
         .map(P::from)
 }
@@ -244,7 +244,7 @@ impl TournamentMutation {
                             membership: walk_in.membership,
                         }),
                     };
-                    run_command(ctx, state, &caller, command, None).await?;
+                    run_command(ctx, state, &caller, command, None, None).await?;
                 }
                 (Some(_), _) => {
                     return Err(ApiError::bad_field(

@@ -33,13 +33,14 @@ const MAX_GROUP_EVENTS: usize = 4_096;
 const PG_GROUP_INSERT: &str = "WITH ins AS ( \
     INSERT INTO events (position, stream_id, stream_version, event_type, schema_version, \
         payload, actor, correlation_id, causation_id, idempotency_key, recorded_at, \
-        prev_hash, hash) \
+        prev_hash, hash, event_id) \
     SELECT x.base | u.idx::bigint, u.stream, u.ver, u.typ, \
-        u.sv, u.payload, u.actor, u.corr, u.caus, NULL, u.at, u.prev, u.hash \
+        u.sv, u.payload, u.actor, u.corr, u.caus, NULL, u.at, u.prev, u.hash, u.id \
     FROM (SELECT pg_current_xact_id()::text::bigint << 16 AS base) AS x, \
         UNNEST($1::text[], $2::int4[], $3::int8[], $4::text[], $5::int4[], $6::bytea[], \
-        $7::text[], $8::text[], $9::text[], $10::int8[], $11::bytea[], $12::bytea[]) \
-        AS u(stream, idx, ver, typ, sv, payload, actor, corr, caus, at, prev, hash) \
+        $7::text[], $8::text[], $9::text[], $10::int8[], $11::bytea[], $12::bytea[], \
+        $13::bytea[]) \
+        AS u(stream, idx, ver, typ, sv, payload, actor, corr, caus, at, prev, hash, id) \
     RETURNING 1 \
 ) \
 SELECT pg_current_xact_id()::text::bigint, (SELECT count(*) FROM ins)";
@@ -196,6 +197,7 @@ async fn insert_group(pool: &PgPool, group: &[Queued]) -> Vec<Grouped> {
     let mut at = Vec::with_capacity(events);
     let mut prev = Vec::with_capacity(events);
     let mut hash = Vec::with_capacity(events);
+    let mut id = Vec::with_capacity(events);
     let mut firsts = Vec::with_capacity(group.len());
     for q in group {
         firsts.push(stream.len());
@@ -212,6 +214,7 @@ async fn insert_group(pool: &PgPool, group: &[Queued]) -> Vec<Grouped> {
             at.push(r.recorded_at);
             prev.push(r.prev_hash.as_slice());
             hash.push(r.hash.as_slice());
+            id.push(r.event_id.as_slice());
         }
     }
     let inserted = sqlx::query(PG_GROUP_INSERT)
@@ -227,6 +230,7 @@ async fn insert_group(pool: &PgPool, group: &[Queued]) -> Vec<Grouped> {
         .bind(at)
         .bind(prev)
         .bind(hash)
+        .bind(id)
         .fetch_one(pool)
         .await;
     let Ok(row) = inserted else {
@@ -258,6 +262,7 @@ mod tests {
         let (reply, done) = oneshot::channel();
         let rows = (0..events)
             .map(|i| RowData {
+                event_id: vec![2; 16],
                 stream_version: i64::try_from(i + 1).unwrap_or(0),
                 event_type: "E".into(),
                 schema_version: 1,

@@ -21,7 +21,7 @@ use tokio::sync::watch;
 use super::{
     DocRow, IdempotentRecord, LogEntry, NOTIFY_CHANNEL, ReadModelDoc, Store, StoreOptions,
     StreamIds, build_rows, check_expected, decode_event, head_of, head_of_rows, ping_if_idle,
-    schema_version, to_hash, to_i64, to_u64,
+    schema_version, to_event_id, to_hash, to_i64, to_u64,
 };
 use crate::error::StoreError;
 use crate::types::{Appended, ExpectedVersion, Hash, NewEvent, RecordedEvent, Timestamp};
@@ -34,7 +34,7 @@ pub(crate) const PG_INDEX_BITS: u32 = 16;
 const ANY_RETRIES: u32 = 1_000;
 
 /// The schema's migrations, in order (`migrator` names them).
-pub(super) const MIGRATIONS: [&str; 7] = [
+pub(super) const MIGRATIONS: [&str; 8] = [
     include_str!("../../../../../migrations/postgres/0001_event_store.sql"),
     include_str!("../../../../../migrations/postgres/0002_read_models.sql"),
     include_str!("../../../../../migrations/postgres/0003_tokens.sql"),
@@ -42,6 +42,7 @@ pub(super) const MIGRATIONS: [&str; 7] = [
     include_str!("../../../../../migrations/postgres/0005_releases.sql"),
     include_str!("../../../../../migrations/postgres/0006_draw_secrets.sql"),
     include_str!("../../../../../migrations/postgres/0007_token_scope_and_expiry.sql"),
+    include_str!("../../../../../migrations/postgres/0008_event_ids.sql"),
 ];
 
 const HEAD: &str = "SELECT h.stream_version, h.hash, i.stream_id, i.fingerprint, \
@@ -57,12 +58,12 @@ const HEAD: &str = "SELECT h.stream_version, h.hash, i.stream_id, i.fingerprint,
 const INSERT: &str = "WITH ins AS ( \
     INSERT INTO events (position, stream_id, stream_version, event_type, schema_version, \
         payload, actor, correlation_id, causation_id, idempotency_key, recorded_at, \
-        prev_hash, hash) \
+        prev_hash, hash, event_id) \
     SELECT x.base | u.idx::bigint, $1, u.ver, u.typ, \
-        u.sv, u.payload, u.actor, u.corr, u.caus, $2, u.at, u.prev, u.hash \
+        u.sv, u.payload, u.actor, u.corr, u.caus, $2, u.at, u.prev, u.hash, u.id \
     FROM (SELECT pg_current_xact_id()::text::bigint << 16 AS base) AS x, UNNEST($3::int4[], $4::int8[], $5::text[], $6::int4[], $7::bytea[], $8::text[], \
-        $9::text[], $10::text[], $11::int8[], $12::bytea[], $13::bytea[]) \
-        AS u(idx, ver, typ, sv, payload, actor, corr, caus, at, prev, hash) \
+        $9::text[], $10::text[], $11::int8[], $12::bytea[], $13::bytea[], $17::bytea[]) \
+        AS u(idx, ver, typ, sv, payload, actor, corr, caus, at, prev, hash, id) \
     RETURNING 1 \
 ), idem AS ( \
     INSERT INTO idempotency (key, stream_id, fingerprint, first_position, event_count, \
@@ -77,7 +78,7 @@ SELECT pg_current_xact_id()::text::bigint";
 /// commit horizon.
 const READ_ALL: &str = "SELECT position, stream_id, stream_version, event_type, \
     schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
-    recorded_at, prev_hash, hash FROM events WHERE position >= $1 \
+    recorded_at, prev_hash, hash, event_id FROM events WHERE position >= $1 \
     AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) \
     ORDER BY position LIMIT $2";
 
@@ -96,7 +97,7 @@ const STREAM_HEAD: &str = "SELECT stream_version, hash FROM events WHERE stream_
 
 const READ_STREAM: &str = "SELECT position, stream_id, stream_version, event_type, \
     schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
-    recorded_at, prev_hash, hash FROM events WHERE stream_id = $1 \
+    recorded_at, prev_hash, hash, event_id FROM events WHERE stream_id = $1 \
     AND stream_version >= $2 ORDER BY stream_version";
 
 const LAST_POSITION: &str = "SELECT max(position) FROM events";
@@ -105,12 +106,12 @@ const LAST_POSITION: &str = "SELECT max(position) FROM events";
 /// horizon.
 const READ_RANGE: &str = "SELECT position, stream_id, stream_version, event_type, \
     schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
-    recorded_at, prev_hash, hash FROM events WHERE position >= $1 AND position <= $2 \
+    recorded_at, prev_hash, hash, event_id FROM events WHERE position >= $1 AND position <= $2 \
     ORDER BY position LIMIT $3";
 
 const EVENT_AT: &str = "SELECT position, stream_id, stream_version, event_type, \
     schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
-    recorded_at, prev_hash, hash FROM events WHERE stream_id = $1 AND stream_version = $2";
+    recorded_at, prev_hash, hash, event_id FROM events WHERE stream_id = $1 AND stream_version = $2";
 
 const READ_MODEL_UPSERT: &str = "INSERT INTO read_models (projection, kind, key, doc) \
     VALUES ($1, $2, $3, $4) ON CONFLICT (projection, kind, key) DO UPDATE SET doc = excluded.doc";
@@ -221,6 +222,7 @@ pub(super) async fn append(
         let mut at = Vec::with_capacity(count);
         let mut prev = Vec::with_capacity(count);
         let mut hash = Vec::with_capacity(count);
+        let mut id = Vec::with_capacity(count);
         for r in rows {
             ver.push(r.stream_version);
             typ.push(r.event_type);
@@ -232,6 +234,7 @@ pub(super) async fn append(
             at.push(r.recorded_at);
             prev.push(r.prev_hash);
             hash.push(r.hash);
+            id.push(r.event_id);
         }
         let inserted = sqlx::query(INSERT)
             .bind(stream_id)
@@ -250,6 +253,7 @@ pub(super) async fn append(
             .bind(fingerprint.map(|f| f.to_vec()))
             .bind(i32::try_from(count).unwrap_or(i32::MAX))
             .bind(to_i64(first_version))
+            .bind(id)
             .fetch_one(pool)
             .await;
         match inserted {
@@ -469,6 +473,7 @@ fn decode_pg_event(row: &PgRow) -> Result<RecordedEvent, StoreError> {
         recorded_at: Timestamp::from_micros(int8(10, "recorded_at")?),
         prev_hash: to_hash("prev_hash", bytes(11, "prev_hash")?)?,
         hash: to_hash("hash", bytes(12, "hash")?)?,
+        stored_id: value(13, "event_id")?.map(to_event_id).transpose()?,
     })
 }
 

@@ -20,7 +20,9 @@ use rusqlite::{Connection, OpenFlags, Row};
 use sqlx::sqlite::SqliteConnectOptions;
 
 use crate::error::StoreError;
-use crate::store::{EVENT_COLUMNS, LogEntry, StreamIds, schema_version, to_hash, to_i64, to_u64};
+use crate::store::{
+    EVENT_COLUMNS, LogEntry, StreamIds, schema_version, to_event_id, to_hash, to_i64, to_u64,
+};
 use crate::types::{RecordedEvent, Timestamp};
 
 /// Idle connections kept for the next read.
@@ -204,6 +206,10 @@ fn event(row: &Row<'_>) -> Result<RecordedEvent, StoreError> {
         recorded_at: Timestamp::from_micros(int(row, 10, "recorded_at")?),
         prev_hash: to_hash("prev_hash", bytes(row, 11, "prev_hash")?)?,
         hash: to_hash("hash", bytes(row, 12, "hash")?)?,
+        stored_id: match row.get_ref(13)? {
+            ValueRef::Null => None,
+            _ => Some(to_event_id(bytes(row, 13, "event_id")?)?),
+        },
     })
 }
 

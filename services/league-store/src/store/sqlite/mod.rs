@@ -32,7 +32,7 @@ use crate::types::{Appended, ExpectedVersion, Hash, NewEvent, RecordedEvent};
 use direct::DirectReader;
 
 /// The schema's migrations, in order (`migrator` names them).
-pub(super) const MIGRATIONS: [&str; 7] = [
+pub(super) const MIGRATIONS: [&str; 8] = [
     include_str!("../../../../../migrations/sqlite/0001_event_store.sql"),
     include_str!("../../../../../migrations/sqlite/0002_read_models.sql"),
     include_str!("../../../../../migrations/sqlite/0003_tokens.sql"),
@@ -40,6 +40,7 @@ pub(super) const MIGRATIONS: [&str; 7] = [
     include_str!("../../../../../migrations/sqlite/0005_releases.sql"),
     include_str!("../../../../../migrations/sqlite/0006_draw_secrets.sql"),
     include_str!("../../../../../migrations/sqlite/0007_token_scope_and_expiry.sql"),
+    include_str!("../../../../../migrations/sqlite/0008_event_ids.sql"),
 ];
 
 const HEAD: &str = "SELECT (SELECT max(position) FROM events), \
@@ -58,7 +59,7 @@ const STREAM_HEAD: &str = "SELECT stream_version, hash FROM events WHERE stream_
 
 const READ_STREAM: &str = "SELECT position, stream_id, stream_version, event_type, \
     schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
-    recorded_at, prev_hash, hash FROM events WHERE stream_id = $1 \
+    recorded_at, prev_hash, hash, event_id FROM events WHERE stream_id = $1 \
     AND stream_version >= $2 ORDER BY stream_version";
 
 const READ_LOG: &str = "SELECT position, stream_id, stream_version, event_type, schema_version, \
@@ -70,12 +71,12 @@ const LAST_POSITION: &str = "SELECT max(position) FROM events";
 /// The auditor's read: events with positions in `[$1, $2]`, up to `$3`.
 const READ_RANGE: &str = "SELECT position, stream_id, stream_version, event_type, \
     schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
-    recorded_at, prev_hash, hash FROM events WHERE position >= $1 AND position <= $2 \
+    recorded_at, prev_hash, hash, event_id FROM events WHERE position >= $1 AND position <= $2 \
     ORDER BY position LIMIT $3";
 
 const EVENT_AT: &str = "SELECT position, stream_id, stream_version, event_type, \
     schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
-    recorded_at, prev_hash, hash FROM events WHERE stream_id = $1 AND stream_version = $2";
+    recorded_at, prev_hash, hash, event_id FROM events WHERE stream_id = $1 AND stream_version = $2";
 
 const READ_MODEL_UPSERT: &str = "INSERT INTO read_models (projection, kind, key, doc) \
     VALUES ($1, $2, $3, $4) ON CONFLICT (projection, kind, key) DO UPDATE SET doc = excluded.doc";
@@ -107,13 +108,13 @@ fn sqlite_insert_sql(table: &str, rows: usize) -> String {
     let mut sql = format!(
         "INSERT INTO {table} (position, stream_id, stream_version, event_type, schema_version, \
          payload, actor, correlation_id, causation_id, idempotency_key, recorded_at, prev_hash, \
-         hash) VALUES "
+         hash, event_id) VALUES "
     );
     for i in 0..rows {
         if i > 0 {
             sql.push(',');
         }
-        sql.push_str("(?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        sql.push_str("(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     }
     sql
 }
@@ -121,19 +122,20 @@ fn sqlite_insert_sql(table: &str, rows: usize) -> String {
 /// `sqlite_insert_fast`'s statement for `rows` rows.
 fn insert_fast_sql(rows: usize) -> String {
     // Anonymous `?` only: sqlx numbers them in order of appearance and would not mix them
-    // with `?NNN`. The first is the stream id, then ten per row.
+    // with `?NNN`. The first is the stream id, then eleven per row.
     let mut sql = String::from(
         "WITH base(b) AS (SELECT coalesce(max(position), 0) FROM events) \
          INSERT INTO events (position, stream_id, stream_version, event_type, schema_version, \
          payload, actor, correlation_id, causation_id, idempotency_key, recorded_at, prev_hash, \
-         hash) SELECT b + v.column1, ?, v.column2, v.column3, v.column4, v.column5, v.column6, \
-         v.column7, v.column8, NULL, v.column9, v.column10, v.column11 FROM base, (VALUES ",
+         hash, event_id) SELECT b + v.column1, ?, v.column2, v.column3, v.column4, v.column5, \
+         v.column6, v.column7, v.column8, NULL, v.column9, v.column10, v.column11, v.column12 \
+         FROM base, (VALUES ",
     );
     for i in 1..=rows {
         if i > 1 {
             sql.push(',');
         }
-        sql.push_str(&format!("({i},?,?,?,?,?,?,?,?,?,?)"));
+        sql.push_str(&format!("({i},?,?,?,?,?,?,?,?,?,?,?)"));
     }
     sql.push_str(") AS v RETURNING position");
     sql
@@ -302,7 +304,8 @@ async fn sqlite_insert_fast(
             .bind(r.causation_id.as_deref())
             .bind(r.recorded_at)
             .bind(r.prev_hash.as_slice())
-            .bind(r.hash.as_slice());
+            .bind(r.hash.as_slice())
+            .bind(r.event_id.as_slice());
     }
     let positions = q.fetch_all(pool).await?;
     let first = positions.into_iter().min().unwrap_or(0);
@@ -342,7 +345,8 @@ pub(crate) async fn sqlite_insert_rows(
                 .bind(key)
                 .bind(r.recorded_at)
                 .bind(r.prev_hash.as_slice())
-                .bind(r.hash.as_slice());
+                .bind(r.hash.as_slice())
+                .bind(r.event_id.as_slice());
             position += 1;
         }
         q.execute(&mut *conn).await?;
