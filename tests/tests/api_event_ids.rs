@@ -2,6 +2,10 @@
 //! the `eventLog` subscription; the events a command appends carry the request's id as
 //! their correlation and causation ids, and a result recorded from a finished tournament
 //! names the tournament's last event as its cause.
+//!
+//! Object ids: a league, venue, season or tournament takes the UUID its client chose, or
+//! gets a UUIDv7; a malformed id is `BAD_ID`, one already used `ID_TAKEN`, and a retry with
+//! the same idempotency key names the object its first call created.
 
 #![expect(clippy::unwrap_used, reason = "a test")]
 
@@ -10,7 +14,148 @@ use std::collections::{BTreeMap, HashSet};
 use league_tests::*;
 use serde_json::{Value, json};
 
-on_every_backend!(an_event_has_one_id_everywhere_and_names_its_cause);
+on_every_backend!(
+    an_event_has_one_id_everywhere_and_names_its_cause,
+    objects_take_the_ids_clients_choose_or_get_new_ones,
+);
+
+/// A UUID of version `version` in its canonical text form.
+fn is_uuid(id: &Value, version: usize) -> bool {
+    id.as_str()
+        .and_then(|s| uuid::Uuid::try_parse(s).ok().map(|u| (s, u)))
+        .is_some_and(|(s, u)| u.hyphenated().to_string() == s && u.get_version_num() == version)
+}
+
+async fn objects_take_the_ids_clients_choose_or_get_new_ones(app: &TestApp) {
+    const LEAGUE: &str = "mutation($id: ID, $k: String) { createLeague(input: {id: $id, name: \"Ids\", idempotencyKey: $k}) { createdId events deduplicated } }";
+    const VENUE: &str = "mutation($l: ID!, $v: ID) { addVenue(input: {leagueId: $l, venue: $v, region: \"north\"}) { createdId events league { venues { id region } } } }";
+    const SEASON: &str = "mutation($l: ID!, $s: ID) { addSeason(input: {leagueId: $l, season: $s, scoring: {table: [3, 2, 1]}}) { createdId events league { seasons { id } } } }";
+    const TOURNAMENT: &str = "mutation($id: ID, $s: ScheduleInput!, $k: String) { scheduleTournament(input: {id: $id, schedule: $s, idempotencyKey: $k}) { createdId events deduplicated tournament { id name } } }";
+
+    // None given: a new UUIDv7, and the league is found by it.
+    let body = app.graphql(Some(&app.admin), LEAGUE, json!({})).await;
+    let generated = body["data"]["createLeague"]["createdId"].clone();
+    assert!(is_uuid(&generated, 7), "{body:#}");
+    let found = app
+        .admin(
+            "query($id: ID!) { league(id: $id) { id name } }",
+            json!({"id": generated}),
+        )
+        .await;
+    assert_eq!(found["league"]["id"], generated);
+    assert_eq!(found["league"]["name"], "Ids");
+
+    // One chosen by the client (as a venue offline would): kept, and found by it.
+    let chosen = uuid::Uuid::now_v7().to_string();
+    let body = app
+        .graphql(Some(&app.admin), LEAGUE, json!({"id": chosen}))
+        .await;
+    assert_eq!(
+        body["data"]["createLeague"]["createdId"], chosen,
+        "{body:#}"
+    );
+    let found = app
+        .admin(
+            "query($id: ID!) { league(id: $id) { id } }",
+            json!({"id": chosen}),
+        )
+        .await;
+    assert_eq!(found["league"]["id"], chosen);
+
+    // Used already, or malformed: refused with their own codes, nothing appended.
+    let before = app.last_position().await;
+    for (id, expected) in [
+        (chosen.clone(), "ID_TAKEN"),
+        (generated.as_str().unwrap().to_owned(), "ID_TAKEN"),
+        (chosen.to_uppercase(), "BAD_ID"),
+        (chosen.replace('-', ""), "BAD_ID"),
+        ("00000000-0000-0000-0000-000000000000".to_owned(), "BAD_ID"),
+        ("not an id".to_owned(), "BAD_ID"),
+    ] {
+        let body = app
+            .graphql(Some(&app.admin), LEAGUE, json!({"id": id}))
+            .await;
+        assert_eq!(code(&body), expected, "{id}: {body:#}");
+        assert_eq!(body["errors"][0]["extensions"]["field"], "id", "{body:#}");
+    }
+    assert_eq!(app.last_position().await, before, "something was appended");
+
+    // A retry with the same idempotency key and no id: the same league, nothing new.
+    let first = app
+        .graphql(Some(&app.admin), LEAGUE, json!({"k": "ids-1"}))
+        .await;
+    let again = app
+        .graphql(Some(&app.admin), LEAGUE, json!({"k": "ids-1"}))
+        .await;
+    let (first, again) = (
+        &first["data"]["createLeague"],
+        &again["data"]["createLeague"],
+    );
+    assert!(is_uuid(&first["createdId"], 7), "{first:#}");
+    assert_eq!(again["createdId"], first["createdId"]);
+    assert_eq!(again["deduplicated"], true, "{again:#}");
+
+    // Venues and seasons within the league.
+    let l = generated.as_str().unwrap();
+    let body = app.admin(VENUE, json!({"l": l})).await;
+    let venue = body["addVenue"]["createdId"].clone();
+    assert!(is_uuid(&venue, 7), "{body:#}");
+    assert_eq!(body["addVenue"]["league"]["venues"][0]["id"], venue);
+    let body = app
+        .graphql(Some(&app.admin), VENUE, json!({"l": l, "v": venue}))
+        .await;
+    assert_eq!(code(&body), "ID_TAKEN", "{body:#}");
+    assert_eq!(
+        body["errors"][0]["extensions"]["field"], "venue",
+        "{body:#}"
+    );
+    let body = app.admin(SEASON, json!({"l": l, "s": "2027"})).await;
+    assert_eq!(body["addSeason"]["createdId"], "2027", "{body:#}");
+    let body = app.admin(SEASON, json!({"l": l})).await;
+    assert!(is_uuid(&body["addSeason"]["createdId"], 7), "{body:#}");
+    let body = app
+        .graphql(Some(&app.admin), SEASON, json!({"l": l, "s": "2027"}))
+        .await;
+    assert_eq!(code(&body), "ID_TAKEN", "{body:#}");
+    assert_eq!(
+        body["errors"][0]["extensions"]["field"], "season",
+        "{body:#}"
+    );
+
+    // Tournaments: chosen, taken, generated, retried.
+    let s = schedule("crown", league_engine::tournament::play::Tracking::Results);
+    let offline = uuid::Uuid::now_v7().to_string();
+    let body = app.admin(TOURNAMENT, json!({"id": offline, "s": s})).await;
+    assert_eq!(body["scheduleTournament"]["createdId"], offline, "{body:#}");
+    assert_eq!(body["scheduleTournament"]["tournament"]["id"], offline);
+    let found = app
+        .admin(
+            "query($id: ID!) { tournament(id: $id) { id } }",
+            json!({"id": offline}),
+        )
+        .await;
+    assert_eq!(found["tournament"]["id"], offline);
+    let body = app
+        .graphql(Some(&app.admin), TOURNAMENT, json!({"id": offline, "s": s}))
+        .await;
+    assert_eq!(code(&body), "ID_TAKEN", "{body:#}");
+    assert_eq!(body["errors"][0]["extensions"]["field"], "id", "{body:#}");
+    let first = app.admin(TOURNAMENT, json!({"s": s, "k": "t-1"})).await;
+    let again = app.admin(TOURNAMENT, json!({"s": s, "k": "t-1"})).await;
+    let (first, again) = (&first["scheduleTournament"], &again["scheduleTournament"]);
+    assert!(is_uuid(&first["createdId"], 7), "{first:#}");
+    assert_eq!(again["createdId"], first["createdId"]);
+    assert_eq!(again["deduplicated"], true, "{again:#}");
+    assert_eq!(again["tournament"]["id"], first["createdId"]);
+    // A readable id, as every log before UUIDs has, still names a new object.
+    let body = app
+        .admin(TOURNAMENT, json!({"id": "tuesday-7", "s": s}))
+        .await;
+    assert_eq!(
+        body["scheduleTournament"]["createdId"], "tuesday-7",
+        "{body:#}"
+    );
+}
 
 async fn an_event_has_one_id_everywhere_and_names_its_cause(app: &TestApp) {
     a_night_in_the_standings(app).await;

@@ -36,6 +36,10 @@ pub mod code {
     pub const TOURNAMENT_CANCELLED: &str = "TOURNAMENT_CANCELLED";
     pub const METHOD_NOT_ALLOWED: &str = "METHOD_NOT_ALLOWED";
     pub const PERSISTED_QUERY_NOT_FOUND: &str = "PERSISTED_QUERY_NOT_FOUND";
+    /// A malformed id for an object being created (`extensions.field` names it).
+    pub const BAD_ID: &str = "BAD_ID";
+    /// An id already used for an object of its kind.
+    pub const ID_TAKEN: &str = "ID_TAKEN";
 }
 
 /// Why a request failed, as the API reports it.
@@ -187,6 +191,9 @@ fn tournament_error(e: TournamentError) -> ApiError {
         TournamentError::BadSchedule(_) => ApiError::bad_field("schedule", message),
         TournamentError::BadReason => ApiError::bad_field("reason", message),
         TournamentError::Cancelled => ApiError::client(code::TOURNAMENT_CANCELLED, message),
+        TournamentError::AlreadyScheduled => {
+            ApiError::client(code::ID_TAKEN, message).with_field("id")
+        }
         TournamentError::BadPayouts(_) => ApiError::bad_field("amounts", message),
         TournamentError::BadSeed
         | TournamentError::BadPlayerId
@@ -233,8 +240,15 @@ fn league_error(e: &LeagueError) -> ApiError {
             message,
         ),
         LeagueError::BadLogo => ApiError::bad_field("logo", message),
-        LeagueError::BadId { .. }
-        | LeagueError::BadText { .. }
+        LeagueError::LeagueExists => ApiError::client(code::ID_TAKEN, message).with_field("id"),
+        LeagueError::VenueExists { .. } => {
+            ApiError::client(code::ID_TAKEN, message).with_field("venue")
+        }
+        LeagueError::SeasonExists { .. } => {
+            ApiError::client(code::ID_TAKEN, message).with_field("season")
+        }
+        LeagueError::BadId { .. } => ApiError::client(code::BAD_ID, message),
+        LeagueError::BadText { .. }
         | LeagueError::EmptyFinalTable
         | LeagueError::BestNZero { .. } => ApiError::bad_input(message),
         _ => ApiError::client(code::RULE_VIOLATION, message),

@@ -11,6 +11,7 @@
 
 pub mod audit;
 pub mod leagues;
+pub(crate) mod object_ids;
 pub mod payloads;
 pub mod scalars;
 pub mod tournaments;
@@ -169,6 +170,8 @@ pub struct CommandResult {
     /// For a bet or raise: the seat and the amount it declared, to compare with what the
     /// house rules made of it (`adjusted`).
     pub declared: Option<(league_engine::hand::Seat, u64)>,
+    /// The id of the object the command created (as given, or as generated).
+    pub created: Option<String>,
 }
 
 impl CommandResult {
@@ -181,6 +184,7 @@ impl CommandResult {
             version: appended.map(|a| a.last_version),
             deduplicated: appended.is_some_and(|a| a.deduplicated),
             declared: None,
+            created: None,
         }
     }
 }

@@ -18,6 +18,17 @@ pub(crate) use super::tournaments::types::{TableOut, TournamentOut};
 use super::{CommandResult, principal, state};
 use crate::error::ApiResult;
 
+/// The answer of a command that created the object `id`.
+pub(crate) fn created<P: From<CommandResult>>(
+    result: crate::error::ApiResult<CommandResult>,
+    id: String,
+) -> crate::error::ApiResult<P> {
+    result.map(|mut r| {
+        r.created = Some(id);
+        P::from(r)
+    })
+}
+
 /// Declares a mutation's input object: the fields given, then the idempotency key every
 /// command takes.
 macro_rules! command_input {
@@ -54,7 +65,30 @@ macro_rules! payload {
             }
         });
     };
+    ($(#[$doc:meta])* $name:ident: tournament creates) => {
+        $crate::schema::payloads::payload!(@tournament $(#[$doc])* $name {
+            /// The id of what the command created: the one given, or the UUIDv7 the server
+            /// generated when none was (a retry with the same idempotency key names the
+            /// same).
+            async fn created_id(&self) -> Option<async_graphql::ID> {
+                self.0.created.clone().map(async_graphql::ID)
+            }
+        });
+    };
+    ($(#[$doc:meta])* $name:ident: league creates) => {
+        $crate::schema::payloads::payload!(@league $(#[$doc])* $name {
+            /// The id of what the command created: the one given, or the UUIDv7 the server
+            /// generated when none was (a retry with the same idempotency key names the
+            /// same).
+            async fn created_id(&self) -> Option<async_graphql::ID> {
+                self.0.created.clone().map(async_graphql::ID)
+            }
+        });
+    };
     ($(#[$doc:meta])* $name:ident: league) => {
+        $crate::schema::payloads::payload!(@league $(#[$doc])* $name {});
+    };
+    (@league $(#[$doc:meta])* $name:ident { $($extra:tt)* }) => {
         $crate::schema::payloads::payload!(@common $(#[$doc])* $name {
             /// The league as it stands after the command (or a later version).
             async fn league(
@@ -63,6 +97,8 @@ macro_rules! payload {
             ) -> $crate::error::ApiResult<Option<$crate::schema::payloads::LeagueOut>> {
                 $crate::schema::payloads::league_now(ctx, &self.0)
             }
+
+            $($extra)*
         });
     };
     (@tournament $(#[$doc:meta])* $name:ident { $($extra:tt)* }) => {

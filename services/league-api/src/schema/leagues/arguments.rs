@@ -8,9 +8,11 @@ use crate::schema::payloads::{command_input, payload};
 command_input! {
     /// The input of `createLeague`.
     CreateLeagueInput {
-        /// The new league's id: 1 to 64 ASCII letters, digits, `-`, `_` or `.`; it names the
-        /// league's stream for ever.
-        id: ID,
+        /// The new league's id, which names its stream for ever: a UUID of the client's
+        /// choosing (lowercase, hyphenated), or 1 to 64 ASCII letters, digits, `-`, `_` or
+        /// `.`; a UUIDv7 generated when left out (`createdId` answers it). A malformed id is
+        /// `BAD_ID`, one already used `ID_TAKEN`.
+        id: Option<ID>,
         /// The league's name, as people read it.
         name: String,
         /// The places that make the final table (default 9).
@@ -20,7 +22,7 @@ command_input! {
 
 payload! {
     /// What `createLeague` did, and the league it changed.
-    CreateLeaguePayload: league
+    CreateLeaguePayload: league creates
 }
 
 command_input! {
@@ -28,9 +30,11 @@ command_input! {
     AddVenueInput {
         /// The league's id, as created.
         league_id: ID,
-        /// The venue's id: 1 to 64 ASCII letters, digits, `-`, `_` or `.`; schedules, outcomes and
-        /// host tokens name it.
-        venue: ID,
+        /// The venue's id, which schedules, outcomes and host tokens name: a UUID of the
+        /// client's choosing, or 1 to 64 ASCII letters, digits, `-`, `_` or `.`; a UUIDv7
+        /// generated when left out (`createdId` answers it). A malformed id is `BAD_ID`, a
+        /// venue the league has already `ID_TAKEN`.
+        venue: Option<ID>,
         /// The venue's region, for regional standings.
         region: String,
     }
@@ -38,7 +42,7 @@ command_input! {
 
 payload! {
     /// What `addVenue` did, and the league it changed.
-    AddVenuePayload: league
+    AddVenuePayload: league creates
 }
 
 command_input! {
@@ -66,8 +70,11 @@ command_input! {
     AddSeasonInput {
         /// The league's id, as created.
         league_id: ID,
-        /// The season's id within the league.
-        season: ID,
+        /// The season's id within the league: a UUID of the client's choosing, or 1 to 64
+        /// ASCII letters, digits, `-`, `_` or `.`; a UUIDv7 generated when left out
+        /// (`createdId` answers it). A malformed id is `BAD_ID`, a season the league has
+        /// already `ID_TAKEN`.
+        season: Option<ID>,
         /// Only each player's best this many results count (all when left out).
         best_n: Option<u32>,
         /// The season's first scoring version: a points table or a formula.
@@ -77,7 +84,7 @@ command_input! {
 
 payload! {
     /// What `addSeason` did, and the league it changed.
-    AddSeasonPayload: league
+    AddSeasonPayload: league creates
 }
 
 command_input! {

@@ -10,6 +10,8 @@ use super::arguments::*;
 use super::stream_of;
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
+use crate::schema::object_ids;
+use crate::schema::payloads::created;
 use crate::schema::{ApiState, CommandResult, principal, run_command, state};
 
 async fn send<P: From<CommandResult>>(
@@ -20,12 +22,14 @@ async fn send<P: From<CommandResult>>(
     command: league::Command,
     idempotency_key: Option<String>,
 ) -> ApiResult<P> {
-    send_caused_by(ctx, state, caller, id, command, idempotency_key, None).await
+    send_result(ctx, state, caller, id, command, idempotency_key, None)
+        .await
+        .map(P::from)
 }
 
-/// [`send`] for a command that follows from the event `caused_by`, which its events name
-/// as their cause.
-async fn send_caused_by<P: From<CommandResult>>(
+/// [`send`]'s result, for a command that follows from the event `caused_by` (which its
+/// events name as their cause) or from the request alone.
+async fn send_result(
     ctx: &Context<'_>,
     state: &ApiState,
     caller: &Principal,
@@ -33,7 +37,7 @@ async fn send_caused_by<P: From<CommandResult>>(
     command: league::Command,
     idempotency_key: Option<String>,
     caused_by: Option<league_store::EventId>,
-) -> ApiResult<P> {
+) -> ApiResult<CommandResult> {
     if !matches!(command, league::Command::CreateLeague { .. })
         && state.live.read().league(&stream_of(&id)).is_none()
     {
@@ -43,9 +47,7 @@ async fn send_caused_by<P: From<CommandResult>>(
         id,
         command: Box::new(command),
     };
-    run_command(ctx, state, caller, command, idempotency_key, caused_by)
-        .await
-        .map(P::from)
+    run_command(ctx, state, caller, command, idempotency_key, caused_by).await
 }
 
 /// Runs a league command only an admin may send.
@@ -107,9 +109,25 @@ impl LeagueMutation {
             final_table,
             idempotency_key,
         } = input;
-        let id = id.0;
+        let state = state(ctx)?;
+        let caller = principal(ctx);
+        caller.require_operator()?;
+        let id =
+            object_ids::new_object(state, &caller, "id", id, idempotency_key.as_deref()).await?;
         let command = league::Command::CreateLeague { name, final_table };
-        admin_command(ctx, id, command, idempotency_key).await
+        created(
+            send_result(
+                ctx,
+                state,
+                &caller,
+                id.clone(),
+                command,
+                idempotency_key,
+                None,
+            )
+            .await,
+            id,
+        )
     }
 
     /// Adds a venue to the league, in a region: `venue` is its id, which schedules, recorded
@@ -126,9 +144,29 @@ impl LeagueMutation {
             idempotency_key,
         } = input;
         let league_id = league_id.0;
-        let venue = venue.0;
-        let command = league::Command::AddVenue { venue, region };
-        admin_command(ctx, league_id, command, idempotency_key).await
+        let state = state(ctx)?;
+        let caller = principal(ctx);
+        caller.require_admin(&league_id)?;
+        let venue =
+            object_ids::new_object(state, &caller, "venue", venue, idempotency_key.as_deref())
+                .await?;
+        let command = league::Command::AddVenue {
+            venue: venue.clone(),
+            region,
+        };
+        created(
+            send_result(
+                ctx,
+                state,
+                &caller,
+                league_id,
+                command,
+                idempotency_key,
+                None,
+            )
+            .await,
+            venue,
+        )
     }
 
     /// Sets how a venue shows itself on its screens (the bar-TV pages): its name and,
@@ -169,13 +207,31 @@ impl LeagueMutation {
             idempotency_key,
         } = input;
         let league_id = league_id.0;
-        let season = season.0;
+        let state = state(ctx)?;
+        let caller = principal(ctx);
+        caller.require_admin(&league_id)?;
+        let scoring = scoring.into_rule()?;
+        let season =
+            object_ids::new_object(state, &caller, "season", season, idempotency_key.as_deref())
+                .await?;
         let command = league::Command::AddSeason {
-            season,
+            season: season.clone(),
             best_n,
-            scoring: scoring.into_rule()?,
+            scoring,
         };
-        admin_command(ctx, league_id, command, idempotency_key).await
+        created(
+            send_result(
+                ctx,
+                state,
+                &caller,
+                league_id,
+                command,
+                idempotency_key,
+                None,
+            )
+            .await,
+            season,
+        )
     }
 
     /// A new scoring version for a season: its results are re-scored.
@@ -439,7 +495,7 @@ impl LeagueMutation {
             .map_err(ApiError::internal)?
             .map(|e| e.id());
         let command = league::Command::RecordTournament { outcome };
-        send_caused_by(
+        send_result(
             ctx,
             state,
             &caller,
@@ -449,5 +505,6 @@ impl LeagueMutation {
             cause,
         )
         .await
+        .map(Into::into)
     }
 }

@@ -12,8 +12,11 @@ use crate::schema::scalars;
 command_input! {
     /// The input of `scheduleTournament`.
     ScheduleTournamentInput {
-        /// The new tournament's id: 1 to 64 ASCII letters, digits, `-`, `_` or `.`.
-        id: ID,
+        /// The new tournament's id: a UUID of the client's choosing (lowercase, hyphenated;
+        /// how a venue offline names a tournament nobody else will), or 1 to 64 ASCII
+        /// letters, digits, `-`, `_` or `.`; a UUIDv7 generated when left out (`createdId`
+        /// answers it). A malformed id is `BAD_ID`, one already used `ID_TAKEN`.
+        id: Option<ID>,
         /// What the host decides: name, venue, start, entry, chips, levels and options.
         schedule: ScheduleInput,
     }
@@ -21,7 +24,7 @@ command_input! {
 
 payload! {
     /// What `scheduleTournament` did, and the tournament it changed.
-    ScheduleTournamentPayload: tournament
+    ScheduleTournamentPayload: tournament creates
 }
 
 command_input! {

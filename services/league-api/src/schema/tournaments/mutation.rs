@@ -16,6 +16,8 @@ use super::stream_of;
 use super::types::{ActionKind, PenaltyKind};
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult, code};
+use crate::schema::object_ids;
+use crate::schema::payloads::created;
 use crate::schema::{ApiState, CommandResult, now_millis, principal, run_command, state};
 
 fn card(text: &str) -> ApiResult<Card> {
@@ -179,22 +181,24 @@ impl TournamentMutation {
             schedule,
             idempotency_key,
         } = input;
-        let id = id.0;
         let state = state(ctx)?;
         let caller = principal(ctx);
         caller.require_venue(&schedule.venue, &state.live.read())?;
-        if !league_engine::units::is_id(&id) {
-            return Err(ApiError::bad_field(
-                "id",
-                format!("a tournament id must be {}", league_engine::units::ID_RULE),
-            ));
-        }
+        let id =
+            object_ids::new_object(state, &caller, "id", id, idempotency_key.as_deref()).await?;
         // The first draw's seed: committed to in the schedule, kept by the server.
         let seed = draws::fresh_seed()?;
         let schedule = schedule.into_schedule(seed.commitment())?;
         draws::keep(state, &stream_of(&id), &seed).await?;
         let command = TournamentCommand::Schedule(Box::new(schedule));
-        send(ctx, state, &caller, id, command, idempotency_key).await
+        let command = Command::Tournament {
+            id: id.clone(),
+            command: Box::new(command),
+        };
+        created(
+            run_command(ctx, state, &caller, command, idempotency_key, None).await,
+            id,
+        )
     }
 
     /// Registers a player (the venue's staff, or the player themselves). Where the venue
