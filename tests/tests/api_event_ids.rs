@@ -17,7 +17,65 @@ use serde_json::{Value, json};
 on_every_backend!(
     an_event_has_one_id_everywhere_and_names_its_cause,
     objects_take_the_ids_clients_choose_or_get_new_ones,
+    a_token_has_a_uuid,
 );
+
+/// A token's id is a UUIDv7, or the UUID its operator chose; the log's actors name it.
+async fn a_token_has_a_uuid(app: &TestApp) {
+    use league_api::auth::{Role, TokenSpec, create_token_for};
+    let (record, token) = create_token_for(&app.store, &TokenSpec::new(Role::Admin, None, None))
+        .await
+        .unwrap();
+    assert!(is_uuid(&json!(record.id), 7), "{}", record.id);
+    let me = app
+        .graphql(Some(&token), "{ me { token } }", json!({}))
+        .await;
+    assert_eq!(me["data"]["me"]["token"], record.id.as_str());
+
+    let chosen = uuid::Uuid::now_v7().to_string();
+    let spec = TokenSpec {
+        id: Some(chosen.clone()),
+        ..TokenSpec::new(Role::Admin, None, None)
+    };
+    let (record, token) = create_token_for(&app.store, &spec).await.unwrap();
+    assert_eq!(record.id, chosen);
+    let created = app
+        .graphql(
+            Some(&token),
+            "mutation { createLeague(input: {name: \"By a chosen token\"}) { createdId } }",
+            json!({}),
+        )
+        .await;
+    let league = created["data"]["createLeague"]["createdId"]
+        .as_str()
+        .unwrap();
+    let events = app
+        .store
+        .read_stream(&format!("league:{league}"), 1)
+        .await
+        .unwrap();
+    assert_eq!(
+        events[0].actor.as_deref(),
+        Some(format!("admin:{chosen}").as_str())
+    );
+
+    let again = create_token_for(&app.store, &spec).await.unwrap_err();
+    assert_eq!(again.code(), "ID_TAKEN");
+    for bad in ["tok_123456789abc", "not-a-uuid", &chosen.to_uppercase()] {
+        let spec = TokenSpec {
+            id: Some(bad.to_owned()),
+            ..TokenSpec::new(Role::Admin, None, None)
+        };
+        assert_eq!(
+            create_token_for(&app.store, &spec)
+                .await
+                .unwrap_err()
+                .code(),
+            "BAD_ID",
+            "{bad}"
+        );
+    }
+}
 
 /// A UUID of version `version` in its canonical text form.
 fn is_uuid(id: &Value, version: usize) -> bool {

@@ -364,6 +364,9 @@ pub struct TokenSpec {
     pub league: Option<String>,
     /// How long it lives; the role's default when `None`.
     pub lifetime: Option<Duration>,
+    /// The token's id: a UUID of the operator's choosing (canonical, lowercase and
+    /// hyphenated), or a new UUIDv7 when `None`.
+    pub id: Option<String>,
 }
 
 impl TokenSpec {
@@ -375,6 +378,7 @@ impl TokenSpec {
             player: player.map(str::to_owned),
             league: None,
             lifetime: None,
+            id: None,
         }
     }
 }
@@ -459,10 +463,18 @@ pub async fn create_token_for(store: &Store, spec: &TokenSpec) -> ApiResult<(Tok
     }
     let mut secret = [0u8; 32];
     getrandom::fill(&mut secret).map_err(ApiError::internal)?;
-    let mut id = [0u8; 6];
-    getrandom::fill(&mut id).map_err(ApiError::internal)?;
     let token = format!("league_{}", hex(&secret));
-    let id = format!("tok_{}", hex(&id));
+    let id = match &spec.id {
+        Some(id) => crate::schema::object_ids::checked_uuid("id", id)?,
+        None => uuid::Uuid::now_v7().to_string(),
+    };
+    if store.token_by_id(&id).await?.is_some() {
+        return Err(ApiError::client(
+            crate::error::code::ID_TAKEN,
+            format!("a token with the id {id} exists already"),
+        )
+        .with_field("id"));
+    }
     let role = role.to_string();
     let record = store
         .insert_token(&NewToken {

@@ -38,6 +38,10 @@ pub enum TokenCommand {
         /// role's lifetime (below).
         #[arg(long, value_parser = parse_lifetime)]
         expires_in: Option<Duration>,
+        /// The token's id: a UUID of your choosing (lowercase, hyphenated); a new UUIDv7
+        /// when left out.
+        #[arg(long)]
+        id: Option<String>,
         #[command(flatten)]
         lifetimes: LifetimeArgs,
     },
@@ -45,7 +49,7 @@ pub enum TokenCommand {
     Renew {
         #[command(flatten)]
         db: DatabaseArgs,
-        /// The token's id (`tok_...`).
+        /// The token's id (a UUID; `tok_...` for a token made before 0.6.0).
         id: String,
         /// How long from now: 90d, 12h, 30m. Default: the role's lifetime (below).
         #[arg(long, value_parser = parse_lifetime)]
@@ -63,7 +67,7 @@ pub enum TokenCommand {
     Revoke {
         #[command(flatten)]
         db: DatabaseArgs,
-        /// The token's id (`tok_...`).
+        /// The token's id (a UUID; `tok_...` for a token made before 0.6.0).
         id: String,
     },
 }
@@ -168,6 +172,7 @@ pub fn token(command: TokenCommand) -> ExitCode {
                 player,
                 league,
                 expires_in,
+                id,
                 lifetimes,
                 ..
             } => {
@@ -177,6 +182,7 @@ pub fn token(command: TokenCommand) -> ExitCode {
                     player,
                     league,
                     lifetime: Some(expires_in.unwrap_or(lifetimes.lifetimes().of(role))),
+                    id,
                 };
                 match create_token_for(&store, &spec).await {
                     Ok((record, token)) => {

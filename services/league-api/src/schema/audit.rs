@@ -100,7 +100,8 @@ pub struct EventPage {
 pub struct Me {
     /// `admin`, `host`, `auditor`, `player`, or `null` without a token.
     pub role: Option<String>,
-    /// The id of the caller's token (`tok_` and 12 hex digits, never the token itself);
+    /// The id of the caller's token (a UUID, or `tok_` and 12 hex digits for a token made
+    /// before 0.6.0; never the token itself);
     /// `null` without a token.
     pub token: Option<String>,
     /// A host's venue id; `null` for the other roles.

@@ -61,6 +61,18 @@ pub(crate) fn checked(field: &'static str, id: String) -> ApiResult<String> {
     }
 }
 
+/// `id` if it is a UUID in its canonical form (for a token, which has no readable ids).
+pub(crate) fn checked_uuid(field: &'static str, id: &str) -> ApiResult<String> {
+    match Uuid::try_parse(id) {
+        Ok(uuid) if !uuid.is_nil() && uuid.hyphenated().to_string() == id => Ok(id.to_owned()),
+        _ => Err(ApiError::client(
+            code::BAD_ID,
+            format!("`{field}`: a UUID in its lowercase hyphenated form, not the nil one"),
+        )
+        .with_field(field)),
+    }
+}
+
 /// The id of the object that the first use of `key` (by this caller's token) created, read
 /// from the first event it appended.
 async fn created_before(
