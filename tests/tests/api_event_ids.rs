@@ -167,6 +167,13 @@ async fn objects_take_the_ids_clients_choose_or_get_new_ones(app: &TestApp) {
         body["errors"][0]["extensions"]["field"], "venue",
         "{body:#}"
     );
+    // A venue added again with the same key and no id: the same venue, nothing new.
+    const VENUE_KEYED: &str = "mutation($l: ID!) { addVenue(input: {leagueId: $l, region: \"south\", idempotencyKey: \"v-1\"}) { createdId deduplicated } }";
+    let first = app.admin(VENUE_KEYED, json!({"l": l})).await;
+    let again = app.admin(VENUE_KEYED, json!({"l": l})).await;
+    assert!(is_uuid(&first["addVenue"]["createdId"], 7), "{first:#}");
+    assert_eq!(again["addVenue"]["createdId"], first["addVenue"]["createdId"]);
+    assert_eq!(again["addVenue"]["deduplicated"], true, "{again:#}");
     let body = app.admin(SEASON, json!({"l": l, "s": "2027"})).await;
     assert_eq!(body["addSeason"]["createdId"], "2027", "{body:#}");
     let body = app.admin(SEASON, json!({"l": l})).await;

@@ -245,6 +245,43 @@ async fn every_golden_event_keeps_its_id() {
     }
 }
 
+/// An older release's database verifies as it is, without the migration that added event
+/// ids: `league audit verify` opens it without migrating, since an audit must not change
+/// what it audits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_older_log_verifies_without_being_migrated() {
+    for (release, dir) in &golden_logs() {
+        if !DERIVED_IDS.iter().any(|(r, ..)| r == release) {
+            continue;
+        }
+        let copy = scratch_copy(release, dir, "unmigrated");
+        let options = league_store::StoreOptions {
+            migrate: false,
+            ..league_store::StoreOptions::default()
+        };
+        let store = Store::open_with(&format!("sqlite:{}", copy.display()), options)
+            .await
+            .unwrap();
+        let hex = std::fs::read_to_string(dir.join(PUBLIC_KEY)).unwrap();
+        let bytes: [u8; 32] = from_hex(hex.trim()).unwrap().try_into().unwrap();
+        let key = VerifyingKey::from_bytes(&bytes).unwrap();
+        let report = store.verify(0, u64::MAX, Some(&key)).await.unwrap();
+        assert!(
+            report.first_break.is_none(),
+            "golden log {release}: {report:?}"
+        );
+        assert!(report.events_checked > 0, "{release}");
+        let first = store.event_at("league:apl", 1).await.unwrap();
+        if let Some(first) = first {
+            assert_eq!(first.stored_id, None);
+        }
+        store.close().await;
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", copy.display()));
+        }
+    }
+}
+
 /// This release's golden log holds every event type at the version this release writes,
 /// and every kind of hand event.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -469,14 +469,10 @@ pub async fn create_token_for(store: &Store, spec: &TokenSpec) -> ApiResult<(Tok
         None => uuid::Uuid::now_v7().to_string(),
     };
     if store.token_by_id(&id).await?.is_some() {
-        return Err(ApiError::client(
-            crate::error::code::ID_TAKEN,
-            format!("a token with the id {id} exists already"),
-        )
-        .with_field("id"));
+        return Err(id_taken(&id));
     }
     let role = role.to_string();
-    let record = store
+    let inserted = store
         .insert_token(&NewToken {
             id: &id,
             hash: &hash_token(&token),
@@ -486,8 +482,22 @@ pub async fn create_token_for(store: &Store, spec: &TokenSpec) -> ApiResult<(Tok
             league: spec.league.as_deref(),
             expires_at: Some(expires_at),
         })
-        .await?;
-    Ok((record, token))
+        .await;
+    match inserted {
+        Ok(record) => Ok((record, token)),
+        // Another creation with the same chosen id won the race.
+        Err(_) if store.token_by_id(&id).await?.is_some() => Err(id_taken(&id)),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A token id already in use.
+fn id_taken(id: &str) -> ApiError {
+    ApiError::client(
+        crate::error::code::ID_TAKEN,
+        format!("a token with the id {id} exists already"),
+    )
+    .with_field("id")
 }
 
 /// Gives an unrevoked token a new expiry, `lifetime` from now (its role's in `defaults`

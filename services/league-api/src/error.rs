@@ -195,9 +195,12 @@ fn tournament_error(e: TournamentError) -> ApiError {
             ApiError::client(code::ID_TAKEN, message).with_field("id")
         }
         TournamentError::BadPayouts(_) => ApiError::bad_field("amounts", message),
-        TournamentError::BadSeed
-        | TournamentError::BadPlayerId
-        | TournamentError::DuplicatePlayer(_) => ApiError::bad_input(message),
+        TournamentError::BadPlayerId => {
+            ApiError::client(code::BAD_ID, message).with_field("player")
+        }
+        TournamentError::BadSeed | TournamentError::DuplicatePlayer(_) => {
+            ApiError::bad_input(message)
+        }
         TournamentError::LevelMoved { current, .. } => {
             ApiError::client(code::CONFLICT, message).with("level", current)
         }
@@ -247,7 +250,15 @@ fn league_error(e: &LeagueError) -> ApiError {
         LeagueError::SeasonExists { .. } => {
             ApiError::client(code::ID_TAKEN, message).with_field("season")
         }
-        LeagueError::BadId { .. } => ApiError::client(code::BAD_ID, message),
+        LeagueError::BadId { what } => {
+            let error = ApiError::client(code::BAD_ID, message);
+            match what.as_str() {
+                "the venue" => error.with_field("venue"),
+                "the season" => error.with_field("season"),
+                "the player id" => error.with_field("player"),
+                _ => error,
+            }
+        }
         LeagueError::BadText { .. }
         | LeagueError::EmptyFinalTable
         | LeagueError::BestNZero { .. } => ApiError::bad_input(message),

@@ -481,8 +481,12 @@ impl Store {
     ) -> Result<Vec<RecordedEvent>, StoreError> {
         let (from, to) = (to_i64(from), to_i64(to));
         match &self.inner.db {
-            Db::Postgres(pool) => postgres::read_range(pool, from, to, limit).await,
-            Db::Sqlite(pool) => sqlite::read_range(pool, from, to, limit).await,
+            Db::Postgres(pool) => {
+                postgres::read_range(pool, from, to, limit, self.inner.event_ids).await
+            }
+            Db::Sqlite(pool) => {
+                sqlite::read_range(pool, from, to, limit, self.inner.event_ids).await
+            }
         }
     }
 
@@ -494,8 +498,12 @@ impl Store {
     ) -> Result<Option<RecordedEvent>, StoreError> {
         let version = to_i64(version);
         match &self.inner.db {
-            Db::Postgres(pool) => postgres::event_at(pool, stream_id, version).await,
-            Db::Sqlite(pool) => sqlite::event_at(pool, stream_id, version).await,
+            Db::Postgres(pool) => {
+                postgres::event_at(pool, stream_id, version, self.inner.event_ids).await
+            }
+            Db::Sqlite(pool) => {
+                sqlite::event_at(pool, stream_id, version, self.inner.event_ids).await
+            }
         }
     }
 

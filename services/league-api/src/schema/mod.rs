@@ -252,11 +252,14 @@ pub(crate) async fn run_command(
                 .metrics
                 .command(Some(if deduplicated { 0 } else { events }));
             span.in_scope(|| tracing::debug!(events, deduplicated, "command appended"));
-            Ok(CommandResult::of(
-                executed.stream,
-                executed.appended,
-                events,
-            ))
+            let mut result = CommandResult::of(executed.stream, executed.appended, events);
+            if let Some(first) = executed.appended.filter(|a| a.deduplicated) {
+                // The store answered with what the key's first use appended: a create
+                // answers the object that created.
+                result.created =
+                    object_ids::created_by(state, &result.stream, first.first_version).await?;
+            }
+            Ok(result)
         }
         // A concurrent call with the same key won the race: answer with its result.
         Err(league_app::AppError::Store(league_store::StoreError::IdempotencyMismatch {
@@ -327,7 +330,9 @@ async fn replay(
     let Some(used) = state.store.appended_with_key(key).await? else {
         return Ok(None);
     };
-    if !used.is_for_request(stream, request) {
+    // The same request: on the same stream, or, for a create whose id the server generated,
+    // on the stream its first call's id named.
+    if !used.is_for_request(stream, request) && !used.is_for_request(&used.stream, request) {
         return Err(key_reused());
     }
     let appended = used.appended;
@@ -342,11 +347,9 @@ async fn replay(
         .last_position
         .saturating_sub(appended.first_position)
         .saturating_add(1);
-    Ok(Some(CommandResult::of(
-        stream.to_owned(),
-        Some(appended),
-        events,
-    )))
+    let mut result = CommandResult::of(used.stream.clone(), Some(appended), events);
+    result.created = object_ids::created_by(state, &used.stream, appended.first_version).await?;
+    Ok(Some(result))
 }
 
 /// Milliseconds since the Unix epoch: the `at` of clock commands.

@@ -74,24 +74,28 @@ pub(crate) fn checked_uuid(field: &'static str, id: &str) -> ApiResult<String> {
 }
 
 /// The id of the object that the first use of `key` (by this caller's token) created, read
-/// from the first event it appended.
+/// from the first event it appended (by its stream and version: a read by position on
+/// PostgreSQL would wait for the commit horizon).
 async fn created_before(
     state: &ApiState,
     principal: &Principal,
     key: &str,
 ) -> ApiResult<Option<String>> {
     let scoped = format!("{}/{key}", principal.token_id().unwrap_or("-"));
-    let Some(used) = state.store.appended_with_key(&scoped).await? else {
-        return Ok(None);
-    };
-    let Some(first) = state
-        .store
-        .read_all(used.appended.first_position, 1)
-        .await?
-        .into_iter()
-        .next()
-        .filter(|e| e.position == used.appended.first_position)
-    else {
+    match state.store.appended_with_key(&scoped).await? {
+        Some(used) => created_by(state, &used.stream, used.appended.first_version).await,
+        None => Ok(None),
+    }
+}
+
+/// The id of the object created by the event of `stream` at `version`, if that event
+/// created one (a league, venue, season or tournament).
+pub(crate) async fn created_by(
+    state: &ApiState,
+    stream: &str,
+    version: u64,
+) -> ApiResult<Option<String>> {
+    let Some(first) = state.store.event_at(stream, version).await? else {
         return Ok(None);
     };
     let stream_id = || {

@@ -24,7 +24,9 @@ pub(crate) fn created<P: From<CommandResult>>(
     id: String,
 ) -> crate::error::ApiResult<P> {
     result.map(|mut r| {
-        r.created = Some(id);
+        // A retry answers what its first call created (set from the log), not the id this
+        // call would have used.
+        r.created.get_or_insert(id);
         P::from(r)
     })
 }

@@ -131,6 +131,10 @@ pub(crate) struct Inner {
     newer_release: Option<String>,
     /// Whether this process has recorded its release in `releases` (before its first append).
     release_recorded: std::sync::atomic::AtomicBool,
+    /// Whether `events` has its `event_id` column (migration 0008): false only for a
+    /// database opened without migrating (an audit of an older release's database, which
+    /// it must not change), whose events are then read with no stored ids.
+    pub(crate) event_ids: bool,
 }
 
 impl Drop for Inner {
@@ -445,6 +449,19 @@ fn check_expected(expected: ExpectedVersion, actual: Option<u64>) -> Result<(), 
     }
 }
 
+/// `sql` (a read of [`EVENT_COLUMNS`]) for a database without the `event_id` column
+/// (`ids` false): the column read as `null` (`NULL` cast as the backend needs).
+pub(crate) fn event_sql(sql: &str, ids: bool, null: &str) -> String {
+    if ids {
+        sql.to_owned()
+    } else {
+        sql.replace(
+            ", event_id FROM events",
+            &format!(", {null} AS event_id FROM events"),
+        )
+    }
+}
+
 /// The columns of an event row, in `decode_event` order.
 pub(crate) const EVENT_COLUMNS: &str = "position, stream_id, stream_version, event_type, \
     schema_version, payload, actor, correlation_id, causation_id, idempotency_key, \
@@ -475,6 +492,13 @@ impl Store {
         } else {
             None
         };
+        let event_ids = options.migrate || {
+            let probe = "SELECT event_id FROM events LIMIT 0";
+            match &db {
+                Db::Sqlite(pool) => sqlx::query(probe).execute(pool).await.is_ok(),
+                Db::Postgres(pool) => sqlx::query(probe).execute(pool).await.is_ok(),
+            }
+        };
         let token_generation = Arc::new(std::sync::atomic::AtomicU64::new(0));
         let listener = match &db {
             Db::Postgres(pool) => Some(tokio::spawn(postgres::listen(
@@ -498,6 +522,7 @@ impl Store {
                 token_generation,
                 newer_release,
                 release_recorded: std::sync::atomic::AtomicBool::new(false),
+                event_ids,
             }),
         })
     }

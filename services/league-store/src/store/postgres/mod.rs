@@ -14,14 +14,14 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use futures_util::TryStreamExt as _;
-use sqlx::Row as _;
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions, PgRow};
+use sqlx::{AssertSqlSafe, Row as _};
 use tokio::sync::watch;
 
 use super::{
     DocRow, IdempotentRecord, LogEntry, NOTIFY_CHANNEL, ReadModelDoc, Store, StoreOptions,
-    StreamIds, build_rows, check_expected, decode_event, head_of, head_of_rows, ping_if_idle,
-    schema_version, to_event_id, to_hash, to_i64, to_u64,
+    StreamIds, build_rows, check_expected, decode_event, event_sql, head_of, head_of_rows,
+    ping_if_idle, schema_version, to_event_id, to_hash, to_i64, to_u64,
 };
 use crate::error::StoreError;
 use crate::types::{Appended, ExpectedVersion, Hash, NewEvent, RecordedEvent, Timestamp};
@@ -352,8 +352,9 @@ pub(crate) async fn read_range(
     from: i64,
     to: i64,
     limit: i64,
+    ids: bool,
 ) -> Result<Vec<RecordedEvent>, StoreError> {
-    sqlx::query(READ_RANGE)
+    sqlx::query(AssertSqlSafe(event_sql(READ_RANGE, ids, "NULL::bytea")))
         .persistent(false)
         .bind(from)
         .bind(to)
@@ -370,8 +371,9 @@ pub(crate) async fn event_at(
     pool: &PgPool,
     stream_id: &str,
     version: i64,
+    ids: bool,
 ) -> Result<Option<RecordedEvent>, StoreError> {
-    sqlx::query(EVENT_AT)
+    sqlx::query(AssertSqlSafe(event_sql(EVENT_AT, ids, "NULL::bytea")))
         .bind(stream_id)
         .bind(version)
         .fetch_optional(pool)

@@ -24,8 +24,8 @@ use sqlx::{AssertSqlSafe, Row as _};
 
 use super::{
     DocRow, EVENT_COLUMNS, IdempotentRecord, LogEntry, ReadModelDoc, RowData, Store, StoreOptions,
-    StreamIds, build_rows, check_expected, decode_event, head_of, ping_if_idle, schema_version,
-    to_hash, to_i64, to_u64,
+    StreamIds, build_rows, check_expected, decode_event, event_sql, head_of, ping_if_idle,
+    schema_version, to_hash, to_i64, to_u64,
 };
 use crate::error::StoreError;
 use crate::types::{Appended, ExpectedVersion, Hash, NewEvent, RecordedEvent};
@@ -389,8 +389,9 @@ pub(crate) async fn read_range(
     from: i64,
     to: i64,
     limit: i64,
+    ids: bool,
 ) -> Result<Vec<RecordedEvent>, StoreError> {
-    sqlx::query(READ_RANGE)
+    sqlx::query(AssertSqlSafe(event_sql(READ_RANGE, ids, "NULL")))
         .bind(from)
         .bind(to)
         .bind(limit)
@@ -406,8 +407,9 @@ pub(crate) async fn event_at(
     pool: &SqlitePool,
     stream_id: &str,
     version: i64,
+    ids: bool,
 ) -> Result<Option<RecordedEvent>, StoreError> {
-    sqlx::query(EVENT_AT)
+    sqlx::query(AssertSqlSafe(event_sql(EVENT_AT, ids, "NULL")))
         .bind(stream_id)
         .bind(version)
         .fetch_optional(pool)
