@@ -172,7 +172,10 @@ async fn objects_take_the_ids_clients_choose_or_get_new_ones(app: &TestApp) {
     let first = app.admin(VENUE_KEYED, json!({"l": l})).await;
     let again = app.admin(VENUE_KEYED, json!({"l": l})).await;
     assert!(is_uuid(&first["addVenue"]["createdId"], 7), "{first:#}");
-    assert_eq!(again["addVenue"]["createdId"], first["addVenue"]["createdId"]);
+    assert_eq!(
+        again["addVenue"]["createdId"],
+        first["addVenue"]["createdId"]
+    );
     assert_eq!(again["addVenue"]["deduplicated"], true, "{again:#}");
     let body = app.admin(SEASON, json!({"l": l, "s": "2027"})).await;
     assert_eq!(body["addSeason"]["createdId"], "2027", "{body:#}");
