@@ -249,16 +249,25 @@ fn run(args: &ApiArgs) -> Result<(), String> {
         store.close().await;
         scratch.drop_it().await;
     });
-    report(args, backend, &all);
-    if all.errors.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{} requests failed; the first: {}",
+    // A subscriber or table that failed makes the run something other than the one asked
+    // for: it fails, with no figures.
+    if !all.errors.is_empty() {
+        let mut failed = all.errors.clone();
+        failed.truncate(5);
+        return Err(format!(
+            "the run failed, so it reports no figures: {} subscribers or tables failed; the first {}:\n  {}",
             all.errors.len(),
-            all.errors[0]
-        ))
+            failed.len(),
+            failed.join("\n  ")
+        ));
     }
+    let missed = report(args, backend, &all);
+    if missed > 0 {
+        return Err(format!(
+            "{missed} updates never reached their subscribers: the run fails"
+        ));
+    }
+    Ok(())
 }
 
 #[allow(
@@ -740,7 +749,8 @@ fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }
 
-fn report(args: &ApiArgs, backend: Backend, all: &Measured) {
+/// Prints the run's figures; returns how many updates no subscriber of their table saw.
+fn report(args: &ApiArgs, backend: Backend, all: &Measured) -> usize {
     let seconds = args.seconds.max(1);
     let mut latencies: Vec<Duration> = all
         .commands
@@ -817,4 +827,5 @@ fn report(args: &ApiArgs, backend: Backend, all: &Measured) {
         ms(percentile(&delivery, 50)),
         ms(percentile(&delivery, 99)),
     );
+    missed
 }
