@@ -242,6 +242,25 @@ impl RecordedEvent {
         self.stored_id
             .unwrap_or_else(|| EventId::derived(&self.hash))
     }
+
+    /// The fields its hash covers, as stored (`hash::event_hash` of them is its hash when
+    /// nothing was edited).
+    pub fn hash_fields(&self) -> crate::hash::EventFields<'_> {
+        crate::hash::EventFields {
+            event_id: self.stored_id.as_ref(),
+            stream_id: &self.stream_id,
+            stream_version: self.stream_version,
+            event_type: &self.event_type,
+            schema_version: self.schema_version,
+            actor: self.actor.as_deref(),
+            correlation_id: self.correlation_id.as_deref(),
+            causation_id: self.causation_id.as_deref(),
+            idempotency_key: self.idempotency_key.as_deref(),
+            recorded_at: self.recorded_at,
+            payload: &self.payload,
+            prev_hash: &self.prev_hash,
+        }
+    }
 }
 
 /// What an append wrote (or, for a repeated idempotency key, had written).

@@ -7,7 +7,7 @@ use std::fmt;
 use ed25519_dalek::VerifyingKey;
 
 use crate::error::StoreError;
-use crate::hash::{EventFields, ZERO_HASH, event_hash, to_hex};
+use crate::hash::{ZERO_HASH, event_hash, to_hex};
 use crate::merkle::{self, Frontier, leaf_hash};
 use crate::store::{Db, Store, postgres, sqlite, to_i64};
 use crate::types::{Hash, RecordedEvent};
@@ -418,20 +418,7 @@ impl Store {
             return at(BreakKind::NotInTree);
         }
         // Its own hash.
-        let recomputed = event_hash(&EventFields {
-            event_id: e.stored_id.as_ref(),
-            stream_id: &e.stream_id,
-            stream_version: e.stream_version,
-            event_type: &e.event_type,
-            schema_version: e.schema_version,
-            actor: e.actor.as_deref(),
-            correlation_id: e.correlation_id.as_deref(),
-            causation_id: e.causation_id.as_deref(),
-            idempotency_key: e.idempotency_key.as_deref(),
-            recorded_at: e.recorded_at,
-            payload: &e.payload,
-            prev_hash: &e.prev_hash,
-        });
+        let recomputed = event_hash(&e.hash_fields());
         if recomputed != e.hash {
             return at(BreakKind::HashMismatch);
         }

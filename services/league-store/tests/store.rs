@@ -2013,17 +2013,7 @@ async fn every_event_has_an_id_that_its_hash_covers(db: &TestDb) {
     let e = store.read_stream("before-ids", 1).await.unwrap().remove(0);
     let v1 = league_store::hash::event_hash(&league_store::hash::EventFields {
         event_id: None,
-        stream_id: &e.stream_id,
-        stream_version: e.stream_version,
-        event_type: &e.event_type,
-        schema_version: e.schema_version,
-        actor: e.actor.as_deref(),
-        correlation_id: e.correlation_id.as_deref(),
-        causation_id: e.causation_id.as_deref(),
-        idempotency_key: e.idempotency_key.as_deref(),
-        recorded_at: e.recorded_at,
-        payload: &e.payload,
-        prev_hash: &e.prev_hash,
+        ..e.hash_fields()
     });
     store
         .execute_raw(&format!(
