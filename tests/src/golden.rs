@@ -448,6 +448,7 @@ async fn play(store: &Store) -> Result<Written, Failure> {
             LeagueCommand::CreateLeague {
                 name: "The golden league".into(),
                 final_table: None,
+                code: Some("golden".into()),
             },
         )
         .await?;
@@ -458,10 +459,21 @@ async fn play(store: &Store) -> Result<Written, Failure> {
                 LeagueCommand::AddVenue {
                     venue: venue.into(),
                     region: region.into(),
+                    code: Some(venue.into()),
                 },
             )
             .await?;
     }
+    // A venue's code changed (release 0.6.0): the old one is free again.
+    league
+        .send(
+            &mut w,
+            LeagueCommand::SetVenueCode {
+                venue: "pennant".into(),
+                code: "wph".into(),
+            },
+        )
+        .await?;
     // A venue's name and logo for its screens (release 0.5.0): a 1x1 PNG.
     league
         .send(

@@ -628,6 +628,8 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         ("createLeague", "createLeague(input: {id: \"l9\", name: \"L9\"})".into(), May::Operator),
         ("addVenue", "addVenue(input: {leagueId: \"apl\", venue: \"pub9\", region: \"north\"})".into(), May::Admin),
         ("setVenueDisplay", "setVenueDisplay(input: {leagueId: \"apl\", venue: \"crown\", name: \"The Crown\"})".into(), May::Staff),
+        ("setLeagueCode", "setLeagueCode(input: {leagueId: \"apl\", code: \"apl-9\"})".into(), May::Admin),
+        ("setVenueCode", "setVenueCode(input: {leagueId: \"apl\", venue: \"crown\", code: \"crown-9\"})".into(), May::Admin),
         ("addSeason", "addSeason(input: {leagueId: \"apl\", season: \"s9\", scoring: {table: [100]}})".into(), May::Admin),
         ("setFormula", "setFormula(input: {leagueId: \"apl\", season: \"s1\", scoring: {formula: \"n - r + 1\"}})".into(), May::Admin),
         ("setSeasonScore", "setSeasonScore(input: {leagueId: \"apl\", season: \"s1\", score: {tournamentScore: \"n - r + 1\", overallScore: \"average(scores)\"}})".into(), May::Admin),

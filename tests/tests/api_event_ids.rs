@@ -11,6 +11,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use league_engine::tournament::play::Tracking;
 use league_tests::*;
 use serde_json::{Value, json};
 
@@ -18,7 +19,89 @@ on_every_backend!(
     an_event_has_one_id_everywhere_and_names_its_cause,
     objects_take_the_ids_clients_choose_or_get_new_ones,
     a_token_has_a_uuid,
+    a_hand_takes_the_id_its_command_names,
 );
+
+/// `startHand` takes the hand's UUID from its client or generates a UUIDv7; the table
+/// shows it as `handId`; an id the tournament already used is `ID_TAKEN`, a malformed one
+/// `BAD_ID`, and neither appends anything; a retry with the idempotency key names the hand
+/// its first call started.
+async fn a_hand_takes_the_id_its_command_names(app: &TestApp) {
+    const START_HAND: &str = "mutation($h: ID, $k: String) { startHand(input: {tournamentId: \"hid\", table: 1, handId: $h, idempotencyKey: $k}) { createdId events deduplicated } }";
+    const HAND: &str = "{ table(tournamentId: \"hid\", table: 1) { hand handId toAct } }";
+    started(app, "hid", "crown", Tracking::Dealt, &["ann", "bob"]).await;
+    let fold = || async {
+        let view = app.admin(HAND, json!({})).await;
+        let seat = view["table"]["toAct"].as_u64().unwrap();
+        app.admin(
+            ACT,
+            json!({"t": "hid", "table": 1, "seat": seat, "a": "FOLD"}),
+        )
+        .await;
+    };
+    let table = app.admin(HAND, json!({})).await;
+    assert_eq!(
+        table["table"]["handId"],
+        Value::Null,
+        "before the first hand"
+    );
+
+    // None given: a UUIDv7, on the table; a retry with the key names the same hand.
+    let first = app.admin(START_HAND, json!({"k": "first-hand"})).await;
+    let generated = first["startHand"]["createdId"].clone();
+    assert!(is_uuid(&generated, 7), "{first:#}");
+    assert_eq!(
+        app.admin(HAND, json!({})).await["table"]["handId"],
+        generated
+    );
+    let retry = app.admin(START_HAND, json!({"k": "first-hand"})).await;
+    assert_eq!(retry["startHand"]["deduplicated"], true);
+    assert_eq!(retry["startHand"]["createdId"], generated);
+    fold().await;
+
+    // One the client chose: kept.
+    let chosen = uuid::Uuid::now_v7().to_string();
+    let second = app.admin(START_HAND, json!({"h": chosen})).await;
+    assert_eq!(second["startHand"]["createdId"], chosen.as_str());
+    let table = app.admin(HAND, json!({})).await;
+    assert_eq!(table["table"]["handId"], chosen.as_str());
+    assert_eq!(table["table"]["hand"], 2);
+    fold().await;
+
+    // Used already in this tournament, or malformed: refused, nothing appended.
+    let before = app
+        .store
+        .read_stream("tournament:hid", 1)
+        .await
+        .unwrap()
+        .len();
+    for (id, refused, field) in [
+        (generated.as_str().unwrap(), "ID_TAKEN", "handId"),
+        (chosen.as_str(), "ID_TAKEN", "handId"),
+        ("hand-3", "BAD_ID", "handId"),
+        ("00000000-0000-0000-0000-000000000000", "BAD_ID", "handId"),
+        (&chosen.to_uppercase(), "BAD_ID", "handId"),
+    ] {
+        let body = app
+            .graphql(Some(&app.admin), START_HAND, json!({"h": id}))
+            .await;
+        assert_eq!(
+            body["errors"][0]["extensions"]["code"], refused,
+            "{id}: {body:#}"
+        );
+        assert_eq!(body["errors"][0]["extensions"]["field"], field, "{id}");
+    }
+    assert_eq!(
+        app.store
+            .read_stream("tournament:hid", 1)
+            .await
+            .unwrap()
+            .len(),
+        before
+    );
+    let table = app.admin(HAND, json!({})).await;
+    assert_eq!(table["table"]["hand"], 2);
+}
 
 /// A token's id is a UUIDv7, or the UUID its operator chose; the log's actors name it.
 async fn a_token_has_a_uuid(app: &TestApp) {

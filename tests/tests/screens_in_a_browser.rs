@@ -609,11 +609,48 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
     )
     .await;
 
-    // The picker lists the league and its season.
+    // The league and a venue by their codes, as a host types the address.
+    app.admin(
+        "mutation { setLeagueCode(input: {leagueId: \"apl\", code: \"pub-league\"}) { events } }",
+        json!({}),
+    )
+    .await;
+    app.admin(
+        "mutation { setVenueCode(input: {leagueId: \"apl\", venue: \"crown\", code: \"the-crown\"}) { events } }",
+        json!({}),
+    )
+    .await;
+    browser
+        .open(&format!(
+            "{}/leaderboard/pub-league/s1?venue=the-crown",
+            app.base
+        ))
+        .await;
+    seen(
+        &browser,
+        "(document.querySelector('.filters a.on') || {}).textContent === 'The Crown' \
+         && document.querySelector('.filters a.on').getAttribute('href') === '/leaderboard/pub-league/s1?venue=the-crown' \
+         && document.querySelectorAll('#standings tbody tr').length > 0",
+        LIVE,
+        "the leaderboard by the league's and the venue's codes",
+    )
+    .await;
+    browser
+        .open(&format!("{}/leaderboard/no-such-league/s1", app.base))
+        .await;
+    seen(
+        &browser,
+        "document.getElementById('main').innerText.includes('There is no league no-such-league.')",
+        LIVE,
+        "an unknown code",
+    )
+    .await;
+
+    // The picker lists the league and its season, linked by the league's code.
     browser.open(&format!("{}/", app.base)).await;
     seen(
         &browser,
-        "document.querySelector('[data-league=\"apl\"] a[href=\"/leaderboard/apl/s1\"]') !== null",
+        "document.querySelector('[data-league=\"apl\"] a[href=\"/leaderboard/pub-league/s1\"]') !== null",
         LIVE,
         "the picker",
     )

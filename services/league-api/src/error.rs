@@ -40,6 +40,8 @@ pub mod code {
     pub const BAD_ID: &str = "BAD_ID";
     /// An id already used for an object of its kind.
     pub const ID_TAKEN: &str = "ID_TAKEN";
+    /// A readable code (a league's or a venue's) another object already has.
+    pub const CODE_TAKEN: &str = "CODE_TAKEN";
 }
 
 /// Why a request failed, as the API reports it.
@@ -194,6 +196,9 @@ fn tournament_error(e: TournamentError) -> ApiError {
         TournamentError::AlreadyScheduled => {
             ApiError::client(code::ID_TAKEN, message).with_field("id")
         }
+        TournamentError::HandIdTaken(_) => {
+            ApiError::client(code::ID_TAKEN, message).with_field("handId")
+        }
         TournamentError::BadPayouts(_) => ApiError::bad_field("amounts", message),
         TournamentError::BadPlayerId => {
             ApiError::client(code::BAD_ID, message).with_field("player")
@@ -243,6 +248,10 @@ fn league_error(e: &LeagueError) -> ApiError {
             message,
         ),
         LeagueError::BadLogo => ApiError::bad_field("logo", message),
+        LeagueError::BadCode { .. } => ApiError::bad_field("code", message),
+        LeagueError::VenueCodeTaken { .. } => {
+            ApiError::client(code::CODE_TAKEN, message).with_field("code")
+        }
         LeagueError::LeagueExists => ApiError::client(code::ID_TAKEN, message).with_field("id"),
         LeagueError::VenueExists { .. } => {
             ApiError::client(code::ID_TAKEN, message).with_field("venue")
@@ -420,6 +429,7 @@ mod tests {
             &Command::CreateLeague {
                 name: "League".into(),
                 final_table: None,
+                code: None,
             },
             &mut events,
         )

@@ -167,6 +167,7 @@ where
         persisted: Arc::default(),
         trusted_proxies: Arc::new(options.trusted_proxies.clone()),
         tokens: Arc::default(),
+        league_codes: Arc::default(),
     };
     let schema = schema::build(Some(state.clone()));
     let workers = std::thread::available_parallelism()

@@ -133,6 +133,7 @@ pub async fn run(
             LeagueCommand::CreateLeague {
                 name: format!("Simulated league {}", options.seed),
                 final_table: None,
+                code: Some(format!("sim-{}", options.seed)),
             },
             &mut report,
         )
@@ -147,6 +148,7 @@ pub async fn run(
                 LeagueCommand::AddVenue {
                     venue: venue.clone(),
                     region: format!("region-{}", i % 4 + 1),
+                    code: Some(format!("v{:02}", i + 1)),
                 },
                 &mut report,
             )

@@ -406,10 +406,12 @@ async fn add_venues(store: &league_store::Store, tables: u32) -> Result<(), Stri
     let commands = std::iter::once(league::Command::CreateLeague {
         name: "Bench league".into(),
         final_table: None,
+        code: None,
     })
     .chain((0..tables).map(|t| league::Command::AddVenue {
         venue: format!("venue-{t}"),
         region: "bench".into(),
+        code: None,
     }))
     // Only a venue's league members are registered at its tournaments.
     .chain((0..tables).flat_map(|t| {

@@ -395,6 +395,18 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        /// A code is exactly what its rule says, and always an identifier too (it names
+        /// things in URLs and logs without escaping).
+        #[test]
+        fn a_code_is_what_its_rule_says(code in "[a-z0-9-]{0,34}|[ -~]{0,10}") {
+            let by_rule = (2..=32).contains(&code.len())
+                && code.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                && !code.starts_with('-')
+                && !code.ends_with('-');
+            prop_assert_eq!(is_code(&code), by_rule);
+            prop_assert!(!is_code(&code) || is_id(&code));
+        }
+
         /// The newtypes serialize exactly as the bare values did: events written before
         /// them read back, and hash, the same.
         #[test]
@@ -440,6 +452,24 @@ pub const MAX_TEXT_CHARS: usize = 200;
 
 /// The rule an identifier follows, for refusals.
 pub const ID_RULE: &str = "1 to 64 ASCII letters, digits, '-', '_' or '.'";
+
+/// The rule a readable code follows (a league's short name in URLs, a venue's code), for
+/// refusals.
+pub const CODE_RULE: &str = "2 to 32 lowercase ASCII letters, digits and '-', \
+     beginning and ending with a letter or digit";
+
+/// True when `code` is a readable code: 2 to 32 lowercase ASCII letters, digits and `-`,
+/// beginning and ending with a letter or a digit (`queens-arms`, `apl-2027`). A code is
+/// never shaped as a UUID (too short), so one lookup can tell a code from an id.
+#[must_use]
+pub fn is_code(code: &str) -> bool {
+    let b = code.as_bytes();
+    (2..=32).contains(&b.len())
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+        && b[0] != b'-'
+        && b[b.len() - 1] != b'-'
+}
 
 /// The rule free text follows, for refusals.
 pub const TEXT_RULE: &str = "1 to 200 characters, not all blank, without control characters";

@@ -130,7 +130,8 @@ fn a_running_tournament_is_cancelled_with_entries_and_rebuys_refunded() {
     assert_eq!(
         g.refused(Cmd::StartHand {
             table: 1,
-            seed: None
+            seed: None,
+            hand_id: None,
         }),
         Err::Cancelled
     );

@@ -54,18 +54,22 @@ fn given_a_league(scoring: ScoringRule, best_n: Option<u32>) -> LeagueState {
         Command::CreateLeague {
             name: "Pub Poker League".into(),
             final_table: None,
+            code: None,
         },
         Command::AddVenue {
             venue: "red-lion".into(),
             region: "north".into(),
+            code: None,
         },
         Command::AddVenue {
             venue: "crown".into(),
             region: "north".into(),
+            code: None,
         },
         Command::AddVenue {
             venue: "anchor".into(),
             region: "south".into(),
+            code: None,
         },
         Command::AddSeason {
             season: SEASON.into(),
@@ -747,6 +751,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
             Command::CreateLeague {
                 name: s("again"),
                 final_table: None,
+                code: None,
             },
             LeagueError::LeagueExists,
         ),
@@ -754,6 +759,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
             Command::AddVenue {
                 venue: s("crown"),
                 region: s("north"),
+                code: None,
             },
             LeagueError::VenueExists { venue: s("crown") },
         ),
@@ -761,6 +767,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
             Command::AddVenue {
                 venue: s(" "),
                 region: s("north"),
+                code: None,
             },
             LeagueError::BadId {
                 what: s("the venue"),
@@ -770,6 +777,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
             Command::AddVenue {
                 venue: s("the crown"),
                 region: s("north"),
+                code: None,
             },
             LeagueError::BadId {
                 what: s("the venue"),
@@ -779,6 +787,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
             Command::AddVenue {
                 venue: s("anchor"),
                 region: s("north\u{0}"),
+                code: None,
             },
             LeagueError::BadText {
                 what: s("the region"),
@@ -984,6 +993,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         &Command::AddVenue {
             venue: s("crown"),
             region: s("north"),
+            code: None,
         },
         &LeagueError::NoLeague,
     );
@@ -992,6 +1002,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         &Command::CreateLeague {
             name: s("L"),
             final_table: Some(0),
+            code: None,
         },
         &LeagueError::EmptyFinalTable,
     );
@@ -1159,10 +1170,12 @@ fn fixture_events() -> Vec<Event> {
             Command::CreateLeague {
                 name: "Pub Poker League".into(),
                 final_table: Some(8),
+                code: None,
             },
             Command::AddVenue {
                 venue: "crown".into(),
                 region: "north".into(),
+                code: None,
             },
             Command::AddSeason {
                 season: SEASON.into(),
@@ -1398,11 +1411,11 @@ proptest! {
         ops in prop::collection::vec(op(), 1..30),
     ) {
         let mut commands = vec![
-            Command::CreateLeague { name: "L".into(), final_table: None },
+            Command::CreateLeague { name: "L".into(), final_table: None, code: None },
             Command::AddSeason { season: SEASON.into(), best_n, scoring: rule(first) },
         ];
         for (venue, region) in VENUES.iter().zip(["north", "north", "south"]) {
-            commands.push(Command::AddVenue { venue: (*venue).into(), region: region.into() });
+            commands.push(Command::AddVenue { venue: (*venue).into(), region: region.into(), code: None });
         }
         for (i, player) in PLAYERS.iter().enumerate() {
             commands.push(Command::RegisterPlayer {

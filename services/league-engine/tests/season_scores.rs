@@ -40,14 +40,17 @@ fn league(best_n: Option<u32>) -> LeagueState {
         Command::CreateLeague {
             name: "Pub Poker League".into(),
             final_table: None,
+            code: None,
         },
         Command::AddVenue {
             venue: "red-lion".into(),
             region: "north".into(),
+            code: None,
         },
         Command::AddVenue {
             venue: "anchor".into(),
             region: "south".into(),
+            code: None,
         },
         Command::AddSeason {
             season: SEASON.into(),

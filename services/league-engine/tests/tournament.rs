@@ -343,7 +343,8 @@ fn wph_7_play_halts_at_a_table_three_short_and_the_big_blind_moves_to_the_worst_
     assert_eq!(
         g.refused(Cmd::StartHand {
             table: 2,
-            seed: None
+            seed: None,
+            hand_id: None,
         }),
         Err::TableHalted {
             table: 2,
@@ -773,7 +774,8 @@ fn invitational_1_3_one_rebuy_within_the_window_straight_after_the_knockout() {
     assert_eq!(
         g.refused(Cmd::StartHand {
             table: 1,
-            seed: None
+            seed: None,
+            hand_id: None,
         }),
         Err::RebuyDecisionPending {
             players: vec![b.clone()]
@@ -1101,6 +1103,7 @@ fn wph_47_and_oracle_4_missed_hands_are_players_at_the_table_times_rounds_dealt_
     let events = g.when(Cmd::StartHand {
         table: 1,
         seed: None,
+        hand_id: None,
     });
     assert!(
         matches!(&events[0], Ev::TableHandStarted { penalised, .. } if *penalised == vec![id(1)])
@@ -1153,6 +1156,7 @@ fn oracle_4_a_moved_player_serves_the_rest_of_the_penalty_at_the_new_table() {
     let events = g.when(Cmd::StartHand {
         table: 1,
         seed: None,
+        hand_id: None,
     });
     assert!(
         matches!(&events[0], Ev::TableHandStarted { penalised, .. } if *penalised == vec![offender.clone()])
@@ -1294,6 +1298,7 @@ fn queensix_house_policies_4_the_blinds_are_capped_at_a_percentage_of_the_averag
     let events = g.when(Cmd::StartHand {
         table: 1,
         seed: None,
+        hand_id: None,
     });
     assert!(matches!(
         &events[0],
@@ -1306,6 +1311,7 @@ fn queensix_house_policies_4_the_blinds_are_capped_at_a_percentage_of_the_averag
     let events = g.when(Cmd::StartHand {
         table: 1,
         seed: None,
+        hand_id: None,
     });
     let Ev::TableHandStarted {
         blinds,
@@ -1357,6 +1363,7 @@ fn next_hand(g: &mut Game) -> (league_engine::button::Positions, Vec<Ev>) {
     let events = g.when(Cmd::StartHand {
         table: 1,
         seed: None,
+        hand_id: None,
     });
     let Ev::TableHandStarted { positions, .. } = &events[0] else {
         panic!("{events:?}");
@@ -1490,7 +1497,8 @@ fn invitational_2_2_combined_tables_draw_seats_and_the_button_as_a_new_game() {
     assert_eq!(
         g.refused(Cmd::StartHand {
             table: 1,
-            seed: None
+            seed: None,
+            hand_id: None,
         }),
         Err::RedrawDue
     );
@@ -1653,7 +1661,8 @@ fn the_clock_advances_pauses_and_resumes_and_never_goes_back() {
     assert_eq!(
         g.refused(Cmd::StartHand {
             table: 1,
-            seed: None
+            seed: None,
+            hand_id: None,
         }),
         Err::Paused
     );
@@ -1690,14 +1699,16 @@ fn start_hand_is_refused_on_a_break_while_a_colour_up_or_a_redraw_is_due_and_at_
     assert_eq!(
         g.refused(Cmd::StartHand {
             table: 1,
-            seed: Some(tour::secret(99))
+            seed: Some(tour::secret(99)),
+            hand_id: None,
         }),
         Err::SeedNotAllowed
     );
     assert_eq!(
         g.refused(Cmd::StartHand {
             table: 2,
-            seed: None
+            seed: None,
+            hand_id: None,
         }),
         Err::NoSuchTable(2)
     );
@@ -1705,7 +1716,8 @@ fn start_hand_is_refused_on_a_break_while_a_colour_up_or_a_redraw_is_due_and_at_
     assert_eq!(
         g.refused(Cmd::StartHand {
             table: 1,
-            seed: None
+            seed: None,
+            hand_id: None,
         }),
         Err::HandInProgress { table: 1 }
     );
@@ -1714,7 +1726,8 @@ fn start_hand_is_refused_on_a_break_while_a_colour_up_or_a_redraw_is_due_and_at_
     assert_eq!(
         g.refused(Cmd::StartHand {
             table: 1,
-            seed: None
+            seed: None,
+            hand_id: None,
         }),
         Err::OnBreak
     );
@@ -1723,7 +1736,8 @@ fn start_hand_is_refused_on_a_break_while_a_colour_up_or_a_redraw_is_due_and_at_
     assert_eq!(
         g.refused(Cmd::StartHand {
             table: 1,
-            seed: None
+            seed: None,
+            hand_id: None,
         }),
         Err::ColourUpDue
     );
@@ -1733,7 +1747,8 @@ fn start_hand_is_refused_on_a_break_while_a_colour_up_or_a_redraw_is_due_and_at_
     assert_eq!(
         g.refused(Cmd::StartHand {
             table: 1,
-            seed: None
+            seed: None,
+            hand_id: None,
         }),
         Err::SeedRequired
     );
@@ -1741,7 +1756,8 @@ fn start_hand_is_refused_on_a_break_while_a_colour_up_or_a_redraw_is_due_and_at_
     assert_eq!(
         g.refused(Cmd::StartHand {
             table: 1,
-            seed: None
+            seed: None,
+            hand_id: None,
         }),
         Err::WrongTracking {
             tracking: Tracking::Results
@@ -1755,6 +1771,7 @@ fn a_dealt_hand_is_dealt_from_its_seed() {
     let events = g.when(Cmd::StartHand {
         table: 1,
         seed: Some(tour::secret(1000)),
+        hand_id: None,
     });
     assert_eq!(
         hand_events(&events)

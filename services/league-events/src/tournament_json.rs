@@ -70,6 +70,10 @@ pub(crate) fn tournament_event(payload: &[u8]) -> Option<TournamentEvent> {
         b"TableHandStarted" => {
             let table = c.key_u32(b"\"table\":")?;
             let hand = c.key_u32(b",\"hand\":")?;
+            let hand_id = match c.lit(b",\"hand_id\":") {
+                Some(()) => Some(c.text()?),
+                None => None,
+            };
             c.lit(b",\"positions\":{")?;
             let button = c.key_seat(b"\"button\":")?;
             let small_blind = c.key_seat(b",\"small_blind\":")?;
@@ -109,6 +113,7 @@ pub(crate) fn tournament_event(payload: &[u8]) -> Option<TournamentEvent> {
             TournamentEvent::TableHandStarted {
                 table,
                 hand,
+                hand_id,
                 positions,
                 blinds: Blinds {
                     small_blind,
@@ -889,6 +894,7 @@ mod tests {
                             TournamentEvent::TableHandStarted {
                                 table,
                                 hand,
+                                hand_id: None,
                                 positions: Positions {
                                     button: b,
                                     small_blind: s,
@@ -1159,7 +1165,25 @@ mod tests {
         events.extend([
             TournamentEvent::TableHandStarted {
                 table: 3,
+                hand: 5,
+                hand_id: Some("0190b6c4-7d2a-7cde-8f00-123456789abc".into()),
+                positions: Positions {
+                    button: 3,
+                    small_blind: 7,
+                    big_blind: 8,
+                },
+                blinds: Blinds {
+                    small_blind: Chips::new(50),
+                    big_blind: Chips::new(100),
+                    ante: AnteStructure::None,
+                },
+                capped_from: None,
+                penalised: Vec::new(),
+            },
+            TournamentEvent::TableHandStarted {
+                table: 3,
                 hand: 4,
+                hand_id: None,
                 positions: Positions {
                     button: 3,
                     small_blind: 7,

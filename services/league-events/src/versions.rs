@@ -64,7 +64,8 @@ pub const CATALOGUE: &[EventType] = &[
     tournament("PlayerArrived", 1),
     tournament("AbsentPlayerRemoved", 1),
     tournament("PlayerEntered", 1),
-    tournament("TableHandStarted", 1),
+    // Version 2 (release 0.6.0) adds the `hand_id` a command may name.
+    tournament("TableHandStarted", 2),
     // One version for every hand event: the hand's events are one shape, `HandEvent`'s.
     // Version 2 (release 0.4.0) adds the house rules' `straddle_raise` and `short_all_in_bet`.
     tournament("HandEvent", 2),
@@ -94,6 +95,9 @@ pub const CATALOGUE: &[EventType] = &[
     tournament("EntropyMixed", 1),
     league("LeagueCreated", 1),
     league("VenueAdded", 1),
+    // Release 0.6.0: readable codes beside the ids of a league and its venues.
+    league("LeagueCodeSet", 1),
+    league("VenueCodeSet", 1),
     // Release 0.5.0: a venue's name and logo for its screens.
     league("VenueDisplaySet", 1),
     league("SeasonAdded", 1),
@@ -161,7 +165,27 @@ pub const UPCASTERS: &[Upcaster] = &[
         from: 1,
         upcast: hand_event_v1_to_v2,
     },
+    Upcaster {
+        kind: StreamKind::Tournament,
+        event_type: "TableHandStarted",
+        from: 1,
+        upcast: hand_started_v1_to_v2,
+    },
 ];
+
+/// `TableHandStarted` version 1 (releases 0.1.0 to 0.5.0) named no hand id: version 2 may
+/// carry the `hand_id` the command named, and a hand of version 1 reads without one (its id
+/// is derived from its tournament, table and number when it is shown).
+fn hand_started_v1_to_v2(mut value: Value) -> Result<Value, String> {
+    let data = value
+        .pointer_mut("/data")
+        .and_then(Value::as_object_mut)
+        .ok_or("a TableHandStarted event holds data")?;
+    if data.contains_key("hand_id") {
+        return Err("version 1 has no hand_id".into());
+    }
+    Ok(value)
+}
 
 /// `HandEvent` version 1 (releases 0.1.0 to 0.3.0): a hand's house rules had no
 /// `straddle_raise` or `short_all_in_bet`. Every hand of those releases was played with a

@@ -52,6 +52,11 @@ pub struct PotView {
 pub struct TableView {
     pub table: u32,
     pub hand: u32,
+    /// The id the command that started the current (or last) hand named; `None` for a
+    /// hand started without one (its id is then derived from its tournament, table and
+    /// number).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hand_id: Option<String>,
     pub seats: Vec<SeatView>,
     pub in_hand: bool,
     pub button: Option<Seat>,
@@ -264,6 +269,7 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
     Some(TableView {
         table: number,
         hand: table.hands,
+        hand_id: table.hand_id().map(str::to_owned),
         seats,
         in_hand,
         button: table.positions().map(|p| p.button),

@@ -1,9 +1,10 @@
 // The league's screens: the picker (`/`), a tournament (`/tournament/<id>`), a season's
-// leaderboard (`/leaderboard/<league>/<season>?venue=|region=`) and a TV rotation of both
-// (`/tv?tournament=&league=&season=&every=`). They read as the public role: no token is
-// ever sent. Live views come over GraphQL subscriptions (`graphql-transport-ws` at
-// `/graphql/ws`); the connection comes back by itself with back-off after a restart or a
-// network drop, and the screen says plainly while it is offline.
+// leaderboard (`/leaderboard/<league>/<season>?venue=|region=`, the league and the venue
+// by code or id) and a TV rotation of both (`/tv?tournament=&league=&season=&every=`).
+// They read as the public role: no token is ever sent. Live views come over GraphQL
+// subscriptions (`graphql-transport-ws` at `/graphql/ws`); the connection comes back by
+// itself with back-off after a restart or a network drop, and the screen says plainly while
+// it is offline.
 "use strict";
 
 (function () {
@@ -534,7 +535,10 @@
     BestFinish: "best finish", Earliest: "got there first", PlayerId: "tied",
   };
 
-  function leaderboardScreen(leagueId, season, filter, container, options) {
+  // `leagueKey`: the league's code (its short name in URLs) or its id; `filter.venue` a
+  // venue's code or id.
+  function leaderboardScreen(leagueKey, season, filter, container, options) {
+    let leagueId = leagueKey;
     const screen = el("section", { class: "leaderboard", "data-screen": "leaderboard" });
     container.append(screen);
     const head = el("div", { class: "filters" });
@@ -545,13 +549,14 @@
 
     function filterLinks() {
       const l = state.league;
-      const base = "/leaderboard/" + encodeURIComponent(leagueId) + "/" + encodeURIComponent(season);
+      const base = "/leaderboard/" + encodeURIComponent(leagueKey) + "/" + encodeURIComponent(season);
       const link = (text, query, on) => el("a", { href: base + query, class: on ? "on" : null, text });
       const regions = [...new Set(l.venues.map((v) => v.region))].sort();
       head.replaceChildren(
         link("Whole league", "", !filter.venue && !filter.region),
         ...regions.map((r) => link("Region " + r, "?region=" + encodeURIComponent(r), filter.region === r)),
-        ...l.venues.map((v) => link(v.name || v.id, "?venue=" + encodeURIComponent(v.id), filter.venue === v.id)),
+        ...l.venues.map((v) => link(v.name || v.code || v.id, "?venue=" + encodeURIComponent(v.code || v.id),
+          state.venue === v)),
       );
     }
 
@@ -625,20 +630,29 @@
     // server cannot be reached.
     async function readLeague() {
       try {
+        const fields = "id code name venues { id code name logo region } seasons { id bestN }";
         const data = await query(
-          "query($id: ID!) { league(id: $id) { id name venues { id name logo region } seasons { id bestN } } }",
-          { id: leagueId },
+          `query($id: ID!, $code: String!) { byId: league(id: $id) { ${fields} } byCode: league(code: $code) { ${fields} } }`,
+          { id: leagueKey, code: leagueKey },
         );
+        data.league = data.byId || data.byCode;
         if (!data.league) {
-          showNote(screen, "There is no league " + leagueId + ".");
+          showNote(screen, "There is no league " + leagueKey + ".");
           return false;
         }
+        leagueId = data.league.id;
         if (!data.league.seasons.some((x) => x.id === season)) {
           showNote(screen, "There is no season " + season + " in " + data.league.name + ".");
           return false;
         }
         state.league = data.league;
-        const venue = filter.venue ? data.league.venues.find((v) => v.id === filter.venue) : null;
+        const venue = filter.venue
+          ? data.league.venues.find((v) => v.id === filter.venue) || data.league.venues.find((v) => v.code === filter.venue)
+          : null;
+        if (filter.venue && !venue) {
+          showNote(screen, "There is no venue " + filter.venue + " in " + data.league.name + ".");
+          return false;
+        }
         const scope = venue ? venue.name || venue.id : filter.region ? "region " + filter.region : "";
         state.title = data.league.name + ": " + season + (scope ? " · " + scope : "");
         state.venue = venue || null;
@@ -654,7 +668,8 @@
 
     (async () => {
       if (!(await readLeague())) return;
-      live.subscribe(STANDINGS, { l: leagueId, s: season, v: filter.venue, r: filter.region }, (data) => {
+      const venue = state.venue ? state.venue.id : null;
+      live.subscribe(STANDINGS, { l: leagueId, s: season, v: venue, r: filter.region }, (data) => {
         state.lines = data.standings;
         render();
       }, (message) => showNote(wrap, message));
@@ -673,7 +688,7 @@
     async function load() {
       const data = await query(
         `query($from: Millis!, $before: Millis!) {
-          leagues { id name venues { id name region } seasons { id bestN } }
+          leagues { id code name venues { id name region } seasons { id bestN } }
           tournaments(startsFrom: $from, startsBefore: $before, first: 1000) {
             tournaments { id name venue startsAt stage remaining entries } } }`,
         { from: start.getTime() - 86400000, before: end.getTime() },
@@ -692,7 +707,7 @@
             const seasonId = league && league.seasons.length ? league.seasons[league.seasons.length - 1].id : null;
             const venue = league && league.venues.find((v) => v.id === t.venue);
             const tv = league && seasonId
-              ? "/tv?tournament=" + encodeURIComponent(t.id) + "&league=" + encodeURIComponent(league.id) + "&season=" + encodeURIComponent(seasonId)
+              ? "/tv?tournament=" + encodeURIComponent(t.id) + "&league=" + encodeURIComponent(league.code || league.id) + "&season=" + encodeURIComponent(seasonId)
               : null;
             return el("li", {},
               el("span", { class: "who" }, at(t.startsAt) + "  ", el("a", { href: "/tournament/" + encodeURIComponent(t.id), text: t.name }),
@@ -704,7 +719,7 @@
         const regions = [...new Set(l.venues.map((v) => v.region))].sort();
         grid.append(el("div", { class: "panel", "data-league": l.id }, el("h2", { text: l.name }),
           el("ul", { class: "list" }, l.seasons.slice().reverse().map((s, i) => {
-            const base = "/leaderboard/" + encodeURIComponent(l.id) + "/" + encodeURIComponent(s.id);
+            const base = "/leaderboard/" + encodeURIComponent(l.code || l.id) + "/" + encodeURIComponent(s.id);
             return el("li", {},
               el("span", { class: "who" }, el("a", { href: base, text: "Season " + s.id }), i === 0 ? " (latest)" : ""),
               el("span", { class: "num" }, regions.flatMap((r) => [" ", el("a", { href: base + "?region=" + encodeURIComponent(r), text: r })])));
@@ -743,7 +758,7 @@
       screens.push(leaderboardScreen(leagueId, season, { venue: param("venue"), region: param("region") }, box, { quiet: true }));
     }
     if (!screens.length) {
-      showNote(container, "Name what to show: /tv?tournament=<id>&league=<id>&season=<id>&every=<seconds>");
+      showNote(container, "Name what to show: /tv?tournament=<id>&league=<code or id>&season=<id>&every=<seconds>");
       return;
     }
     let shown = 0;

@@ -53,6 +53,9 @@ pub struct ApiState {
     pub tokens: Arc<crate::auth::TokenCache>,
     /// Live queries shared by their subscribers.
     pub hub: Arc<crate::ws::Hub>,
+    /// Held while a league's code is checked against every league and set, so that two
+    /// leagues cannot take one code through this instance.
+    pub league_codes: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// The queries: tournaments and their tables, leagues with their standings and player

@@ -61,6 +61,42 @@ pub(crate) fn checked(field: &'static str, id: String) -> ApiResult<String> {
     }
 }
 
+/// The id of a table's current (or last) hand: the one its command named, or, for a hand
+/// started without one, the UUIDv8 whose bytes are the first 16 of
+/// SHA-256(`league-hand` NUL tournament NUL table NUL hand), the table and the hand's
+/// number in decimal: the same on every read, on every instance. `None` before the
+/// table's first hand.
+pub(crate) fn hand_id(
+    tournament: &str,
+    view: &league_projections::views::TableView,
+) -> Option<String> {
+    if view.hand == 0 {
+        return None;
+    }
+    if let Some(id) = &view.hand_id {
+        return Some(id.clone());
+    }
+    Some(derived_hand_id(tournament, view.table, view.hand))
+}
+
+/// The id of hand `hand` of table `table` of `tournament` when its command named none.
+pub(crate) fn derived_hand_id(tournament: &str, table: u32, hand: u32) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::new()
+        .chain_update(b"league-hand\0")
+        .chain_update(tournament.as_bytes())
+        .chain_update(b"\0")
+        .chain_update(table.to_string().as_bytes())
+        .chain_update(b"\0")
+        .chain_update(hand.to_string().as_bytes())
+        .finalize();
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&digest[..16]);
+    uuid::Builder::from_custom_bytes(bytes)
+        .into_uuid()
+        .to_string()
+}
+
 /// `id` if it is a UUID in its canonical form (for a token, which has no readable ids).
 pub(crate) fn checked_uuid(field: &'static str, id: &str) -> ApiResult<String> {
     match Uuid::try_parse(id) {
@@ -70,6 +106,33 @@ pub(crate) fn checked_uuid(field: &'static str, id: &str) -> ApiResult<String> {
             format!("`{field}`: a UUID in its lowercase hyphenated form, not the nil one"),
         )
         .with_field(field)),
+    }
+}
+
+/// Whether `code` may be the code of the league `league_id`: well formed, and neither the
+/// code nor the id of another league (so that a screen's URL names one league, whichever
+/// it holds). Checked on this instance's projection, with [`ApiState::league_codes`] held
+/// until the command that sets it has been folded.
+pub(crate) fn league_code_free(state: &ApiState, league_id: &str, code: &str) -> ApiResult<()> {
+    if !league_engine::units::is_code(code) {
+        return Err(ApiError::bad_field(
+            "code",
+            format!("a code must be {}", league_engine::units::CODE_RULE),
+        ));
+    }
+    let p = state.live.read();
+    let holder = p.leagues().find_map(|(stream, l)| {
+        let id = StreamKind::League.id_of(stream)?;
+        let taken = id == code || l.league().and_then(|s| s.code.as_deref()) == Some(code);
+        (id != league_id && taken).then(|| id.to_owned())
+    });
+    match holder {
+        Some(holder) => Err(ApiError::client(
+            code::CODE_TAKEN,
+            format!("code `{code}` names league `{holder}`"),
+        )
+        .with_field("code")),
+        None => Ok(()),
     }
 }
 
@@ -123,6 +186,7 @@ pub(crate) async fn created_by(
                 &first.payload,
             ) {
                 Ok(TournamentEvent::TournamentScheduled { .. }) => stream_id(),
+                Ok(TournamentEvent::TableHandStarted { hand_id, .. }) => hand_id,
                 _ => None,
             }
         }
@@ -133,6 +197,24 @@ pub(crate) async fn created_by(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rule's vector, computed apart from this code (Python's `hashlib` and `uuid`):
+    /// hand 3 of table 1 of the tournament `night`.
+    #[test]
+    fn a_hand_without_an_id_has_the_id_the_documented_rule_derives() {
+        assert_eq!(
+            derived_hand_id("night", 1, 3),
+            "877b95a9-8f77-8b47-bd76-07b9770fb263"
+        );
+        assert_ne!(
+            derived_hand_id("night", 1, 3),
+            derived_hand_id("night", 13, 3)
+        );
+        assert_ne!(
+            derived_hand_id("night", 1, 3),
+            derived_hand_id("night", 1, 33)
+        );
+    }
 
     #[test]
     fn uuids_in_their_canonical_form_and_readable_ids_are_accepted() {

@@ -6,14 +6,28 @@ use super::*;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Command {
-    /// Start the league. `final_table`: how many places make the final table (default 9).
+    /// Start the league. `final_table`: how many places make the final table (default 9);
+    /// `code`: its short name in URLs (see [`crate::units::is_code`]), if it has one.
     CreateLeague {
         name: String,
         final_table: Option<u32>,
+        code: Option<String>,
     },
+    /// A venue in a region, with its code if it has one (unique in the league).
     AddVenue {
         venue: String,
         region: String,
+        code: Option<String>,
+    },
+    /// The league's short name in URLs, replacing the one it had (which is then free). Its
+    /// uniqueness among leagues is checked where every league is known, not here.
+    SetLeagueCode {
+        code: String,
+    },
+    /// A venue's code, unique in the league, replacing the one it had.
+    SetVenueCode {
+        venue: String,
+        code: String,
     },
     /// A venue's name and logo for its screens (`logo`: a `data:` URL, see
     /// [`super::is_logo`]; `None`: none).

@@ -14,6 +14,10 @@ pub enum LeagueError {
     BadId { what: String },
     #[error("{what} must be {}", crate::units::TEXT_RULE)]
     BadText { what: String },
+    #[error("a code must be {}", crate::units::CODE_RULE)]
+    BadCode { code: String },
+    #[error("code `{code}` is venue `{venue}`'s")]
+    VenueCodeTaken { code: String, venue: String },
     #[error("the final table must have at least one place")]
     EmptyFinalTable,
     #[error("venue `{venue}` already exists")]

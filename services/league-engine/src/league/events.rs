@@ -31,6 +31,15 @@ pub enum Event {
         venue: String,
         region: String,
     },
+    /// The league's short name in URLs (replacing the one it had).
+    LeagueCodeSet {
+        code: String,
+    },
+    /// A venue's code, unique in the league (replacing the one it had).
+    VenueCodeSet {
+        venue: String,
+        code: String,
+    },
     /// A venue's name and logo for its screens (replacing any set before).
     VenueDisplaySet {
         venue: String,

@@ -48,6 +48,11 @@
 //!   merge: the results count separately again. Two ids that finished in the same
 //!   tournament are two people and are not merged. Merges chain (`a` into `b`, then `b`
 //!   into `c`), and are undone one at a time.
+//! - **Codes.** A league and each of its venues may have a readable code beside its id
+//!   (the league's short name in URLs, a venue's code), lowercase letters, digits and `-`
+//!   ([`crate::units::is_code`]). A venue's code is unique in its league; a league's among
+//!   leagues, which the service checks where every league is known. Setting a new code
+//!   frees the old one.
 //! - **Refusals.** A refused command is a typed [`LeagueError`] and no event; the state is
 //!   never touched by `decide`.
 
@@ -82,7 +87,12 @@ use players::{known_player, merge_players};
 
 /// Checks a command against the league and says what happens, without changing anything.
 pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, LeagueError> {
-    if let Command::CreateLeague { name, final_table } = command {
+    if let Command::CreateLeague {
+        name,
+        final_table,
+        code,
+    } = command
+    {
         if state.league.is_some() {
             return Err(LeagueError::LeagueExists);
         }
@@ -91,17 +101,26 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
         if final_table == 0 {
             return Err(LeagueError::EmptyFinalTable);
         }
-        return Ok(vec![Event::LeagueCreated {
+        let mut events = vec![Event::LeagueCreated {
             name: name.clone(),
             final_table,
-        }]);
+        }];
+        if let Some(code) = code {
+            valid_code(code)?;
+            events.push(Event::LeagueCodeSet { code: code.clone() });
+        }
+        return Ok(events);
     }
     if state.league.is_none() {
         return Err(LeagueError::NoLeague);
     }
     match command {
         Command::CreateLeague { .. } => Err(LeagueError::LeagueExists),
-        Command::AddVenue { venue, region } => {
+        Command::AddVenue {
+            venue,
+            region,
+            code,
+        } => {
             valid_id("the venue", venue)?;
             valid_text("the region", region)?;
             if state.venues.contains_key(venue) {
@@ -109,9 +128,39 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
                     venue: venue.clone(),
                 });
             }
-            Ok(vec![Event::VenueAdded {
+            let mut events = vec![Event::VenueAdded {
                 venue: venue.clone(),
                 region: region.clone(),
+            }];
+            if let Some(code) = code {
+                free_venue_code(state, venue, code)?;
+                events.push(Event::VenueCodeSet {
+                    venue: venue.clone(),
+                    code: code.clone(),
+                });
+            }
+            Ok(events)
+        }
+        Command::SetLeagueCode { code } => {
+            valid_code(code)?;
+            if state.league.as_ref().and_then(|l| l.code.as_ref()) == Some(code) {
+                return Ok(Vec::new());
+            }
+            Ok(vec![Event::LeagueCodeSet { code: code.clone() }])
+        }
+        Command::SetVenueCode { venue, code } => {
+            let Some(found) = state.venues.get(venue) else {
+                return Err(LeagueError::UnknownVenue {
+                    venue: venue.clone(),
+                });
+            };
+            if found.code.as_ref() == Some(code) {
+                return Ok(Vec::new());
+            }
+            free_venue_code(state, venue, code)?;
+            Ok(vec![Event::VenueCodeSet {
+                venue: venue.clone(),
+                code: code.clone(),
             }])
         }
         Command::SetVenueDisplay { venue, name, logo } => {
@@ -279,6 +328,7 @@ pub fn apply(state: &mut LeagueState, event: &Event) {
             state.league = Some(League {
                 name: name.clone(),
                 final_table: *final_table,
+                code: None,
             });
         }
         Event::VenueAdded { venue, region } => {
@@ -286,9 +336,20 @@ pub fn apply(state: &mut LeagueState, event: &Event) {
                 venue.clone(),
                 Venue {
                     region: region.clone(),
+                    code: None,
                     display: None,
                 },
             );
+        }
+        Event::LeagueCodeSet { code } => {
+            if let Some(league) = state.league.as_mut() {
+                league.code = Some(code.clone());
+            }
+        }
+        Event::VenueCodeSet { venue, code } => {
+            if let Some(v) = state.venues.get_mut(venue) {
+                v.code = Some(code.clone());
+            }
         }
         Event::VenueDisplaySet { venue, name, logo } => {
             if let Some(v) = state.venues.get_mut(venue) {
@@ -378,6 +439,28 @@ fn valid_id(what: &str, value: &str) -> Result<(), LeagueError> {
         });
     }
     Ok(())
+}
+
+/// A readable code, as [`crate::units::is_code`] says.
+fn valid_code(code: &str) -> Result<(), LeagueError> {
+    if !crate::units::is_code(code) {
+        return Err(LeagueError::BadCode {
+            code: code.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// `code` is a valid code that no venue of the league but `venue` has.
+fn free_venue_code(state: &LeagueState, venue: &str, code: &str) -> Result<(), LeagueError> {
+    valid_code(code)?;
+    match state.venue_with_code(code) {
+        Some(holder) if holder != venue => Err(LeagueError::VenueCodeTaken {
+            code: code.to_owned(),
+            venue: holder.to_owned(),
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// Free text, as [`crate::units::is_text`] says.

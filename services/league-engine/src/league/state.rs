@@ -8,6 +8,9 @@ use super::*;
 pub struct League {
     pub name: String,
     pub final_table: u32,
+    /// The league's short name in URLs, once set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
 }
 
 /// A venue.
@@ -15,6 +18,9 @@ pub struct League {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Venue {
     pub region: String,
+    /// The venue's code, unique in the league, once set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
     /// How the venue shows itself on its screens, once set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display: Option<VenueDisplay>,
@@ -193,6 +199,14 @@ impl LeagueState {
 
     pub fn venue(&self, venue: &str) -> Option<&Venue> {
         self.venues.get(venue)
+    }
+
+    /// The id of the venue whose code is `code`.
+    pub fn venue_with_code(&self, code: &str) -> Option<&str> {
+        self.venues
+            .iter()
+            .find(|(_, v)| v.code.as_deref() == Some(code))
+            .map(|(id, _)| id.as_str())
     }
 
     pub fn season(&self, season: &str) -> Option<&Season> {

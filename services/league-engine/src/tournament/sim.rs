@@ -636,7 +636,11 @@ impl TournamentSim {
         for table in idle {
             let seed =
                 (self.options.tracking == Tracking::Dealt).then(|| random_seed(&mut self.rng));
-            match self.send(&TournamentCommand::StartHand { table, seed }) {
+            match self.send(&TournamentCommand::StartHand {
+                table,
+                seed,
+                hand_id: None,
+            }) {
                 Ok(()) => {
                     self.hands_in_level += 1;
                     if self.options.tracking == Tracking::Recorded {

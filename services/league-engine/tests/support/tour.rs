@@ -242,7 +242,11 @@ impl Game {
 
     /// Starts a hand at a recorded table and returns its positions.
     pub fn start_hand(&mut self, table: u32) -> Positions {
-        let events = self.when(TournamentCommand::StartHand { table, seed: None });
+        let events = self.when(TournamentCommand::StartHand {
+            table,
+            seed: None,
+            hand_id: None,
+        });
         events
             .iter()
             .find_map(|e| match e {

@@ -17,6 +17,10 @@ command_input! {
         name: String,
         /// The places that make the final table (default 9).
         final_table: Option<u32>,
+        /// The league's short name in URLs (`/leaderboard/<code>/<season>`): 2 to 32
+        /// lowercase letters, digits and `-`, beginning and ending with a letter or digit,
+        /// not another league's code or id (`CODE_TAKEN`); none when left out.
+        code: Option<String>,
     }
 }
 
@@ -37,12 +41,49 @@ command_input! {
         venue: Option<ID>,
         /// The venue's region, for regional standings.
         region: String,
+        /// The venue's code, as people type it: 2 to 32 lowercase letters, digits and `-`,
+        /// beginning and ending with a letter or digit, not another venue's of the league
+        /// (`CODE_TAKEN`); none when left out.
+        code: Option<String>,
     }
 }
 
 payload! {
     /// What `addVenue` did, and the league it changed.
     AddVenuePayload: league creates
+}
+
+command_input! {
+    /// The input of `setLeagueCode`.
+    SetLeagueCodeInput {
+        /// The league's id, as created.
+        league_id: ID,
+        /// The league's new short name in URLs (as `createLeague` takes it); the old one is
+        /// then free.
+        code: String,
+    }
+}
+
+payload! {
+    /// What `setLeagueCode` did, and the league it changed.
+    SetLeagueCodePayload: league
+}
+
+command_input! {
+    /// The input of `setVenueCode`.
+    SetVenueCodeInput {
+        /// The league's id, as created.
+        league_id: ID,
+        /// The venue's id, as added.
+        venue: ID,
+        /// The venue's new code (as `addVenue` takes it); the old one is then free.
+        code: String,
+    }
+}
+
+payload! {
+    /// What `setVenueCode` did, and the league it changed.
+    SetVenueCodePayload: league
 }
 
 command_input! {

@@ -107,6 +107,7 @@ impl LeagueMutation {
             id,
             name,
             final_table,
+            code,
             idempotency_key,
         } = input;
         let state = state(ctx)?;
@@ -114,7 +115,15 @@ impl LeagueMutation {
         caller.require_operator()?;
         let id =
             object_ids::new_object(state, &caller, "id", id, idempotency_key.as_deref()).await?;
-        let command = league::Command::CreateLeague { name, final_table };
+        let _claim = state.league_codes.lock().await;
+        if let Some(code) = &code {
+            object_ids::league_code_free(state, &id, code)?;
+        }
+        let command = league::Command::CreateLeague {
+            name,
+            final_table,
+            code,
+        };
         created(
             send_result(
                 ctx,
@@ -141,6 +150,7 @@ impl LeagueMutation {
             league_id,
             venue,
             region,
+            code,
             idempotency_key,
         } = input;
         let league_id = league_id.0;
@@ -153,6 +163,7 @@ impl LeagueMutation {
         let command = league::Command::AddVenue {
             venue: venue.clone(),
             region,
+            code,
         };
         created(
             send_result(
@@ -167,6 +178,49 @@ impl LeagueMutation {
             .await,
             venue,
         )
+    }
+
+    /// Sets the league's short name in URLs (`/leaderboard/<code>/<season>`), unique among
+    /// leagues; the old one is then free. An admin of the league; the same code again
+    /// changes nothing.
+    async fn set_league_code(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: SetLeagueCodeInput,
+    ) -> ApiResult<SetLeagueCodePayload> {
+        let SetLeagueCodeInput {
+            league_id,
+            code,
+            idempotency_key,
+        } = input;
+        let league_id = league_id.0;
+        let state = state(ctx)?;
+        let caller = principal(ctx);
+        caller.require_admin(&league_id)?;
+        let _claim = state.league_codes.lock().await;
+        object_ids::league_code_free(state, &league_id, &code)?;
+        let command = league::Command::SetLeagueCode { code };
+        send(ctx, state, &caller, league_id, command, idempotency_key).await
+    }
+
+    /// Sets a venue's code, unique in its league; the old one is then free. An admin of the
+    /// league; the same code again changes nothing.
+    async fn set_venue_code(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: SetVenueCodeInput,
+    ) -> ApiResult<SetVenueCodePayload> {
+        let SetVenueCodeInput {
+            league_id,
+            venue,
+            code,
+            idempotency_key,
+        } = input;
+        let command = league::Command::SetVenueCode {
+            venue: venue.0,
+            code,
+        };
+        admin_command(ctx, league_id.0, command, idempotency_key).await
     }
 
     /// Sets how a venue shows itself on its screens (the bar-TV pages): its name and,

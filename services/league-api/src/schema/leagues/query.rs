@@ -19,15 +19,25 @@ pub struct LeagueQuery;
 
 #[Object]
 impl LeagueQuery {
-    /// A league's settings, venues, seasons and players.
+    /// A league's settings, venues, seasons and players: by its id or by its code (one of
+    /// the two; `BAD_INPUT` otherwise).
     async fn league(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The league's id, as created.")] id: ID,
+        #[graphql(desc = "The league's id, as created.")] id: Option<ID>,
+        #[graphql(desc = "The league's code (its short name in URLs).")] code: Option<String>,
     ) -> ApiResult<Option<LeagueOut>> {
         let state = state(ctx)?;
         let p = state.live.read();
-        Ok(league_out(&p, &id))
+        match (id, code) {
+            (Some(id), None) => Ok(league_out(&p, &id)),
+            (None, Some(code)) => {
+                Ok(league_with_code(&p, &code).and_then(|id| league_out(&p, &id)))
+            }
+            _ => Err(ApiError::bad_input(
+                "`league` takes `id` or `code`, one of the two",
+            )),
+        }
     }
 
     /// Every league, in id order, with its venues and seasons: what a screen picks from.
@@ -46,17 +56,32 @@ impl LeagueQuery {
         Ok(ids.iter().filter_map(|id| league_out(&p, id)).collect())
     }
 
-    /// A venue, with its name and logo for its screens: as the first league (in id order)
-    /// that has a venue of this id holds it.
+    /// A venue, with its name and logo for its screens: by its id (as the first league, in
+    /// id order, that has a venue of this id holds it), or by a league's id and the venue's
+    /// code in that league (`BAD_INPUT` for any other combination).
     async fn venue(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "The venue's id, as added.")] id: ID,
+        #[graphql(desc = "The venue's id, as added.")] id: Option<ID>,
+        #[graphql(desc = "The league, with `code`.")] league_id: Option<ID>,
+        #[graphql(desc = "The venue's code in the league `leagueId`.")] code: Option<String>,
     ) -> ApiResult<Option<VenueOut>> {
         let state = state(ctx)?;
         let p = state.live.read();
-        Ok(p.leagues()
-            .find_map(|(_, l)| l.venue(&id).map(|v| venue_out(&id, v))))
+        match (id, league_id, code) {
+            (Some(id), None, None) => Ok(p
+                .leagues()
+                .find_map(|(_, l)| l.venue(&id).map(|v| venue_out(&id, v)))),
+            (None, Some(league_id), Some(code)) => {
+                Ok(p.league(&stream_of(&league_id)).and_then(|l| {
+                    let id = l.venue_with_code(&code)?;
+                    l.venue(id).map(|v| venue_out(id, v))
+                }))
+            }
+            _ => Err(ApiError::bad_input(
+                "`venue` takes `id`, or `leagueId` and `code`",
+            )),
+        }
     }
 
     /// A season's standings, league-wide, in a region or at one venue, under a scoring
@@ -147,6 +172,7 @@ pub(crate) fn league_out(p: &league_projections::Projector, id: &str) -> Option<
     let settings = l.league()?;
     Some(LeagueOut {
         id: id.into(),
+        code: settings.code.clone(),
         name: settings.name.clone(),
         final_table: settings.final_table,
         venues: l.venues().iter().map(|(id, v)| venue_out(id, v)).collect(),
@@ -175,10 +201,19 @@ pub(crate) fn league_out(p: &league_projections::Projector, id: &str) -> Option<
     })
 }
 
+/// The id of the league whose code is `code`.
+pub(crate) fn league_with_code(p: &league_projections::Projector, code: &str) -> Option<String> {
+    p.leagues()
+        .find(|(_, l)| l.league().and_then(|s| s.code.as_deref()) == Some(code))
+        .and_then(|(stream, _)| league_events::StreamKind::League.id_of(stream))
+        .map(str::to_owned)
+}
+
 /// A venue as the API shows it.
 fn venue_out(id: &str, v: &league_engine::league::Venue) -> VenueOut {
     VenueOut {
         id: id.into(),
+        code: v.code.clone(),
         region: v.region.clone(),
         name: v.display.as_ref().map(|d| d.name.clone()),
         logo: v.display.as_ref().and_then(|d| d.logo.clone()),

@@ -12,6 +12,8 @@ use league_projections::views::PlayerRecord;
 pub struct VenueOut {
     /// The venue's id: what schedules, recorded outcomes and host tokens name.
     pub id: ID,
+    /// The venue's code, unique in its league (`null`: none set).
+    pub code: Option<String>,
     /// The region the venue is in, as `addVenue` named it.
     pub region: String,
     /// The venue's name on its screens, as `setVenueDisplay` set it (`null`: not set; a
@@ -61,6 +63,8 @@ pub struct LeaguePlayer {
 pub struct LeagueOut {
     /// The league's id (its stream is `league:<id>`).
     pub id: ID,
+    /// The league's short name in URLs, unique among leagues (`null`: none set).
+    pub code: Option<String>,
     /// The league's name.
     pub name: String,
     /// The places that make the final table: a finish at this place or better counts as a

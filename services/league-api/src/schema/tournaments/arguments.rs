@@ -233,12 +233,16 @@ command_input! {
         tournament_id: ID,
         /// The table's number, from 1.
         table: u32,
+        /// The new hand's id: a UUID of the client's choosing (lowercase, hyphenated), not
+        /// one of the tournament's hands already (`ID_TAKEN`); a UUIDv7 generated when left
+        /// out. `createdId` and the table's `handId` answer it.
+        hand_id: Option<ID>,
     }
 }
 
 payload! {
     /// What `startHand` did, and the tournament it changed.
-    StartHandPayload: tournament
+    StartHandPayload: tournament creates
 }
 
 command_input! {

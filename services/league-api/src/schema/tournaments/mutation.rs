@@ -529,8 +529,13 @@ impl TournamentMutation {
         let StartHandInput {
             tournament_id,
             table,
+            hand_id,
             idempotency_key,
         } = input;
+        let hand_id = match hand_id {
+            Some(id) => object_ids::checked_uuid("handId", &id)?,
+            None => uuid::Uuid::now_v7().to_string(),
+        };
         let tournament_id = tournament_id.0;
         let state = state(ctx)?;
         let tracking =
@@ -539,8 +544,15 @@ impl TournamentMutation {
             Some(Tracking::Dealt) => Some(draws::fresh_seed()?),
             _ => None,
         };
-        let command = TournamentCommand::StartHand { table, seed };
-        staff_command(ctx, tournament_id, command, idempotency_key).await
+        let command = TournamentCommand::StartHand {
+            table,
+            seed,
+            hand_id: Some(hand_id.clone()),
+        };
+        created(
+            staff_command(ctx, tournament_id, command, idempotency_key).await,
+            hand_id,
+        )
     }
 
     /// A player's action at a table (the player themselves, or the venue's staff): the

@@ -178,8 +178,10 @@ pub(crate) fn table_now(
             let venue = t.schedule().map(|s| s.venue.as_str()).unwrap_or_default();
             table_view(t, table, &caller.viewer_at(venue, &p))
         })
-        .map(|view| TableOut {
-            view,
-            version: p.version(stream),
+        .map(|view| {
+            let tournament = league_events::StreamKind::Tournament
+                .id_of(stream)
+                .unwrap_or_default();
+            TableOut::new(tournament, view, p.version(stream))
         })
 }

@@ -73,7 +73,7 @@ impl TournamentSubscription {
         };
         let views = watch(state, stream, move |t| table_view(t, table, &viewer));
         Ok(views
-            .map(|(version, view)| TableOut { view, version })
+            .map(move |(version, view)| TableOut::new(&tournament_id, view, version))
             .boxed())
     }
 }

@@ -668,6 +668,19 @@ pub struct TableOut {
     pub view: TableView,
     /// The tournament stream's version the view reflects.
     pub version: u64,
+    /// The current (or last) hand's id, as [`crate::schema::object_ids::hand_id`] gives it.
+    pub hand_id: Option<String>,
+}
+
+impl TableOut {
+    /// The view of a table of the tournament `tournament` at `version`.
+    pub fn new(tournament: &str, view: TableView, version: u64) -> TableOut {
+        TableOut {
+            hand_id: crate::schema::object_ids::hand_id(tournament, &view),
+            view,
+            version,
+        }
+    }
 }
 
 /// A table as the caller may see it: its seats and chips, the hand in progress and what
@@ -687,6 +700,13 @@ impl TableOut {
     /// Hands started at this table.
     async fn hand(&self) -> u32 {
         self.view.hand
+    }
+    /// The id of the hand in progress (or of the last one between hands; `null` before the
+    /// table's first): the UUID `startHand` named or generated, or, for a hand started
+    /// without one, the id derived from its tournament, table and number
+    /// (`docs/graphql.md`, Identifiers).
+    async fn hand_id(&self) -> Option<ID> {
+        self.hand_id.clone().map(ID)
     }
     /// Whether a hand is in progress at the table.
     async fn in_hand(&self) -> bool {

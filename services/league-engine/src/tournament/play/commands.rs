@@ -65,10 +65,13 @@ pub enum TournamentCommand {
         seed: Seed,
         next_commitment: Commitment,
     },
-    /// Start the next hand at a table (`seed` for dealt tracking).
+    /// Start the next hand at a table (`seed` for dealt tracking), named `hand_id` when
+    /// the caller names it (a UUID, unique in the tournament; see
+    /// [`TournamentEvent::TableHandStarted`]).
     StartHand {
         table: u32,
         seed: Option<Seed>,
+        hand_id: Option<String>,
     },
     /// A command to the hand in progress at a table.
     Hand {

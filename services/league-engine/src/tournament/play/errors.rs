@@ -7,6 +7,8 @@ use super::*;
 pub enum TournamentError {
     #[error("the tournament is not scheduled")]
     NotScheduled,
+    #[error("hand id {0} is already a hand of this tournament")]
+    HandIdTaken(String),
     #[error("the tournament is already scheduled")]
     AlreadyScheduled,
     #[error("bad schedule: {0}")]

@@ -129,6 +129,12 @@ pub enum TournamentEvent {
     TableHandStarted {
         table: u32,
         hand: u32,
+        /// The hand's id, when the command that started it named one (version 2, release
+        /// 0.6.0). A hand without one (every hand before, and a hand started by a caller
+        /// that names none) is known by its tournament, table and number, from which its
+        /// id is derived (`docs/events.md`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hand_id: Option<String>,
         positions: Positions,
         blinds: Blinds,
         /// Set when the blinds were capped (QueenSix House Policies 4): the level's big

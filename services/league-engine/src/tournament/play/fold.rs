@@ -199,11 +199,15 @@ impl Tournament {
             TournamentEvent::TableHandStarted {
                 table,
                 hand,
+                hand_id,
                 positions,
                 blinds,
                 penalised,
                 ..
             } => {
+                if let Some(id) = hand_id {
+                    self.hand_ids.insert(id.clone());
+                }
                 // Hand-for-hand: the first hand after a round played opens the next round.
                 if self.round_played()
                     && let Some(hfh) = self.hand_for_hand.as_mut()
@@ -229,6 +233,7 @@ impl Tournament {
                     .unwrap_or_default();
                 let t = self.tables.entry(*table).or_default();
                 t.hands = *hand;
+                t.hand_id.clone_from(hand_id);
                 t.before = t.last;
                 t.last = Some(*positions);
                 t.big_blinds.push(positions.big_blind);

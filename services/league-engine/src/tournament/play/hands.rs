@@ -42,8 +42,18 @@ impl Run<'_> {
         Ok((capped, Some((blinds.big_blind, average))))
     }
 
-    pub(super) fn start_hand(&mut self, number: u32, seed: Option<&Seed>) -> Result<()> {
+    pub(super) fn start_hand(
+        &mut self,
+        number: u32,
+        seed: Option<&Seed>,
+        hand_id: Option<&str>,
+    ) -> Result<()> {
         self.running()?;
+        if let Some(id) = hand_id
+            && self.state.hand_ids.contains(id)
+        {
+            return Err(TournamentError::HandIdTaken(id.to_owned()));
+        }
         let tracking = self.schedule()?.tracking;
         match (tracking, seed) {
             (Tracking::Results, _) => return Err(TournamentError::WrongTracking { tracking }),
@@ -159,6 +169,7 @@ impl Run<'_> {
         self.emit(TournamentEvent::TableHandStarted {
             table: number,
             hand: hand_no,
+            hand_id: hand_id.map(str::to_owned),
             positions,
             blinds,
             capped_from,

@@ -180,7 +180,11 @@ impl Run<'_> {
                 seed,
                 next_commitment,
             } => self.late_entry(player.as_str(), *at, seed, *next_commitment),
-            TournamentCommand::StartHand { table, seed } => self.start_hand(*table, seed.as_ref()),
+            TournamentCommand::StartHand {
+                table,
+                seed,
+                hand_id,
+            } => self.start_hand(*table, seed.as_ref(), hand_id.as_deref()),
             TournamentCommand::Hand { table, command } => self.hand(*table, command),
             TournamentCommand::Eliminate { players, by } => self.eliminate(players, by.as_ref()),
             TournamentCommand::RecordChips { counts } => self.record_chips(counts),

@@ -86,6 +86,8 @@ pub struct Table {
     /// The current (or last) hand.
     pub(super) hand: Option<Box<HandState>>,
     pub hands: u32,
+    /// The current (or last) hand's id, when its command named one.
+    pub(super) hand_id: Option<String>,
     /// Seats dealt in with their starting stacks.
     pub(super) hand_start: Vec<(Seat, Chips)>,
     /// For each pot of the last hand: who could win it and its first winner.
@@ -98,6 +100,11 @@ pub struct Table {
 impl Table {
     pub fn hand(&self) -> Option<&HandState> {
         self.hand.as_deref()
+    }
+
+    /// The id the current (or last) hand's command named, if it named one.
+    pub fn hand_id(&self) -> Option<&str> {
+        self.hand_id.as_deref()
     }
 
     /// The positions of the current (or last) hand.
@@ -195,6 +202,8 @@ pub struct Tournament {
     pub(super) cancelled: Option<Cancellation>,
     /// Entropy added since the last draw, pooled, for the next draw to mix in.
     pub(super) entropy: Option<Seed>,
+    /// The ids named by the commands that started hands.
+    pub(super) hand_ids: BTreeSet<String>,
 }
 
 // ---------------------------------------------------------------------------------------
