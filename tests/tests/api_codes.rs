@@ -224,6 +224,34 @@ async fn codes_are_validated_unique_and_find_their_objects(app: &TestApp) {
         .await;
     assert_eq!(refusal(&body).0, "NOT_FOUND", "{body:#}");
 
+    // An operator names a host's venue, or an admin's league, by its code; the token keeps
+    // the id. A venue code two leagues use names no one venue.
+    use league_api::auth::{Role, TokenSpec, create_token_for};
+    let (host, _) = create_token_for(
+        &app.store,
+        &TokenSpec::new(Role::Host, Some("the-crown"), None),
+    )
+    .await
+    .unwrap();
+    assert_eq!(host.venue.as_deref(), Some(crown.as_str()));
+    let spec = TokenSpec {
+        league: Some("apl-n".into()),
+        ..TokenSpec::new(Role::Admin, None, None)
+    };
+    let (admin, _) = create_token_for(&app.store, &spec).await.unwrap();
+    assert_eq!(admin.league.as_deref(), Some(north.as_str()));
+    let ambiguous = create_token_for(&app.store, &TokenSpec::new(Role::Host, Some("crown"), None))
+        .await
+        .unwrap_err();
+    assert_eq!(ambiguous.code(), "BAD_INPUT", "{ambiguous:?}");
+    let unknown = create_token_for(
+        &app.store,
+        &TokenSpec::new(Role::Host, Some("nowhere"), None),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(unknown.code(), "NOT_FOUND");
+
     // The league's own page lists the codes.
     let league = app
         .admin(

@@ -440,25 +440,39 @@ pub async fn create_token_for(store: &Store, spec: &TokenSpec) -> ApiResult<(Tok
     let leagues = league_app::directory::leagues(store)
         .await
         .map_err(ApiError::internal)?;
-    if let Some(venue) = &spec.venue
-        && !league_app::directory::has_venue(&leagues, venue)
-    {
-        return Err(ApiError::not_found(format!(
-            "no venue {venue:?} in any league: add it to a league first (the addVenue mutation)"
-        )));
-    }
+    // A venue or a league may be named by its code; the token keeps the id.
+    let venue = match &spec.venue {
+        Some(venue) if league_app::directory::has_venue(&leagues, venue) => Some(venue.clone()),
+        Some(venue) => match league_app::directory::venues_with_code(&leagues, venue)[..] {
+            [ref one] => Some(one.clone()),
+            [] => {
+                return Err(ApiError::not_found(format!(
+                    "no venue {venue:?} in any league: add it to a league first (the addVenue mutation)"
+                )));
+            }
+            _ => {
+                return Err(ApiError::bad_input(format!(
+                    "venue code {venue:?} is used in more than one league: name the venue by its id"
+                )));
+            }
+        },
+        None => None,
+    };
+    let league = match &spec.league {
+        Some(league) if leagues.league(&StreamKind::League.stream(league)).is_none() => Some(
+            league_app::directory::league_with_code(&leagues, league).ok_or_else(|| {
+                ApiError::not_found(format!(
+                    "no league `{league}`: create it first (the createLeague mutation)"
+                ))
+            })?,
+        ),
+        other => other.clone(),
+    };
     if let Some(player) = &spec.player
         && !league_app::directory::has_player(&leagues, player)
     {
         return Err(ApiError::not_found(format!(
             "no player {player:?} in any league: register them in a league first (the registerPlayer mutation)"
-        )));
-    }
-    if let Some(league) = &spec.league
-        && leagues.league(&StreamKind::League.stream(league)).is_none()
-    {
-        return Err(ApiError::not_found(format!(
-            "no league `{league}`: create it first (the createLeague mutation)"
         )));
     }
     let mut secret = [0u8; 32];
@@ -477,9 +491,9 @@ pub async fn create_token_for(store: &Store, spec: &TokenSpec) -> ApiResult<(Tok
             id: &id,
             hash: &hash_token(&token),
             role: &role,
-            venue: spec.venue.as_deref(),
+            venue: venue.as_deref(),
             player: spec.player.as_deref(),
-            league: spec.league.as_deref(),
+            league: league.as_deref(),
             expires_at: Some(expires_at),
         })
         .await;

@@ -38,6 +38,23 @@ pub fn has_venue(leagues: &Projector, venue: &str) -> bool {
     leagues.leagues().any(|(_, l)| l.venue(venue).is_some())
 }
 
+/// The ids of the venues whose code is `code`, in every league.
+pub fn venues_with_code(leagues: &Projector, code: &str) -> Vec<String> {
+    leagues
+        .leagues()
+        .filter_map(|(_, l)| l.venue_with_code(code).map(str::to_owned))
+        .collect()
+}
+
+/// The id of the league whose code is `code`.
+pub fn league_with_code(leagues: &Projector, code: &str) -> Option<String> {
+    leagues
+        .leagues()
+        .find(|(_, l)| l.league().and_then(|s| s.code.as_deref()) == Some(code))
+        .and_then(|(stream, _)| StreamKind::League.id_of(stream))
+        .map(str::to_owned)
+}
+
 /// Whether some league has `player` as a member.
 pub fn has_player(leagues: &Projector, player: &str) -> bool {
     leagues.leagues().any(|(_, l)| l.player(player).is_some())

@@ -24,14 +24,14 @@ pub enum TokenCommand {
         /// admin, host, auditor or player.
         #[arg(long)]
         role: Role,
-        /// A host's venue.
+        /// A host's venue: its id, or its code where no other league's venue has it.
         #[arg(long)]
         venue: Option<String>,
         /// A player's id.
         #[arg(long)]
         player: Option<String>,
         /// Limit an admin or auditor token to one league (an admin of it, an auditor of
-        /// its log); without it, every league.
+        /// its log), by its id or its code; without it, every league.
         #[arg(long)]
         league: Option<String>,
         /// How long the token lives: 90d, 12h, 30m (at most 1830 days). Default: the

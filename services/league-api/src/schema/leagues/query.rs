@@ -31,9 +31,8 @@ impl LeagueQuery {
         let p = state.live.read();
         match (id, code) {
             (Some(id), None) => Ok(league_out(&p, &id)),
-            (None, Some(code)) => {
-                Ok(league_with_code(&p, &code).and_then(|id| league_out(&p, &id)))
-            }
+            (None, Some(code)) => Ok(league_app::directory::league_with_code(&p, &code)
+                .and_then(|id| league_out(&p, &id))),
             _ => Err(ApiError::bad_input(
                 "`league` takes `id` or `code`, one of the two",
             )),
@@ -199,14 +198,6 @@ pub(crate) fn league_out(p: &league_projections::Projector, id: &str) -> Option<
             })
             .collect(),
     })
-}
-
-/// The id of the league whose code is `code`.
-pub(crate) fn league_with_code(p: &league_projections::Projector, code: &str) -> Option<String> {
-    p.leagues()
-        .find(|(_, l)| l.league().and_then(|s| s.code.as_deref()) == Some(code))
-        .and_then(|(stream, _)| league_events::StreamKind::League.id_of(stream))
-        .map(str::to_owned)
 }
 
 /// A venue as the API shows it.
