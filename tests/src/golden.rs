@@ -379,6 +379,7 @@ async fn cancelled(w: &mut Writer<'_>, players: &[PlayerId]) -> Result<(), Failu
         late: 0,
         ids: players.iter().take(14).cloned().collect(),
         venue: "pennant".into(),
+        name_hands: false,
     };
     let mut sim = TournamentSim::new(2_000, options)?;
     sim.start()?;
@@ -584,6 +585,9 @@ async fn play(store: &Store) -> Result<Written, Failure> {
             late: 2,
             ids,
             venue: venue.into(),
+            // Release 0.6.0: a hand named by its command; the other venue's hands have no
+            // id (their ids are derived).
+            name_hands: i % 2 == 1,
         };
         let seed = 1_000 + u64::try_from(i)?;
         let outcome = tournament(&mut w, &id, seed, options, rulings).await?;

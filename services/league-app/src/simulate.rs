@@ -232,6 +232,7 @@ pub async fn run(
                 late,
                 ids: ids.into_iter().map(PlayerId::from).collect(),
                 venue: venue.clone(),
+                name_hands: false,
             };
             let tournament = format!("{venue}-w{week:02}");
             let outcome = play_tournament(

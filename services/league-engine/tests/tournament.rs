@@ -2569,6 +2569,7 @@ fn an_auditor_re_derives_the_seat_draw_the_button_draws_the_late_seats_and_the_c
                 late: 4,
                 ids: Vec::new(),
                 venue: "sim".into(),
+                name_hands: false,
             },
         )
         .unwrap();

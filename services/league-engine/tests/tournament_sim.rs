@@ -73,6 +73,7 @@ fn options(players: usize, preset: Preset, tracking: Tracking, rebuys: bool) -> 
         late: players / 5,
         ids: Vec::new(),
         venue: "sim".into(),
+        name_hands: false,
     }
 }
 
@@ -103,7 +104,7 @@ proptest! {
         rebuys in any::<bool>(),
         table_size in 6u8..=10,
     ) {
-        check(seed, SimOptions { players, preset, tracking, table_size, rebuys, late: players / 4, ids: Vec::new(), venue: "sim".into() });
+        check(seed, SimOptions { players, preset, tracking, table_size, rebuys, late: players / 4, ids: Vec::new(), venue: "sim".into(), name_hands: seed % 2 == 0 });
     }
 }
 

@@ -195,6 +195,7 @@ mod tests {
                     late: 2,
                     ids: Vec::new(),
                     venue: "sim".into(),
+                    name_hands: false,
                 },
             )
             .unwrap();

@@ -32,6 +32,7 @@ fn no_view_shows_a_hole_card_before_it_is_shown() {
                 late: 0,
                 ids: Vec::new(),
                 venue: "sim".into(),
+                name_hands: false,
             },
         )
         .unwrap();

@@ -41,6 +41,9 @@ pub struct SimOptions {
     pub ids: Vec<PlayerId>,
     /// The venue named in the schedule.
     pub venue: String,
+    /// Whether each hand is started with an id (a random UUIDv4 from the simulation's
+    /// generator), as an API client names it; otherwise hands have none.
+    pub name_hands: bool,
 }
 
 impl SimOptions {
@@ -636,10 +639,11 @@ impl TournamentSim {
         for table in idle {
             let seed =
                 (self.options.tracking == Tracking::Dealt).then(|| random_seed(&mut self.rng));
+            let hand_id = self.options.name_hands.then(|| random_uuid(&mut self.rng));
             match self.send(&TournamentCommand::StartHand {
                 table,
                 seed,
-                hand_id: None,
+                hand_id,
             }) {
                 Ok(()) => {
                     self.hands_in_level += 1;
@@ -723,6 +727,23 @@ impl TournamentSim {
         }
         None
     }
+}
+
+/// A random UUIDv4 in its canonical text form.
+fn random_uuid(rng: &mut ChaCha8Rng) -> String {
+    let mut b = [0u8; 16];
+    rng.fill_bytes(&mut b);
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
 }
 
 fn random_seed(rng: &mut ChaCha8Rng) -> Seed {
