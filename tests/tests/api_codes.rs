@@ -145,6 +145,37 @@ async fn codes_are_validated_unique_and_find_their_objects(app: &TestApp) {
         .await;
     assert_eq!(body["createLeague"]["league"]["code"], "apl-north");
 
+    // Nor may a new league take another league's code as its id.
+    let body = app
+        .graphql(Some(&app.admin), CREATE, json!({"id": "apl-north"}))
+        .await;
+    assert_eq!(refusal(&body), ("ID_TAKEN".into(), "id".into()), "{body:#}");
+    assert_eq!(events_of(app, "apl-north").await, 0);
+
+    // A retry with its idempotency key is answered as its first call was, even once the
+    // code has moved on.
+    const KEYED: &str = "mutation($l: ID!, $c: String!, $k: String) { setLeagueCode(input: {leagueId: $l, code: $c, idempotencyKey: $k}) { events deduplicated } }";
+    let first = app
+        .admin(
+            KEYED,
+            json!({"l": "old-style", "c": "keyed", "k": "code-1"}),
+        )
+        .await;
+    assert_eq!(first["setLeagueCode"]["events"], 1);
+    app.admin(SET_LEAGUE, json!({"l": "old-style", "c": "old-style"}))
+        .await;
+    app.admin(SET_LEAGUE, json!({"l": north, "c": "keyed"}))
+        .await;
+    let retry = app
+        .admin(
+            KEYED,
+            json!({"l": "old-style", "c": "keyed", "k": "code-1"}),
+        )
+        .await;
+    assert_eq!(retry["setLeagueCode"]["deduplicated"], true, "{retry:#}");
+    app.admin(SET_LEAGUE, json!({"l": north, "c": "apl-n"}))
+        .await;
+
     // `league` takes one of `id` and `code`.
     for args in ["", "(id: \"old-style\", code: \"old-style\")"] {
         let body = app
@@ -196,6 +227,37 @@ async fn codes_are_validated_unique_and_find_their_objects(app: &TestApp) {
         .await;
     assert_eq!(body["addVenue"]["events"], 2);
 
+    // A venue's code is never another venue's id, nor a new venue's id another's code.
+    app.admin(
+        "mutation($l: ID!) { addVenue(input: {leagueId: $l, venue: \"pier\", region: \"south\"}) { events } }",
+        json!({"l": north}),
+    )
+    .await;
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            SET_VENUE,
+            json!({"l": north, "v": crown, "c": "pier"}),
+        )
+        .await;
+    assert_eq!(
+        refusal(&body),
+        ("CODE_TAKEN".into(), "code".into()),
+        "{body:#}"
+    );
+    let body = app
+        .graphql(
+            Some(&app.admin),
+            "mutation($l: ID!) { addVenue(input: {leagueId: $l, venue: \"crown\", region: \"south\"}) { events } }",
+            json!({"l": north}),
+        )
+        .await;
+    assert_eq!(
+        refusal(&body),
+        ("ID_TAKEN".into(), "venue".into()),
+        "{body:#}"
+    );
+
     // A venue's new code frees the old one.
     let body = app.admin(ADD_VENUE, json!({"l": north})).await;
     let pier = body["addVenue"]["createdId"].as_str().unwrap().to_owned();
@@ -244,6 +306,13 @@ async fn codes_are_validated_unique_and_find_their_objects(app: &TestApp) {
         .await
         .unwrap_err();
     assert_eq!(ambiguous.code(), "BAD_INPUT", "{ambiguous:?}");
+    // `pier` is a venue's id here and, in the other league, a venue's code: the operator
+    // must say which.
+    app.admin(ADD_VENUE, json!({"l": other, "c": "pier"})).await;
+    let both = create_token_for(&app.store, &TokenSpec::new(Role::Host, Some("pier"), None))
+        .await
+        .unwrap_err();
+    assert_eq!(both.code(), "BAD_INPUT", "{both:?}");
     let unknown = create_token_for(
         &app.store,
         &TokenSpec::new(Role::Host, Some("nowhere"), None),
@@ -264,10 +333,10 @@ async fn codes_are_validated_unique_and_find_their_objects(app: &TestApp) {
         .as_array()
         .unwrap()
         .iter()
-        .map(|v| v["code"].as_str().unwrap())
+        .filter_map(|v| v["code"].as_str())
         .collect();
     codes.sort_unstable();
-    assert_eq!(codes, ["crown", "the-crown"]);
+    assert_eq!(codes, ["crown", "the-crown"], "pier has no code");
 }
 
 /// Many leagues created at once with one code: exactly one gets it, the others are refused

@@ -79,6 +79,7 @@ async fn a_hand_takes_the_id_its_command_names(app: &TestApp) {
         (generated.as_str().unwrap(), "ID_TAKEN", "handId"),
         (chosen.as_str(), "ID_TAKEN", "handId"),
         ("hand-3", "BAD_ID", "handId"),
+        ("877b95a9-8f77-8b47-bd76-07b9770fb263", "BAD_ID", "handId"),
         ("00000000-0000-0000-0000-000000000000", "BAD_ID", "handId"),
         (&chosen.to_uppercase(), "BAD_ID", "handId"),
     ] {
@@ -101,6 +102,18 @@ async fn a_hand_takes_the_id_its_command_names(app: &TestApp) {
     );
     let table = app.admin(HAND, json!({})).await;
     assert_eq!(table["table"]["hand"], 2);
+
+    // A host of another venue is refused as such, whatever the id.
+    let stranger = app
+        .token(league_api::auth::Role::Host, Some("pier"), None)
+        .await;
+    let body = app
+        .graphql(Some(&stranger), START_HAND, json!({"h": "not-a-uuid"}))
+        .await;
+    assert_eq!(
+        body["errors"][0]["extensions"]["code"], "FORBIDDEN",
+        "{body:#}"
+    );
 }
 
 /// A token's id is a UUIDv7, or the UUID its operator chose; the log's actors name it.

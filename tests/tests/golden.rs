@@ -245,6 +245,74 @@ async fn every_golden_event_keeps_its_id() {
     }
 }
 
+/// Every hand of every golden log has one id, unique in its tournament: the one its
+/// command named (release 0.6.0 on, where a hand named one), else the id derived from its
+/// place among the tournament's hands, which a redraw or a table opened again does not
+/// repeat (the table's own hand numbers start again from 1).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_golden_hand_has_one_id() {
+    use league_projections::views::{Viewer, table_view};
+    for (release, dir) in &golden_logs() {
+        let copy = scratch_copy(release, dir, "hands");
+        let store = Store::open(&format!("sqlite:{}", copy.display()))
+            .await
+            .unwrap();
+        let mut projector = league_projections::Projector::new();
+        let mut ids: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+        let (mut hands, mut named, mut renumbered) = (0usize, 0usize, 0usize);
+        let mut numbers: BTreeSet<(String, u32, u32)> = BTreeSet::new();
+        for event in store.read_all(0, 1_000_000).await.unwrap() {
+            projector.apply(&event).unwrap();
+            if event.event_type != "TableHandStarted" {
+                continue;
+            }
+            let payload: Value = serde_json::from_slice(&event.payload).unwrap();
+            let table = u32::try_from(payload["data"]["table"].as_u64().unwrap()).unwrap();
+            let tournament = StreamKind::Tournament.id_of(&event.stream_id).unwrap();
+            let t = projector.tournament(&event.stream_id).unwrap();
+            let view = table_view(t, table, &Viewer::Public).unwrap();
+            let id = league_api::schema::object_ids::hand_id(tournament, &view).unwrap();
+            match payload["data"]["hand_id"].as_str() {
+                Some(stored) => {
+                    assert_eq!(id, stored, "{release}");
+                    named += 1;
+                }
+                None => assert_eq!(
+                    uuid::Uuid::try_parse(&id).unwrap().get_version_num(),
+                    8,
+                    "{release}"
+                ),
+            }
+            if !numbers.insert((tournament.to_owned(), table, view.hand)) {
+                renumbered += 1;
+            }
+            assert!(
+                ids.entry(tournament.to_owned())
+                    .or_default()
+                    .insert(id.clone()),
+                "{release}: hand id {id} twice in {tournament}"
+            );
+            hands += 1;
+        }
+        assert!(hands > 0, "{release}");
+        // The golden logs have redraws: table numbers and hand numbers repeat, ids do not.
+        assert!(renumbered > 0, "{release}: no hand number repeated");
+        let order = |r: &str| league_store::store::releases::Release::parse(r).unwrap();
+        if order(release) >= order("0.6.0") {
+            assert!(
+                named > 0 && named < hands,
+                "{release}: {named} of {hands} named"
+            );
+        } else {
+            assert_eq!(named, 0, "{release}");
+        }
+        store.close().await;
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", copy.display()));
+        }
+    }
+}
+
 /// An older release's database verifies as it is, without the migration that added event
 /// ids: `league audit verify` opens it without migrating, since an audit must not change
 /// what it audits.

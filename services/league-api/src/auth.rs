@@ -442,6 +442,17 @@ pub async fn create_token_for(store: &Store, spec: &TokenSpec) -> ApiResult<(Tok
         .map_err(ApiError::internal)?;
     // A venue or a league may be named by its code; the token keeps the id.
     let venue = match &spec.venue {
+        Some(venue)
+            if league_app::directory::venues_with_code(&leagues, venue)
+                .iter()
+                .any(|v| v != venue)
+                && league_app::directory::has_venue(&leagues, venue) =>
+        {
+            return Err(ApiError::bad_input(format!(
+                "{venue:?} is a venue's id and another venue's code: name the venue by its id \
+                 where it is the only one"
+            )));
+        }
         Some(venue) if league_app::directory::has_venue(&leagues, venue) => Some(venue.clone()),
         Some(venue) => match league_app::directory::venues_with_code(&leagues, venue)[..] {
             [ref one] => Some(one.clone()),

@@ -252,6 +252,9 @@ fn league_error(e: &LeagueError) -> ApiError {
         LeagueError::VenueCodeTaken { .. } => {
             ApiError::client(code::CODE_TAKEN, message).with_field("code")
         }
+        LeagueError::VenueIdIsACode { .. } => {
+            ApiError::client(code::ID_TAKEN, message).with_field("venue")
+        }
         LeagueError::LeagueExists => ApiError::client(code::ID_TAKEN, message).with_field("id"),
         LeagueError::VenueExists { .. } => {
             ApiError::client(code::ID_TAKEN, message).with_field("venue")

@@ -460,7 +460,8 @@ pub const CODE_RULE: &str = "2 to 32 lowercase ASCII letters, digits and '-', \
 
 /// True when `code` is a readable code: 2 to 32 lowercase ASCII letters, digits and `-`,
 /// beginning and ending with a letter or a digit (`queens-arms`, `apl-2027`). A code is
-/// never shaped as a UUID (too short), so one lookup can tell a code from an id.
+/// never shaped as a UUID (too short); it may look like a readable id (`crown`), so the
+/// service refuses a code that is another object's id, and an id that is another's code.
 #[must_use]
 pub fn is_code(code: &str) -> bool {
     let b = code.as_bytes();

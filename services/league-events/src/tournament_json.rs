@@ -879,6 +879,7 @@ mod tests {
                 (tchips(), tchips(), ante),
                 prop::option::of((tchips(), tchips())),
                 players(),
+                prop::option::of(text()),
             )
                 .prop_map(
                     |(
@@ -888,13 +889,15 @@ mod tests {
                         (small_blind, big_blind, ante),
                         capped_from,
                         penalised,
+                        hand_id,
                     )| {
-                        let plain = penalised.iter().all(|p| plain(p));
+                        let plain = penalised.iter().all(|p| plain(p))
+                            && hand_id.as_deref().is_none_or(plain);
                         (
                             TournamentEvent::TableHandStarted {
                                 table,
                                 hand,
-                                hand_id: None,
+                                hand_id,
                                 positions: Positions {
                                     button: b,
                                     small_blind: s,

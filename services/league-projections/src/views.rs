@@ -57,6 +57,10 @@ pub struct TableView {
     /// number).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hand_id: Option<String>,
+    /// The hand's place among the tournament's hands (from 1; 0 before the table's first),
+    /// from which the id of a hand without one is derived.
+    #[serde(skip)]
+    pub hand_ordinal: u32,
     pub seats: Vec<SeatView>,
     pub in_hand: bool,
     pub button: Option<Seat>,
@@ -270,6 +274,7 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
         table: number,
         hand: table.hands,
         hand_id: table.hand_id().map(str::to_owned),
+        hand_ordinal: table.hand_ordinal(),
         seats,
         in_hand,
         button: table.positions().map(|p| p.button),

@@ -11,7 +11,7 @@
 
 pub mod audit;
 pub mod leagues;
-pub(crate) mod object_ids;
+pub mod object_ids;
 pub mod payloads;
 pub mod scalars;
 pub mod tournaments;

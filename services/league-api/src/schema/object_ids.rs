@@ -62,39 +62,50 @@ pub(crate) fn checked(field: &'static str, id: String) -> ApiResult<String> {
 }
 
 /// The id of a table's current (or last) hand: the one its command named, or, for a hand
-/// started without one, the UUIDv8 whose bytes are the first 16 of
-/// SHA-256(`league-hand` NUL tournament NUL table NUL hand), the table and the hand's
-/// number in decimal: the same on every read, on every instance. `None` before the
-/// table's first hand.
-pub(crate) fn hand_id(
-    tournament: &str,
-    view: &league_projections::views::TableView,
-) -> Option<String> {
+/// started without one, [`derived_hand_id`] of its place among the tournament's hands: the
+/// same on every read, on every instance. `None` before the table's first hand.
+pub fn hand_id(tournament: &str, view: &league_projections::views::TableView) -> Option<String> {
     if view.hand == 0 {
         return None;
     }
     if let Some(id) = &view.hand_id {
         return Some(id.clone());
     }
-    Some(derived_hand_id(tournament, view.table, view.hand))
+    Some(derived_hand_id(tournament, view.hand_ordinal))
 }
 
-/// The id of hand `hand` of table `table` of `tournament` when its command named none.
-pub(crate) fn derived_hand_id(tournament: &str, table: u32, hand: u32) -> String {
+/// The id of the `ordinal`th hand (from 1, in log order) of `tournament` when its command
+/// named none: the first 16 bytes of SHA-256(`league-hand` NUL tournament NUL ordinal in
+/// decimal) as a UUIDv8 (the version nibble set to 8 and the variant bits to `10`, as for
+/// an event's derived id). A client never names a hand with a UUIDv8, so the two never
+/// meet.
+pub fn derived_hand_id(tournament: &str, ordinal: u32) -> String {
     use sha2::{Digest, Sha256};
     let digest = Sha256::new()
         .chain_update(b"league-hand\0")
         .chain_update(tournament.as_bytes())
         .chain_update(b"\0")
-        .chain_update(table.to_string().as_bytes())
-        .chain_update(b"\0")
-        .chain_update(hand.to_string().as_bytes())
+        .chain_update(ordinal.to_string().as_bytes())
         .finalize();
     let mut bytes = [0u8; 16];
     bytes.copy_from_slice(&digest[..16]);
     uuid::Builder::from_custom_bytes(bytes)
         .into_uuid()
         .to_string()
+}
+
+/// `id` if it is a UUID in its canonical form and not of version 8, which derived hand ids
+/// have (for a hand).
+pub(crate) fn checked_hand_id(field: &'static str, id: &str) -> ApiResult<String> {
+    let id = checked_uuid(field, id)?;
+    if Uuid::try_parse(&id).is_ok_and(|u| u.get_version_num() == 8) {
+        return Err(ApiError::client(
+            code::BAD_ID,
+            format!("`{field}`: a UUIDv8 is the derived id of a hand its command did not name"),
+        )
+        .with_field(field));
+    }
+    Ok(id)
 }
 
 /// `id` if it is a UUID in its canonical form (for a token, which has no readable ids).
@@ -134,6 +145,34 @@ pub(crate) fn league_code_free(state: &ApiState, league_id: &str, code: &str) ->
         .with_field("code")),
         None => Ok(()),
     }
+}
+
+/// Refuses a new league's id that is another league's code (`ID_TAKEN`): a screen's URL
+/// would otherwise name two leagues.
+pub(crate) fn league_id_free_of_codes(state: &ApiState, id: &str) -> ApiResult<()> {
+    let p = state.live.read();
+    match league_app::directory::league_with_code(&p, id) {
+        Some(holder) if holder != id => Err(ApiError::client(
+            code::ID_TAKEN,
+            format!("`{id}` is the code of league `{holder}`"),
+        )
+        .with_field("id")),
+        _ => Ok(()),
+    }
+}
+
+/// Whether `key` (this caller's idempotency key) was used already: the command is then a
+/// retry, answered as its first call was, and its checks are not made again.
+pub(crate) async fn is_retry(
+    state: &ApiState,
+    principal: &Principal,
+    key: Option<&str>,
+) -> ApiResult<bool> {
+    let Some(key) = key else {
+        return Ok(false);
+    };
+    let scoped = format!("{}/{key}", principal.token_id().unwrap_or("-"));
+    Ok(state.store.appended_with_key(&scoped).await?.is_some())
 }
 
 /// The id of the object that the first use of `key` (by this caller's token) created, read
@@ -199,21 +238,15 @@ mod tests {
     use super::*;
 
     /// The rule's vector, computed apart from this code (Python's `hashlib` and `uuid`):
-    /// hand 3 of table 1 of the tournament `night`.
+    /// the 13th hand of the tournament `night`.
     #[test]
     fn a_hand_without_an_id_has_the_id_the_documented_rule_derives() {
         assert_eq!(
-            derived_hand_id("night", 1, 3),
-            "877b95a9-8f77-8b47-bd76-07b9770fb263"
+            derived_hand_id("night", 13),
+            "c9b1dda4-38bb-85f3-8f17-8feb67b1ce08"
         );
-        assert_ne!(
-            derived_hand_id("night", 1, 3),
-            derived_hand_id("night", 13, 3)
-        );
-        assert_ne!(
-            derived_hand_id("night", 1, 3),
-            derived_hand_id("night", 1, 33)
-        );
+        assert_ne!(derived_hand_id("night", 13), derived_hand_id("nigh", 13));
+        assert_ne!(derived_hand_id("night", 1), derived_hand_id("night", 11));
     }
 
     #[test]

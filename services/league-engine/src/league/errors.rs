@@ -16,8 +16,10 @@ pub enum LeagueError {
     BadText { what: String },
     #[error("a code must be {}", crate::units::CODE_RULE)]
     BadCode { code: String },
-    #[error("code `{code}` is venue `{venue}`'s")]
+    #[error("code `{code}` names venue `{venue}`")]
     VenueCodeTaken { code: String, venue: String },
+    #[error("`{venue}` is the code of venue `{holder}`")]
+    VenueIdIsACode { venue: String, holder: String },
     #[error("the final table must have at least one place")]
     EmptyFinalTable,
     #[error("venue `{venue}` already exists")]

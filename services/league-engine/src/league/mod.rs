@@ -128,6 +128,12 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
                     venue: venue.clone(),
                 });
             }
+            if let Some(holder) = state.venue_with_code(venue) {
+                return Err(LeagueError::VenueIdIsACode {
+                    venue: venue.clone(),
+                    holder: holder.to_owned(),
+                });
+            }
             let mut events = vec![Event::VenueAdded {
                 venue: venue.clone(),
                 region: region.clone(),
@@ -451,9 +457,16 @@ fn valid_code(code: &str) -> Result<(), LeagueError> {
     Ok(())
 }
 
-/// `code` is a valid code that no venue of the league but `venue` has.
+/// `code` is a valid code that no venue of the league but `venue` has, as its code or its
+/// id.
 fn free_venue_code(state: &LeagueState, venue: &str, code: &str) -> Result<(), LeagueError> {
     valid_code(code)?;
+    if code != venue && state.venues.contains_key(code) {
+        return Err(LeagueError::VenueCodeTaken {
+            code: code.to_owned(),
+            venue: code.to_owned(),
+        });
+    }
     match state.venue_with_code(code) {
         Some(holder) if holder != venue => Err(LeagueError::VenueCodeTaken {
             code: code.to_owned(),

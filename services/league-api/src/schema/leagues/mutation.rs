@@ -116,8 +116,11 @@ impl LeagueMutation {
         let id =
             object_ids::new_object(state, &caller, "id", id, idempotency_key.as_deref()).await?;
         let _claim = state.league_codes.lock().await;
-        if let Some(code) = &code {
-            object_ids::league_code_free(state, &id, code)?;
+        if !object_ids::is_retry(state, &caller, idempotency_key.as_deref()).await? {
+            object_ids::league_id_free_of_codes(state, &id)?;
+            if let Some(code) = &code {
+                object_ids::league_code_free(state, &id, code)?;
+            }
         }
         let command = league::Command::CreateLeague {
             name,
@@ -198,7 +201,9 @@ impl LeagueMutation {
         let caller = principal(ctx);
         caller.require_admin(&league_id)?;
         let _claim = state.league_codes.lock().await;
-        object_ids::league_code_free(state, &league_id, &code)?;
+        if !object_ids::is_retry(state, &caller, idempotency_key.as_deref()).await? {
+            object_ids::league_code_free(state, &league_id, &code)?;
+        }
         let command = league::Command::SetLeagueCode { code };
         send(ctx, state, &caller, league_id, command, idempotency_key).await
     }

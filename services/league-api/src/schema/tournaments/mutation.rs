@@ -532,12 +532,15 @@ impl TournamentMutation {
             hand_id,
             idempotency_key,
         } = input;
+        // Who may start it first: a stranger learns nothing from the id's checks.
+        let state = state(ctx)?;
+        let venue = venue_of(state, &tournament_id.0).await?;
+        principal(ctx).require_venue(&venue, &state.live.read())?;
         let hand_id = match hand_id {
-            Some(id) => object_ids::checked_uuid("handId", &id)?,
+            Some(id) => object_ids::checked_hand_id("handId", &id)?,
             None => uuid::Uuid::now_v7().to_string(),
         };
         let tournament_id = tournament_id.0;
-        let state = state(ctx)?;
         let tracking =
             with_tournament(state, &tournament_id, |t| t.schedule().map(|s| s.tracking)).await?;
         let seed = match tracking {

@@ -131,8 +131,8 @@ pub enum TournamentEvent {
         hand: u32,
         /// The hand's id, when the command that started it named one (version 2, release
         /// 0.6.0). A hand without one (every hand before, and a hand started by a caller
-        /// that names none) is known by its tournament, table and number, from which its
-        /// id is derived (`docs/events.md`).
+        /// that names none) has an id derived from its tournament and its place among the
+        /// tournament's hands (`docs/graphql.md`, "Hand ids").
         #[serde(default, skip_serializing_if = "Option::is_none")]
         hand_id: Option<String>,
         positions: Positions,

@@ -231,9 +231,12 @@ impl Tournament {
                             .collect()
                     })
                     .unwrap_or_default();
+                self.hands_started = self.hands_started.saturating_add(1);
+                let ordinal = self.hands_started;
                 let t = self.tables.entry(*table).or_default();
                 t.hands = *hand;
                 t.hand_id.clone_from(hand_id);
+                t.hand_ordinal = ordinal;
                 t.before = t.last;
                 t.last = Some(*positions);
                 t.big_blinds.push(positions.big_blind);

@@ -88,6 +88,9 @@ pub struct Table {
     pub hands: u32,
     /// The current (or last) hand's id, when its command named one.
     pub(super) hand_id: Option<String>,
+    /// The current (or last) hand's place among every hand the tournament has started,
+    /// from 1, in log order.
+    pub(super) hand_ordinal: u32,
     /// Seats dealt in with their starting stacks.
     pub(super) hand_start: Vec<(Seat, Chips)>,
     /// For each pot of the last hand: who could win it and its first winner.
@@ -105,6 +108,14 @@ impl Table {
     /// The id the current (or last) hand's command named, if it named one.
     pub fn hand_id(&self) -> Option<&str> {
         self.hand_id.as_deref()
+    }
+
+    /// The current (or last) hand's place among every hand the tournament has started
+    /// (1 for its first, in log order; 0 before this table's first hand). Unlike the
+    /// table's hand number, it never repeats within a tournament: a redraw or a table
+    /// opened again numbers its hands from 1.
+    pub fn hand_ordinal(&self) -> u32 {
+        self.hand_ordinal
     }
 
     /// The positions of the current (or last) hand.
@@ -204,6 +215,8 @@ pub struct Tournament {
     pub(super) entropy: Option<Seed>,
     /// The ids named by the commands that started hands.
     pub(super) hand_ids: BTreeSet<String>,
+    /// Hands started, at every table.
+    pub(super) hands_started: u32,
 }
 
 // ---------------------------------------------------------------------------------------
