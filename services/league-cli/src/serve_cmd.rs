@@ -186,8 +186,18 @@ pub fn token(command: TokenCommand) -> ExitCode {
                 };
                 match create_token_for(&store, &spec).await {
                     Ok((record, token)) => {
+                        // The scope as stored: a venue or league named by its code shows
+                        // here by the id it resolved to.
+                        let scope = [
+                            record.venue.as_deref().map(|v| format!(" of venue {v}")),
+                            record.player.as_deref().map(|p| format!(" of player {p}")),
+                            record.league.as_deref().map(|l| format!(" of league {l}")),
+                        ]
+                        .into_iter()
+                        .flatten()
+                        .collect::<String>();
                         tracing::info!(
-                            "created {} ({role}), expires {}; the token is shown only once",
+                            "created {} ({role}{scope}), expires {}; the token is shown only once",
                             record.id,
                             moment(record.expires_at)
                         );
