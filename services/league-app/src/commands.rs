@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use league_engine::league;
 use league_engine::tournament::play::{self, TournamentCommand};
+use league_engine::units::{LeagueId, TournamentId};
 use league_events::{StreamKind, encode};
 use league_store::{Appended, ExpectedVersion, Metadata, NewEvent, Store, StoreError};
 
@@ -37,11 +38,11 @@ pub struct Caller {
 #[derive(Clone, Debug)]
 pub enum Command {
     Tournament {
-        id: String,
+        id: TournamentId,
         command: Box<TournamentCommand>,
     },
     League {
-        id: String,
+        id: LeagueId,
         command: Box<league::Command>,
     },
 }
@@ -73,11 +74,11 @@ pub async fn execute(
     // The id of an aggregate being created names its stream for ever: checked here, for
     // every front end.
     let created = match command {
-        Command::Tournament { id, command } => {
-            matches!(**command, TournamentCommand::Schedule(_)).then_some(("tournament", id))
-        }
+        Command::Tournament { id, command } => matches!(**command, TournamentCommand::Schedule(_))
+            .then_some(("tournament", id.as_str())),
         Command::League { id, command } => {
-            matches!(**command, league::Command::CreateLeague { .. }).then_some(("league", id))
+            matches!(**command, league::Command::CreateLeague { .. })
+                .then_some(("league", id.as_str()))
         }
     };
     if let Some((what, id)) = created

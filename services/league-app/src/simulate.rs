@@ -146,7 +146,7 @@ pub async fn run(
             .send(
                 store,
                 LeagueCommand::AddVenue {
-                    venue: venue.clone(),
+                    venue: venue.as_str().into(),
                     region: format!("region-{}", i % 4 + 1),
                     code: Some(format!("v{:02}", i + 1)),
                 },
@@ -159,7 +159,7 @@ pub async fn run(
         .send(
             store,
             LeagueCommand::AddSeason {
-                season: season.clone(),
+                season: season.as_str().into(),
                 best_n: Some(8),
                 scoring: ScoringRule::Formula {
                     text: "round(10 * sqrt(n) / sqrt(r)) - 9".into(),
@@ -192,7 +192,7 @@ pub async fn run(
                 .send(
                     store,
                     LeagueCommand::SetFormula {
-                        season: season.clone(),
+                        season: season.as_str().into(),
                         scoring: ScoringRule::Formula {
                             text: "n - r + 1".into(),
                         },

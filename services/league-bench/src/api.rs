@@ -409,7 +409,7 @@ async fn add_venues(store: &league_store::Store, tables: u32) -> Result<(), Stri
         code: None,
     })
     .chain((0..tables).map(|t| league::Command::AddVenue {
-        venue: format!("venue-{t}"),
+        venue: format!("venue-{t}").into(),
         region: "bench".into(),
         code: None,
     }))

@@ -1,5 +1,7 @@
 //! The units the league counts in, as types that cannot be mixed up: [`Chips`] on the
-//! table, [`Cents`] of money, [`Centipoints`] of league points, and a [`PlayerId`].
+//! table, [`Cents`] of money, [`Centipoints`] of league points, a [`PlayerId`], and the ids
+//! of the objects a league holds: [`LeagueId`], [`VenueId`], [`SeasonId`], [`TournamentId`]
+//! and [`HandId`].
 //!
 //! Each is a newtype over an integer (or a string): chips cannot be paid out as cents nor
 //! added to points without saying so, and a player id cannot be passed where a venue's is
@@ -319,6 +321,142 @@ impl PlayerId {
         self.0
     }
 }
+
+/// Declares the newtype of one kind of object's id: text read as `&str` wherever text is
+/// read (`Deref`, `Borrow`), made from text only by saying so (`new` or `From`), stored and
+/// hashed exactly as the bare text was (`serde(transparent)`), and described in the event
+/// schemas as the plain string it is.
+macro_rules! text_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(String);
+
+        impl $name {
+            /// The id `id`.
+            #[must_use]
+            pub fn new(id: impl Into<String>) -> Self {
+                Self(id.into())
+            }
+
+            /// The id as text.
+            #[must_use]
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+
+            /// The id's text, owned.
+            #[must_use]
+            pub fn into_string(self) -> String {
+                self.0
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl Deref for $name {
+            type Target = str;
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl Borrow<str> for $name {
+            fn borrow(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(id: &str) -> Self {
+                Self(id.to_owned())
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(id: String) -> Self {
+                Self(id)
+            }
+        }
+
+        impl From<&String> for $name {
+            fn from(id: &String) -> Self {
+                Self(id.clone())
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(id: $name) -> String {
+                id.0
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.0 == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.0 == *other
+            }
+        }
+
+        impl PartialEq<String> for $name {
+            fn eq(&self, other: &String) -> bool {
+                &self.0 == other
+            }
+        }
+
+        #[cfg(feature = "schema")]
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                "String".into()
+            }
+
+            fn inline_schema() -> bool {
+                true
+            }
+
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                String::json_schema(generator)
+            }
+        }
+    };
+}
+
+text_id!(
+    /// A league's id: its stream is `league:<id>`.
+    LeagueId
+);
+text_id!(
+    /// A venue's id, as its league added it; schedules, outcomes and host tokens name it.
+    VenueId
+);
+text_id!(
+    /// A season's id within its league.
+    SeasonId
+);
+text_id!(
+    /// A tournament's id: its stream is `tournament:<id>`; a recorded outcome names it.
+    TournamentId
+);
+text_id!(
+    /// A hand's id, as the command that started it named it (a UUID).
+    HandId
+);
 
 /// `items` for a message: `1, 2 and 3`.
 pub fn listed<T: fmt::Display>(items: &[T]) -> String {

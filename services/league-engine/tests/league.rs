@@ -757,7 +757,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         ),
         (
             Command::AddVenue {
-                venue: s("crown"),
+                venue: s("crown").into(),
                 region: s("north"),
                 code: None,
             },
@@ -765,7 +765,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         ),
         (
             Command::AddVenue {
-                venue: s(" "),
+                venue: s(" ").into(),
                 region: s("north"),
                 code: None,
             },
@@ -775,7 +775,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         ),
         (
             Command::AddVenue {
-                venue: s("the crown"),
+                venue: s("the crown").into(),
                 region: s("north"),
                 code: None,
             },
@@ -785,7 +785,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         ),
         (
             Command::AddVenue {
-                venue: s("anchor"),
+                venue: s("anchor").into(),
                 region: s("north\u{0}"),
                 code: None,
             },
@@ -795,7 +795,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         ),
         (
             Command::AddSeason {
-                season: s(SEASON),
+                season: s(SEASON).into(),
                 best_n: None,
                 scoring: table(&APL),
             },
@@ -803,7 +803,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         ),
         (
             Command::AddSeason {
-                season: s("2027"),
+                season: s("2027").into(),
                 best_n: Some(0),
                 scoring: table(&APL),
             },
@@ -811,7 +811,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         ),
         (
             Command::AddSeason {
-                season: s("2027"),
+                season: s("2027").into(),
                 best_n: None,
                 scoring: table(&[]),
             },
@@ -819,7 +819,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
         ),
         (
             Command::SetFormula {
-                season: s("1999"),
+                season: s("1999").into(),
                 scoring: table(&APL),
             },
             LeagueError::UnknownSeason { season: s("1999") },
@@ -991,7 +991,7 @@ fn each_refusal_is_a_typed_error_and_decides_no_events() {
     assert_refused(
         &empty,
         &Command::AddVenue {
-            venue: s("crown"),
+            venue: s("crown").into(),
             region: s("north"),
             code: None,
         },
@@ -1376,7 +1376,7 @@ fn command(op: &Op, n: usize) -> Command {
                 })
                 .collect();
             record(TournamentOutcome {
-                tournament: format!("t{n:03}"),
+                tournament: format!("t{n:03}").into(),
                 venue: VENUES[*venue].into(),
                 season: SEASON.into(),
                 day: *day,
@@ -1477,7 +1477,7 @@ proptest! {
                 for finish in &outcome.finishes {
                     results.push((outcome.venue.clone(), TournamentResult {
                         player: surviving(&finish.player),
-                        tournament: outcome.tournament.clone(),
+                        tournament: outcome.tournament.to_string(),
                         day: outcome.day,
                         place: finish.place,
                         points: oracle_points(formulas, scoring, outcome, finish),

@@ -71,7 +71,7 @@ pub(crate) fn tournament_event(payload: &[u8]) -> Option<TournamentEvent> {
             let table = c.key_u32(b"\"table\":")?;
             let hand = c.key_u32(b",\"hand\":")?;
             let hand_id = match c.lit(b",\"hand_id\":") {
-                Some(()) => Some(c.text()?),
+                Some(()) => Some(c.text()?.into()),
                 None => None,
             };
             c.lit(b",\"positions\":{")?;
@@ -879,7 +879,7 @@ mod tests {
                 (tchips(), tchips(), ante),
                 prop::option::of((tchips(), tchips())),
                 players(),
-                prop::option::of(text()),
+                prop::option::of(text().prop_map(league_engine::units::HandId::from)),
             )
                 .prop_map(
                     |(

@@ -159,7 +159,7 @@ pub fn tournament_view(stream: &str, t: &Tournament) -> TournamentView {
     TournamentView {
         stream: stream.to_owned(),
         name: schedule.map(|s| s.name.clone()).unwrap_or_default(),
-        venue: schedule.map(|s| s.venue.clone()).unwrap_or_default(),
+        venue: schedule.map(|s| s.venue.to_string()).unwrap_or_default(),
         starts_at: schedule.map_or(0, |s| s.starts_at),
         stage: t.stage(),
         tracking: schedule.map(|s| s.tracking),
@@ -371,9 +371,9 @@ pub fn player_records(l: &LeagueState) -> BTreeMap<PlayerId, PlayerRecord> {
             record.winnings += finish.prize;
             record.knockouts += finish.knockouts;
             record.results.push(RecordLine {
-                tournament: outcome.tournament.clone(),
-                venue: outcome.venue.clone(),
-                season: outcome.season.clone(),
+                tournament: outcome.tournament.to_string(),
+                venue: outcome.venue.to_string(),
+                season: outcome.season.to_string(),
                 day: outcome.day,
                 place: finish.place,
                 field: outcome.field,

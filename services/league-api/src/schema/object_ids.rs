@@ -213,8 +213,8 @@ pub(crate) async fn created_by(
                 &first.payload,
             ) {
                 Ok(league::Event::LeagueCreated { .. }) => stream_id(),
-                Ok(league::Event::VenueAdded { venue, .. }) => Some(venue),
-                Ok(league::Event::SeasonAdded { season, .. }) => Some(season),
+                Ok(league::Event::VenueAdded { venue, .. }) => Some(venue.into_string()),
+                Ok(league::Event::SeasonAdded { season, .. }) => Some(season.into_string()),
                 _ => None,
             }
         }
@@ -225,7 +225,9 @@ pub(crate) async fn created_by(
                 &first.payload,
             ) {
                 Ok(TournamentEvent::TournamentScheduled { .. }) => stream_id(),
-                Ok(TournamentEvent::TableHandStarted { hand_id, .. }) => hand_id,
+                Ok(TournamentEvent::TableHandStarted { hand_id, .. }) => {
+                    hand_id.map(league_engine::units::HandId::into_string)
+                }
                 _ => None,
             }
         }

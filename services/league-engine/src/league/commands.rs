@@ -15,7 +15,7 @@ pub enum Command {
     },
     /// A venue in a region, with its code if it has one (unique in the league).
     AddVenue {
-        venue: String,
+        venue: VenueId,
         region: String,
         code: Option<String>,
     },
@@ -26,30 +26,30 @@ pub enum Command {
     },
     /// A venue's code, unique in the league, replacing the one it had.
     SetVenueCode {
-        venue: String,
+        venue: VenueId,
         code: String,
     },
     /// A venue's name and logo for its screens (`logo`: a `data:` URL, see
     /// [`super::is_logo`]; `None`: none).
     SetVenueDisplay {
-        venue: String,
+        venue: VenueId,
         name: String,
         logo: Option<String>,
     },
     /// A season, its best-N (`None`: every result counts) and its first scoring version.
     AddSeason {
-        season: String,
+        season: SeasonId,
         best_n: Option<u32>,
         scoring: ScoringRule,
     },
     /// A new scoring version for a season: its results are re-scored.
     SetFormula {
-        season: String,
+        season: SeasonId,
         scoring: ScoringRule,
     },
     /// A season's tournament and overall score formulas, or none (`score: None`).
     SetSeasonScore {
-        season: String,
+        season: SeasonId,
         score: Option<SeasonScoreRule>,
     },
     RegisterPlayer {

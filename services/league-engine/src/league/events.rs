@@ -6,7 +6,7 @@ use super::*;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TournamentPoints {
-    pub tournament: String,
+    pub tournament: TournamentId,
     pub points: Vec<Centipoints>,
 }
 
@@ -28,7 +28,7 @@ pub enum Event {
         final_table: u32,
     },
     VenueAdded {
-        venue: String,
+        venue: VenueId,
         region: String,
     },
     /// The league's short name in URLs (replacing the one it had).
@@ -37,25 +37,25 @@ pub enum Event {
     },
     /// A venue's code, unique in the league (replacing the one it had).
     VenueCodeSet {
-        venue: String,
+        venue: VenueId,
         code: String,
     },
     /// A venue's name and logo for its screens (replacing any set before).
     VenueDisplaySet {
-        venue: String,
+        venue: VenueId,
         name: String,
         /// A `data:` URL of the logo image; `None`: no logo.
         #[serde(default)]
         logo: Option<String>,
     },
     SeasonAdded {
-        season: String,
+        season: SeasonId,
         best_n: Option<u32>,
     },
     /// A season's scoring version `version`, and every recorded result of the season
     /// scored with it.
     FormulaSet {
-        season: String,
+        season: SeasonId,
         version: u32,
         scoring: Scoring,
         rescored: Vec<TournamentPoints>,
@@ -63,7 +63,7 @@ pub enum Event {
     /// A season's score formulas (`None`: the season has no score any more); the
     /// standings read them from then on.
     SeasonScoreSet {
-        season: String,
+        season: SeasonId,
         score: Option<SeasonScore>,
     },
     PlayerRegistered {

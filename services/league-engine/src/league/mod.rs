@@ -63,7 +63,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::points::{self, Centipoints, Extra, Formula, FormulaError, Inputs};
 use crate::standings::{self, Standing, TournamentResult};
-use crate::units::{Cents, PlayerId};
+use crate::units::{Cents, PlayerId, SeasonId, TournamentId, VenueId};
 
 mod commands;
 mod errors;
@@ -125,12 +125,12 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
             valid_text("the region", region)?;
             if state.venues.contains_key(venue) {
                 return Err(LeagueError::VenueExists {
-                    venue: venue.clone(),
+                    venue: venue.to_string(),
                 });
             }
             if let Some(holder) = state.venue_with_code(venue) {
                 return Err(LeagueError::VenueIdIsACode {
-                    venue: venue.clone(),
+                    venue: venue.to_string(),
                     holder: holder.to_owned(),
                 });
             }
@@ -157,7 +157,7 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
         Command::SetVenueCode { venue, code } => {
             let Some(found) = state.venues.get(venue) else {
                 return Err(LeagueError::UnknownVenue {
-                    venue: venue.clone(),
+                    venue: venue.to_string(),
                 });
             };
             if found.code.as_ref() == Some(code) {
@@ -172,7 +172,7 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
         Command::SetVenueDisplay { venue, name, logo } => {
             if !state.venues.contains_key(venue) {
                 return Err(LeagueError::UnknownVenue {
-                    venue: venue.clone(),
+                    venue: venue.to_string(),
                 });
             }
             valid_text("the venue's name", name)?;
@@ -204,12 +204,12 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
             valid_id("the season", season)?;
             if state.seasons.contains_key(season) {
                 return Err(LeagueError::SeasonExists {
-                    season: season.clone(),
+                    season: season.to_string(),
                 });
             }
             if *best_n == Some(0) {
                 return Err(LeagueError::BestNZero {
-                    season: season.clone(),
+                    season: season.to_string(),
                 });
             }
             let scoring = check_scoring(season, scoring)?;
@@ -285,7 +285,7 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
         Command::RecordTournament { outcome } => {
             if state.tournaments.contains_key(&outcome.tournament) {
                 return Err(LeagueError::AlreadyRecorded {
-                    tournament: outcome.tournament.clone(),
+                    tournament: outcome.tournament.to_string(),
                 });
             }
             let points = check_outcome(state, outcome)?;
@@ -297,7 +297,7 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
         Command::AmendTournament { outcome, reason } => {
             if !state.tournaments.contains_key(&outcome.tournament) {
                 return Err(LeagueError::UnknownTournament {
-                    tournament: outcome.tournament.clone(),
+                    tournament: outcome.tournament.to_string(),
                 });
             }
             valid_text("reason", reason)?;

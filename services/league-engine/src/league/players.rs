@@ -45,7 +45,7 @@ pub(super) fn merge_players(
             return Err(LeagueError::PlayedTogether {
                 keep: keep.to_owned(),
                 merge: merge.to_owned(),
-                tournament: recorded.outcome.tournament.clone(),
+                tournament: recorded.outcome.tournament.to_string(),
             });
         }
     }

@@ -47,9 +47,9 @@ impl Finish {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TournamentOutcome {
-    pub tournament: String,
-    pub venue: String,
-    pub season: String,
+    pub tournament: TournamentId,
+    pub venue: VenueId,
+    pub season: SeasonId,
     /// Days (or any increasing timestamp): the standings' "earliest" tie-break.
     pub day: u32,
     pub buyin: Cents,
@@ -66,14 +66,14 @@ pub(super) fn check_outcome(
     valid_id("the tournament id", &outcome.tournament)?;
     if !state.venues.contains_key(&outcome.venue) {
         return Err(LeagueError::UnknownVenue {
-            venue: outcome.venue.clone(),
+            venue: outcome.venue.to_string(),
         });
     }
     let season = state
         .seasons
         .get(&outcome.season)
         .ok_or_else(|| LeagueError::UnknownSeason {
-            season: outcome.season.clone(),
+            season: outcome.season.to_string(),
         })?;
     let field = outcome.field;
     if !(2..=MAX_FIELD).contains(&field) {

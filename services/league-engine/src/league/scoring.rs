@@ -139,7 +139,7 @@ pub(super) fn set_formula(
         }
     }
     Ok(vec![Event::FormulaSet {
-        season: season.to_owned(),
+        season: season.into(),
         version,
         scoring,
         rescored,
@@ -159,7 +159,7 @@ pub(super) fn score(
             scoring
                 .points(outcome, finish)
                 .map_err(|error| LeagueError::CannotScore {
-                    tournament: outcome.tournament.clone(),
+                    tournament: outcome.tournament.to_string(),
                     player: finish.player.to_string(),
                     version,
                     error,

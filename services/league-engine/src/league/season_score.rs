@@ -291,7 +291,7 @@ pub(super) fn set_season_score(
     }
     let Some(rule) = rule else {
         return Ok(vec![Event::SeasonScoreSet {
-            season: season.to_owned(),
+            season: season.into(),
             score: None,
         }]);
     };
@@ -326,7 +326,7 @@ pub(super) fn set_season_score(
         }
     }
     Ok(vec![Event::SeasonScoreSet {
-        season: season.to_owned(),
+        season: season.into(),
         score: Some(score),
     }])
 }
@@ -343,7 +343,7 @@ pub(super) fn tournament_scores<'a>(
             score
                 .tournament_value(outcome, finish, points)
                 .map_err(|error| LeagueError::CannotScoreTournament {
-                    tournament: outcome.tournament.clone(),
+                    tournament: outcome.tournament.to_string(),
                     player: finish.player.to_string(),
                     error,
                 })?;

@@ -159,12 +159,12 @@ pub struct Movement {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LeagueState {
     pub(super) league: Option<League>,
-    pub(super) venues: BTreeMap<String, Venue>,
-    pub(super) seasons: BTreeMap<String, Season>,
+    pub(super) venues: BTreeMap<VenueId, Venue>,
+    pub(super) seasons: BTreeMap<SeasonId, Season>,
     pub(super) players: BTreeMap<PlayerId, Player>,
     /// Merged id -> the id it was merged into.
     pub(super) merged_into: BTreeMap<PlayerId, PlayerId>,
-    pub(super) tournaments: BTreeMap<String, Recorded>,
+    pub(super) tournaments: BTreeMap<TournamentId, Recorded>,
 }
 
 impl LeagueState {
@@ -178,12 +178,12 @@ impl LeagueState {
     }
 
     /// Every venue, by id.
-    pub fn venues(&self) -> &BTreeMap<String, Venue> {
+    pub fn venues(&self) -> &BTreeMap<VenueId, Venue> {
         &self.venues
     }
 
     /// Every season, by id.
-    pub fn seasons(&self) -> &BTreeMap<String, Season> {
+    pub fn seasons(&self) -> &BTreeMap<SeasonId, Season> {
         &self.seasons
     }
 
@@ -280,7 +280,7 @@ impl LeagueState {
             for (i, finish) in outcome.finishes.iter().enumerate() {
                 results.push(TournamentResult {
                     player: PlayerId::from(self.surviving(&finish.player)),
-                    tournament: outcome.tournament.clone(),
+                    tournament: outcome.tournament.to_string(),
                     day: outcome.day,
                     place: finish.place,
                     points: points
@@ -328,7 +328,7 @@ impl LeagueState {
             return Ok(None);
         };
         let before = self.standings_without(season, version, scope, Some(&latest.tournament))?;
-        Ok(Some((latest.tournament.clone(), before)))
+        Ok(Some((latest.tournament.to_string(), before)))
     }
 
     /// [`standings`](Self::standings) without the tournament `without`.

@@ -142,7 +142,7 @@ pub fn weekly_schedule(
 ) -> Schedule {
     Schedule {
         name: format!("{venue} weekly"),
-        venue: venue.to_owned(),
+        venue: venue.into(),
         starts_at: 0,
         preset,
         house: TournamentRules::for_preset(preset),
@@ -199,7 +199,7 @@ impl TournamentSim {
         };
         let schedule = Schedule {
             name: format!("sim {seed}"),
-            venue: options.venue.clone(),
+            venue: options.venue.as_str().into(),
             starts_at: 0,
             preset: options.preset,
             house,
@@ -639,7 +639,10 @@ impl TournamentSim {
         for table in idle {
             let seed =
                 (self.options.tracking == Tracking::Dealt).then(|| random_seed(&mut self.rng));
-            let hand_id = self.options.name_hands.then(|| random_uuid(&mut self.rng));
+            let hand_id = self
+                .options
+                .name_hands
+                .then(|| random_uuid(&mut self.rng).into());
             match self.send(&TournamentCommand::StartHand {
                 table,
                 seed,

@@ -168,9 +168,9 @@ pub struct OutcomeInput {
 impl From<OutcomeInput> for TournamentOutcome {
     fn from(o: OutcomeInput) -> TournamentOutcome {
         TournamentOutcome {
-            tournament: o.tournament.0,
-            venue: o.venue.0,
-            season: o.season.0,
+            tournament: o.tournament.0.into(),
+            venue: o.venue.0.into(),
+            season: o.season.0.into(),
             day: o.day,
             buyin: o.buyin.0,
             prizepool: o.prizepool.0,

@@ -44,7 +44,7 @@ async fn send_result(
         return Err(ApiError::not_found(format!("no league `{id}`")));
     }
     let command = Command::League {
-        id,
+        id: id.into(),
         command: Box::new(command),
     };
     run_command(ctx, state, caller, command, idempotency_key, caused_by).await
@@ -164,7 +164,7 @@ impl LeagueMutation {
             object_ids::new_object(state, &caller, "venue", venue, idempotency_key.as_deref())
                 .await?;
         let command = league::Command::AddVenue {
-            venue: venue.clone(),
+            venue: venue.as_str().into(),
             region,
             code,
         };
@@ -222,7 +222,7 @@ impl LeagueMutation {
             idempotency_key,
         } = input;
         let command = league::Command::SetVenueCode {
-            venue: venue.0,
+            venue: venue.0.into(),
             code,
         };
         admin_command(ctx, league_id.0, command, idempotency_key).await
@@ -247,7 +247,11 @@ impl LeagueMutation {
         let state = state(ctx)?;
         let caller = principal(ctx);
         caller.require_results(&league_id, &venue, &state.live.read())?;
-        let command = league::Command::SetVenueDisplay { venue, name, logo };
+        let command = league::Command::SetVenueDisplay {
+            venue: venue.into(),
+            name,
+            logo,
+        };
         send(ctx, state, &caller, league_id, command, idempotency_key).await
     }
 
@@ -274,7 +278,7 @@ impl LeagueMutation {
             object_ids::new_object(state, &caller, "season", season, idempotency_key.as_deref())
                 .await?;
         let command = league::Command::AddSeason {
-            season: season.clone(),
+            season: season.as_str().into(),
             best_n,
             scoring,
         };
@@ -308,7 +312,7 @@ impl LeagueMutation {
         let league_id = league_id.0;
         let season = season.0;
         let command = league::Command::SetFormula {
-            season,
+            season: season.into(),
             scoring: scoring.into_rule()?,
         };
         admin_command(ctx, league_id, command, idempotency_key).await
@@ -342,7 +346,10 @@ impl LeagueMutation {
                 ));
             }
         };
-        let command = league::Command::SetSeasonScore { season, score };
+        let command = league::Command::SetSeasonScore {
+            season: season.into(),
+            score,
+        };
         admin_command(ctx, league_id, command, idempotency_key).await
     }
 

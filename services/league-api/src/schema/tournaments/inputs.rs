@@ -544,7 +544,7 @@ impl ScheduleInput {
         let late = self.late_registration.as_ref();
         Ok(Schedule {
             name: self.name,
-            venue: self.venue.0,
+            venue: self.venue.0.into(),
             starts_at: self.starts_at.0,
             preset,
             house,

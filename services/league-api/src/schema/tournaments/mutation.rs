@@ -47,7 +47,9 @@ pub(super) async fn with_tournament<T>(
 
 async fn venue_of(state: &ApiState, id: &str) -> ApiResult<String> {
     with_tournament(state, id, |t| {
-        t.schedule().map(|s| s.venue.clone()).unwrap_or_default()
+        t.schedule()
+            .map(|s| s.venue.to_string())
+            .unwrap_or_default()
     })
     .await
 }
@@ -155,7 +157,7 @@ pub(super) async fn send<P: From<CommandResult>>(
     idempotency_key: Option<String>,
 ) -> ApiResult<P> {
     let command = Command::Tournament {
-        id,
+        id: id.into(),
         command: Box::new(command),
     };
     run_command(ctx, state, caller, command, idempotency_key, None)
@@ -192,7 +194,7 @@ impl TournamentMutation {
         draws::keep(state, &stream_of(&id), &seed).await?;
         let command = TournamentCommand::Schedule(Box::new(schedule));
         let command = Command::Tournament {
-            id: id.clone(),
+            id: id.as_str().into(),
             command: Box::new(command),
         };
         created(
@@ -241,7 +243,7 @@ impl TournamentMutation {
                 (Some(walk_in), [league]) => {
                     caller.require_venue(&venue, &state.live.read())?;
                     let command = Command::League {
-                        id: league.clone(),
+                        id: league.as_str().into(),
                         command: Box::new(league_engine::league::Command::RegisterPlayer {
                             player: PlayerId::from(player.clone()),
                             name: walk_in.name,
@@ -550,7 +552,7 @@ impl TournamentMutation {
         let command = TournamentCommand::StartHand {
             table,
             seed,
-            hand_id: Some(hand_id.clone()),
+            hand_id: Some(hand_id.as_str().into()),
         };
         created(
             staff_command(ctx, tournament_id, command, idempotency_key).await,

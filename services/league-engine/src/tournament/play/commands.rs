@@ -71,7 +71,7 @@ pub enum TournamentCommand {
     StartHand {
         table: u32,
         seed: Option<Seed>,
-        hand_id: Option<String>,
+        hand_id: Option<HandId>,
     },
     /// A command to the hand in progress at a table.
     Hand {

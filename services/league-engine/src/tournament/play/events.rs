@@ -134,7 +134,7 @@ pub enum TournamentEvent {
         /// that names none) has an id derived from its tournament and its place among the
         /// tournament's hands (`docs/graphql.md`, "Hand ids").
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        hand_id: Option<String>,
+        hand_id: Option<HandId>,
         positions: Positions,
         blinds: Blinds,
         /// Set when the blinds were capped (QueenSix House Policies 4): the level's big

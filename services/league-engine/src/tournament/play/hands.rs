@@ -46,13 +46,13 @@ impl Run<'_> {
         &mut self,
         number: u32,
         seed: Option<&Seed>,
-        hand_id: Option<&str>,
+        hand_id: Option<&HandId>,
     ) -> Result<()> {
         self.running()?;
         if let Some(id) = hand_id
             && self.state.hand_ids.contains(id)
         {
-            return Err(TournamentError::HandIdTaken(id.to_owned()));
+            return Err(TournamentError::HandIdTaken(id.to_string()));
         }
         let tracking = self.schedule()?.tracking;
         match (tracking, seed) {
@@ -169,7 +169,7 @@ impl Run<'_> {
         self.emit(TournamentEvent::TableHandStarted {
             table: number,
             hand: hand_no,
-            hand_id: hand_id.map(str::to_owned),
+            hand_id: hand_id.cloned(),
             positions,
             blinds,
             capped_from,

@@ -63,6 +63,7 @@ use crate::hand::{
     HandState, MAX_SEATS, RuleError, Seat, SeatSetup,
 };
 use crate::rules::{HouseRules, Preset};
+use crate::units::{HandId, VenueId};
 
 mod clock;
 mod commands;

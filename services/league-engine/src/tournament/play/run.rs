@@ -184,7 +184,7 @@ impl Run<'_> {
                 table,
                 seed,
                 hand_id,
-            } => self.start_hand(*table, seed.as_ref(), hand_id.as_deref()),
+            } => self.start_hand(*table, seed.as_ref(), hand_id.as_ref()),
             TournamentCommand::Hand { table, command } => self.hand(*table, command),
             TournamentCommand::Eliminate { players, by } => self.eliminate(players, by.as_ref()),
             TournamentCommand::RecordChips { counts } => self.record_chips(counts),

@@ -87,7 +87,7 @@ pub struct Table {
     pub(super) hand: Option<Box<HandState>>,
     pub hands: u32,
     /// The current (or last) hand's id, when its command named one.
-    pub(super) hand_id: Option<String>,
+    pub(super) hand_id: Option<HandId>,
     /// The current (or last) hand's place among every hand the tournament has started,
     /// from 1, in log order.
     pub(super) hand_ordinal: u32,
@@ -214,7 +214,7 @@ pub struct Tournament {
     /// Entropy added since the last draw, pooled, for the next draw to mix in.
     pub(super) entropy: Option<Seed>,
     /// The ids named by the commands that started hands.
-    pub(super) hand_ids: BTreeSet<String>,
+    pub(super) hand_ids: BTreeSet<HandId>,
     /// Hands started, at every table.
     pub(super) hands_started: u32,
 }
@@ -342,9 +342,9 @@ impl Tournament {
         let schedule = self.schedule.as_ref()?;
         let results = self.results.as_ref()?;
         Some(crate::league::TournamentOutcome {
-            tournament: tournament.to_owned(),
+            tournament: tournament.into(),
             venue: schedule.venue.clone(),
-            season: season.to_owned(),
+            season: season.into(),
             day,
             buyin: schedule
                 .pool

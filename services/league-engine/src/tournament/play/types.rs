@@ -309,7 +309,7 @@ impl TournamentRules {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Schedule {
     pub name: String,
-    pub venue: String,
+    pub venue: VenueId,
     pub starts_at: Millis,
     pub preset: Preset,
     pub house: TournamentRules,
