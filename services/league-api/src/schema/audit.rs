@@ -66,13 +66,13 @@ pub struct EventOut {
     /// server's log lines and in the `requestId` of any error the request answered; every
     /// event one request appended shares it. Null for the clock's events; events appended
     /// before request ids carry 16 hex digits.
-    pub correlation_id: Option<String>,
+    pub correlation_id: Option<ID>,
     /// What directly caused the event: the `eventId` of the event it follows from (the
     /// tournament's last event for a result recorded from it; for a level the server's
     /// clock started, the event that set the clock it ran out: the previous level's start
     /// or a resume), or the request id for an event a command appended. Null for events
     /// appended before causation ids.
-    pub causation_id: Option<String>,
+    pub causation_id: Option<ID>,
     /// The idempotency key of the command that appended it, as `<token id>/<key>`; null
     /// when it was sent without one.
     pub idempotency_key: Option<String>,
@@ -103,14 +103,14 @@ pub struct Me {
     /// The id of the caller's token (a UUID, or `tok_` and 12 hex digits for a token made
     /// before 0.6.0; never the token itself);
     /// `null` without a token.
-    pub token: Option<String>,
+    pub token: Option<ID>,
     /// A host's venue id; `null` for the other roles.
-    pub venue: Option<String>,
+    pub venue: Option<ID>,
     /// A player's id; `null` for the other roles.
-    pub player: Option<String>,
+    pub player: Option<ID>,
     /// The one league an admin or auditor token is limited to; `null` for every league
     /// (and for the other roles, whose venue or player is their scope).
-    pub league: Option<String>,
+    pub league: Option<ID>,
     /// When the token stops being accepted (microseconds since the Unix epoch); the
     /// league's operator renews it with `league token renew`. `null` without a token.
     pub expires_at: Option<Micros>,
@@ -179,8 +179,8 @@ async fn event_out(state: &ApiState, e: RecordedEvent) -> ApiResult<EventOut> {
         payload,
         redacted,
         actor: e.actor,
-        correlation_id: e.correlation_id,
-        causation_id: e.causation_id,
+        correlation_id: e.correlation_id.map(ID),
+        causation_id: e.causation_id.map(ID),
         idempotency_key: e.idempotency_key,
         recorded_at: Micros(e.recorded_at.as_micros()),
         prev_hash: hex(&e.prev_hash),
@@ -266,16 +266,16 @@ impl AuditQuery {
             None => None,
         };
         let (venue, player) = match &p {
-            crate::auth::Principal::Host { venue, .. } => (Some(venue.clone()), None),
-            crate::auth::Principal::Player { player, .. } => (None, Some(player.clone())),
+            crate::auth::Principal::Host { venue, .. } => (Some(ID(venue.clone())), None),
+            crate::auth::Principal::Player { player, .. } => (None, Some(ID(player.to_string()))),
             _ => (None, None),
         };
         Ok(Me {
             role: p.role().map(|r| r.to_string()),
-            token: p.token_id().map(str::to_owned),
+            token: p.token_id().map(|t| ID(t.to_owned())),
             venue,
             player,
-            league: p.league().map(str::to_owned),
+            league: p.league().map(|l| ID(l.to_owned())),
             expires_at,
         })
     }
