@@ -14,6 +14,8 @@
 //! - `/metrics`: [`metrics_page`], [`series`], [`metric_reaches`].
 //! - [`webdriver`]: a headless Chromium through WebDriver, for the pages the server serves.
 //! - [`TestApp::stop_server`] and [`TestApp::start_server`]: a restart on the same address.
+//! - [`remote`]: a [`TestApp`] for servers started elsewhere (processes behind a load
+//!   balancer), reading its writes through `League-Position` / `League-Min-Position`.
 //! - Fixtures: [`schedule`], [`started`], [`a_league`], [`a_night_in_the_standings`],
 //!   [`a_results_night`], and
 //!   the GraphQL documents most tests send ([`SCHEDULE`], [`REGISTER`], ...).
@@ -73,6 +75,10 @@ pub struct TestApp {
     server: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
     drop_database: Option<DropDatabase>,
     options: league_api::Options,
+    /// For an app behind a load balancer: the highest `League-Position` answered so far,
+    /// sent back as `League-Min-Position` with every request (read your writes whichever
+    /// instance answers).
+    session: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 }
 
 /// A fresh database on `backend` and a way to drop it. The one place that knows where
@@ -150,9 +156,27 @@ pub async fn spawn_app_with(backend: Backend, options: league_api::Options) -> T
         server: None,
         drop_database: Some(drop_database),
         options,
+        session: None,
     };
     app.serve(listener);
     app
+}
+
+/// Servers started elsewhere (processes, behind a load balancer at `base`) over `store`,
+/// with the admin token `admin`. Every request carries the highest position answered so
+/// far as `League-Min-Position`, as a venue app talking to several instances does.
+/// Stopping it stops nothing and drops no database.
+pub fn remote(base: String, store: Store, admin: String) -> TestApp {
+    TestApp {
+        base,
+        store,
+        admin,
+        stop: None,
+        server: None,
+        drop_database: None,
+        options: league_api::Options::default(),
+        session: Some(std::sync::Arc::default()),
+    }
 }
 
 impl TestApp {
@@ -171,8 +195,21 @@ impl TestApp {
             if let Some(token) = token {
                 request = request.insert_header(("Authorization", format!("Bearer {token}")));
             }
+            if let Some(session) = &self.session {
+                let seen = session.load(std::sync::atomic::Ordering::SeqCst);
+                request = request.insert_header(("League-Min-Position", seen.to_string()));
+            }
             let mut response = request.send_json(&payload).await.unwrap();
             let status = response.status();
+            if let Some(session) = &self.session
+                && let Some(position) = response
+                    .headers()
+                    .get("league-position")
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.parse().ok())
+            {
+                session.fetch_max(position, std::sync::atomic::Ordering::SeqCst);
+            }
             let body = response.body().limit(10 << 20).await.unwrap();
             if status.as_u16() == 429 && waits < 200 {
                 waits += 1;

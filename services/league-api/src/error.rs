@@ -42,6 +42,9 @@ pub mod code {
     pub const ID_TAKEN: &str = "ID_TAKEN";
     /// A readable code (a league's or a venue's) another object already has.
     pub const CODE_TAKEN: &str = "CODE_TAKEN";
+    /// This instance has not yet folded the log as far as the request needs (its
+    /// `minPosition`, or the log's end for a command) within the time allowed: try again.
+    pub const NOT_CAUGHT_UP: &str = "NOT_CAUGHT_UP";
 }
 
 /// Why a request failed, as the API reports it.
@@ -133,6 +136,16 @@ impl From<AppError> for ApiError {
             AppError::League(e) => league_error(&e),
             AppError::Store(e) => e.into(),
             AppError::BadInput { field, message } => ApiError::bad_field(field, message),
+            AppError::PastTheEnd { position, end } => {
+                ApiError::bad_field("minPosition", e.to_string())
+                    .with("minPosition", position)
+                    .with("end", end)
+            }
+            AppError::NotCaughtUp { position, folded } => {
+                ApiError::client(code::NOT_CAUGHT_UP, format!("{e}: try again"))
+                    .with("minPosition", position)
+                    .with("position", folded)
+            }
             AppError::Projection(_) | AppError::Encode(_) | AppError::Other(_) => {
                 ApiError::internal(e)
             }

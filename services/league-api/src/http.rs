@@ -9,6 +9,7 @@ use async_graphql::parser::types::OperationType;
 use futures_util::FutureExt as _;
 
 use crate::auth::Principal;
+use crate::consistency::{MIN_POSITION, MIN_POSITION_HEADER, POSITION_HEADER};
 use crate::error::{ApiError, correlation_id};
 use crate::metrics::Kind;
 use crate::schema::{ApiSchema, ApiState};
@@ -464,6 +465,16 @@ async fn execute(
         Kind::Query
     };
     let answer = Answer::of(req);
+    // The least position the answer must reflect, as the header gives it (the request's
+    // own `extensions` take precedence): `crate::consistency` waits for it.
+    if let Some(value) = req.headers().get(MIN_POSITION_HEADER)
+        && !request.extensions.contains_key(MIN_POSITION)
+    {
+        let value = value.to_str().unwrap_or_default().trim().to_owned();
+        request
+            .extensions
+            .insert(MIN_POSITION.to_owned(), async_graphql::Value::String(value));
+    }
     let request = request.data(principal);
     match caught(schema.execute(request)).await {
         Ok(mut response) => {
@@ -471,7 +482,13 @@ async fn execute(
             state
                 .metrics
                 .request(kind, response.errors.is_empty(), started.elapsed());
-            HttpResponse::build(answer.status(&response)).json(response)
+            let mut answered = HttpResponse::build(answer.status(&response));
+            // How far this instance had folded the log: at least every position this answer
+            // reflects (a mutation waits for its own), for the client to send back.
+            if let Some(position) = state.live.folded() {
+                answered.insert_header((POSITION_HEADER, position.to_string()));
+            }
+            answered.json(response)
         }
         Err(internal) => {
             state.metrics.request(kind, false, started.elapsed());

@@ -16,20 +16,25 @@
 //! - [`auth`]: bearer tokens (stored as SHA-256) and roles.
 //! - [`metrics`]: `/metrics` (Prometheus text) and the per-token rate limit.
 //! - [`request_id`]: every request's and WebSocket operation's UUID (`X-Request-Id`).
+//! - [`consistency`]: several instances answering as one: commands catch up with the
+//!   log first; reads wait for a least position (`League-Min-Position`).
 //! - [`error`]: the one mapping of failures to stable `extensions.code`s; [`error_codes`]
 //!   gives a code to the errors async-graphql makes itself (parse, validation, bad values).
 //!
 //! # Invariants
 //!
-//! - Every mutation is a command decided by the engine on the projected state and appended
-//!   with the version read (`league_app::commands::execute`); it returns once this
-//!   instance's projections include it (read your write).
+//! - Every mutation is a command decided by the engine on its stream as the store holds it
+//!   (the projector caught up with the log first, the version read checked by the append,
+//!   a refusal checked against the stream's head: `league_app::commands::execute`); it
+//!   returns once this instance's projections include it (read your write), and any
+//!   instance reads it for a caller that asks for its position ([`consistency`]).
 //! - No hole card reaches a caller who may not see it: tables render per viewer, and the
 //!   event log withholds hole cards and deck seeds of running hands.
 //! - async-graphql is built with `custom-error-conversion`: only [`error::ApiError`]
 //!   becomes a GraphQL error, so a database message cannot leak through a bare `?`.
 
 pub mod auth;
+pub mod consistency;
 mod dashboard;
 pub mod document;
 pub mod error;

@@ -1,6 +1,13 @@
 //! Running a command: decide on the projected state, append with the version read, retry a
 //! bounded number of times on a conflict, and wait until the projections have folded the
 //! append (so the caller reads its own write).
+//!
+//! The decision is on the stream as the store holds it: the projector's copy of the stream
+//! at a known version, with the events after that version read. An acceptance lands only
+//! if the stream is still at the version decided on (the append's expected version); a
+//! refusal is given only if the stream's head, read after the decision, is that version.
+//! Otherwise (another instance appended meanwhile) the projector catches up with the log
+//! and the command is decided again.
 
 use std::time::Duration;
 
@@ -91,11 +98,15 @@ pub async fn execute(
     }
     let stream = command.stream();
     let mut attempt = 0;
+    // Whether a decision to append lost a race to another writer.
+    let mut conflicted = false;
     loop {
         attempt += 1;
+        let decided_on;
         let decided = {
             let p = live.read();
             let version = p.version(&stream);
+            decided_on = version;
             let events: Result<Vec<NewEvent>, AppError> = (|| match command {
                 Command::Tournament { command, .. } => {
                     let empty = play::Tournament::new();
@@ -118,10 +129,24 @@ pub async fn execute(
         };
         let (version, events) = match decided {
             Ok(decided) => decided,
-            // Accepted on the state it was first decided on, refused on the state a
-            // concurrent command left: the caller lost a race, which it is told.
-            Err(e @ (AppError::Tournament(_) | AppError::League(_))) if attempt > 1 => {
-                return Err(AppError::Raced(Box::new(e)));
+            Err(e @ (AppError::Tournament(_) | AppError::League(_))) => {
+                // A refusal stands only on the stream's current version: an acceptance is
+                // checked by the append's expected version, a refusal by reading the
+                // stream's head. Behind it (another instance appended), the projector
+                // catches up and the command is decided again.
+                let current = store.stream_head(&stream).await?.map_or(0, |(v, _)| v);
+                if current > decided_on && attempt < MAX_ATTEMPTS {
+                    tracing::debug!(attempt, decided_on, current, "refused on a stale state");
+                    live.catch_up(store, READ_YOUR_WRITE).await?;
+                    continue;
+                }
+                // Accepted on the state it was first decided on, refused on the state a
+                // concurrent command left: the caller lost a race, which it is told.
+                return Err(if conflicted {
+                    AppError::Raced(Box::new(e))
+                } else {
+                    e
+                });
             }
             Err(e) => return Err(e),
         };
@@ -169,9 +194,8 @@ pub async fn execute(
                 // Someone else appended first: wait until their events are folded, decide
                 // again on the new state.
                 tracing::debug!(attempt, version, ?actual, "conflict: deciding again");
-                if let Some(position) = store.last_position().await? {
-                    live.reach(position, READ_YOUR_WRITE).await?;
-                }
+                conflicted = true;
+                live.catch_up(store, READ_YOUR_WRITE).await?;
             }
             Err(e) => return Err(e.into()),
         }

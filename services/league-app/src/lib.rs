@@ -56,6 +56,12 @@ pub enum AppError {
         field: &'static str,
         message: String,
     },
+    /// A position asked for that the log does not hold (yet).
+    #[error("the log ends at {}, before position {position}", end.map_or_else(|| "its start".to_owned(), |e| format!("position {e}")))]
+    PastTheEnd { position: u64, end: Option<u64> },
+    /// This instance has not folded the log as far as `position` in the time allowed.
+    #[error("this instance has folded the log to {}, not yet to position {position}", folded.map_or_else(|| "its start".to_owned(), |f| format!("position {f}")))]
+    NotCaughtUp { position: u64, folded: Option<u64> },
     #[error("{0}")]
     Other(String),
 }

@@ -158,6 +158,53 @@ impl Live {
         }
     }
 
+    /// The position folded so far (`None` before the first event).
+    pub fn folded(&self) -> Option<u64> {
+        *self.position.borrow()
+    }
+
+    /// Waits until the projector has folded `position`, which the store holds (another
+    /// instance may have appended it): once the log is readable that far, this process's
+    /// readers are woken to read it now rather than at their next poll. Fails after
+    /// `timeout`, and at once for a position past the log's end.
+    pub async fn catch_up_to(
+        &self,
+        store: &Store,
+        position: u64,
+        timeout: Duration,
+    ) -> Result<(), AppError> {
+        // Positions start at 1: 0 asks for nothing.
+        if position == 0 || self.folded().is_some_and(|p| p >= position) {
+            return Ok(());
+        }
+        let head = store.last_position().await?;
+        if head.is_none_or(|head| head < position) {
+            return Err(AppError::PastTheEnd {
+                position,
+                end: head,
+            });
+        }
+        let started = tokio::time::Instant::now();
+        store.wait_readable(position, timeout).await?;
+        store.wake_subscribers();
+        self.reach(position, timeout.saturating_sub(started.elapsed()))
+            .await
+            .map_err(|_| AppError::NotCaughtUp {
+                position,
+                folded: self.folded(),
+            })
+    }
+
+    /// Waits until the projector has folded every event the store holds now: what a
+    /// decision must see, when another instance may have appended (a command is decided on
+    /// its stream as the store holds it, not on a projection that lags).
+    pub async fn catch_up(&self, store: &Store, timeout: Duration) -> Result<(), AppError> {
+        match store.last_position().await? {
+            Some(head) => self.catch_up_to(store, head, timeout).await,
+            None => Ok(()),
+        }
+    }
+
     /// Stops following and writes a last checkpoint, even while others still share this
     /// projector (a server's lingering WebSocket sessions): they keep reading what was
     /// folded. Only the first call waits for the projector's task; later calls return at

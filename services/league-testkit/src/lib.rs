@@ -4,6 +4,8 @@
 //! - [`Scratch`]: a fresh database of either backend (a new SQLite file in the working
 //!   directory, or a new schema in a PostgreSQL database), dropped with
 //!   [`Scratch::drop_it`].
+//! - [`ScratchDatabase`]: a fresh PostgreSQL database of its own, for processes that
+//!   take only a URL.
 //! - [`fill`]: appends many small events to one stream, to give a log its size.
 //! - [`read_whole_log_in_pages`]: reads a whole log page by page, as a catching-up reader.
 
@@ -112,6 +114,59 @@ impl Scratch {
         }
         if let Some(file) = &self.file {
             remove_sqlite(file);
+        }
+    }
+}
+
+/// A fresh PostgreSQL database of its own (not a schema in a shared one), for processes
+/// that take only a URL (`league serve --database`): [`ScratchDatabase::url`] names it;
+/// dropped, whoever is still connected, by [`ScratchDatabase::drop_it`].
+pub struct ScratchDatabase {
+    server: String,
+    name: String,
+    url: String,
+}
+
+impl ScratchDatabase {
+    /// Creates it on the server of `server_url` (a `postgres://` URL of any database there).
+    pub async fn new(server_url: &str) -> Result<Self, StoreError> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let name = format!("league_scratch_{}_{nanos}", std::process::id());
+        let mut conn = PgConnectOptions::from_str(server_url)?.connect().await?;
+        sqlx::raw_sql(AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&mut conn)
+            .await?;
+        conn.close().await?;
+        let url = PgConnectOptions::from_str(server_url)?
+            .database(&name)
+            .to_url_lossy()
+            .to_string();
+        Ok(Self {
+            server: server_url.to_owned(),
+            name,
+            url,
+        })
+    }
+
+    /// The new database's URL.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Drops it, closing whatever connections remain.
+    pub async fn drop_it(&self) {
+        if let Ok(opts) = PgConnectOptions::from_str(&self.server)
+            && let Ok(mut conn) = opts.connect().await
+        {
+            let _ = sqlx::raw_sql(AssertSqlSafe(format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            )))
+            .execute(&mut conn)
+            .await;
         }
     }
 }

@@ -106,7 +106,8 @@ pub fn build(state: Option<ApiState>) -> ApiSchema {
     )
     .limit_depth(MAX_DEPTH)
     .limit_complexity(MAX_COMPLEXITY)
-    .extension(crate::error_codes::ErrorCodes);
+    .extension(crate::error_codes::ErrorCodes)
+    .extension(crate::consistency::Consistency);
     match state {
         Some(state) => builder.data(state).finish(),
         None => builder.finish(),

@@ -573,7 +573,9 @@ impl Store {
         }
     }
 
-    pub(crate) fn wake_subscribers(&self) {
+    /// Wakes this process's readers of the log ([`Store::subscribe_all`]) to read now:
+    /// another process's append reaches them only by its hint or their next poll.
+    pub fn wake_subscribers(&self) {
         self.inner.wake.send_modify(|g| *g = g.wrapping_add(1));
     }
 
