@@ -61,8 +61,11 @@ fn min_position(value: &Value) -> Result<u64, ApiError> {
     })
 }
 
+/// An error of the request as a whole: no place in the document.
 fn server_error(e: ApiError) -> ServerError {
-    async_graphql::Error::from(e).into_server_error(async_graphql::Pos::default())
+    let mut e = async_graphql::Error::from(e).into_server_error(async_graphql::Pos::default());
+    e.locations.clear();
+    e
 }
 
 #[async_graphql::async_trait::async_trait]

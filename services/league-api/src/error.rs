@@ -45,6 +45,8 @@ pub mod code {
     /// This instance has not yet folded the log as far as the request needs (its
     /// `minPosition`, or the log's end for a command) within the time allowed: try again.
     pub const NOT_CAUGHT_UP: &str = "NOT_CAUGHT_UP";
+    /// This instance is stopping (HTTP 503): send the request again, to another instance.
+    pub const UNAVAILABLE: &str = "UNAVAILABLE";
 }
 
 /// Why a request failed, as the API reports it.

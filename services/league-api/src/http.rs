@@ -45,6 +45,9 @@ async fn readyz(state: web::Data<ApiState>) -> HttpResponse {
         HttpResponse::ServiceUnavailable()
             .json(serde_json::json!({"ready": false, "reason": reason}))
     };
+    if *state.stopping.borrow() {
+        return unready("shutting down".to_owned());
+    }
     if let Err(e) = state.store.ping().await {
         let id = correlation_id();
         tracing::warn!(correlation_id = %id, "readyz: database unreachable: {e}");
@@ -396,6 +399,20 @@ async fn execute(
     state: &ApiState,
 ) -> HttpResponse {
     let started = std::time::Instant::now();
+    if *state.stopping.borrow() {
+        let mut refused = error_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::client(
+                crate::error::code::UNAVAILABLE,
+                "this instance is shutting down: send the request again",
+            ),
+        );
+        refused.headers_mut().insert(
+            actix_web::http::header::CONNECTION,
+            actix_web::http::header::HeaderValue::from_static("close"),
+        );
+        return refused;
+    }
     let principal = match authenticate(state, req).await {
         Ok(p) => p,
         Err(refused) => return refused,

@@ -56,8 +56,8 @@ use league_store::Store;
 pub use http::MAX_BODY;
 pub use schema::{ApiSchema, ApiState, sdl};
 
-/// Seconds the server waits for requests in flight when it is told to stop.
-const SHUTDOWN_GRACE_SECS: u64 = 5;
+/// Seconds the server waits for requests in flight when it is told to stop, by default.
+pub const SHUTDOWN_GRACE_SECS: u64 = 10;
 /// HTTP worker threads per core. Each worker is a single-threaded event loop: on a busy
 /// server a command whose append or projection has just come back waits there behind every
 /// WebSocket frame and request queued on its worker. With two per core the kernel
@@ -90,6 +90,9 @@ pub struct Options {
     /// Whether callers without a token may introspect the schema (`__schema`, `__type`):
     /// the SDL is public by default, as GraphiQL and code generators expect.
     pub anonymous_introspection: bool,
+    /// How long a stopping server waits for the requests in flight before it closes their
+    /// connections (its last checkpoint is written after).
+    pub shutdown_grace: std::time::Duration,
 }
 
 impl Default for Options {
@@ -101,6 +104,7 @@ impl Default for Options {
             auth_failures_per_minute: 30,
             trusted_proxies: Vec::new(),
             anonymous_introspection: true,
+            shutdown_grace: std::time::Duration::from_secs(SHUTDOWN_GRACE_SECS),
         }
     }
 }
@@ -146,8 +150,11 @@ where
     run_with(listener, store, Options::default(), shutdown).await
 }
 
-/// Serves the API on `listener` until `shutdown` completes, then stops the live projector
-/// (writing its last checkpoint).
+/// Serves the API on `listener` until `shutdown` completes, then stops gracefully: `/readyz`
+/// answers 503 (a load balancer stops sending), new GraphQL requests are refused with
+/// `UNAVAILABLE`, WebSockets are closed with 1001 (going away), the requests in flight
+/// finish within [`Options::shutdown_grace`], and the live projector stops with its last
+/// checkpoint written.
 pub async fn run_with<F>(
     listener: std::net::TcpListener,
     store: Store,
@@ -159,6 +166,9 @@ where
 {
     let live = Arc::new(Live::spawn(store.clone()));
     let clock_store = store.clone();
+    // Turned on when the server is told to stop: readiness fails, new requests are refused,
+    // WebSockets are closed with 1001 (going away) for their clients to reconnect elsewhere.
+    let (stop_now, stopping) = tokio::sync::watch::channel(false);
     let metrics: Arc<metrics::Metrics> = Arc::default();
     let state = ApiState {
         store,
@@ -173,6 +183,7 @@ where
         trusted_proxies: Arc::new(options.trusted_proxies.clone()),
         tokens: Arc::default(),
         league_codes: Arc::default(),
+        stopping,
     };
     let schema = schema::build(Some(state.clone()));
     let workers = std::thread::available_parallelism()
@@ -215,7 +226,7 @@ where
     })
     .workers(workers)
     .disable_signals()
-    .shutdown_timeout(SHUTDOWN_GRACE_SECS)
+    .shutdown_timeout(options.shutdown_grace.as_secs().max(1))
     .listen(listener)?
     .run();
     let handle = server.handle();
@@ -230,6 +241,7 @@ where
     ));
     tokio::spawn(async move {
         shutdown.await;
+        let _ = stop_now.send(true);
         handle.stop(true).await;
     });
     let served = server.await;

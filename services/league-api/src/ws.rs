@@ -26,7 +26,8 @@
 //! answered with close code 4401, a second `connection_init` with 4429, a message that is
 //! not valid JSON of the protocol with 4400, a refused token with 4403, a subscription id
 //! already running with 4409, and a connection with no `connection_init` after 10 seconds
-//! with 4408. `complete` (or `stop`) ends a subscription and is acknowledged with
+//! with 4408; a server that is stopping closes every connection with 1001 (going away), for
+//! its clients to reconnect to another instance. `complete` (or `stop`) ends a subscription and is acknowledged with
 //! `complete`; a subscription's stream ending sends `complete`. A connection runs at most
 //! 100 subscriptions at once: one more is answered with an `error` message for its id. Every
 //! 5 seconds the server pings and checks the connection's token again (closing with 1008
@@ -168,6 +169,8 @@ enum Woken {
     /// A subscription's next response, or `None` when it ended.
     Response(String, Option<Bytes>),
     Tick,
+    /// The server is stopping.
+    Stopping,
 }
 
 /// How a connection ends.
@@ -200,6 +203,7 @@ impl Connection {
         let mut heard = Instant::now();
         let mut heartbeat =
             tokio::time::interval_at(tokio::time::Instant::now() + HEARTBEAT, HEARTBEAT);
+        let mut stopping = self.state.stopping.clone();
         let close = loop {
             let woken = {
                 let subscriptions = &mut self.subscriptions;
@@ -208,9 +212,16 @@ impl Connection {
                     message = messages.next() => Woken::Client(message),
                     (id, response) = next => Woken::Response(id, response),
                     _ = heartbeat.tick() => Woken::Tick,
+                    _ = stopping.wait_for(|s| *s) => Woken::Stopping,
                 }
             };
             let sent = match woken {
+                Woken::Stopping => {
+                    break Some(Close(
+                        CloseCode::Away,
+                        "the server is shutting down: reconnect".to_owned(),
+                    ));
+                }
                 Woken::Client(None) => break None,
                 Woken::Client(Some(Err(e))) => {
                     break Some(Close(CloseCode::Protocol, e.to_string()));

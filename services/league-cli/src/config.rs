@@ -104,6 +104,10 @@ pub struct ServeConfig {
     /// into the Merkle tree, but no tree heads are signed.
     #[arg(long, env = "LEAGUE_SIGNING_KEY", hide_env_values = true)]
     pub signing_key: Option<String>,
+    /// Seconds a stopping server (SIGTERM, SIGINT) waits for the requests in flight before
+    /// it closes their connections and writes its last checkpoint.
+    #[arg(long, env = "LEAGUE_SHUTDOWN_GRACE", default_value_t = league_api::SHUTDOWN_GRACE_SECS)]
+    pub shutdown_grace: u64,
 }
 
 /// The signing key from its hex seed.

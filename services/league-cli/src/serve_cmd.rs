@@ -138,6 +138,7 @@ pub fn serve(args: ServeConfig) -> ExitCode {
             auth_failures_per_minute: args.auth_failures_per_minute,
             trusted_proxies: args.trusted_proxy.clone(),
             anonymous_introspection: !args.no_anonymous_introspection,
+            shutdown_grace: std::time::Duration::from_secs(args.shutdown_grace),
         };
         let served = league_api::run_with(listener, store.clone(), options, shutdown).await;
         sealer.stop();

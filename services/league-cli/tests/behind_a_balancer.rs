@@ -11,64 +11,18 @@
     reason = "integration tests: a panic is the failure report"
 )]
 
-use std::io::{BufRead as _, BufReader};
-use std::process::{Child, Command, Stdio};
+mod common;
+
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::{Process, ready, serve};
 use futures_util::{SinkExt as _, StreamExt as _};
 use league_api::auth::{Role, create_token};
 use league_engine::tournament::play::Tracking;
 use league_store::Store;
 use league_tests::{WebSocket, a_league, metrics_page, play_to_a_winner, series};
 use serde_json::{Value, json};
-
-/// Kills a process when the test ends, however it ends.
-struct Process(Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `league serve` on `database`, on a port of its choosing; returns the process and its
-/// address (`http://127.0.0.1:<port>`), once it says it is serving.
-fn serve(database: &str) -> (Process, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_league"))
-        .args([
-            "serve",
-            "--database",
-            database,
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-        ])
-        .env("LEAGUE_SIGNING_KEY", "07".repeat(32))
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let process = Process(child);
-    let mut lines = BufReader::new(stderr).lines();
-    let mut said = String::new();
-    let address = loop {
-        let line = lines
-            .next()
-            .unwrap_or_else(|| panic!("league serve stopped:\n{said}"))
-            .unwrap();
-        said.push_str(&line);
-        said.push('\n');
-        if let Some(at) = line.find("serving http://") {
-            let url = &line[at + "serving ".len()..];
-            break url.trim_end_matches("/graphql").trim().to_owned();
-        }
-    };
-    // Keep draining its output so it never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    (process, address)
-}
 
 /// A port free now (the balancer binds it a moment later).
 fn free_port() -> u16 {
@@ -115,23 +69,6 @@ fn balancer(instances: &[String], dir: &std::path::Path) -> (Process, String) {
             panic!("HAProxy is needed (`apt-get install haproxy`; .ci/run installs it): {e}")
         });
     (Process(child), format!("http://127.0.0.1:{port}"))
-}
-
-/// Waits until `url` answers 200.
-async fn ready(url: &str) {
-    let started = Instant::now();
-    loop {
-        if let Ok(response) = awc::Client::new().get(url).send().await
-            && response.status().is_success()
-        {
-            return;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "{url} not ready in 30 s"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 /// The versions of the table views a subscription receives until one reaches `last`
