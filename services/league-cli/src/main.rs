@@ -56,6 +56,10 @@ enum Command {
     Simulate(league_cmd::SimulateArgs),
     /// Rebuild every read model from position 0; `--check` compares with the live ones.
     Rebuild(league_cmd::RebuildArgs),
+    /// Copy a whole store (its log with every hash, seal and signed head, its tokens, held
+    /// seeds and read models) into an empty database, e.g. from SQLite to PostgreSQL, and
+    /// audit both.
+    Copy(store_cmd::CopyArgs),
     /// Serve the GraphQL API (default: SQLite `league.db`, port 8080).
     Serve(config::ServeConfig),
     /// API bearer tokens: create (printed once), list, revoke.
@@ -112,6 +116,7 @@ fn main() -> ExitCode {
         Command::Formula(command) => formula_cmd::run(command),
         Command::Simulate(args) => league_cmd::simulate(args),
         Command::Rebuild(args) => league_cmd::rebuild(args),
+        Command::Copy(args) => store_cmd::copy(args),
         Command::Serve(args) => serve_cmd::serve(args),
         Command::Token(command) => serve_cmd::token(command),
         Command::Schema(args) => serve_cmd::schema(args),

@@ -106,6 +106,14 @@ pub enum StoreError {
     /// Applying the migrations failed.
     #[error("migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A copy's target already holds rows (in the table named).
+    #[error("the target database is not empty: its table {0} has rows; copy into a new database")]
+    CopyTargetNotEmpty(String),
+    /// The source's log grew while it was copied.
+    #[error(
+        "the source's log grew during the copy (is a service still writing to it?): nothing was copied; stop it and copy again"
+    )]
+    CopySourceMoved,
 }
 
 impl StoreError {

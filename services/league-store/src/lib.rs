@@ -15,7 +15,8 @@
 //!   `verify` and `tokens`, one function per backend and operation; bulk reads of the
 //!   SQLite log in a file in `store::sqlite::direct` (rows read in place through
 //!   rusqlite); PostgreSQL appends on known heads written in groups, one transaction for
-//!   many streams, in `store::postgres::batch`.
+//!   many streams, in `store::postgres::batch`; [`store::copy`]: a whole store copied,
+//!   row for row, into an empty one on either backend (`Store::copy_to`).
 //! - [`subscribe`]: `subscribe_all`, catch-up then live.
 //! - [`hash`]: the byte encodings of event hashes and tree-head messages
 //!   (`docs/event-store.md`).

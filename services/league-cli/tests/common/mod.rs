@@ -7,6 +7,9 @@ use std::io::{BufRead as _, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The seed of the signing key [`serve`] gives its servers (32 bytes of 7).
+pub const SIGNING_SEED: [u8; 32] = [7; 32];
+
 /// Kills a process when the test ends, however it ends.
 pub struct Process(pub Child);
 
@@ -30,7 +33,7 @@ pub fn serve(database: &str) -> (Process, String) {
             "--port",
             "0",
         ])
-        .env("LEAGUE_SIGNING_KEY", "07".repeat(32))
+        .env("LEAGUE_SIGNING_KEY", "07".repeat(32)) // SIGNING_SEED
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();

@@ -8,6 +8,7 @@
 //! the public methods here, and those of `sealer`, `tokens` and `verify`, choose between
 //! them, each with one `match` on the backend (`Db`) calling one function per backend.
 
+pub mod copy;
 pub(crate) mod postgres;
 pub mod releases;
 pub(crate) mod sqlite;
