@@ -39,13 +39,14 @@ async fn healthz() -> HttpResponse {
     HttpResponse::Ok().content_type("text/plain").body("ok")
 }
 
-/// Ready when the database answers and the live projector has folded the whole log.
+/// Ready when the database answers and the live projector folds the whole log (as it stood
+/// when asked) within [`READY_WITHIN`]; not ready once the server is stopping.
 async fn readyz(state: web::Data<ApiState>) -> HttpResponse {
     let unready = |reason: String| {
         HttpResponse::ServiceUnavailable()
             .json(serde_json::json!({"ready": false, "reason": reason}))
     };
-    if *state.stopping.borrow() {
+    if *state.stage.borrow() != crate::Stage::Serving {
         return unready("shutting down".to_owned());
     }
     if let Err(e) = state.store.ping().await {
@@ -61,15 +62,28 @@ async fn readyz(state: web::Data<ApiState>) -> HttpResponse {
             return unready(format!("database error (correlation id {id})"));
         }
     };
-    let folded = *state.live.position.borrow();
-    match (last, folded) {
-        (None, _) => HttpResponse::Ok().json(serde_json::json!({"ready": true})),
-        (Some(last), Some(folded)) if folded >= last => {
-            HttpResponse::Ok().json(serde_json::json!({"ready": true, "position": folded}))
-        }
-        (Some(last), folded) => unready(format!("projections at {folded:?}, the log at {last}")),
+    // Caught up with the log as it stood a moment ago: instances on one database trail each
+    // other by milliseconds, which is no reason to take one out of its balancer.
+    let Some(last) = last else {
+        return HttpResponse::Ok().json(serde_json::json!({"ready": true}));
+    };
+    match state
+        .live
+        .catch_up_to(&state.store, last, READY_WITHIN)
+        .await
+    {
+        Ok(()) => HttpResponse::Ok()
+            .json(serde_json::json!({"ready": true, "position": state.live.folded()})),
+        Err(_) => unready(format!(
+            "projections at {:?}, the log at {last}",
+            state.live.folded()
+        )),
     }
 }
+
+/// How far behind the log an instance may be and still answer ready: it must fold the log
+/// as it stood when asked within this time.
+const READY_WITHIN: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Prometheus text: requests, latencies, commands and appended events, subscribers, the
 /// rate limit's refusals, and the projection lag.
@@ -399,7 +413,7 @@ async fn execute(
     state: &ApiState,
 ) -> HttpResponse {
     let started = std::time::Instant::now();
-    if *state.stopping.borrow() {
+    if *state.stage.borrow() == crate::Stage::Closing {
         let mut refused = error_response(
             StatusCode::SERVICE_UNAVAILABLE,
             ApiError::client(
@@ -499,7 +513,22 @@ async fn execute(
             state
                 .metrics
                 .request(kind, response.errors.is_empty(), started.elapsed());
-            let mut answered = HttpResponse::build(answer.status(&response));
+            // Nothing ran because this instance is behind: a retry (on any instance) is safe.
+            let behind = response.data == async_graphql::Value::Null
+                && !response.errors.is_empty()
+                && response.errors.iter().all(|e| {
+                    e.extensions.as_ref().and_then(|x| x.get("code"))
+                        == Some(&async_graphql::Value::from(
+                            crate::error::code::NOT_CAUGHT_UP,
+                        ))
+                });
+            let mut answered = if behind {
+                let mut unavailable = HttpResponse::ServiceUnavailable();
+                unavailable.insert_header((actix_web::http::header::RETRY_AFTER, "1"));
+                unavailable
+            } else {
+                HttpResponse::build(answer.status(&response))
+            };
             // How far this instance had folded the log: at least every position this answer
             // reflects (a mutation waits for its own), for the client to send back.
             if let Some(position) = state.live.folded() {
@@ -531,6 +560,21 @@ async fn subscriptions(
     state: web::Data<ApiState>,
 ) -> actix_web::Result<HttpResponse> {
     let started = std::time::Instant::now();
+    // A stopping server takes no new WebSocket: the client connects again, elsewhere.
+    if *state.stage.borrow() != crate::Stage::Serving {
+        let mut refused = error_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::client(
+                crate::error::code::UNAVAILABLE,
+                "this instance is shutting down: connect again",
+            ),
+        );
+        refused.headers_mut().insert(
+            actix_web::http::header::RETRY_AFTER,
+            actix_web::http::header::HeaderValue::from_static("1"),
+        );
+        return Ok(refused);
+    }
     let principal = match authenticate(&state, &req).await {
         Ok(p) => p,
         Err(refused) => {

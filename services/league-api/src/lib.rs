@@ -93,6 +93,22 @@ pub struct Options {
     /// How long a stopping server waits for the requests in flight before it closes their
     /// connections (its last checkpoint is written after).
     pub shutdown_grace: std::time::Duration,
+    /// How long a stopping server keeps serving, its readiness failed, before it closes:
+    /// time for a load balancer's health checks (or Kubernetes' endpoints) to take it out,
+    /// so that no request is sent to it once it refuses them.
+    pub shutdown_drain: std::time::Duration,
+}
+
+/// Where a server is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Serving,
+    /// Told to stop: `/readyz` answers 503 and new WebSockets are refused, everything else
+    /// is served, for [`Options::shutdown_drain`].
+    Draining,
+    /// New requests are refused (`UNAVAILABLE`), WebSockets closed with 1001, the requests
+    /// in flight finish within [`Options::shutdown_grace`].
+    Closing,
 }
 
 impl Default for Options {
@@ -105,6 +121,7 @@ impl Default for Options {
             trusted_proxies: Vec::new(),
             anonymous_introspection: true,
             shutdown_grace: std::time::Duration::from_secs(SHUTDOWN_GRACE_SECS),
+            shutdown_drain: std::time::Duration::ZERO,
         }
     }
 }
@@ -150,11 +167,12 @@ where
     run_with(listener, store, Options::default(), shutdown).await
 }
 
-/// Serves the API on `listener` until `shutdown` completes, then stops gracefully: `/readyz`
-/// answers 503 (a load balancer stops sending), new GraphQL requests are refused with
-/// `UNAVAILABLE`, WebSockets are closed with 1001 (going away), the requests in flight
-/// finish within [`Options::shutdown_grace`], and the live projector stops with its last
-/// checkpoint written.
+/// Serves the API on `listener` until `shutdown` completes, then stops gracefully ([`Stage`]):
+/// `/readyz` answers 503 while it still serves for [`Options::shutdown_drain`] (a load
+/// balancer stops sending); then new GraphQL requests are refused with `UNAVAILABLE`,
+/// WebSockets are closed with 1001 (going away), the requests in flight finish within
+/// [`Options::shutdown_grace`], and the live projector stops with its last checkpoint
+/// written.
 pub async fn run_with<F>(
     listener: std::net::TcpListener,
     store: Store,
@@ -166,9 +184,9 @@ where
 {
     let live = Arc::new(Live::spawn(store.clone()));
     let clock_store = store.clone();
-    // Turned on when the server is told to stop: readiness fails, new requests are refused,
-    // WebSockets are closed with 1001 (going away) for their clients to reconnect elsewhere.
-    let (stop_now, stopping) = tokio::sync::watch::channel(false);
+    // Told to stop, the server drains (readiness fails), then closes (new requests refused,
+    // WebSockets closed with 1001 for their clients to reconnect elsewhere).
+    let (set_stage, stage) = tokio::sync::watch::channel(Stage::Serving);
     let metrics: Arc<metrics::Metrics> = Arc::default();
     let state = ApiState {
         store,
@@ -183,7 +201,7 @@ where
         trusted_proxies: Arc::new(options.trusted_proxies.clone()),
         tokens: Arc::default(),
         league_codes: Arc::default(),
-        stopping,
+        stage,
     };
     let schema = schema::build(Some(state.clone()));
     let workers = std::thread::available_parallelism()
@@ -239,9 +257,12 @@ where
             let _ = clock_stopped.await;
         },
     ));
+    let drain = options.shutdown_drain;
     tokio::spawn(async move {
         shutdown.await;
-        let _ = stop_now.send(true);
+        let _ = set_stage.send(Stage::Draining);
+        tokio::time::sleep(drain).await;
+        let _ = set_stage.send(Stage::Closing);
         handle.stop(true).await;
     });
     let served = server.await;

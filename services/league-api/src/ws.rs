@@ -203,7 +203,7 @@ impl Connection {
         let mut heard = Instant::now();
         let mut heartbeat =
             tokio::time::interval_at(tokio::time::Instant::now() + HEARTBEAT, HEARTBEAT);
-        let mut stopping = self.state.stopping.clone();
+        let mut stage = self.state.stage.clone();
         let close = loop {
             let woken = {
                 let subscriptions = &mut self.subscriptions;
@@ -212,7 +212,7 @@ impl Connection {
                     message = messages.next() => Woken::Client(message),
                     (id, response) = next => Woken::Response(id, response),
                     _ = heartbeat.tick() => Woken::Tick,
-                    _ = stopping.wait_for(|s| *s) => Woken::Stopping,
+                    _ = stage.wait_for(|s| *s == crate::Stage::Closing) => Woken::Stopping,
                 }
             };
             let sent = match woken {

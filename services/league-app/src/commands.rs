@@ -135,7 +135,14 @@ pub async fn execute(
                 // stream's head. Behind it (another instance appended), the projector
                 // catches up and the command is decided again.
                 let current = store.stream_head(&stream).await?.map_or(0, |(v, _)| v);
-                if current > decided_on && attempt < MAX_ATTEMPTS {
+                if current > decided_on {
+                    if attempt >= MAX_ATTEMPTS {
+                        // The stream kept moving: no refusal on a state known to be old.
+                        return Err(AppError::Store(StoreError::Conflict {
+                            expected: ExpectedVersion::Exact(decided_on),
+                            actual: Some(current),
+                        }));
+                    }
                     tracing::debug!(attempt, decided_on, current, "refused on a stale state");
                     live.catch_up(store, READ_YOUR_WRITE).await?;
                     continue;

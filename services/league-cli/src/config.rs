@@ -108,6 +108,10 @@ pub struct ServeConfig {
     /// it closes their connections and writes its last checkpoint.
     #[arg(long, env = "LEAGUE_SHUTDOWN_GRACE", default_value_t = league_api::SHUTDOWN_GRACE_SECS)]
     pub shutdown_grace: u64,
+    /// Seconds a stopping server keeps serving, its readiness failed, before it closes:
+    /// behind a load balancer, at least the time its health checks take to notice.
+    #[arg(long, env = "LEAGUE_SHUTDOWN_DRAIN", default_value_t = 0)]
+    pub shutdown_drain: u64,
 }
 
 /// The signing key from its hex seed.

@@ -139,6 +139,7 @@ pub fn serve(args: ServeConfig) -> ExitCode {
             trusted_proxies: args.trusted_proxy.clone(),
             anonymous_introspection: !args.no_anonymous_introspection,
             shutdown_grace: std::time::Duration::from_secs(args.shutdown_grace),
+            shutdown_drain: std::time::Duration::from_secs(args.shutdown_drain),
         };
         let served = league_api::run_with(listener, store.clone(), options, shutdown).await;
         sealer.stop();

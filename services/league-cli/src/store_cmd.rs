@@ -198,11 +198,28 @@ pub fn copy(args: CopyArgs) -> ExitCode {
         Ok(rt) => rt,
         Err(code) => return code,
     };
+    if let Some(path) = missing_sqlite_file(&args.from) {
+        return fail(format!("{}: there is no such file", path.display()));
+    }
     rt.block_on(async {
-        let (source, target) = match (Store::open(&args.from).await, Store::open(&args.to).await) {
-            (Ok(s), Ok(t)) => (s, t),
-            (Err(e), _) => return fail(format!("{}: {e}", args.from)),
-            (_, Err(e)) => return fail(format!("{}: {e}", args.to)),
+        // The source is read as it is: not migrated (an older release's store is refused
+        // below: migrate it first), never written.
+        let as_it_is = StoreOptions {
+            migrate: false,
+            ..StoreOptions::default()
+        };
+        let source = match Store::open_with(&args.from, as_it_is).await {
+            Ok(s) => s,
+            Err(e) => return fail(format!("{}: {e}", args.from)),
+        };
+        match source.last_position().await {
+            Ok(Some(_)) => {}
+            Ok(None) => return fail(format!("{}: the store holds no events", args.from)),
+            Err(e) => return fail(format!("{}: {e}", args.from)),
+        }
+        let target = match Store::open(&args.to).await {
+            Ok(t) => t,
+            Err(e) => return fail(format!("{}: {e}", args.to)),
         };
         let copied = source
             .copy_to(&target, |table, rows| {
@@ -213,6 +230,12 @@ pub fn copy(args: CopyArgs) -> ExitCode {
             .await;
         let copied = match copied {
             Ok(c) => c,
+            Err(e @ league_store::StoreError::Database(_)) => {
+                return fail(format!(
+                    "{e} (a store of an older release is copied once migrated: `league migrate --database {}`)",
+                    args.from
+                ));
+            }
             Err(e) => return fail(e),
         };
         for (table, rows) in &copied.tables {
@@ -225,25 +248,56 @@ pub fn copy(args: CopyArgs) -> ExitCode {
             target.verify(0, u64::MAX, None).await,
         );
         source.close().await;
-        target.close().await;
-        let (before, after) = match (before, after) {
-            (Ok(b), Ok(a)) => (b, a),
-            (Err(e), _) | (_, Err(e)) => return fail(e),
+        let audited = match (before, after) {
+            (Ok(b), Ok(a)) => Ok((b, a)),
+            (Err(e), _) | (_, Err(e)) => Err(e),
         };
-        println!("== the source audited\n{before}");
-        println!("== the copy audited\n{after}");
-        let same = before.events_checked == after.events_checked
-            && before.tree_size == after.tree_size
-            && before.root == after.root
-            && before.tree_heads_checked == after.tree_heads_checked;
-        if after.first_break.is_some() || !same {
-            eprintln!("error: the copy does not audit as the source does");
+        let refused = match &audited {
+            Err(e) => Some(e.to_string()),
+            Ok((before, after)) => {
+                println!("== the source audited\n{before}");
+                println!("== the copy audited\n{after}");
+                let same = before.events_checked == after.events_checked
+                    && before.tree_size == after.tree_size
+                    && before.root == after.root
+                    && before.tree_heads_checked == after.tree_heads_checked;
+                match (&before.first_break, same && after.first_break.is_none()) {
+                    (Some(b), _) => Some(format!("the source's log is broken at {b}")),
+                    (None, false) => Some("the copy does not audit as the source does".into()),
+                    (None, true) => None,
+                }
+            }
+        };
+        if let Some(why) = refused {
+            // Nothing is left half-done: the target is emptied again.
+            let undone = target.undo_copy().await;
+            target.close().await;
+            eprintln!("error: {why}: the copy was removed from the target");
+            if let Err(e) = undone {
+                eprintln!("error: removing it failed: {e}");
+            }
             return ExitCode::from(1);
         }
+        target.close().await;
+        let Ok((_, after)) = audited else {
+            return ExitCode::from(1);
+        };
         println!(
             "copied {} events, {} sealed, {} signed tree heads: the copy audits as the source",
             after.events_checked, after.tree_size, after.tree_heads_checked
         );
         ExitCode::SUCCESS
     })
+}
+
+/// The file of a `sqlite:` URL when it does not exist (opening it would create it).
+fn missing_sqlite_file(url: &str) -> Option<std::path::PathBuf> {
+    let path = url.strip_prefix("sqlite:")?;
+    let path = path.strip_prefix("//").unwrap_or(path);
+    let path = path.split('?').next().unwrap_or(path);
+    if path.is_empty() || path == ":memory:" {
+        return None;
+    }
+    let path = std::path::PathBuf::from(path);
+    (!path.exists()).then_some(path)
 }

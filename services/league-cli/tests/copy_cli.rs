@@ -174,3 +174,38 @@ async fn a_season_moves_from_sqlite_to_postgres_and_back_intact() {
     postgres.drop_it().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_copy_from_nothing_is_refused_and_creates_nothing() {
+    let dir = std::env::temp_dir().join(format!("league-copy-none-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("leage.db");
+    let target = format!("sqlite:{}", dir.join("target.db").display());
+    let refused = league(&[
+        "copy",
+        "--from",
+        &format!("sqlite:{}", missing.display()),
+        "--to",
+        &target,
+    ]);
+    assert!(!refused.status.success());
+    assert!(
+        said(&refused).contains("no such file"),
+        "{}",
+        said(&refused)
+    );
+    assert!(!missing.exists(), "the mistyped source was created");
+
+    // A store with no events is nothing to copy.
+    let empty = format!("sqlite:{}", dir.join("empty.db").display());
+    let migrated = league(&["migrate", "--database", &empty]);
+    assert!(migrated.status.success(), "{}", said(&migrated));
+    let refused = league(&["copy", "--from", &empty, "--to", &target]);
+    assert!(!refused.status.success());
+    assert!(
+        said(&refused).contains("holds no events"),
+        "{}",
+        said(&refused)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,7 +1,8 @@
-//! `league serve` stops gracefully on SIGTERM, on both backends: its WebSockets are closed
-//! with 1001 (going away), it exits with status 0 within its grace period, and the read
-//! models it wrote last are those a fresh fold of the log gives (`league rebuild --check`
-//! answers `identical`).
+//! `league serve` stops gracefully on SIGTERM, on both backends: its readiness fails at once
+//! while it still answers requests for its drain time, then its WebSockets are closed with
+//! 1001 (going away), it exits with status 0 within its grace period, and the read models
+//! it wrote last are those a fresh fold of the log gives (`league rebuild --check` answers
+//! `identical`).
 
 #![allow(
     clippy::unwrap_used,
@@ -14,7 +15,7 @@ mod common;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{ready, serve};
+use common::{ready, serve_with};
 use league_api::auth::{Role, create_token};
 use league_engine::tournament::play::Tracking;
 use league_store::Store;
@@ -24,9 +25,9 @@ use serde_json::json;
 async fn stops_gracefully(database: &str) {
     let store = Store::open(database).await.unwrap();
     let (_, admin) = create_token(&store, Role::Admin, None, None).await.unwrap();
-    let (mut server, base) = serve(database);
+    let (mut server, base) = serve_with(database, &["--shutdown-drain", "2"]);
     ready(&format!("{base}/readyz")).await;
-    let app = league_tests::remote(base, store.clone(), admin);
+    let app = league_tests::remote(base.clone(), store.clone(), admin);
     league_tests::a_league(&app).await;
     league_tests::started(&app, "night", "crown", Tracking::Results, &["ann", "bob"]).await;
     let mut screen = app
@@ -50,7 +51,33 @@ async fn stops_gracefully(database: &str) {
         .status()
         .unwrap();
     assert!(term.success());
+    // Draining: not ready, but still answering, and the screen still open.
+    loop {
+        let status = awc::Client::new()
+            .get(format!("{base}/readyz"))
+            .send()
+            .await
+            .unwrap()
+            .status();
+        if status == 503 {
+            break;
+        }
+        assert!(stopped_at.elapsed() < Duration::from_secs(1), "still ready");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let entries = app
+        .admin("query { tournament(id: \"night\") { entries } }", json!({}))
+        .await;
+    assert_eq!(entries["tournament"]["entries"], 2);
+    assert!(
+        stopped_at.elapsed() < Duration::from_secs(2),
+        "the drain took too long to test"
+    );
     assert_eq!(league_tests::closed_with(&mut screen).await, 1001);
+    assert!(
+        stopped_at.elapsed() >= Duration::from_secs(2),
+        "closed before the drain ended"
+    );
     let status = loop {
         if let Some(status) = server.0.try_wait().unwrap() {
             break status;

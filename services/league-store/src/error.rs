@@ -114,6 +114,13 @@ pub enum StoreError {
         "the source's log grew during the copy (is a service still writing to it?): nothing was copied; stop it and copy again"
     )]
     CopySourceMoved,
+    /// A copy into PostgreSQL whose positions the target's transaction ids have not passed:
+    /// its log would not be readable, and new events would sort before the copied ones.
+    #[error(
+        "the copied log reaches position {position}, which this PostgreSQL cluster's transaction ids (at {xid}) have not passed: nothing was copied; copy into a cluster whose transaction counter is past {}",
+        position >> 16
+    )]
+    CopyPositionsAhead { position: u64, xid: u64 },
 }
 
 impl StoreError {

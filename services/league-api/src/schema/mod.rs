@@ -56,8 +56,8 @@ pub struct ApiState {
     /// Held while a league's code is checked against every league and set, so that two
     /// leagues cannot take one code through this instance.
     pub league_codes: Arc<tokio::sync::Mutex<()>>,
-    /// True once the server is stopping.
-    pub stopping: tokio::sync::watch::Receiver<bool>,
+    /// Where the server is in its life: serving, draining, closing.
+    pub stage: tokio::sync::watch::Receiver<crate::Stage>,
 }
 
 /// The queries: tournaments and their tables, leagues with their standings and player

@@ -23,6 +23,11 @@ impl Drop for Process {
 /// `league serve` on `database`, on a port of its choosing; returns the process and its
 /// address (`http://127.0.0.1:<port>`), once it says it is serving.
 pub fn serve(database: &str) -> (Process, String) {
+    serve_with(database, &[])
+}
+
+/// [`serve`] with more flags.
+pub fn serve_with(database: &str, flags: &[&str]) -> (Process, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_league"))
         .args([
             "serve",
@@ -33,6 +38,7 @@ pub fn serve(database: &str) -> (Process, String) {
             "--port",
             "0",
         ])
+        .args(flags)
         .env("LEAGUE_SIGNING_KEY", "07".repeat(32)) // SIGNING_SEED
         .stderr(Stdio::piped())
         .spawn()

@@ -6,14 +6,22 @@
 //! checkpoint. Nothing is recomputed, so `verify` on the copy checks the very hashes,
 //! chains and signatures of the original.
 //!
+//! The source is read in one snapshot (a read-only transaction), so a copy is consistent
+//! even of a store being written; a source whose log grew meanwhile is refused all the same,
+//! since the copy would miss the newest events.
+//!
 //! Positions stay as they were. On PostgreSQL, new appends take positions from their
-//! transaction ids (shifted left by 16 bits), far above a copied SQLite log's dense ones, so
-//! the log stays in order; on SQLite, new appends continue from the largest.
+//! transaction ids (shifted left by 16 bits), and the log is read only below the oldest
+//! running transaction's; a copied log's positions must therefore lie below the target's
+//! transaction counter (a SQLite log's dense positions do, unless it holds more than a few
+//! tens of millions of events on a new cluster; a PostgreSQL log's do on a cluster as old).
+//! The copy checks this before it commits and refuses otherwise. On SQLite, new appends
+//! continue from the largest position.
 
+use sqlx::AssertSqlSafe;
 use sqlx::Row as _;
 use sqlx::postgres::PgRow;
 use sqlx::sqlite::SqliteRow;
-use sqlx::{AssertSqlSafe, PgPool, SqlitePool};
 
 use super::{Db, Store};
 use crate::error::StoreError;
@@ -176,11 +184,11 @@ impl Copied {
 }
 
 impl Store {
-    /// Copies every row of this store into `target`, which must be empty (migrated, with no
-    /// event, token, seal or read model), in one transaction on the target: a copy that
-    /// fails leaves the target as it was. The source should not be written meanwhile (stop
-    /// the service): a source whose log grew during the copy is refused (`CopySourceMoved`)
-    /// and the target left empty. `progress` is told each table's rows as they go.
+    /// Copies every row of this store, as one snapshot, into `target`, which must be empty
+    /// (migrated, with no event, token, seal or read model), in one transaction on the
+    /// target: a copy that fails leaves the target as it was. The source should not be
+    /// written meanwhile (stop the service): a source whose log grew during the copy is
+    /// refused (`CopySourceMoved`). `progress` is told each table's rows as they go.
     pub async fn copy_to(
         &self,
         target: &Store,
@@ -191,9 +199,10 @@ impl Store {
                 return Err(StoreError::CopyTargetNotEmpty(table.name.to_owned()));
             }
         }
-        let head = self.last_position().await?;
+        let mut source = Snapshot::begin(self).await?;
         let mut copied = Copied::default();
         let mut tx = Transaction::begin(target).await?;
+        let mut last_position = None;
         for table in TABLES {
             let mut rows = 0u64;
             let mut last: Option<Value> = None;
@@ -203,23 +212,91 @@ impl Store {
                     (Some(key), false) => From::After(key),
                     (None, false) => From::Start,
                 };
-                let batch = read(self, table, &from).await?;
+                let batch = source.read(table, &from).await?;
                 let Some(final_row) = batch.last() else {
                     break;
                 };
                 // The key is the first column of every table keyed by one column.
                 last = final_row.first().cloned();
+                if table.name == "events"
+                    && let Some(Value::Int(position)) = last
+                {
+                    last_position = position;
+                }
                 tx.insert(table, &batch).await?;
                 rows += u64::try_from(batch.len()).unwrap_or(u64::MAX);
                 progress(table.name, rows);
             }
             copied.tables.push((table.name, rows));
         }
-        if self.last_position().await? != head {
+        // The snapshot's log against the log now: a service still writing is refused (events
+        // are never deleted, so a count that differs means events were appended).
+        let now = u64::try_from(count(self, "events").await?).unwrap_or(0);
+        if now != copied.rows("events") {
             return Err(StoreError::CopySourceMoved);
+        }
+        if let (Transaction::Postgres(target), Some(last)) = (&mut tx, last_position) {
+            let xid: i64 = sqlx::query_scalar("SELECT pg_current_xact_id()::text::bigint")
+                .fetch_one(&mut **target)
+                .await?;
+            if last >> 16 >= xid {
+                return Err(StoreError::CopyPositionsAhead {
+                    position: u64::try_from(last).unwrap_or(0),
+                    xid: u64::try_from(xid).unwrap_or(0),
+                });
+            }
         }
         tx.commit().await?;
         Ok(copied)
+    }
+
+    /// Deletes every row a copy wrote into this store (after [`Store::copy_to`] succeeded
+    /// but the copy did not audit as its source): the store is empty again.
+    pub async fn undo_copy(&self) -> Result<(), StoreError> {
+        let mut tx = Transaction::begin(self).await?;
+        for table in TABLES.iter().rev() {
+            let sql = AssertSqlSafe(format!("DELETE FROM {}", table.name));
+            match &mut tx {
+                Transaction::Sqlite(tx) => {
+                    sqlx::query(sql).execute(&mut **tx).await?;
+                }
+                Transaction::Postgres(tx) => {
+                    sqlx::query(sql).execute(&mut **tx).await?;
+                }
+            }
+        }
+        tx.commit().await
+    }
+}
+
+/// The source, read in one snapshot: a read-only transaction (`REPEATABLE READ` on
+/// PostgreSQL; on SQLite a read transaction sees the database as of its first read).
+enum Snapshot {
+    Sqlite(sqlx::Transaction<'static, sqlx::Sqlite>),
+    Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
+}
+
+impl Snapshot {
+    async fn begin(store: &Store) -> Result<Self, StoreError> {
+        Ok(match &store.inner.db {
+            Db::Sqlite(pool) => Snapshot::Sqlite(pool.begin().await?),
+            Db::Postgres(pool) => Snapshot::Postgres(
+                pool.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    .await?,
+            ),
+        })
+    }
+
+    /// The next [`BATCH`] rows of `table`, in key order.
+    async fn read(
+        &mut self,
+        table: &Table,
+        from: &From<'_>,
+    ) -> Result<Vec<Vec<Value>>, StoreError> {
+        match self {
+            Snapshot::Sqlite(tx) => read_sqlite(tx, table, from).await,
+            Snapshot::Postgres(tx) => read_pg(tx, table, from).await,
+        }
     }
 }
 
@@ -262,18 +339,6 @@ fn select(table: &Table, from: &From<'_>, postgres: bool) -> AssertSqlSafe<Strin
     ))
 }
 
-/// The next [`BATCH`] rows of `table`, in key order.
-async fn read(
-    store: &Store,
-    table: &Table,
-    from: &From<'_>,
-) -> Result<Vec<Vec<Value>>, StoreError> {
-    match &store.inner.db {
-        Db::Sqlite(pool) => read_sqlite(pool, table, from).await,
-        Db::Postgres(pool) => read_pg(pool, table, from).await,
-    }
-}
-
 /// Binds the key a batch starts after, if it does.
 macro_rules! bind_from {
     ($query:expr, $from:expr) => {
@@ -287,12 +352,12 @@ macro_rules! bind_from {
 }
 
 async fn read_sqlite(
-    pool: &SqlitePool,
+    tx: &mut sqlx::Transaction<'static, sqlx::Sqlite>,
     table: &Table,
     from: &From<'_>,
 ) -> Result<Vec<Vec<Value>>, StoreError> {
     let query = sqlx::query(select(table, from, false));
-    let rows: Vec<SqliteRow> = bind_from!(query, from).fetch_all(pool).await?;
+    let rows: Vec<SqliteRow> = bind_from!(query, from).fetch_all(&mut **tx).await?;
     rows.iter()
         .map(|row| {
             (0..table.columns.len())
@@ -309,12 +374,12 @@ async fn read_sqlite(
 }
 
 async fn read_pg(
-    pool: &PgPool,
+    tx: &mut sqlx::Transaction<'static, sqlx::Postgres>,
     table: &Table,
     from: &From<'_>,
 ) -> Result<Vec<Vec<Value>>, StoreError> {
     let query = sqlx::query(select(table, from, true));
-    let rows: Vec<PgRow> = bind_from!(query, from).fetch_all(pool).await?;
+    let rows: Vec<PgRow> = bind_from!(query, from).fetch_all(&mut **tx).await?;
     rows.iter()
         .map(|row| {
             (0..table.columns.len())

@@ -521,6 +521,9 @@ pub(super) async fn wait_readable(
     timeout: Duration,
 ) -> Result<bool, StoreError> {
     let deadline = tokio::time::Instant::now() + timeout;
+    // A transaction that holds the horizon back usually ends within milliseconds; one that
+    // does not is not asked about 500 times a second by every waiter.
+    let mut pause = Duration::from_millis(2);
     loop {
         let horizon: i64 = sqlx::query_scalar(HORIZON).fetch_one(pool).await?;
         if to_u64("horizon", horizon)? > position {
@@ -529,7 +532,8 @@ pub(super) async fn wait_readable(
         if tokio::time::Instant::now() >= deadline {
             return Ok(false);
         }
-        tokio::time::sleep(Duration::from_millis(2)).await;
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(Duration::from_millis(50));
     }
 }
 
