@@ -190,13 +190,6 @@ pub async fn execute(
         };
         match appended {
             Ok(appended) => {
-                if !appended.deduplicated {
-                    live.appended(
-                        appended.first_position,
-                        appended.last_position,
-                        u64::try_from(count).unwrap_or(u64::MAX),
-                    );
-                }
                 live.reach(appended.last_position, READ_YOUR_WRITE).await?;
                 return Ok(Executed {
                     stream,

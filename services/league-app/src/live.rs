@@ -42,9 +42,6 @@ pub struct Live {
     /// Subscribe with [`Live::changes_of`].
     watchers: Arc<Watchers>,
     stop: watch::Sender<bool>,
-    /// The positions of the events this process appended that may not be folded yet, as
-    /// ranges `(first, last)` of one append each (see [`Live::catch_up`]).
-    local: std::sync::Mutex<Vec<(u64, u64)>>,
     /// Taken by the first [`Live::finish`].
     task: std::sync::Mutex<Option<tokio::task::JoinHandle<Result<(), AppError>>>>,
 }
@@ -128,7 +125,6 @@ impl Live {
             position,
             watchers,
             stop,
-            local: std::sync::Mutex::default(),
             task: std::sync::Mutex::new(Some(task)),
         }
     }
@@ -199,47 +195,14 @@ impl Live {
             })
     }
 
-    /// Notes that this process appended the events at positions `first..=last` (`count` of
-    /// them), for [`Live::catch_up`].
-    pub fn appended(&self, first: u64, last: u64, count: u64) {
-        // Only a range that holds nothing but this append's events is taken as this
-        // process's: any other makes `catch_up` wait, which is always correct.
-        if last.checked_sub(first).and_then(|d| d.checked_add(1)) == Some(count) {
-            self.local_ranges().push((first, last));
-        }
-    }
-
-    fn local_ranges(&self) -> std::sync::MutexGuard<'_, Vec<(u64, u64)>> {
-        self.local.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Waits until the projector has folded every event another process had committed when
-    /// it was called: what a decision must see, when another instance may have appended (a
-    /// command is decided on its stream as the store holds it, not on a projection that
-    /// lags). The events this process appended need no wait: a command of this process
-    /// answers only once its own are folded, so those not folded yet belong to commands
-    /// still running, which no later command may count on.
+    /// Waits until the projector has folded every event the store holds now: what a
+    /// decision must see, when another instance may have appended (a command is decided on
+    /// its stream as the store holds it, not on a projection that lags).
     pub async fn catch_up(&self, store: &Store, timeout: Duration) -> Result<(), AppError> {
-        let folded = self.folded().unwrap_or(0);
-        // This process's events, noted before the store is asked: each was committed
-        // before, so the store counts it too. One noted later may be counted or not; if
-        // it is, the counts differ and the wait is made, which is always correct.
-        let ours: u64 = {
-            let mut local = self.local_ranges();
-            local.retain(|&(_, last)| last > folded);
-            local
-                .iter()
-                .map(|&(first, last)| last - first.max(folded.saturating_add(1)) + 1)
-                .sum()
-        };
-        let (head, unfolded) = store.events_after(folded).await?;
-        let Some(head) = head else {
-            return Ok(());
-        };
-        if ours == unfolded {
-            return Ok(());
+        match store.last_position().await? {
+            Some(head) => self.catch_up_to(store, head, timeout).await,
+            None => Ok(()),
         }
-        self.catch_up_to(store, head, timeout).await
     }
 
     /// Stops following and writes a last checkpoint, even while others still share this

@@ -757,20 +757,6 @@ impl Store {
         max.map(|m| to_u64("position", m)).transpose()
     }
 
-    /// The events committed after `position` (ignoring the commit horizon): the last one's
-    /// position, and how many there are.
-    pub async fn events_after(&self, position: u64) -> Result<(Option<u64>, u64), StoreError> {
-        let position = to_i64(position);
-        let (last, count) = match &self.inner.db {
-            Db::Postgres(pool) => postgres::events_after(pool, position).await?,
-            Db::Sqlite(pool) => sqlite::events_after(pool, position).await?,
-        };
-        Ok((
-            last.map(|m| to_u64("position", m)).transpose()?,
-            to_u64("count", count)?,
-        ))
-    }
-
     /// Waits until `read_all` can return the event at `position` (and everything before it):
     /// at once on SQLite; on PostgreSQL once every transaction that started writing before it
     /// has finished. Returns false if that took longer than `timeout`.

@@ -514,19 +514,6 @@ pub(super) async fn last_position(pool: &PgPool) -> Result<Option<i64>, StoreErr
     Ok(sqlx::query_scalar(LAST_POSITION).fetch_one(pool).await?)
 }
 
-/// [`crate::Store::events_after`].
-pub(super) async fn events_after(
-    pool: &PgPool,
-    position: i64,
-) -> Result<(Option<i64>, i64), StoreError> {
-    Ok(
-        sqlx::query_as("SELECT max(position), count(*) FROM events WHERE position > $1")
-            .bind(position)
-            .fetch_one(pool)
-            .await?,
-    )
-}
-
 /// [`Store::wait_readable`] on PostgreSQL: polls the commit horizon.
 pub(super) async fn wait_readable(
     pool: &PgPool,

@@ -482,19 +482,6 @@ pub(super) async fn last_position(pool: &SqlitePool) -> Result<Option<i64>, Stor
     Ok(sqlx::query_scalar(LAST_POSITION).fetch_one(pool).await?)
 }
 
-/// [`crate::Store::events_after`].
-pub(super) async fn events_after(
-    pool: &SqlitePool,
-    position: i64,
-) -> Result<(Option<i64>, i64), StoreError> {
-    Ok(
-        sqlx::query_as("SELECT max(position), count(*) FROM events WHERE position > ?")
-            .bind(position)
-            .fetch_one(pool)
-            .await?,
-    )
-}
-
 /// [`Store::put_read_models`] on SQLite: the documents and the checkpoint in one transaction.
 pub(super) async fn put_read_models(
     pool: &SqlitePool,
