@@ -250,9 +250,8 @@ impl Principal {
         match StreamKind::of(stream) {
             Some(StreamKind::League) => stream == StreamKind::League.stream(league),
             Some(StreamKind::Tournament) => leagues
-                .tournament(stream)
-                .and_then(|t| t.schedule())
-                .is_some_and(|s| league_has_venue(leagues, league, &s.venue)),
+                .tournament_venue(stream)
+                .is_some_and(|venue| league_has_venue(leagues, league, venue)),
             _ => false,
         }
     }

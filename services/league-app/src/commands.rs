@@ -103,6 +103,11 @@ pub async fn execute(
     loop {
         attempt += 1;
         let decided_on;
+        // A finished tournament whose state the projector released is read back first.
+        let released = match &command {
+            Command::Tournament { .. } => live.released_tournament(store, &stream).await?,
+            Command::League { .. } => None,
+        };
         let decided = {
             let p = live.read();
             let version = p.version(&stream);
@@ -110,7 +115,10 @@ pub async fn execute(
             let events: Result<Vec<NewEvent>, AppError> = (|| match command {
                 Command::Tournament { command, .. } => {
                     let empty = play::Tournament::new();
-                    let state = p.tournament(&stream).unwrap_or(&empty);
+                    let state = p
+                        .tournament(&stream)
+                        .or(released.as_deref())
+                        .unwrap_or(&empty);
                     Ok(play::decide(state, command)?
                         .iter()
                         .map(encode)

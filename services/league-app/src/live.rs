@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use league_engine::tournament::play::Tournament;
 use league_projections::Projector;
-use league_store::Store;
+use league_store::{ReadModelDoc, Snapshot, Store};
 use tokio::sync::{broadcast, mpsc, watch};
 
 use crate::{AppError, PROJECTION};
@@ -44,11 +44,21 @@ pub struct Live {
     stop: watch::Sender<bool>,
     /// Taken by the first [`Live::finish`].
     task: std::sync::Mutex<Option<tokio::task::JoinHandle<Result<(), AppError>>>>,
+    /// Events folded from the log since this projector started (not those its snapshots
+    /// restored).
+    folded_events: Arc<std::sync::atomic::AtomicU64>,
+    /// Released tournaments read back from the store lately, with the version read.
+    released: std::sync::Mutex<Vec<(String, u64, Arc<Tournament>)>>,
 }
 
+/// Released tournaments kept after being read back (see [`Live::released_tournament`]).
+const RELEASED_KEPT: usize = 16;
+
 impl Live {
-    /// Starts following the log from position 0 (the projector is in memory; its stored
-    /// documents are rewritten at each checkpoint).
+    /// Starts following the log: from the snapshots of the last checkpoint, or from
+    /// position 0 when there are none it can use. The projector is in memory; its stored
+    /// documents and snapshots are rewritten at each checkpoint, and a finished
+    /// tournament's state is released once its final documents are written.
     pub fn spawn(store: Store) -> Live {
         let projector = Arc::new(RwLock::new(Projector::new()));
         let (position_tx, position) = watch::channel(None);
@@ -56,14 +66,21 @@ impl Live {
         let shared = Arc::clone(&projector);
         let watchers = Arc::new(Watchers::default());
         let watchers_tx = Arc::clone(&watchers);
+        let folded_events = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let counted = Arc::clone(&folded_events);
         let task = tokio::spawn(async move {
-            let mut subscription = store.subscribe_all(0);
+            let restored = restore(&store).await?;
+            let from = restored.position().map_or(0, |p| p.saturating_add(1));
+            let _ = position_tx.send(restored.position());
+            *write(&shared) = restored;
+            let mut subscription = store.subscribe_all(from);
             let mut since_checkpoint = 0u64;
             let mut failures = 0u32;
             // Checkpoints are written by a task of their own, in order: a write takes tens of
             // milliseconds, and the projector folding on meanwhile is what commands wait for.
             let (checkpoints, queued) = mpsc::unbounded_channel();
-            let writer = tokio::spawn(write_checkpoints(store.clone(), queued));
+            let (written_tx, written) = watch::channel(None);
+            let writer = tokio::spawn(write_checkpoints(store.clone(), queued, written_tx));
             loop {
                 // Read before locking: decisions and queries wait on the projector's lock,
                 // never on the database.
@@ -84,7 +101,12 @@ impl Live {
                     }
                     Err(e) => return Err(e.into()),
                 };
+                rehydrate_released(&store, &shared, &batch).await?;
                 since_checkpoint += u64::try_from(batch.len()).unwrap_or(u64::MAX);
+                counted.fetch_add(
+                    u64::try_from(batch.len()).unwrap_or(u64::MAX),
+                    std::sync::atomic::Ordering::Relaxed,
+                );
                 let checkpoint_due = since_checkpoint >= CHECKPOINT_EVERY;
                 if checkpoint_due {
                     since_checkpoint = 0;
@@ -94,7 +116,13 @@ impl Live {
                     streams,
                     tournaments,
                     checkpoint,
-                } = fold(&shared, &batch, &watchers_tx, checkpoint_due)?;
+                } = fold(
+                    &shared,
+                    &batch,
+                    &watchers_tx,
+                    checkpoint_due,
+                    *written.borrow(),
+                )?;
                 let _ = position_tx.send(position);
                 if let Some(position) = position {
                     // Sent to the watchers of each stream it changed (none is fine).
@@ -126,7 +154,59 @@ impl Live {
             watchers,
             stop,
             task: std::sync::Mutex::new(Some(task)),
+            folded_events,
+            released: std::sync::Mutex::new(Vec::new()),
         }
+    }
+
+    /// Events folded from the log since this projector started: after a start from
+    /// snapshots, only those after their checkpoint.
+    pub fn events_folded(&self) -> u64 {
+        self.folded_events
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// A finished tournament whose state the projector released (its documents are
+    /// stored), folded again from its stream as the projector has folded it; `None` for a
+    /// stream that is not a released tournament. The last few read are kept.
+    pub async fn released_tournament(
+        &self,
+        store: &Store,
+        stream: &str,
+    ) -> Result<Option<Arc<Tournament>>, AppError> {
+        let version = {
+            let p = self.read();
+            if p.listing(stream).is_none() {
+                return Ok(None);
+            }
+            p.version(stream)
+        };
+        let kept = |released: &Vec<(String, u64, Arc<Tournament>)>| {
+            released
+                .iter()
+                .find(|(s, v, _)| s == stream && *v == version)
+                .map(|(_, _, t)| Arc::clone(t))
+        };
+        if let Some(t) = kept(&self.released_lock()) {
+            return Ok(Some(t));
+        }
+        let mut events = store.read_stream(stream, 1).await?;
+        events.retain(|e| e.stream_version <= version);
+        let Some(t) = league_projections::snapshot::fold_tournament(&events)? else {
+            return Ok(None);
+        };
+        let t = Arc::new(t);
+        let mut released = self.released_lock();
+        released.retain(|(s, _, _)| s != stream);
+        if released.len() >= RELEASED_KEPT {
+            released.remove(0);
+        }
+        released.push((stream.to_owned(), version, Arc::clone(&t)));
+        Ok(Some(t))
+    }
+
+    fn released_lock(&self) -> std::sync::MutexGuard<'_, Vec<(String, u64, Arc<Tournament>)>> {
+        self.released.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The projector, for reading (decisions and queries). Do not hold it across an
@@ -240,7 +320,7 @@ struct Round {
     position: Option<u64>,
     streams: Vec<String>,
     tournaments: Vec<(String, u64, Arc<Tournament>)>,
-    checkpoint: Checkpoint,
+    checkpoint: Option<Checkpoint>,
 }
 
 /// Folds `batch` under the lock; snapshots the changed tournaments somebody watches (a
@@ -250,8 +330,12 @@ fn fold(
     batch: &[league_store::RecordedEvent],
     watchers: &Watchers,
     checkpoint_due: bool,
+    written: Option<u64>,
 ) -> Result<Round, AppError> {
     let mut p = write(shared);
+    if let Some(written) = written {
+        p.release_written(written);
+    }
     let mut streams: Vec<String> = Vec::new();
     for event in batch {
         p.apply(event)?;
@@ -285,44 +369,123 @@ fn write(projector: &RwLock<Projector>) -> RwLockWriteGuard<'_, Projector> {
     projector.write().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// A checkpoint rendered under the projector's lock: the position and the documents
-/// changed since the last one (`None` before the first event).
-type Checkpoint = Option<(u64, Vec<league_store::ReadModelDoc>)>;
+/// A checkpoint rendered under the projector's lock: the position, and the documents and
+/// snapshots changed since the last one.
+#[derive(Debug)]
+struct Checkpoint {
+    position: u64,
+    docs: Vec<ReadModelDoc>,
+    snapshots: Vec<Snapshot>,
+}
 
-fn render_checkpoint(p: &mut Projector) -> Result<Checkpoint, AppError> {
+/// The checkpoint due now (`None` before the first event).
+fn render_checkpoint(p: &mut Projector) -> Result<Option<Checkpoint>, AppError> {
     let Some(position) = p.position() else {
         return Ok(None);
     };
-    Ok(Some((position, p.take_changed()?)))
+    let (docs, snapshots) = p.take_checkpoint()?;
+    Ok(Some(Checkpoint {
+        position,
+        docs,
+        snapshots,
+    }))
+}
+
+/// The projector as the last checkpoint's snapshots left it, each snapshot that could not
+/// be used folded again from its stream's events (an empty projector, to fold from the
+/// start, when the snapshots cannot be used at all).
+async fn restore(store: &Store) -> Result<Projector, AppError> {
+    let mut failures = 0;
+    let (checkpoint, rows) = loop {
+        match store.read_snapshots(PROJECTION).await {
+            Err(e) if e.is_connection_io() => connection_failed(&mut failures).await,
+            read => break read?,
+        }
+    };
+    let restored = Projector::restore(checkpoint, rows);
+    for why in &restored.ignored {
+        tracing::warn!("{why}: folding from the log instead");
+    }
+    let mut projector = restored.projector;
+    if let Some(checkpoint) = checkpoint.filter(|_| projector.position().is_some()) {
+        for stream in restored.refold {
+            let events = read_stream_before(store, &stream, checkpoint.saturating_add(1)).await?;
+            projector.rehydrate(&stream, &events)?;
+        }
+    }
+    Ok(projector)
+}
+
+/// Holds again the released tournaments that `batch` has events of, folded from their
+/// streams up to their first event in `batch`.
+async fn rehydrate_released(
+    store: &Store,
+    shared: &RwLock<Projector>,
+    batch: &[league_store::RecordedEvent],
+) -> Result<(), AppError> {
+    let mut released: Vec<(&str, u64)> = Vec::new();
+    {
+        let p = shared.read().unwrap_or_else(PoisonError::into_inner);
+        for e in batch {
+            if p.listing(&e.stream_id).is_some() && !released.iter().any(|(s, _)| *s == e.stream_id)
+            {
+                released.push((&e.stream_id, e.position));
+            }
+        }
+    }
+    for (stream, first) in released {
+        let events = read_stream_before(store, stream, first).await?;
+        write(shared).rehydrate(stream, &events)?;
+    }
+    Ok(())
+}
+
+/// The events of `stream` before position `before`.
+async fn read_stream_before(
+    store: &Store,
+    stream: &str,
+    before: u64,
+) -> Result<Vec<league_store::RecordedEvent>, AppError> {
+    let mut failures = 0;
+    let mut events = loop {
+        match store.read_stream(stream, 1).await {
+            Err(e) if e.is_connection_io() => connection_failed(&mut failures).await,
+            read => break read?,
+        }
+    };
+    events.retain(|e| e.position < before);
+    Ok(events)
 }
 
 /// Writes the checkpoints the projector renders, in order, until it stops sending them.
 /// Checkpoints queued behind a write are written as one (the latest position, each document
 /// as it was last rendered). A checkpoint that cannot be written while the database cannot
 /// be reached hands its documents to the next; if the last one fails, so does the writer.
+/// Each written checkpoint's position is sent on `written`.
 async fn write_checkpoints(
     store: Store,
-    mut queued: mpsc::UnboundedReceiver<(u64, Vec<league_store::ReadModelDoc>)>,
+    mut queued: mpsc::UnboundedReceiver<Checkpoint>,
+    written: watch::Sender<Option<u64>>,
 ) -> Result<(), AppError> {
-    // Documents of a checkpoint whose write failed, for the next one, and why it failed.
-    let mut unwritten = Vec::new();
+    // A checkpoint whose write failed, for the next one, and why it failed.
+    let mut unwritten: Option<Checkpoint> = None;
     let mut failed = None;
     while let Some(first) = queued.recv().await {
-        let mut checkpoint = with_unwritten(&mut unwritten, Some(first));
+        let mut checkpoint = with_unwritten(unwritten.take(), first);
         while let Ok(next) = queued.try_recv() {
-            let mut older = checkpoint.map(|(_, docs)| docs).unwrap_or_default();
-            checkpoint = with_unwritten(&mut older, Some(next));
+            checkpoint = with_unwritten(Some(checkpoint), next);
         }
         match write_checkpoint(&store, &checkpoint).await {
             // Kept while the database cannot be reached: the next checkpoint (or the last,
             // written as the projector stops) writes its documents too.
             Err(AppError::Store(e)) if e.is_connection_io() => {
-                unwritten = checkpoint.map(|(_, docs)| docs).unwrap_or_default();
+                unwritten = Some(checkpoint);
                 failed = Some(e);
             }
-            written => {
-                written?;
+            done => {
+                done?;
                 failed = None;
+                let _ = written.send(Some(checkpoint.position));
             }
         }
     }
@@ -334,12 +497,17 @@ async fn write_checkpoints(
 
 /// Writes a checkpoint rendered by [`render_checkpoint`] (after the lock is released).
 async fn write_checkpoint(store: &Store, checkpoint: &Checkpoint) -> Result<(), AppError> {
-    let Some((position, docs)) = checkpoint else {
-        return Ok(());
-    };
     let mut failures = 0;
     loop {
-        match store.put_read_models(PROJECTION, *position, docs).await {
+        let Checkpoint {
+            position,
+            docs,
+            snapshots,
+        } = checkpoint;
+        match store
+            .put_read_models(PROJECTION, *position, docs, snapshots)
+            .await
+        {
             Err(e) if e.is_connection_io() && failures < CONNECTION_TRIES => {
                 connection_failed(&mut failures).await;
             }
@@ -348,24 +516,40 @@ async fn write_checkpoint(store: &Store, checkpoint: &Checkpoint) -> Result<(), 
     }
 }
 
-/// `checkpoint` with the documents of an earlier one that could not be written (`unwritten`,
-/// emptied) that it does not write itself: documents are written only when they change, so
-/// a failed write's must go with a later one.
-fn with_unwritten(
-    unwritten: &mut Vec<league_store::ReadModelDoc>,
-    checkpoint: Checkpoint,
-) -> Checkpoint {
-    let (position, docs) = checkpoint?;
-    let newer: std::collections::HashSet<(&str, &str)> = docs
+/// `checkpoint` with the documents and snapshots of an earlier one that could not be
+/// written (`unwritten`) that it does not write itself: both are written only when they
+/// change, so a failed write's must go with a later one.
+fn with_unwritten(unwritten: Option<Checkpoint>, checkpoint: Checkpoint) -> Checkpoint {
+    let Some(older) = unwritten else {
+        return checkpoint;
+    };
+    let newer: std::collections::HashSet<(&str, &str)> = checkpoint
+        .docs
         .iter()
         .map(|d| (d.kind.as_str(), d.key.as_str()))
         .collect();
-    let mut all: Vec<_> = std::mem::take(unwritten)
+    let mut docs: Vec<_> = older
+        .docs
         .into_iter()
         .filter(|d| !newer.contains(&(d.kind.as_str(), d.key.as_str())))
         .collect();
-    all.extend(docs);
-    Some((position, all))
+    docs.extend(checkpoint.docs);
+    let newer: std::collections::HashSet<&str> = checkpoint
+        .snapshots
+        .iter()
+        .map(|s| s.stream.as_str())
+        .collect();
+    let mut snapshots: Vec<_> = older
+        .snapshots
+        .into_iter()
+        .filter(|s| !newer.contains(s.stream.as_str()))
+        .collect();
+    snapshots.extend(checkpoint.snapshots);
+    Checkpoint {
+        position: checkpoint.position,
+        docs,
+        snapshots,
+    }
 }
 
 /// Tries of a checkpoint's write on connections that fail (see `connection_failed`).
@@ -433,8 +617,8 @@ impl Watchers {
 
 #[cfg(test)]
 mod tests {
-    use super::with_unwritten;
-    use league_store::ReadModelDoc;
+    use super::{Checkpoint, with_unwritten};
+    use league_store::{ReadModelDoc, Snapshot};
 
     fn doc(key: &str, v: u8) -> ReadModelDoc {
         ReadModelDoc {
@@ -444,15 +628,40 @@ mod tests {
         }
     }
 
+    fn snapshot(stream: &str, version: u64) -> Snapshot {
+        Snapshot {
+            stream: stream.into(),
+            version,
+            format: 1,
+            state: vec![1],
+            digest: vec![],
+        }
+    }
+
     #[test]
     fn a_failed_checkpoints_documents_go_with_the_next_unless_it_has_newer() {
-        let mut unwritten = vec![doc("a", 1), doc("b", 1)];
-        let next = with_unwritten(&mut unwritten, Some((9, vec![doc("b", 2), doc("c", 2)])));
-        assert!(unwritten.is_empty());
-        let (position, docs) = next.unwrap();
-        assert_eq!(position, 9);
-        let mut docs: Vec<(String, u8)> = docs.into_iter().map(|d| (d.key, d.doc[0])).collect();
+        let unwritten = Checkpoint {
+            position: 5,
+            docs: vec![doc("a", 1), doc("b", 1)],
+            snapshots: vec![snapshot("s", 3), snapshot("t", 4)],
+        };
+        let next = Checkpoint {
+            position: 9,
+            docs: vec![doc("b", 2), doc("c", 2)],
+            snapshots: vec![snapshot("t", 7)],
+        };
+        let merged = with_unwritten(Some(unwritten), next);
+        assert_eq!(merged.position, 9);
+        let mut docs: Vec<(String, u8)> =
+            merged.docs.into_iter().map(|d| (d.key, d.doc[0])).collect();
         docs.sort();
         assert_eq!(docs, [("a".into(), 1), ("b".into(), 2), ("c".into(), 2)]);
+        let mut snapshots: Vec<(String, u64)> = merged
+            .snapshots
+            .into_iter()
+            .map(|s| (s.stream, s.version))
+            .collect();
+        snapshots.sort();
+        assert_eq!(snapshots, [("s".into(), 3), ("t".into(), 7)]);
     }
 }

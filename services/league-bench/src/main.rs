@@ -8,6 +8,7 @@
 //! - [`store`]: the event store's appends and reads against a plain `INSERT`.
 //! - [`projections`]: a simulated season projected live, then every read model rebuilt.
 //! - [`api`]: a league night against one real server over HTTP and WebSocket.
+//! - [`startup`]: `league serve`'s start-up against the history's length.
 
 use std::process::ExitCode;
 
@@ -16,6 +17,7 @@ use clap::{Parser, Subcommand};
 mod api;
 mod engine;
 mod projections;
+mod startup;
 mod store;
 
 /// As in the `league` binary, so allocation-heavy paths measure the same here as there.
@@ -45,6 +47,9 @@ enum Command {
     /// A league night against one real server over HTTP and WebSocket: tables acting at
     /// once, commands per second and latency, and subscribers' delivery latency.
     Api(api::ApiArgs),
+    /// `league serve`'s start-up against the history's length: time to ready and memory,
+    /// at 300,000, 1,200,000 and 5,000,000 events.
+    Startup(startup::StartupArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +58,7 @@ fn main() -> ExitCode {
         Command::Engine(args) => engine::run(&args),
         Command::Projections(args) => projections::run(&args),
         Command::Api(args) => api::api(&args),
+        Command::Startup(args) => startup::run(&args),
     }
 }
 

@@ -101,14 +101,15 @@ pub fn rebuild(args: RebuildArgs) -> ExitCode {
                 }
             }
         } else {
-            let rebuilt = match rebuild::rebuild(&store, None).await {
+            let mut rebuilt = match rebuild::rebuild(&store, None).await {
                 Ok(r) => r,
                 Err(e) => return fail(e),
             };
             report(&rebuilt);
-            let written = match (rebuilt.projector.docs(), rebuilt.position) {
-                (Ok(docs), Some(position)) => store
-                    .put_read_models(league_app::PROJECTION, position, &docs)
+            // Every document and every stream's snapshot, with the checkpoint.
+            let written = match (rebuilt.projector.take_checkpoint(), rebuilt.position) {
+                (Ok((docs, snapshots)), Some(position)) => store
+                    .put_read_models(league_app::PROJECTION, position, &docs, &snapshots)
                     .await
                     .map_err(|e| e.to_string()),
                 (Ok(_), None) => Ok(()),

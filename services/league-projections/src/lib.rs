@@ -22,6 +22,7 @@
 //!   was shown. [`views::table_view`] adds a viewer's own cards, or an auditor's view of a
 //!   completed hand, on request.
 
+pub mod snapshot;
 pub mod views;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -29,10 +30,11 @@ use std::ops::RangeBounds;
 
 use league_engine::league::{self, LeagueState, Scope};
 use league_engine::tournament::play::{self, Tournament};
-use league_store::{LogEntry, ReadModelDoc, RecordedEvent};
+use league_store::{LogEntry, ReadModelDoc, RecordedEvent, Snapshot};
 use serde::Serialize;
 
 use league_events::{StreamKind, decode};
+pub use snapshot::{Listing, Restored};
 pub use views::{PlayerRecord, TableView, TournamentView, Viewer};
 
 /// Why an event could not be folded.
@@ -54,6 +56,13 @@ pub enum ProjectionError {
     OutOfOrder { position: u64, after: u64 },
     #[error("a read model could not be serialised: {0}")]
     Render(serde_json::Error),
+    #[error(
+        "stream {stream} is a finished tournament whose state is not held: fold its events \
+         with Projector::rehydrate first"
+    )]
+    NotHeld { stream: String },
+    #[error("the events given for stream {stream} do not end at its version {version}")]
+    WrongEvents { stream: String, version: u64 },
 }
 
 /// The kinds of document.
@@ -75,6 +84,10 @@ pub struct Projector {
     /// The documents last handed out by `take_changed`, by stream: a document that is no
     /// longer rendered (a broken table) is handed out as a deletion.
     handed_out: BTreeMap<String, BTreeSet<(String, String)>>,
+    /// Finished tournaments whose final documents went out with the checkpoint at this
+    /// position: once it is written, their state need not be held (see
+    /// [`Projector::release_written`]).
+    releasable: Vec<(String, u64)>,
 }
 
 /// One stream's fold.
@@ -96,6 +109,25 @@ struct Folded {
 enum Aggregate {
     Tournament(Box<Tournament>),
     League(Box<LeagueState>),
+    /// A finished tournament whose state is not held: its documents are stored, and its
+    /// events are in the log.
+    Released(Box<Listing>),
+}
+
+/// A tournament as [`Projector::listings_in`] lists it.
+pub enum Entry<'a> {
+    Held(&'a Tournament),
+    Released(&'a Listing),
+}
+
+impl Entry<'_> {
+    /// The tournament's venue and start.
+    pub fn venue_and_start(&self) -> Option<(&str, play::Millis)> {
+        match self {
+            Entry::Held(t) => t.schedule().map(|s| (s.venue.as_str(), s.starts_at)),
+            Entry::Released(l) => Some((l.venue.as_str(), l.starts_at)),
+        }
+    }
 }
 
 /// A decoded payload.
@@ -134,11 +166,46 @@ impl Projector {
         self.streams.get(stream)?.hand_starts.get(&table).copied()
     }
 
+    /// A tournament whose state is held (every tournament but the finished ones released
+    /// at a checkpoint; see [`Projector::listing`]).
     pub fn tournament(&self, stream: &str) -> Option<&Tournament> {
         match &self.streams.get(stream)?.state {
             Aggregate::Tournament(t) => Some(t),
             _ => None,
         }
+    }
+
+    /// A finished tournament whose state is no longer held: what lists it. Its documents
+    /// are stored; its state folds again from its stream
+    /// ([`snapshot::fold_tournament`]).
+    pub fn listing(&self, stream: &str) -> Option<&Listing> {
+        match &self.streams.get(stream)?.state {
+            Aggregate::Released(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The venue of a tournament, held or released.
+    pub fn tournament_venue(&self, stream: &str) -> Option<&str> {
+        match &self.streams.get(stream)?.state {
+            Aggregate::Tournament(t) => t.schedule().map(|s| s.venue.as_str()),
+            Aggregate::Released(l) => Some(l.venue.as_str()),
+            Aggregate::League(_) => None,
+        }
+    }
+
+    /// Every tournament whose stream name is in `range`, in order, held or released.
+    pub fn listings_in<R: RangeBounds<String>>(
+        &self,
+        range: R,
+    ) -> impl Iterator<Item = (&String, Entry<'_>)> {
+        self.tournament_names
+            .range(range)
+            .filter_map(|s| match &self.streams.get(s)?.state {
+                Aggregate::Tournament(t) => Some((s, Entry::Held(t))),
+                Aggregate::Released(l) => Some((s, Entry::Released(l))),
+                Aggregate::League(_) => None,
+            })
     }
 
     /// Every tournament, by stream name.
@@ -207,6 +274,28 @@ impl Projector {
         {
             return Err(ProjectionError::OutOfOrder { position, after });
         }
+        self.fold_one(
+            position,
+            stream,
+            version,
+            (event_type, schema_version),
+            payload,
+        )?;
+        self.position = Some(position);
+        self.events += 1;
+        Ok(())
+    }
+
+    /// Folds one event of `stream` (at `position`, for errors) without moving the
+    /// projector's position.
+    fn fold_one(
+        &mut self,
+        position: u64,
+        stream: &str,
+        version: u64,
+        (event_type, schema_version): (&str, u32),
+        payload: &[u8],
+    ) -> Result<(), ProjectionError> {
         let decode_error = |source| ProjectionError::Decode {
             position,
             stream: stream.to_owned(),
@@ -273,6 +362,11 @@ impl Projector {
                 league::apply(state, e);
                 true
             }
+            (Aggregate::Released(_), _) => {
+                return Err(ProjectionError::NotHeld {
+                    stream: stream.to_owned(),
+                });
+            }
             // A stream's kind follows from its name, so it never changes.
             _ => false,
         };
@@ -281,8 +375,6 @@ impl Projector {
             self.dirty.push(stream.to_owned());
         }
         folded.version = version;
-        self.position = Some(position);
-        self.events += 1;
         Ok(())
     }
 
@@ -297,6 +389,122 @@ impl Projector {
     /// checkpoints). A document that no longer exists comes back with an empty `doc`: a
     /// deletion.
     pub fn take_changed(&mut self) -> Result<Vec<ReadModelDoc>, ProjectionError> {
+        Ok(self.take_checkpoint()?.0)
+    }
+
+    /// [`Projector::take_changed`], with the snapshots of the streams changed since the
+    /// last call (and of the projector as a whole): what a checkpoint writes, so that a
+    /// start-up can load them with [`Projector::restore`]. A finished tournament's snapshot
+    /// only lists it, and its state may be released once this checkpoint is written.
+    pub fn take_checkpoint(
+        &mut self,
+    ) -> Result<(Vec<ReadModelDoc>, Vec<Snapshot>), ProjectionError> {
+        let dirty = self.dirty.clone();
+        let docs = self.take_dirty_docs()?;
+        let mut snapshots = Vec::with_capacity(dirty.len() + 1);
+        for stream in &dirty {
+            let Some(folded) = self.streams.get(stream) else {
+                continue;
+            };
+            let (snapshot, finished) =
+                snapshot::of_stream(stream, folded, self.handed_out.get(stream))?;
+            snapshots.push(snapshot);
+            if finished && let Some(position) = self.position {
+                self.releasable.push((stream.clone(), position));
+            }
+        }
+        if let Some(position) = self.position {
+            snapshots.push(snapshot::manifest(
+                position,
+                self.events,
+                self.streams.len(),
+            )?);
+        }
+        Ok((docs, snapshots))
+    }
+
+    /// Releases the state of the finished tournaments whose final documents went out with
+    /// a checkpoint at or before `written` (which the caller has written): only what lists
+    /// them is kept. One that changed since is kept until a later checkpoint.
+    pub fn release_written(&mut self, written: u64) {
+        let mut kept = Vec::new();
+        for (stream, at) in std::mem::take(&mut self.releasable) {
+            if at > written {
+                kept.push((stream, at));
+                continue;
+            }
+            let Some(folded) = self.streams.get_mut(&stream) else {
+                continue;
+            };
+            if folded.dirty {
+                continue;
+            }
+            if let Some(listing) = snapshot::listing_of(&folded.state) {
+                folded.state = Aggregate::Released(Box::new(listing));
+                folded.hand_starts = BTreeMap::new();
+                self.handed_out.remove(&stream);
+            }
+        }
+        self.releasable = kept;
+    }
+
+    /// A stream's state folded from `events` (the whole stream, in version order): held
+    /// again, for a released tournament that has a new event (`events` must then end at
+    /// the version folded), or in place of a snapshot that could not be read (its
+    /// documents and snapshot are written again at the next checkpoint).
+    pub fn rehydrate(
+        &mut self,
+        stream: &str,
+        events: &[RecordedEvent],
+    ) -> Result<(), ProjectionError> {
+        let released = self.listing(stream).is_some();
+        let mut scratch = Projector::new();
+        for e in events {
+            scratch.fold_one(
+                e.position,
+                &e.stream_id,
+                e.stream_version,
+                (&e.event_type, e.schema_version),
+                &e.payload,
+            )?;
+        }
+        let version = self.version(stream);
+        let Some(mut folded) = scratch
+            .streams
+            .remove(stream)
+            .filter(|f| !released || f.version == version)
+        else {
+            return Err(ProjectionError::WrongEvents {
+                stream: stream.to_owned(),
+                version,
+            });
+        };
+        folded.dirty = !released;
+        if folded.dirty {
+            self.dirty.push(stream.to_owned());
+        }
+        match folded.state {
+            Aggregate::League(_) => self.league_names.insert(stream.to_owned()),
+            _ => self.tournament_names.insert(stream.to_owned()),
+        };
+        self.streams.insert(stream.to_owned(), folded);
+        let keys = self.rendered_keys(stream)?;
+        self.handed_out.insert(stream.to_owned(), keys);
+        Ok(())
+    }
+
+    /// The kinds and keys of the documents `stream` renders now.
+    fn rendered_keys(&self, stream: &str) -> Result<BTreeSet<(String, String)>, ProjectionError> {
+        let name = stream.to_owned();
+        let docs = if self.tournament_names.contains(stream) {
+            self.render(&[&name], &[])?
+        } else {
+            self.render(&[], &[&name])?
+        };
+        Ok(docs.into_iter().map(|d| (d.kind, d.key)).collect())
+    }
+
+    fn take_dirty_docs(&mut self) -> Result<Vec<ReadModelDoc>, ProjectionError> {
         let mut dirty = std::mem::take(&mut self.dirty);
         for stream in &dirty {
             if let Some(folded) = self.streams.get_mut(stream) {

@@ -333,7 +333,7 @@ async fn readable(state: &ApiState, caller: &Principal, e: &RecordedEvent) -> Ap
     }
     let unfolded = league_events::StreamKind::of(&e.stream_id)
         == Some(league_events::StreamKind::Tournament)
-        && state.live.read().tournament(&e.stream_id).is_none();
+        && state.live.read().version(&e.stream_id) < e.stream_version;
     if unfolded && state.live.reach(e.position, PROJECTOR_WAIT).await.is_err() {
         return Err(ApiError::client(
             crate::error::code::CONFLICT,

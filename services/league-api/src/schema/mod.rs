@@ -441,6 +441,33 @@ async fn current<T, F>(state: &ApiState, stream: &str, render: &F) -> (Option<T>
 where
     F: Fn(&Tournament) -> Option<T>,
 {
+    // A tournament that cannot be read back renders nothing, as one not yet scheduled.
+    on_tournament(state, stream, |t, p| (render(t), p.version(stream)))
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| (None, state.live.read().version(stream)))
+}
+
+/// `f` on the tournament of `stream` and the projector: the tournament held in memory
+/// while it runs, or read back from its stream once finished and released (see
+/// [`league_app::Live::released_tournament`]). `None` for no such tournament.
+pub(crate) async fn on_tournament<R>(
+    state: &ApiState,
+    stream: &str,
+    f: impl FnOnce(&Tournament, &league_projections::Projector) -> R,
+) -> ApiResult<Option<R>> {
+    let released = {
+        let p = state.live.read();
+        if let Some(t) = p.tournament(stream) {
+            return Ok(Some(f(t, &p)));
+        }
+        p.listing(stream).is_some()
+    };
+    let t = match released {
+        true => state.live.released_tournament(&state.store, stream).await?,
+        false => None,
+    };
     let p = state.live.read();
-    (p.tournament(stream).and_then(render), p.version(stream))
+    Ok(p.tournament(stream).or(t.as_deref()).map(|t| f(t, &p)))
 }

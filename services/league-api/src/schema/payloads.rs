@@ -113,7 +113,7 @@ macro_rules! payload {
                 ctx: &async_graphql::Context<'_>,
                 #[graphql(desc = "The table's number, from 1.")] table: u32,
             ) -> $crate::error::ApiResult<Option<$crate::schema::payloads::TableOut>> {
-                $crate::schema::payloads::table_after(ctx, &self.0, table)
+                $crate::schema::payloads::table_after(ctx, &self.0, table).await
             }
 
             /// The tournament as it stands after the command (or a later version): the
@@ -122,7 +122,7 @@ macro_rules! payload {
                 &self,
                 ctx: &async_graphql::Context<'_>,
             ) -> $crate::error::ApiResult<Option<$crate::schema::payloads::TournamentOut>> {
-                $crate::schema::payloads::tournament_now(ctx, &self.0)
+                $crate::schema::payloads::tournament_now(ctx, &self.0).await
             }
 
             $($extra)*
@@ -181,21 +181,26 @@ macro_rules! payload {
 pub(crate) use {command_input, payload};
 
 /// The tournament a command went to, as it stands now.
-pub fn tournament_now(
+pub async fn tournament_now(
     ctx: &Context<'_>,
     result: &CommandResult,
 ) -> ApiResult<Option<TournamentOut>> {
     if StreamKind::of(&result.stream) != Some(StreamKind::Tournament) {
         return Ok(None);
     }
-    let p = state(ctx)?.live.read();
-    Ok(p.tournament(&result.stream)
-        .filter(|t| t.schedule().is_some())
-        .map(|t| TournamentOut(tournament_view(&result.stream, t))))
+    Ok(
+        crate::schema::on_tournament(state(ctx)?, &result.stream, |t, _| {
+            t.schedule()
+                .is_some()
+                .then(|| TournamentOut(tournament_view(&result.stream, t)))
+        })
+        .await?
+        .flatten(),
+    )
 }
 
 /// Table `table` of the tournament a command went to, as the caller may see it now.
-pub fn table_after(
+pub async fn table_after(
     ctx: &Context<'_>,
     result: &CommandResult,
     table: u32,
@@ -203,12 +208,7 @@ pub fn table_after(
     if StreamKind::of(&result.stream) != Some(StreamKind::Tournament) {
         return Ok(None);
     }
-    Ok(table_now(
-        state(ctx)?,
-        &result.stream,
-        table,
-        &principal(ctx),
-    ))
+    table_now(state(ctx)?, &result.stream, table, &principal(ctx)).await
 }
 
 /// The league a command went to, as it stands now.

@@ -4,7 +4,7 @@
 use super::*;
 
 /// How a player stands in the hand.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) enum Status {
     #[default]
     Live,
@@ -13,7 +13,7 @@ pub(super) enum Status {
 }
 
 /// A player in the hand, by position.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) struct Player {
     pub(super) seat: Seat,
     pub(super) starting: u64,
@@ -31,7 +31,7 @@ pub(super) struct Player {
 }
 
 /// Where the hand is.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Phase {
     #[default]
     NotStarted,
@@ -51,11 +51,12 @@ pub enum Phase {
 
 /// The state of one hand, folded from its events. Fixed-size and `Copy`: `decide` works on
 /// a copy, and replaying a hand allocates nothing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandState {
     pub(super) phase: Phase,
     pub(super) rules: Option<HouseRules>,
     pub(super) seeded: bool,
+    #[serde(with = "full_deck")]
     pub(super) deck: Option<[Card; 52]>,
     /// Next undealt card of the deck.
     pub(super) deck_next: u8,
@@ -189,7 +190,7 @@ pub(super) fn positions(mask: u16) -> impl Iterator<Item = u8> + Clone {
 }
 
 /// Positions in some order, held without allocating (at most one per seat).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub(super) struct Order {
     pub(super) items: [u8; MAX_SEATS],
     pub(super) len: usize,
@@ -402,5 +403,27 @@ impl HandState {
 
     pub(super) fn live_count(&self) -> usize {
         self.live_players_iter(false).count()
+    }
+}
+
+/// A whole deck in a snapshot: serde derives arrays of at most 32 elements, so the 52 cards
+/// go as a sequence, and one of any other length is refused.
+mod full_deck {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::card::Card;
+
+    pub fn serialize<S: Serializer>(deck: &Option<[Card; 52]>, s: S) -> Result<S::Ok, S::Error> {
+        deck.as_ref().map(|d| d.as_slice()).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<[Card; 52]>, D::Error> {
+        Option::<Vec<Card>>::deserialize(d)?
+            .map(|cards| {
+                <[Card; 52]>::try_from(cards).map_err(|c| {
+                    serde::de::Error::custom(format!("a deck of {} cards, not 52", c.len()))
+                })
+            })
+            .transpose()
     }
 }

@@ -96,7 +96,7 @@ pub struct Player {
     pub membership: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) struct Recorded {
     pub(super) outcome: TournamentOutcome,
     /// Version -> points, parallel to `outcome.finishes`.
@@ -156,7 +156,7 @@ pub struct Movement {
 }
 
 /// Everything the league's events have said.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LeagueState {
     pub(super) league: Option<League>,
     pub(super) venues: BTreeMap<VenueId, Venue>,

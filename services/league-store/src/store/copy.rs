@@ -162,6 +162,18 @@ const TABLES: &[Table] = &[
         order: "projection",
         columns: &[("projection", Text), ("position", Int)],
     },
+    Table {
+        name: "snapshots",
+        order: "projection, stream",
+        columns: &[
+            ("projection", Text),
+            ("stream", Text),
+            ("version", Int),
+            ("format", Int),
+            ("state", Bytes),
+            ("digest", Bytes),
+        ],
+    },
 ];
 
 /// Rows read and written at a time: within both backends' limits on bound values.

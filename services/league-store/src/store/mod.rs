@@ -179,6 +179,7 @@ pub fn migrator(backend: Backend) -> Migrator {
         "draw secrets",
         "token scope and expiry",
         "event ids",
+        "snapshots",
     ];
     Migrator::with_migrations(
         files
@@ -840,21 +841,87 @@ pub struct ReadModelDoc {
 /// A read-model document as a backend reads it: kind, key and JSON bytes.
 type DocRow = (String, String, Vec<u8>);
 
+/// A projection set's saved state of one stream at its checkpoint: the stream's version,
+/// the format of `state` (the projector's to name and read) and its digest. A snapshot
+/// with an empty `state` is deleted when written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    pub stream: String,
+    pub version: u64,
+    pub format: u32,
+    pub state: Vec<u8>,
+    pub digest: Vec<u8>,
+}
+
+/// A snapshot as a backend reads it: stream, version, format, state and digest.
+type SnapshotRow = (String, i64, i64, Vec<u8>, Vec<u8>);
+
 impl Store {
-    /// Upserts `docs` of the projection set `projection` (a document with an empty `doc` is
-    /// deleted) and moves its checkpoint to `position`, in one transaction: a reader never sees documents ahead of (or behind)
-    /// the checkpoint they are stored with.
+    /// Upserts `docs` and `snapshots` of the projection set `projection` (a document with
+    /// an empty `doc`, or a snapshot with an empty `state`, is deleted) and moves its
+    /// checkpoint to `position`, in one transaction: a reader never sees documents or
+    /// snapshots ahead of (or behind) the checkpoint they are stored with.
     pub async fn put_read_models(
         &self,
         projection: &str,
         position: u64,
         docs: &[ReadModelDoc],
+        snapshots: &[Snapshot],
     ) -> Result<(), StoreError> {
         let position = to_i64(position);
         match &self.inner.db {
-            Db::Postgres(pool) => postgres::put_read_models(pool, projection, position, docs).await,
-            Db::Sqlite(pool) => sqlite::put_read_models(pool, projection, position, docs).await,
+            Db::Postgres(pool) => {
+                postgres::put_read_models(pool, projection, position, docs, snapshots).await
+            }
+            Db::Sqlite(pool) => {
+                sqlite::put_read_models(pool, projection, position, docs, snapshots).await
+            }
         }
+    }
+
+    /// The checkpoint and every snapshot of a projection set, by stream.
+    pub async fn read_snapshots(
+        &self,
+        projection: &str,
+    ) -> Result<(Option<u64>, Vec<Snapshot>), StoreError> {
+        let (position, rows) = match &self.inner.db {
+            Db::Postgres(pool) => postgres::read_snapshots(pool, projection).await?,
+            Db::Sqlite(pool) => sqlite::read_snapshots(pool, projection).await?,
+        };
+        let snapshots = rows
+            .into_iter()
+            .map(|(stream, version, format, state, digest)| {
+                Ok(Snapshot {
+                    stream,
+                    version: to_u64("snapshot version", version)?,
+                    format: u32::try_from(format).unwrap_or(u32::MAX),
+                    state,
+                    digest,
+                })
+            })
+            .collect::<Result<_, StoreError>>()?;
+        Ok((
+            position.map(|p| to_u64("checkpoint", p)).transpose()?,
+            snapshots,
+        ))
+    }
+
+    /// The stored documents of kind `kind` under `keys`, in the order of `keys` (a key
+    /// with no document is left out).
+    pub async fn read_docs(
+        &self,
+        projection: &str,
+        kind: &str,
+        keys: &[&str],
+    ) -> Result<Vec<ReadModelDoc>, StoreError> {
+        let rows = match &self.inner.db {
+            Db::Postgres(pool) => postgres::read_docs(pool, projection, kind, keys).await?,
+            Db::Sqlite(pool) => sqlite::read_docs(pool, projection, kind, keys).await?,
+        };
+        Ok(rows
+            .into_iter()
+            .map(|(kind, key, doc)| ReadModelDoc { kind, key, doc })
+            .collect())
     }
 
     /// The checkpoint and every document of a projection set, ordered by kind and key.

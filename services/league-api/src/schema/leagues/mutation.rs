@@ -80,11 +80,11 @@ fn may_give_result(
     caller.require_results(league_id, &outcome.venue, &state.live.read())?;
     let played_at = {
         let p = state.live.read();
-        p.tournament(&league_events::StreamKind::Tournament.stream(&outcome.tournament))
-            .and_then(|t| t.schedule().map(|s| s.venue.clone()))
+        p.tournament_venue(&league_events::StreamKind::Tournament.stream(&outcome.tournament))
+            .map(str::to_owned)
     };
     match played_at {
-        Some(venue) if venue != outcome.venue => Err(ApiError::forbidden(format!(
+        Some(venue) if outcome.venue != venue => Err(ApiError::forbidden(format!(
             "tournament {:?} is played at venue {venue:?}, not {:?}",
             outcome.tournament, outcome.venue
         ))),
@@ -523,8 +523,7 @@ impl LeagueMutation {
         // Authorise before saying anything about the tournament: the venue's staff only.
         let venue = {
             let p = state.live.read();
-            p.tournament(&stream)
-                .and_then(|t| t.schedule().map(|s| s.venue.clone()))
+            p.tournament_venue(&stream).map(str::to_owned)
         };
         match &venue {
             Some(venue) => caller.require_results(&league_id, venue, &state.live.read())?,
@@ -533,11 +532,7 @@ impl LeagueMutation {
             }
             None => {}
         }
-        let (outcome, finished_at) = {
-            let p = state.live.read();
-            let t = p
-                .tournament(&stream)
-                .ok_or_else(|| ApiError::not_found(format!("no tournament {tournament_id:?}")))?;
+        let (outcome, finished_at) = crate::schema::on_tournament(state, &stream, |t, p| {
             let mut outcome = t.outcome(&tournament_id, &season, day).ok_or_else(|| {
                 ApiError::client(
                     crate::error::code::RULE_VIOLATION,
@@ -549,8 +544,10 @@ impl LeagueMutation {
             outcome
                 .finishes
                 .retain(|f| members.is_some_and(|l| l.player(&f.player).is_some()));
-            (outcome, p.version(&stream))
-        };
+            Ok::<_, ApiError>((outcome, p.version(&stream)))
+        })
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no tournament {tournament_id:?}")))??;
         caller.require_results(&league_id, &outcome.venue, &state.live.read())?;
         // The result follows from the tournament's last event (the one that finished it,
         // or a correction after): its events name that event as their cause.

@@ -38,11 +38,12 @@ pub(super) async fn with_tournament<T>(
     id: &str,
     f: impl FnOnce(&Tournament) -> T,
 ) -> ApiResult<T> {
-    let p = state.live.read();
-    p.tournament(&stream_of(id))
-        .filter(|t| t.schedule().is_some())
-        .map(f)
-        .ok_or_else(|| ApiError::not_found(format!("no tournament {id:?}")))
+    crate::schema::on_tournament(state, &stream_of(id), |t, _| {
+        t.schedule().is_some().then(|| f(t))
+    })
+    .await?
+    .flatten()
+    .ok_or_else(|| ApiError::not_found(format!("no tournament {id:?}")))
 }
 
 async fn venue_of(state: &ApiState, id: &str) -> ApiResult<String> {

@@ -4,7 +4,8 @@
 use async_graphql::{Context, ID, Object};
 use league_engine::hand::Event as HandEvent;
 use league_engine::tournament::play::TournamentEvent;
-use league_projections::views::{table_view, tournament_view};
+use league_projections::Entry;
+use league_projections::views::{TournamentView, table_view, tournament_view};
 
 use super::stream_of;
 use super::types::{TableOut, TournamentOut, TournamentPage};
@@ -36,9 +37,20 @@ impl TournamentQuery {
     ) -> ApiResult<Option<TournamentOut>> {
         let state = state(ctx)?;
         let stream = stream_of(&id);
-        let p = state.live.read();
-        Ok(p.tournament(&stream)
-            .map(|t| TournamentOut(tournament_view(&stream, t))))
+        let released = {
+            let p = state.live.read();
+            if let Some(t) = p.tournament(&stream) {
+                return Ok(Some(TournamentOut(tournament_view(&stream, t))));
+            }
+            p.listing(&stream).is_some()
+        };
+        if !released {
+            return Ok(None);
+        }
+        Ok(stored_views(state, &[&stream])
+            .await?
+            .pop()
+            .map(TournamentOut))
     }
 
     /// The tournaments (optionally of one venue, or starting within a window) in id order,
@@ -68,24 +80,42 @@ impl TournamentQuery {
                     .ok_or_else(|| ApiError::bad_input(format!("not a cursor: {c:?}")))
             })
             .transpose()?;
-        let p = state.live.read();
         let from = match &after {
             Some(stream) => std::ops::Bound::Excluded(stream.clone()),
             None => std::ops::Bound::Unbounded,
         };
-        let mut page: Vec<TournamentOut> = p
-            .tournaments_in((from, std::ops::Bound::Unbounded))
-            .filter(|(_, t)| {
-                t.schedule().is_some_and(|s| {
-                    venue.as_ref().is_none_or(|venue| &s.venue == venue)
-                        && starts_from.is_none_or(|from| s.starts_at >= from.0)
-                        && starts_before.is_none_or(|before| s.starts_at < before.0)
+        // Each tournament held is rendered now; a finished one the projector released is
+        // read from its stored document, in one read for the page.
+        let listed: Vec<(String, Option<TournamentView>)> = {
+            let p = state.live.read();
+            p.listings_in((from, std::ops::Bound::Unbounded))
+                .filter(|(_, entry)| {
+                    entry.venue_and_start().is_some_and(|(at, starts_at)| {
+                        venue.as_ref().is_none_or(|venue| at == venue)
+                            && starts_from.is_none_or(|from| starts_at >= from.0)
+                            && starts_before.is_none_or(|before| starts_at < before.0)
+                    })
                 })
-            })
-            .map(|(stream, t)| tournament_view(stream, t))
-            .take(first.saturating_add(1))
-            .map(TournamentOut)
+                .take(first.saturating_add(1))
+                .map(|(stream, entry)| match entry {
+                    Entry::Held(t) => (stream.clone(), Some(tournament_view(stream, t))),
+                    Entry::Released(_) => (stream.clone(), None),
+                })
+                .collect()
+        };
+        let released: Vec<&str> = listed
+            .iter()
+            .filter(|(_, view)| view.is_none())
+            .map(|(stream, _)| stream.as_str())
             .collect();
+        let mut stored = stored_views(state, &released).await?.into_iter();
+        let mut page: Vec<TournamentOut> = Vec::with_capacity(listed.len());
+        for (_, view) in listed {
+            match view.or_else(|| stored.next()) {
+                Some(view) => page.push(TournamentOut(view)),
+                None => break,
+            }
+        }
         let has_next_page = page.len() > first;
         page.truncate(first);
         Ok(TournamentPage {
@@ -103,12 +133,13 @@ impl TournamentQuery {
         #[graphql(desc = "The tournament's id, as scheduled.")] tournament_id: ID,
         #[graphql(desc = "The table's number, from 1.")] table: u32,
     ) -> ApiResult<Option<TableOut>> {
-        Ok(table_now(
+        table_now(
             state(ctx)?,
             &stream_of(&tournament_id),
             table,
             &principal(ctx),
-        ))
+        )
+        .await
     }
 }
 
@@ -165,23 +196,41 @@ pub struct Adjusted {
     pub treated_as_call: bool,
 }
 
+/// The stored views of the released tournaments `streams`, in order.
+async fn stored_views(state: &ApiState, streams: &[&str]) -> ApiResult<Vec<TournamentView>> {
+    if streams.is_empty() {
+        return Ok(Vec::new());
+    }
+    let docs = state
+        .store
+        .read_docs(league_app::PROJECTION, "tournament", streams)
+        .await?;
+    if docs.len() != streams.len() {
+        return Err(ApiError::internal(
+            "a finished tournament's stored view is missing: run `league rebuild`",
+        ));
+    }
+    docs.iter()
+        .map(|d| serde_json::from_slice(&d.doc).map_err(ApiError::internal))
+        .collect()
+}
+
 /// Table `table` of the tournament `stream` as `caller` may see it now.
-pub(crate) fn table_now(
+pub(crate) async fn table_now(
     state: &ApiState,
     stream: &str,
     table: u32,
     caller: &Principal,
-) -> Option<TableOut> {
-    let p = state.live.read();
-    p.tournament(stream)
-        .and_then(|t| {
-            let venue = t.schedule().map(|s| s.venue.as_str()).unwrap_or_default();
-            table_view(t, table, &caller.viewer_at(venue, &p))
-        })
-        .map(|view| {
+) -> ApiResult<Option<TableOut>> {
+    let table = crate::schema::on_tournament(state, stream, |t, p| {
+        let venue = t.schedule().map(|s| s.venue.as_str()).unwrap_or_default();
+        table_view(t, table, &caller.viewer_at(venue, p)).map(|view| {
             let tournament = league_events::StreamKind::Tournament
                 .id_of(stream)
                 .unwrap_or_default();
             TableOut::new(tournament, view, p.version(stream))
         })
+    })
+    .await?;
+    Ok(table.flatten())
 }

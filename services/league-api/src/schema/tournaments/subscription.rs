@@ -15,16 +15,22 @@ use league_engine::tournament::play::Stage;
 /// A subscription names a tournament that is scheduled and, once its tables are drawn, a
 /// table it has: anything else is `NOT_FOUND` at once, not a stream that never
 /// answers.
-fn exists(state: &ApiState, stream: &str, id: &str, table: Option<u32>) -> ApiResult<()> {
-    let p = state.live.read();
-    let Some(t) = p.tournament(stream).filter(|t| t.stage() != Stage::New) else {
+async fn exists(state: &ApiState, stream: &str, id: &str, table: Option<u32>) -> ApiResult<()> {
+    let tables = crate::schema::on_tournament(state, stream, |t, _| {
+        (t.stage() != Stage::New).then(|| {
+            let drawn = t.stage() != Stage::Scheduled;
+            (drawn, t.tables().keys().copied().collect::<Vec<u32>>())
+        })
+    })
+    .await?
+    .flatten();
+    let Some((drawn, tables)) = tables else {
         return Err(ApiError::not_found(format!("no tournament {id:?}")));
     };
     if let Some(table) = table
-        && t.stage() != Stage::Scheduled
-        && !t.tables().contains_key(&table)
+        && drawn
+        && !tables.contains(&table)
     {
-        let tables: Vec<u32> = t.tables().keys().copied().collect();
         return Err(ApiError::not_found(format!(
             "no table {table} in tournament {id:?} (its tables: {})",
             league_engine::units::listed(&tables)
@@ -46,7 +52,7 @@ impl TournamentSubscription {
     ) -> async_graphql::Result<BoxStream<'static, TournamentOut>> {
         let state = state(ctx)?.clone();
         let stream = stream_of(&id);
-        exists(&state, &stream, &id, None)?;
+        exists(&state, &stream, &id, None).await?;
         let key = stream.clone();
         let views = watch(state, stream, move |t| Some(tournament_view(&key, t)));
         Ok(views.map(|(_, view)| TournamentOut(view)).boxed())
@@ -61,15 +67,11 @@ impl TournamentSubscription {
     ) -> async_graphql::Result<BoxStream<'static, TableOut>> {
         let state = state(ctx)?.clone();
         let stream = stream_of(&tournament_id);
-        exists(&state, &stream, &tournament_id, Some(table))?;
+        exists(&state, &stream, &tournament_id, Some(table)).await?;
         let viewer = {
             let p = state.live.read();
-            let venue = p
-                .tournament(&stream)
-                .and_then(|t| t.schedule())
-                .map(|s| s.venue.clone())
-                .unwrap_or_default();
-            principal(ctx).viewer_at(&venue, &p)
+            let venue = p.tournament_venue(&stream).unwrap_or_default();
+            principal(ctx).viewer_at(venue, &p)
         };
         let views = watch(state, stream, move |t| table_view(t, table, &viewer));
         Ok(views

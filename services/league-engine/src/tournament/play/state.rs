@@ -74,7 +74,7 @@ impl Entrant {
 }
 
 /// One table.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Table {
     pub seats: BTreeMap<Seat, PlayerId>,
     /// The drawn button for the first hand.
@@ -139,7 +139,7 @@ impl Table {
 
 /// Where an eliminated player's seat and chips went, so a mistaken elimination can be
 /// undone (results tracking).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) struct Lost {
     pub(super) table: u32,
     pub(super) seat: Seat,
@@ -160,20 +160,20 @@ pub struct Bust {
     pub round: Option<u32>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) struct HandForHand {
     pub(super) round: u32,
     pub(super) played: BTreeSet<u32>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) struct RedrawDue {
     pub(super) tables: u32,
     pub(super) seats: bool,
 }
 
 /// The tournament, folded from its events.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tournament {
     pub(super) stage: Stage,
     pub(super) schedule: Option<Box<Schedule>>,

@@ -187,7 +187,7 @@ impl TournamentRules {
 }
 
 /// A house rule a schedule may name ([`HouseOverrides`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HouseRule {
     BustOrder,
     Balance,
@@ -238,7 +238,7 @@ impl HouseRule {
 
 /// The house rules a schedule chooses where the preset's rulebook leaves them open; a rule
 /// left out is the preset's.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HouseOverrides {
     pub bust_order: Option<BustOrder>,
     pub balance: Option<BalanceRule>,

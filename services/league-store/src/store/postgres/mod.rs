@@ -19,9 +19,9 @@ use sqlx::{AssertSqlSafe, Row as _};
 use tokio::sync::watch;
 
 use super::{
-    DocRow, IdempotentRecord, LogEntry, NOTIFY_CHANNEL, ReadModelDoc, Store, StoreOptions,
-    StreamIds, build_rows, check_expected, decode_event, event_sql, head_of, head_of_rows,
-    ping_if_idle, schema_version, to_event_id, to_hash, to_i64, to_u64,
+    DocRow, IdempotentRecord, LogEntry, NOTIFY_CHANNEL, ReadModelDoc, Snapshot, SnapshotRow, Store,
+    StoreOptions, StreamIds, build_rows, check_expected, decode_event, event_sql, head_of,
+    head_of_rows, ping_if_idle, schema_version, to_event_id, to_hash, to_i64, to_u64,
 };
 use crate::error::StoreError;
 use crate::types::{Appended, ExpectedVersion, Hash, NewEvent, RecordedEvent, Timestamp};
@@ -34,7 +34,7 @@ pub(crate) const PG_INDEX_BITS: u32 = 16;
 const ANY_RETRIES: u32 = 1_000;
 
 /// The schema's migrations, in order (`migrator` names them).
-pub(super) const MIGRATIONS: [&str; 8] = [
+pub(super) const MIGRATIONS: [&str; 9] = [
     include_str!("../../../../../migrations/postgres/0001_event_store.sql"),
     include_str!("../../../../../migrations/postgres/0002_read_models.sql"),
     include_str!("../../../../../migrations/postgres/0003_tokens.sql"),
@@ -43,6 +43,7 @@ pub(super) const MIGRATIONS: [&str; 8] = [
     include_str!("../../../../../migrations/postgres/0006_draw_secrets.sql"),
     include_str!("../../../../../migrations/postgres/0007_token_scope_and_expiry.sql"),
     include_str!("../../../../../migrations/postgres/0008_event_ids.sql"),
+    include_str!("../../../../../migrations/postgres/0009_snapshots.sql"),
 ];
 
 const HEAD: &str = "SELECT h.stream_version, h.hash, i.stream_id, i.fingerprint, \
@@ -122,6 +123,15 @@ const CHECKPOINT_UPSERT: &str = "INSERT INTO projection_checkpoints (projection,
 const CHECKPOINT: &str = "SELECT position FROM projection_checkpoints WHERE projection = $1";
 const READ_MODEL_DOCS: &str =
     "SELECT kind, key, doc FROM read_models WHERE projection = $1 ORDER BY kind, key";
+const READ_MODEL_DOC: &str =
+    "SELECT kind, key, doc FROM read_models WHERE projection = $1 AND kind = $2 AND key = $3";
+const SNAPSHOT_UPSERT: &str = "INSERT INTO snapshots (projection, stream, version, format, \
+    state, digest) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (projection, stream) DO UPDATE \
+    SET version = excluded.version, format = excluded.format, state = excluded.state, \
+    digest = excluded.digest";
+const SNAPSHOT_DELETE: &str = "DELETE FROM snapshots WHERE projection = $1 AND stream = $2";
+const SNAPSHOTS: &str = "SELECT stream, version, CAST(format AS BIGINT), state, digest \
+    FROM snapshots WHERE projection = $1 ORDER BY stream";
 
 /// Opens the pool.
 pub(super) async fn connect(url: &str, options: &StoreOptions) -> Result<PgPool, StoreError> {
@@ -544,8 +554,28 @@ pub(super) async fn put_read_models(
     projection: &str,
     position: i64,
     docs: &[ReadModelDoc],
+    snapshots: &[Snapshot],
 ) -> Result<(), StoreError> {
     let mut tx = pool.begin().await?;
+    for s in snapshots {
+        if s.state.is_empty() {
+            sqlx::query(SNAPSHOT_DELETE)
+                .bind(projection)
+                .bind(&s.stream)
+                .execute(&mut *tx)
+                .await?;
+        } else {
+            sqlx::query(SNAPSHOT_UPSERT)
+                .bind(projection)
+                .bind(&s.stream)
+                .bind(super::to_i64(s.version))
+                .bind(i64::from(s.format))
+                .bind(&s.state)
+                .bind(&s.digest)
+                .execute(&mut *tx)
+                .await?;
+        }
+    }
     for d in docs {
         sqlx::query(if d.doc.is_empty() {
             READ_MODEL_DELETE
@@ -629,4 +659,44 @@ pub(super) async fn listen(
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
+}
+
+/// [`Store::read_snapshots`]'s rows: the checkpoint and the snapshots, by stream, read in
+/// one transaction (the snapshots are those of that checkpoint).
+pub(super) async fn read_snapshots(
+    pool: &PgPool,
+    projection: &str,
+) -> Result<(Option<i64>, Vec<SnapshotRow>), StoreError> {
+    let mut tx = pool.begin().await?;
+    let checkpoint = sqlx::query_scalar(CHECKPOINT)
+        .bind(projection)
+        .fetch_optional(&mut *tx)
+        .await?;
+    let rows = sqlx::query_as(SNAPSHOTS)
+        .bind(projection)
+        .fetch_all(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok((checkpoint, rows))
+}
+
+/// [`Store::read_docs`]'s rows.
+pub(super) async fn read_docs(
+    pool: &PgPool,
+    projection: &str,
+    kind: &str,
+    keys: &[&str],
+) -> Result<Vec<DocRow>, StoreError> {
+    let mut conn = pool.acquire().await?;
+    let mut rows = Vec::with_capacity(keys.len());
+    for key in keys {
+        let row: Option<DocRow> = sqlx::query_as(READ_MODEL_DOC)
+            .bind(projection)
+            .bind(kind)
+            .bind(key)
+            .fetch_optional(&mut *conn)
+            .await?;
+        rows.extend(row);
+    }
+    Ok(rows)
 }
