@@ -46,11 +46,7 @@ async fn a_restart_answers_finished_tournaments_as_before(backend: Backend) {
     assert_eq!(before[2]["tournament"]["stage"], "FINISHED", "{before:?}");
     assert!(!before[3]["table"].is_null(), "{before:?}");
     let refused = app
-        .graphql(
-            Some(&app.admin),
-            START_HAND,
-            json!({"t": "t2"}),
-        )
+        .graphql(Some(&app.admin), START_HAND, json!({"t": "t2"}))
         .await;
     let refusal = code(&refused).to_owned();
 
@@ -72,11 +68,7 @@ async fn a_restart_answers_finished_tournaments_as_before(backend: Backend) {
 
     assert_eq!(answers(&app).await, before);
     let again = app
-        .graphql(
-            Some(&app.admin),
-            START_HAND,
-            json!({"t": "t2"}),
-        )
+        .graphql(Some(&app.admin), START_HAND, json!({"t": "t2"}))
         .await;
     assert_eq!(code(&again), refusal, "{again}");
     // A screen subscribed to the finished tournament gets its view at once.
@@ -109,7 +101,10 @@ async fn a_restart_answers_finished_tournaments_as_before(backend: Backend) {
     let before = app.admin(STANDINGS, json!({})).await;
     let recorded = app.admin(RECORD, json!({"t": "t2"})).await;
     assert!(
-        recorded["recordTournamentResult"]["events"].as_u64().unwrap() > 0,
+        recorded["recordTournamentResult"]["events"]
+            .as_u64()
+            .unwrap()
+            > 0,
         "{recorded}"
     );
     let after = app.admin(STANDINGS, json!({})).await;

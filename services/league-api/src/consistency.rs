@@ -76,6 +76,14 @@ impl Extension for Consistency {
         mut request: Request,
         next: NextPrepareRequest<'_>,
     ) -> ServerResult<Request> {
+        // Nothing is answered from a projector still loading after a start.
+        if let Ok(state) = ctx.data::<ApiState>() {
+            state
+                .live
+                .loaded(CATCH_UP_WAIT)
+                .await
+                .map_err(|e| server_error(e.into()))?;
+        }
         if let Some(value) = request.extensions.remove(MIN_POSITION)
             && let Ok(state) = ctx.data::<ApiState>()
         {

@@ -36,6 +36,9 @@ pub struct Live {
     projector: Arc<RwLock<Projector>>,
     /// The position folded so far (`None` before the first event).
     pub position: watch::Receiver<Option<u64>>,
+    /// Whether the projector has restored its snapshots and folded the log as it stood
+    /// when it started, and the log's head then (see [`Live::loaded`]).
+    loaded: watch::Receiver<(bool, u64)>,
     /// Each round of folding, published per stream once the projector's lock is released
     /// (so a receiver that locks the projector sees at least this position): a watcher of
     /// one stream wakes only for its stream, and every watcher shares the round's `Arc`.
@@ -68,11 +71,28 @@ impl Live {
         let watchers_tx = Arc::clone(&watchers);
         let folded_events = Arc::new(std::sync::atomic::AtomicU64::new(0));
         let counted = Arc::clone(&folded_events);
+        let (loaded_tx, loaded) = watch::channel((false, 0));
         let task = tokio::spawn(async move {
             let restored = restore(&store).await?;
-            let from = restored.position().map_or(0, |p| p.saturating_add(1));
-            let _ = position_tx.send(restored.position());
+            let position = restored.position();
             *write(&shared) = restored;
+            // Only now: a reader that sees the position sees the projector restored.
+            let _ = position_tx.send(position);
+            let from = position.map_or(0, |p| p.saturating_add(1));
+            // The log's head as this start found it: loaded once folded that far.
+            let start_head = {
+                let mut failures = 0;
+                loop {
+                    match store.last_position().await {
+                        Err(e) if e.is_connection_io() => connection_failed(&mut failures).await,
+                        read => break read?,
+                    }
+                }
+            };
+            let is_loaded = |folded: Option<u64>| {
+                start_head.is_none_or(|head| folded.is_some_and(|p| p >= head))
+            };
+            let _ = loaded_tx.send((is_loaded(position), start_head.unwrap_or(0)));
             let mut subscription = store.subscribe_all(from);
             let mut since_checkpoint = 0u64;
             let mut failures = 0u32;
@@ -124,6 +144,9 @@ impl Live {
                     *written.borrow(),
                 )?;
                 let _ = position_tx.send(position);
+                if !loaded_tx.borrow().0 && is_loaded(position) {
+                    loaded_tx.send_modify(|(loaded, _)| *loaded = true);
+                }
                 if let Some(position) = position {
                     // Sent to the watchers of each stream it changed (none is fine).
                     let folded = Arc::new(Folded {
@@ -151,6 +174,7 @@ impl Live {
         Live {
             projector,
             position,
+            loaded,
             watchers,
             stop,
             task: std::sync::Mutex::new(Some(task)),
@@ -235,6 +259,21 @@ impl Live {
             Err(_) => Err(AppError::Other(format!(
                 "the live projector did not reach position {position} in {timeout:?}"
             ))),
+        }
+    }
+
+    /// Waits until the projector has restored its snapshots and folded the log as it stood
+    /// when it started: what a query must wait for after a restart, or it would answer
+    /// from a projector still empty. Fails after `timeout`.
+    pub async fn loaded(&self, timeout: Duration) -> Result<(), AppError> {
+        let mut loaded = self.loaded.clone();
+        match tokio::time::timeout(timeout, loaded.wait_for(|(l, _)| *l)).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(_)) => Err(AppError::Other("the live projector stopped".into())),
+            Err(_) => Err(AppError::NotCaughtUp {
+                position: self.loaded.borrow().1,
+                folded: self.folded(),
+            }),
         }
     }
 

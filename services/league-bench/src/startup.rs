@@ -318,7 +318,10 @@ fn report(rows: &[Row]) -> ExitCode {
         }
     }
     if let (Some(first), Some(last)) = (rows.first(), rows.last()) {
-        let (a, b) = (first.candidate.median.rss_kib, last.candidate.median.rss_kib);
+        let (a, b) = (
+            first.candidate.median.rss_kib,
+            last.candidate.median.rss_kib,
+        );
         // Growth in tenths of a percent, in integers.
         let growth = b.saturating_sub(a).saturating_mul(1000) / a.max(1);
         println!(
