@@ -522,9 +522,17 @@ async fn write_checkpoints(
                 failed = Some(e);
             }
             done => {
-                done?;
+                let stored = done?;
                 failed = None;
-                let _ = written.send(Some(checkpoint.position));
+                // One another instance passed first is kept for the next (whose write then
+                // covers every change since this writer's last); its documents are stored
+                // all the same (what that instance stored covers them), so finished
+                // tournaments of it may be released.
+                let position = checkpoint.position;
+                if !stored {
+                    unwritten = Some(checkpoint);
+                }
+                let _ = written.send(Some(position));
             }
         }
     }
@@ -535,7 +543,8 @@ async fn write_checkpoints(
 }
 
 /// Writes a checkpoint rendered by [`render_checkpoint`] (after the lock is released).
-async fn write_checkpoint(store: &Store, checkpoint: &Checkpoint) -> Result<(), AppError> {
+/// Whether it was written: not when another instance stored a later checkpoint first.
+async fn write_checkpoint(store: &Store, checkpoint: &Checkpoint) -> Result<bool, AppError> {
     let mut failures = 0;
     loop {
         let Checkpoint {
@@ -544,7 +553,12 @@ async fn write_checkpoint(store: &Store, checkpoint: &Checkpoint) -> Result<(), 
             snapshots,
         } = checkpoint;
         match store
-            .put_read_models(PROJECTION, *position, docs, snapshots)
+            .put_read_models(
+                PROJECTION,
+                (*position, league_store::CheckpointMove::Forward),
+                docs,
+                snapshots,
+            )
             .await
         {
             Err(e) if e.is_connection_io() && failures < CONNECTION_TRIES => {

@@ -163,6 +163,12 @@ async fn restarts(backend: Backend, url: Option<&str>) {
     holds_what_a_rebuild_holds(&store, &live, &rebuilt, false).await;
     live.stop().await.unwrap();
 
+    // Its last checkpoint wrote every stream again: the next start trusts them all.
+    let (checkpoint, rows) = store.read_snapshots(PROJECTION).await.unwrap();
+    let restored = Projector::restore(checkpoint, rows);
+    assert!(restored.ignored.is_empty(), "{:?}", restored.ignored);
+    assert_eq!(restored.projector.position(), rebuilt.position());
+
     // And the documents stored all along are those of a rebuild.
     let check = rebuild::check(&store).await.unwrap();
     assert_eq!(check.difference, None);

@@ -109,8 +109,14 @@ pub fn rebuild(args: RebuildArgs) -> ExitCode {
             // Every document and every stream's snapshot, with the checkpoint.
             let written = match (rebuilt.projector.take_checkpoint(), rebuilt.position) {
                 (Ok((docs, snapshots)), Some(position)) => store
-                    .put_read_models(league_app::PROJECTION, position, &docs, &snapshots)
+                    .put_read_models(
+                        league_app::PROJECTION,
+                        (position, league_store::CheckpointMove::Replace),
+                        &docs,
+                        &snapshots,
+                    )
                     .await
+                    .map(|_| ())
                     .map_err(|e| e.to_string()),
                 (Ok(_), None) => Ok(()),
                 (Err(e), _) => Err(e.to_string()),

@@ -83,7 +83,8 @@ pub mod verify;
 pub use error::StoreError;
 pub use sealer::{SealOutcome, SealerConfig, SealerHandle, TreeHead};
 pub use store::{
-    Backend, LogEntry, ReadModelDoc, Snapshot, Store, StoreOptions, backend_of, migrator,
+    Backend, CheckpointMove, LogEntry, ReadModelDoc, Snapshot, Store, StoreOptions, backend_of,
+    migrator,
 };
 pub use subscribe::Subscription;
 pub use tokens::{KeyUse, NewToken, TokenRecord};

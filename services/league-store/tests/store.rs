@@ -290,7 +290,68 @@ on_both_backends!(
     a_revocation_is_announced_to_every_instance,
     a_rotated_key_verifies_with_each_key_from_its_tree_size,
     a_lost_listener_connection_moves_the_token_generation,
+    a_checkpoint_behind_the_stored_one_writes_nothing,
 );
+
+/// Two instances write their checkpoints to one projection set: one that lags writes
+/// nothing over the newer one (its documents and snapshots would be older), one at the
+/// same position or ahead writes; a rebuild replaces whatever is stored.
+async fn a_checkpoint_behind_the_stored_one_writes_nothing(db: &TestDb) {
+    use league_store::{CheckpointMove, ReadModelDoc, Snapshot};
+    let (a, b) = (db.open().await, db.open().await);
+    let doc = |v: &str| ReadModelDoc {
+        kind: "table".into(),
+        key: "t/1".into(),
+        doc: v.as_bytes().to_vec(),
+    };
+    let snapshot = |version: u64| Snapshot {
+        stream: "tournament:t".into(),
+        version,
+        format: 1,
+        state: b"{}".to_vec(),
+        digest: vec![version.to_le_bytes()[0]],
+    };
+    let forward = |p: u64| (p, CheckpointMove::Forward);
+    assert!(
+        a.put_read_models("p", forward(10), &[doc("ten")], &[snapshot(10)])
+            .await
+            .unwrap()
+    );
+    // Behind: nothing of it is written.
+    assert!(
+        !b.put_read_models("p", forward(7), &[doc("seven")], &[snapshot(7)])
+            .await
+            .unwrap()
+    );
+    let (checkpoint, docs) = a.read_models("p").await.unwrap();
+    assert_eq!((checkpoint, docs), (Some(10), vec![doc("ten")]));
+    let (_, snapshots) = a.read_snapshots("p").await.unwrap();
+    assert_eq!(snapshots, vec![snapshot(10)]);
+    // At the same position (a restart that folded a snapshot again) and ahead: written.
+    assert!(
+        b.put_read_models("p", forward(10), &[doc("ten again")], &[])
+            .await
+            .unwrap()
+    );
+    assert!(
+        b.put_read_models("p", forward(12), &[doc("twelve")], &[snapshot(12)])
+            .await
+            .unwrap()
+    );
+    let (checkpoint, docs) = a.read_models("p").await.unwrap();
+    assert_eq!((checkpoint, docs), (Some(12), vec![doc("twelve")]));
+    // A rebuild writes at its own position, whatever is stored.
+    assert!(
+        a.put_read_models("p", (5, CheckpointMove::Replace), &[doc("five")], &[])
+            .await
+            .unwrap()
+    );
+    assert_eq!(a.read_models("p").await.unwrap().0, Some(5));
+    // Another projection set is apart.
+    assert!(b.put_read_models("q", forward(1), &[], &[]).await.unwrap());
+    a.close().await;
+    b.close().await;
+}
 
 /// PostgreSQL: when the connection that listens for revocations is lost, a revocation
 /// announced meanwhile would be missed, so the token generation moves (every checked token

@@ -841,6 +841,15 @@ pub struct ReadModelDoc {
 /// A read-model document as a backend reads it: kind, key and JSON bytes.
 type DocRow = (String, String, Vec<u8>);
 
+/// How [`Store::put_read_models`] moves a checkpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckpointMove {
+    /// Only forward: nothing is written at or behind the stored checkpoint.
+    Forward,
+    /// To the position given, whatever is stored.
+    Replace,
+}
+
 /// A projection set's saved state of one stream at its checkpoint: the stream's version,
 /// the format of `state` (the projector's to name and read) and its digest. A snapshot
 /// with an empty `state` is deleted when written.
@@ -861,20 +870,30 @@ impl Store {
     /// an empty `doc`, or a snapshot with an empty `state`, is deleted) and moves its
     /// checkpoint to `position`, in one transaction: a reader never sees documents or
     /// snapshots ahead of (or behind) the checkpoint they are stored with.
+    ///
+    /// With `CheckpointMove::Forward` nothing is written when the stored checkpoint is past
+    /// `position` (answer `false`): with several instances each writing its own
+    /// checkpoints, one that lags never writes older documents over newer ones. A writer
+    /// that keeps what was not written for its next checkpoint keeps the stored set what
+    /// one projector folded to the stored checkpoint: every stream changed up to it is
+    /// written as of it. `CheckpointMove::Replace` writes in any case (a rebuild).
     pub async fn put_read_models(
         &self,
         projection: &str,
-        position: u64,
+        (position, mode): (u64, CheckpointMove),
         docs: &[ReadModelDoc],
         snapshots: &[Snapshot],
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         let position = to_i64(position);
+        let forward = mode == CheckpointMove::Forward;
         match &self.inner.db {
             Db::Postgres(pool) => {
-                postgres::put_read_models(pool, projection, position, docs, snapshots).await
+                postgres::put_read_models(pool, projection, (position, forward), docs, snapshots)
+                    .await
             }
             Db::Sqlite(pool) => {
-                sqlite::put_read_models(pool, projection, position, docs, snapshots).await
+                sqlite::put_read_models(pool, projection, (position, forward), docs, snapshots)
+                    .await
             }
         }
     }

@@ -86,6 +86,8 @@ const READ_MODEL_DELETE: &str = "DELETE FROM read_models WHERE projection = $1 A
 const CHECKPOINT_UPSERT: &str = "INSERT INTO projection_checkpoints (projection, position) \
     VALUES ($1, $2) ON CONFLICT (projection) DO UPDATE SET position = excluded.position";
 const CHECKPOINT: &str = "SELECT position FROM projection_checkpoints WHERE projection = $1";
+const CHECKPOINT_FORWARD: &str = "UPDATE projection_checkpoints SET position = $2 \
+    WHERE projection = $1 AND position <= $2";
 const READ_MODEL_DOCS: &str =
     "SELECT kind, key, doc FROM read_models WHERE projection = $1 ORDER BY kind, key";
 const READ_MODEL_DOC: &str =
@@ -496,11 +498,31 @@ pub(super) async fn last_position(pool: &SqlitePool) -> Result<Option<i64>, Stor
 pub(super) async fn put_read_models(
     pool: &SqlitePool,
     projection: &str,
-    position: i64,
+    (position, forward): (i64, bool),
     docs: &[ReadModelDoc],
     snapshots: &[Snapshot],
-) -> Result<(), StoreError> {
+) -> Result<bool, StoreError> {
     let mut tx = pool.begin().await?;
+    // First, a write: it takes the lock that orders this transaction after any other
+    // writer's, and says whether the stored checkpoint is behind this one.
+    if forward {
+        let moved = sqlx::query(CHECKPOINT_FORWARD)
+            .bind(projection)
+            .bind(position)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if moved == 0 {
+            let stored: Option<i64> = sqlx::query_scalar(CHECKPOINT)
+                .bind(projection)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if stored.is_some() {
+                tx.rollback().await?;
+                return Ok(false);
+            }
+        }
+    }
     for s in snapshots {
         if s.state.is_empty() {
             sqlx::query(SNAPSHOT_DELETE)
@@ -539,7 +561,7 @@ pub(super) async fn put_read_models(
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
-    Ok(())
+    Ok(true)
 }
 
 /// [`Store::read_models`]'s rows: the checkpoint and the documents, by kind and key.
