@@ -112,13 +112,18 @@ pub async fn execute(
             let p = live.read();
             let version = p.version(&stream);
             decided_on = version;
+            // Read back at another version than the one folded now (it changed meanwhile):
+            // read it again.
+            let stale = p.tournament(&stream).is_none()
+                && released.as_ref().is_some_and(|(v, _)| *v != version);
+            if stale && attempt < MAX_ATTEMPTS {
+                continue;
+            }
             let events: Result<Vec<NewEvent>, AppError> = (|| match command {
                 Command::Tournament { command, .. } => {
                     let empty = play::Tournament::new();
-                    let state = p
-                        .tournament(&stream)
-                        .or(released.as_deref())
-                        .unwrap_or(&empty);
+                    let read_back = released.as_ref().map(|(_, t)| &**t);
+                    let state = p.tournament(&stream).or(read_back).unwrap_or(&empty);
                     Ok(play::decide(state, command)?
                         .iter()
                         .map(encode)

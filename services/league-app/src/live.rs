@@ -100,7 +100,13 @@ impl Live {
             // milliseconds, and the projector folding on meanwhile is what commands wait for.
             let (checkpoints, queued) = mpsc::unbounded_channel();
             let (written_tx, written) = watch::channel(None);
-            let writer = tokio::spawn(write_checkpoints(store.clone(), queued, written_tx));
+            // Streams of a checkpoint another instance had passed, rendered again next time.
+            let redo = Arc::new(std::sync::Mutex::new(Vec::new()));
+            let writer = tokio::spawn(write_checkpoints(
+                store.clone(),
+                queued,
+                (written_tx, Arc::clone(&redo)),
+            ));
             loop {
                 // Read before locking: decisions and queries wait on the projector's lock,
                 // never on the database.
@@ -142,6 +148,7 @@ impl Live {
                     &watchers_tx,
                     checkpoint_due,
                     *written.borrow(),
+                    &redo,
                 )?;
                 let _ = position_tx.send(position);
                 if !loaded_tx.borrow().0 && is_loaded(position) {
@@ -197,7 +204,7 @@ impl Live {
         &self,
         store: &Store,
         stream: &str,
-    ) -> Result<Option<Arc<Tournament>>, AppError> {
+    ) -> Result<Option<(u64, Arc<Tournament>)>, AppError> {
         let version = {
             let p = self.read();
             if p.listing(stream).is_none() {
@@ -209,7 +216,7 @@ impl Live {
             released
                 .iter()
                 .find(|(s, v, _)| s == stream && *v == version)
-                .map(|(_, _, t)| Arc::clone(t))
+                .map(|(_, v, t)| (*v, Arc::clone(t)))
         };
         if let Some(t) = kept(&self.released_lock()) {
             return Ok(Some(t));
@@ -226,7 +233,7 @@ impl Live {
             released.remove(0);
         }
         released.push((stream.to_owned(), version, Arc::clone(&t)));
-        Ok(Some(t))
+        Ok(Some((version, t)))
     }
 
     fn released_lock(&self) -> std::sync::MutexGuard<'_, Vec<(String, u64, Arc<Tournament>)>> {
@@ -370,11 +377,9 @@ fn fold(
     watchers: &Watchers,
     checkpoint_due: bool,
     written: Option<u64>,
+    redo: &std::sync::Mutex<Vec<String>>,
 ) -> Result<Round, AppError> {
     let mut p = write(shared);
-    if let Some(written) = written {
-        p.release_written(written);
-    }
     let mut streams: Vec<String> = Vec::new();
     for event in batch {
         p.apply(event)?;
@@ -382,6 +387,11 @@ fn fold(
             streams.push(event.stream_id.clone());
         }
     }
+    // After folding: a tournament this batch changed is not released.
+    if let Some(written) = written {
+        p.release_written(written);
+    }
+    p.mark_dirty(&std::mem::take(&mut *lock(redo)));
     let checkpoint = if checkpoint_due {
         render_checkpoint(&mut p)?
     } else {
@@ -401,6 +411,10 @@ fn fold(
         tournaments,
         checkpoint,
     })
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The projector, for folding.
@@ -449,7 +463,10 @@ async fn restore(store: &Store) -> Result<Projector, AppError> {
     if let Some(checkpoint) = checkpoint.filter(|_| projector.position().is_some()) {
         for stream in restored.refold {
             let events = read_stream_before(store, &stream, checkpoint.saturating_add(1)).await?;
-            projector.rehydrate(&stream, &events)?;
+            if let Err(e) = projector.rehydrate(&stream, &events) {
+                tracing::warn!("{stream} cannot be folded from its events ({e}): folding the log");
+                return Ok(Projector::new());
+            }
         }
     }
     Ok(projector)
@@ -500,11 +517,15 @@ async fn read_stream_before(
 /// Checkpoints queued behind a write are written as one (the latest position, each document
 /// as it was last rendered). A checkpoint that cannot be written while the database cannot
 /// be reached hands its documents to the next; if the last one fails, so does the writer.
-/// Each written checkpoint's position is sent on `written`.
+/// Each written checkpoint's position is sent on `written`; the streams of one not taken
+/// go to `redo`.
 async fn write_checkpoints(
     store: Store,
     mut queued: mpsc::UnboundedReceiver<Checkpoint>,
-    written: watch::Sender<Option<u64>>,
+    (written, redo): (
+        watch::Sender<Option<u64>>,
+        Arc<std::sync::Mutex<Vec<String>>>,
+    ),
 ) -> Result<(), AppError> {
     // A checkpoint whose write failed, for the next one, and why it failed.
     let mut unwritten: Option<Checkpoint> = None;
@@ -524,15 +545,20 @@ async fn write_checkpoints(
             done => {
                 let stored = done?;
                 failed = None;
-                // One another instance passed first is kept for the next (whose write then
-                // covers every change since this writer's last); its documents are stored
-                // all the same (what that instance stored covers them), so finished
-                // tournaments of it may be released.
-                let position = checkpoint.position;
+                // One another instance passed first: its streams are rendered again for the
+                // next (whose write then covers every change since this writer's last);
+                // its documents are stored all the same (what that instance stored covers
+                // them), so finished tournaments of it may be released.
                 if !stored {
-                    unwritten = Some(checkpoint);
+                    lock(&redo).extend(
+                        checkpoint
+                            .snapshots
+                            .into_iter()
+                            .map(|s| s.stream)
+                            .filter(|s| !s.is_empty()),
+                    );
                 }
-                let _ = written.send(Some(position));
+                let _ = written.send(Some(checkpoint.position));
             }
         }
     }

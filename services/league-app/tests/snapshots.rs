@@ -75,7 +75,7 @@ async fn holds_what_a_rebuild_holds(
         "finished tournaments released"
     );
     for (stream, t) in rebuilt.tournaments() {
-        if let Some(back) = live.released_tournament(store, stream).await.unwrap() {
+        if let Some((_, back)) = live.released_tournament(store, stream).await.unwrap() {
             assert_eq!(&*back, t, "{stream} read back");
         }
     }

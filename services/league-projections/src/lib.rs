@@ -87,7 +87,7 @@ pub struct Projector {
     /// Finished tournaments whose final documents went out with the checkpoint at this
     /// position: once it is written, their state need not be held (see
     /// [`Projector::release_written`]).
-    releasable: Vec<(String, u64)>,
+    releasable: Vec<(String, u64, u64)>,
 }
 
 /// One stream's fold.
@@ -410,7 +410,8 @@ impl Projector {
                 snapshot::of_stream(stream, folded, self.handed_out.get(stream))?;
             snapshots.push(snapshot);
             if finished && let Some(position) = self.position {
-                self.releasable.push((stream.clone(), position));
+                self.releasable
+                    .push((stream.clone(), position, self.version(stream)));
             }
         }
         if let Some(position) = self.position {
@@ -425,27 +426,42 @@ impl Projector {
 
     /// Releases the state of the finished tournaments whose final documents went out with
     /// a checkpoint at or before `written` (which the caller has written): only what lists
-    /// them is kept. One that changed since is kept until a later checkpoint.
+    /// them is kept. One that changed since (a later version, or changes not yet handed
+    /// out) is kept until the checkpoint that has them is written.
     pub fn release_written(&mut self, written: u64) {
         let mut kept = Vec::new();
-        for (stream, at) in std::mem::take(&mut self.releasable) {
+        for (stream, at, version) in std::mem::take(&mut self.releasable) {
             if at > written {
-                kept.push((stream, at));
+                kept.push((stream, at, version));
                 continue;
             }
             let Some(folded) = self.streams.get_mut(&stream) else {
                 continue;
             };
-            if folded.dirty {
+            if folded.dirty || folded.version != version {
                 continue;
             }
             if let Some(listing) = snapshot::listing_of(&folded.state) {
                 folded.state = Aggregate::Released(Box::new(listing));
-                folded.hand_starts = BTreeMap::new();
                 self.handed_out.remove(&stream);
             }
         }
         self.releasable = kept;
+    }
+
+    /// Marks `streams` changed again, so that the next checkpoint renders them (one whose
+    /// write was not taken). A released stream needs nothing: its final documents are
+    /// stored.
+    pub fn mark_dirty(&mut self, streams: &[String]) {
+        for stream in streams {
+            if let Some(folded) = self.streams.get_mut(stream)
+                && !folded.dirty
+                && !matches!(folded.state, Aggregate::Released(_))
+            {
+                folded.dirty = true;
+                self.dirty.push(stream.clone());
+            }
+        }
     }
 
     /// A stream's state folded from `events` (the whole stream, in version order): held

@@ -37,6 +37,9 @@ const MANIFEST: &str = "";
 pub struct Listing {
     pub venue: VenueId,
     pub starts_at: Millis,
+    /// The tables whose last hand never ended (a tournament cancelled mid-hand): the hole
+    /// cards of such a hand stay private.
+    pub unfinished_hands: Vec<u32>,
 }
 
 /// What [`Projector::restore`] made of a checkpoint's snapshots.
@@ -51,6 +54,9 @@ pub struct Restored {
 
 #[derive(Serialize, Deserialize)]
 struct Manifest {
+    /// The release that wrote it: a start of another release folds the whole log once, so
+    /// that every stored document is rendered by the release that serves it.
+    release: String,
     position: u64,
     events: u64,
     streams: u64,
@@ -120,6 +126,12 @@ pub(crate) fn listing_of(state: &Aggregate) -> Option<Listing> {
             t.schedule().map(|s| Listing {
                 venue: s.venue.clone(),
                 starts_at: s.starts_at,
+                unfinished_hands: t
+                    .tables()
+                    .iter()
+                    .filter(|(_, table)| table.hand().is_some_and(|h| !h.is_over()))
+                    .map(|(number, _)| *number)
+                    .collect(),
             })
         }
         Aggregate::Released(l) => Some((**l).clone()),
@@ -159,6 +171,7 @@ pub(crate) fn manifest(
     streams: usize,
 ) -> Result<Snapshot, ProjectionError> {
     let manifest = Manifest {
+        release: league_events::RELEASE.to_owned(),
         position,
         events,
         streams: u64::try_from(streams).unwrap_or(u64::MAX),
@@ -213,6 +226,14 @@ impl Projector {
                 return restored;
             }
         };
+        if manifest.release != league_events::RELEASE {
+            restored.ignored.push(format!(
+                "the snapshots were written by release {}; this is {}",
+                manifest.release,
+                league_events::RELEASE
+            ));
+            return restored;
+        }
         let count = u64::try_from(rows.len()).unwrap_or(u64::MAX);
         if manifest.position != checkpoint || manifest.streams != count {
             restored.ignored.push(format!(

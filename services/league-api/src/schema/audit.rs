@@ -151,11 +151,17 @@ async fn private(state: &ApiState, e: &RecordedEvent) -> ApiResult<bool> {
     // Private while the table's current hand runs and this event belongs to it (it came
     // after that hand started).
     let p = state.live.read();
-    let running = p
-        .tournament(&e.stream_id)
-        .and_then(|t| t.tables().get(&table))
-        .and_then(|tb| tb.hand())
-        .is_some_and(|h| !h.is_over());
+    let running = match p.tournament(&e.stream_id) {
+        Some(t) => t
+            .tables()
+            .get(&table)
+            .and_then(|tb| tb.hand())
+            .is_some_and(|h| !h.is_over()),
+        // Released: a hand that never ended is listed.
+        None => p
+            .listing(&e.stream_id)
+            .is_some_and(|l| l.unfinished_hands.contains(&table)),
+    };
     let started = p.hand_started_at(&e.stream_id, table).unwrap_or(0);
     Ok(running && e.stream_version > started)
 }

@@ -465,7 +465,11 @@ pub(crate) async fn on_tournament<R>(
         p.listing(stream).is_some()
     };
     let t = match released {
-        true => state.live.released_tournament(&state.store, stream).await?,
+        true => state
+            .live
+            .released_tournament(&state.store, stream)
+            .await?
+            .map(|(_, t)| t),
         false => None,
     };
     let p = state.live.read();

@@ -47,12 +47,12 @@ pub(super) async fn with_tournament<T>(
 }
 
 async fn venue_of(state: &ApiState, id: &str) -> ApiResult<String> {
-    with_tournament(state, id, |t| {
-        t.schedule()
-            .map(|s| s.venue.to_string())
-            .unwrap_or_default()
-    })
-    .await
+    let venue = state
+        .live
+        .read()
+        .tournament_venue(&stream_of(id))
+        .map(str::to_owned);
+    venue.ok_or_else(|| ApiError::not_found(format!("no tournament {id:?}")))
 }
 
 /// Whether a player may be registered at a venue's tournament.

@@ -121,6 +121,9 @@ const READ_MODEL_DELETE: &str = "DELETE FROM read_models WHERE projection = $1 A
 const CHECKPOINT_UPSERT: &str = "INSERT INTO projection_checkpoints (projection, position) \
     VALUES ($1, $2) ON CONFLICT (projection) DO UPDATE SET position = excluded.position";
 const CHECKPOINT: &str = "SELECT position FROM projection_checkpoints WHERE projection = $1";
+const CHECKPOINT_UPSERT_FORWARD: &str = "INSERT INTO projection_checkpoints (projection, \
+    position) VALUES ($1, $2) ON CONFLICT (projection) DO UPDATE SET position = \
+    excluded.position WHERE projection_checkpoints.position <= excluded.position";
 const CHECKPOINT_FORWARD: &str = "UPDATE projection_checkpoints SET position = $2 \
     WHERE projection = $1 AND position <= $2";
 const READ_MODEL_DOCS: &str =
@@ -611,11 +614,21 @@ pub(super) async fn put_read_models(
         .execute(&mut *tx)
         .await?;
     }
-    sqlx::query(CHECKPOINT_UPSERT)
-        .bind(projection)
-        .bind(position)
-        .execute(&mut *tx)
-        .await?;
+    // Forward only even when two writers found no checkpoint at first.
+    let moved = sqlx::query(if forward {
+        CHECKPOINT_UPSERT_FORWARD
+    } else {
+        CHECKPOINT_UPSERT
+    })
+    .bind(projection)
+    .bind(position)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if moved == 0 {
+        tx.rollback().await?;
+        return Ok(false);
+    }
     tx.commit().await?;
     Ok(true)
 }
@@ -690,6 +703,11 @@ pub(super) async fn read_snapshots(
     projection: &str,
 ) -> Result<(Option<i64>, Vec<SnapshotRow>), StoreError> {
     let mut tx = pool.begin().await?;
+    // One snapshot of the database for both reads: a checkpoint written meanwhile is seen
+    // whole or not at all.
+    sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        .execute(&mut *tx)
+        .await?;
     let checkpoint = sqlx::query_scalar(CHECKPOINT)
         .bind(projection)
         .fetch_optional(&mut *tx)
