@@ -16,8 +16,11 @@ use sha2::{Digest, Sha256};
 /// A scratch copy of a golden log's database, opened, and its path (see [`close`]).
 async fn golden_store(release: &str, test: &str) -> (Store, PathBuf) {
     let dir = golden::golden_dir().join(release);
+    // Tests of this file run at once: each copy has a name of its own.
+    static COPIES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COPIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let copy = std::env::temp_dir().join(format!(
-        "league-golden-{release}-{test}-{}.db",
+        "league-golden-{release}-{test}-{}-{n}.db",
         std::process::id()
     ));
     std::fs::copy(dir.join(DATABASE), &copy).unwrap();
