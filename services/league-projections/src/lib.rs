@@ -474,16 +474,7 @@ impl Projector {
         events: &[RecordedEvent],
     ) -> Result<(), ProjectionError> {
         let released = self.listing(stream).is_some();
-        let mut scratch = Projector::new();
-        for e in events {
-            scratch.fold_one(
-                e.position,
-                &e.stream_id,
-                e.stream_version,
-                (&e.event_type, e.schema_version),
-                &e.payload,
-            )?;
-        }
+        let mut scratch = Projector::folded_alone(events)?;
         let version = self.version(stream);
         let Some(mut folded) = scratch
             .streams
@@ -507,6 +498,22 @@ impl Projector {
         let keys = self.rendered_keys(stream)?;
         self.handed_out.insert(stream.to_owned(), keys);
         Ok(())
+    }
+
+    /// A projector that has folded `events` alone (one stream's, in version order), its
+    /// position left unmoved.
+    fn folded_alone(events: &[RecordedEvent]) -> Result<Projector, ProjectionError> {
+        let mut scratch = Projector::new();
+        for e in events {
+            scratch.fold_one(
+                e.position,
+                &e.stream_id,
+                e.stream_version,
+                (&e.event_type, e.schema_version),
+                &e.payload,
+            )?;
+        }
+        Ok(scratch)
     }
 
     /// The kinds and keys of the documents `stream` renders now.

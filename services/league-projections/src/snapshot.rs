@@ -304,19 +304,10 @@ impl Projector {
 /// A tournament folded from its stream's events, in version order (a released
 /// tournament, read back for a query or a decision).
 pub fn fold_tournament(events: &[RecordedEvent]) -> Result<Option<Tournament>, ProjectionError> {
-    let mut scratch = Projector::new();
     let Some(stream) = events.first().map(|e| e.stream_id.clone()) else {
         return Ok(None);
     };
-    for e in events {
-        scratch.fold_one(
-            e.position,
-            &e.stream_id,
-            e.stream_version,
-            (&e.event_type, e.schema_version),
-            &e.payload,
-        )?;
-    }
+    let mut scratch = Projector::folded_alone(events)?;
     Ok(match scratch.streams.remove(&stream).map(|f| f.state) {
         Some(Aggregate::Tournament(t)) => Some(*t),
         _ => None,
