@@ -397,6 +397,20 @@ impl TestApp {
         }
         if let Some(server) = self.server.take() {
             server.await.unwrap().unwrap();
+            self.retire_dead_connections().await;
+        }
+    }
+
+    /// The stopped server's HTTP workers each ran their own runtime, and the pooled
+    /// PostgreSQL connections they opened died with it: the first query on each fails
+    /// (`A Tokio 1.x context was found, but it is being shutdown`) and retires it. A
+    /// restarted process would start with a fresh pool; here every idle connection is
+    /// tried once (the pool hands them out in turn), so the dead ones leave before the test
+    /// or the next server uses the store.
+    async fn retire_dead_connections(&self) {
+        let pooled = league_store::StoreOptions::default().max_connections;
+        for _ in 0..=pooled {
+            let _ = self.store.last_position().await;
         }
     }
 
