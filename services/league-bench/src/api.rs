@@ -66,7 +66,7 @@ enum Mode {
     Follow,
 }
 
-const PLAYERS: u32 = 9;
+pub(crate) const PLAYERS: u32 = 9;
 
 const SCHEDULE: &str = "mutation($id: ID!, $s: ScheduleInput!) { scheduleTournament(input: {id: $id, schedule: $s}) { events } }";
 const REGISTER: &str =
@@ -400,7 +400,7 @@ async fn graphql(
 
 /// The league the tables' venues belong to (a host token names a venue that exists), with
 /// the tables' players as its members.
-async fn add_venues(store: &league_store::Store, tables: u32) -> Result<(), String> {
+pub(crate) async fn add_venues(store: &league_store::Store, tables: u32) -> Result<(), String> {
     let mut state = league::LeagueState::new();
     let mut events = Vec::new();
     let commands = std::iter::once(league::Command::CreateLeague {
@@ -450,7 +450,7 @@ fn seed(table: u32, n: u8) -> Seed {
     Seed::from_bytes(bytes)
 }
 
-fn schedule(table: u32) -> Value {
+pub(crate) fn schedule(table: u32) -> Value {
     let schedule = weekly_schedule(
         &format!("venue-{table}"),
         Preset::Wph,

@@ -75,18 +75,7 @@ pub fn run(args: &StartupArgs) -> ExitCode {
 }
 
 fn measure_all(args: &StartupArgs) -> Result<Vec<Row>, String> {
-    let league = match &args.league {
-        Some(path) => path.clone(),
-        None => std::env::current_exe()
-            .map_err(|e| e.to_string())?
-            .with_file_name("league"),
-    };
-    if !league.exists() {
-        return Err(format!(
-            "no league binary at {}: build it (cargo build --release -p league-cli) or give --league",
-            league.display()
-        ));
-    }
+    let league = league_binary(args.league.as_deref())?;
     std::fs::create_dir_all(&args.dir).map_err(|e| format!("{}: {e}", args.dir.display()))?;
     let runs = args.runs.max(1);
     let mut rows = Vec::new();
@@ -118,6 +107,23 @@ fn measure_all(args: &StartupArgs) -> Result<Vec<Row>, String> {
         });
     }
     Ok(rows)
+}
+
+/// The `league` binary at `given`, or else the one beside this benchmark.
+pub(crate) fn league_binary(given: Option<&Path>) -> Result<PathBuf, String> {
+    let league = match given {
+        Some(path) => path.to_owned(),
+        None => std::env::current_exe()
+            .map_err(|e| e.to_string())?
+            .with_file_name("league"),
+    };
+    if !league.exists() {
+        return Err(format!(
+            "no league binary at {}: build it (cargo build --release -p league-cli) or give --league",
+            league.display()
+        ));
+    }
+    Ok(league)
 }
 
 /// Simulates 40 venues for `weeks` weeks into `db`.
@@ -232,7 +238,7 @@ fn start_once(league: &Path, db: &Path) -> Result<Start, String> {
 }
 
 /// Whether `/readyz` answers 200.
-fn ready(port: u16) -> bool {
+pub(crate) fn ready(port: u16) -> bool {
     let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
         return false;
     };
@@ -248,7 +254,7 @@ fn ready(port: u16) -> bool {
 }
 
 /// The process's resident memory, in KiB.
-fn rss_kib(pid: u32) -> Option<u64> {
+pub(crate) fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status
         .lines()
