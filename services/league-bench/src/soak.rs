@@ -25,7 +25,8 @@
 //!   run is within 20% of the second quarter's, and the killed instance's before each kill
 //!   does not grow from the first kills to the last.
 //!
-//! Any of these failing fails the run (exit 1), after the table of figures.
+//! Any of these failing fails the run (exit 1), after the table of figures. The instances'
+//! logs go to `--logs` (default `target/soak`).
 
 use std::collections::BTreeMap;
 use std::io::{Read as _, Write as _};
@@ -59,6 +60,9 @@ pub struct SoakArgs {
     /// Seconds between two kills of the second instance.
     #[arg(long, default_value_t = 5)]
     kill_every: u64,
+    /// Where each instance's log goes (`first.log`, `second.log`, appended at each start).
+    #[arg(long, default_value = "target/soak")]
+    logs: PathBuf,
 }
 
 const START_HAND: &str = "mutation($t: ID!, $k: String!) { startHand(input: {tournamentId: $t, table: 1, idempotencyKey: $k}) { version } }";
@@ -92,7 +96,18 @@ struct Instance {
 }
 
 impl Instance {
-    fn start(league: &Path, url: &str, port: u16, key: &str) -> Result<Instance, String> {
+    fn start(
+        league: &Path,
+        url: &str,
+        port: u16,
+        key: &str,
+        log: &Path,
+    ) -> Result<Instance, String> {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .map_err(|e| format!("{}: {e}", log.display()))?;
         let child = Command::new(league)
             .args([
                 "serve",
@@ -109,6 +124,7 @@ impl Instance {
             .arg(url)
             .env("LEAGUE_SIGNING_KEY", key)
             .stdout(Stdio::null())
+            .stderr(log)
             .spawn()
             .map_err(|e| format!("{}: {e}", league.display()))?;
         let mut instance = Instance {
@@ -400,8 +416,10 @@ fn run_on(
 ) -> Result<bool, String> {
     // The run's log is dropped afterwards: a fixed signing key serves.
     let key = league_store::hash::to_hex(&[7u8; 32]);
+    std::fs::create_dir_all(&args.logs).map_err(|e| format!("{}: {e}", args.logs.display()))?;
+    let (first_log, second_log) = (args.logs.join("first.log"), args.logs.join("second.log"));
     // The first instance migrates the database; then the league and the hosts' tokens.
-    let mut first = Instance::start(league, url, free_port()?, &key)?;
+    let mut first = Instance::start(league, url, free_port()?, &key, &first_log)?;
     let tokens = rt.block_on(async {
         let store = league_store::Store::open(url)
             .await
@@ -423,7 +441,7 @@ fn run_on(
         Ok::<_, String>(tokens)
     })?;
     let second_port = free_port()?;
-    let mut second = Instance::start(league, url, second_port, &key)?;
+    let mut second = Instance::start(league, url, second_port, &key, &second_log)?;
     let ports = [first.port, second_port];
 
     let seen = Arc::new(AtomicU64::new(0));
@@ -468,7 +486,7 @@ fn run_on(
             killed_rss.push(second.rss_kib().unwrap_or(0));
             second.kill();
             let restarting = Instant::now();
-            match Instance::start(league, url, second_port, &key) {
+            match Instance::start(league, url, second_port, &key, &second_log) {
                 Ok(instance) => second = instance,
                 Err(e) => {
                     stopped_early = Some(e);
