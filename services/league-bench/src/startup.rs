@@ -2,8 +2,8 @@
 //! holds then, against the length of the league's history.
 //!
 //! For each history length a season is simulated once (40 venues, as many weeks as the
-//! length needs) into a SQLite file kept in `--dir`, and copied afresh for each measured
-//! binary. Each start is a `league serve` process: the time from its spawn to the first
+//! length needs) into a SQLite file kept in `--dir`, sealed (as the server that played it
+//! would have), and copied afresh for each measured binary. Each start is a `league serve` process: the time from its spawn to the first
 //! `200` from `/readyz` (the projector has folded the whole log), and its resident memory
 //! a second later. The candidate's first start on a history another release wrote finds no
 //! snapshot and folds the whole log (reported apart); the runs after it start from the
@@ -146,7 +146,59 @@ fn simulate(league: &Path, db: &Path, weeks: u64) -> Result<(), String> {
     if !status.success() {
         return Err(format!("league simulate failed: {status}"));
     }
+    seal(league, &partial)?;
     std::fs::rename(&partial, db).map_err(|e| e.to_string())
+}
+
+/// Serves `db` until its whole log is sealed, as a league's log is by the server that
+/// played its nights (`league simulate` does not seal): a start measured on an unsealed
+/// history would measure the sealer catching up with it.
+fn seal(league: &Path, db: &Path) -> Result<(), String> {
+    eprintln!("sealing {} (once)", db.display());
+    let rt = crate::runtime().map_err(|_| "no async runtime".to_owned())?;
+    let pool = rt
+        .block_on(sqlx::SqlitePool::connect(&format!(
+            "sqlite:{}",
+            db.display()
+        )))
+        .map_err(|e| e.to_string())?;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())?
+        .port();
+    let mut child = Command::new(league)
+        .args(["serve", "--log-level", "warn", "--port"])
+        .arg(port.to_string())
+        .arg("--database")
+        .arg(format!("sqlite:{}", db.display()))
+        .stdout(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{}: {e}", league.display()))?;
+    let started = Instant::now();
+    let sealed = loop {
+        let (last, sealed): (i64, i64) = rt
+            .block_on(
+                sqlx::query_as(
+                    "SELECT (SELECT COALESCE(MAX(position), 0) FROM events), \
+                     (SELECT COALESCE(MAX(last_position), 0) FROM seals)",
+                )
+                .fetch_one(&pool),
+            )
+            .map_err(|e| e.to_string())?;
+        if sealed >= last {
+            break Ok(());
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            break Err(format!("league serve exited while sealing: {status}"));
+        }
+        if started.elapsed() > START_LIMIT {
+            break Err(format!("the log was not sealed in {START_LIMIT:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    stop(&mut child);
+    rt.block_on(pool.close());
+    sealed
 }
 
 fn remove_db(db: &Path) {
