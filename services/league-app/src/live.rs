@@ -100,13 +100,7 @@ impl Live {
             // milliseconds, and the projector folding on meanwhile is what commands wait for.
             let (checkpoints, queued) = mpsc::unbounded_channel();
             let (written_tx, written) = watch::channel(None);
-            // Streams of a checkpoint another instance had passed, rendered again next time.
-            let redo = Arc::new(std::sync::Mutex::new(Vec::new()));
-            let writer = tokio::spawn(write_checkpoints(
-                store.clone(),
-                queued,
-                (written_tx, Arc::clone(&redo)),
-            ));
+            let writer = tokio::spawn(write_checkpoints(store.clone(), queued, written_tx));
             loop {
                 // Read before locking: decisions and queries wait on the projector's lock,
                 // never on the database.
@@ -148,7 +142,6 @@ impl Live {
                     &watchers_tx,
                     checkpoint_due,
                     *written.borrow(),
-                    &redo,
                 )?;
                 let _ = position_tx.send(position);
                 if !loaded_tx.borrow().0 && is_loaded(position) {
@@ -377,7 +370,6 @@ fn fold(
     watchers: &Watchers,
     checkpoint_due: bool,
     written: Option<u64>,
-    redo: &std::sync::Mutex<Vec<String>>,
 ) -> Result<Round, AppError> {
     let mut p = write(shared);
     let mut streams: Vec<String> = Vec::new();
@@ -391,7 +383,6 @@ fn fold(
     if let Some(written) = written {
         p.release_written(written);
     }
-    p.mark_dirty(&std::mem::take(&mut *lock(redo)));
     let checkpoint = if checkpoint_due {
         render_checkpoint(&mut p)?
     } else {
@@ -517,15 +508,16 @@ async fn read_stream_before(
 /// Checkpoints queued behind a write are written as one (the latest position, each document
 /// as it was last rendered). A checkpoint that cannot be written while the database cannot
 /// be reached hands its documents to the next; if the last one fails, so does the writer.
-/// Each written checkpoint's position is sent on `written`; the streams of one not taken
-/// go to `redo`.
+/// A checkpoint not taken (another writer stored a later one first: another instance, or
+/// the release before this one) goes with the next the same way: each stream and document
+/// in it that the next does not render again has not changed since, so the next one's
+/// write covers every change since this writer's last. Each written checkpoint's position
+/// is sent on `written` (finished tournaments listed up to it may be released); that of
+/// one not taken is not.
 async fn write_checkpoints(
     store: Store,
     mut queued: mpsc::UnboundedReceiver<Checkpoint>,
-    (written, redo): (
-        watch::Sender<Option<u64>>,
-        Arc<std::sync::Mutex<Vec<String>>>,
-    ),
+    written: watch::Sender<Option<u64>>,
 ) -> Result<(), AppError> {
     // A checkpoint whose write failed, for the next one, and why it failed.
     let mut unwritten: Option<Checkpoint> = None;
@@ -543,22 +535,16 @@ async fn write_checkpoints(
                 failed = Some(e);
             }
             done => {
-                let stored = done?;
                 failed = None;
-                // One another instance passed first: its streams are rendered again for the
-                // next (whose write then covers every change since this writer's last);
-                // its documents are stored all the same (what that instance stored covers
-                // them), so finished tournaments of it may be released.
-                if !stored {
-                    lock(&redo).extend(
-                        checkpoint
-                            .snapshots
-                            .into_iter()
-                            .map(|s| s.stream)
-                            .filter(|s| !s.is_empty()),
-                    );
+                if done? {
+                    let _ = written.send(Some(checkpoint.position));
+                } else {
+                    // Nothing of it is released yet: the rows stored may not hold its
+                    // snapshots (the release before this one wrote none), and a finished
+                    // tournament released without its row would void every snapshot at
+                    // the next start.
+                    unwritten = Some(checkpoint);
                 }
-                let _ = written.send(Some(checkpoint.position));
             }
         }
     }
@@ -595,9 +581,10 @@ async fn write_checkpoint(store: &Store, checkpoint: &Checkpoint) -> Result<bool
     }
 }
 
-/// `checkpoint` with the documents and snapshots of an earlier one that could not be
-/// written (`unwritten`) that it does not write itself: both are written only when they
-/// change, so a failed write's must go with a later one.
+/// `checkpoint` with the documents and snapshots of an earlier one that was not written
+/// (`unwritten`: its write failed, or another writer had passed it) that it does not write
+/// itself: both are written only when they change, so the earlier one's must go with a
+/// later one.
 fn with_unwritten(unwritten: Option<Checkpoint>, checkpoint: Checkpoint) -> Checkpoint {
     let Some(older) = unwritten else {
         return checkpoint;
@@ -696,8 +683,10 @@ impl Watchers {
 
 #[cfg(test)]
 mod tests {
-    use super::{Checkpoint, with_unwritten};
-    use league_store::{ReadModelDoc, Snapshot};
+    #![allow(clippy::unwrap_used, reason = "tests")]
+
+    use super::{Checkpoint, with_unwritten, write_checkpoints};
+    use league_store::{Backend, CheckpointMove, ReadModelDoc, Snapshot};
 
     fn doc(key: &str, v: u8) -> ReadModelDoc {
         ReadModelDoc {
@@ -742,5 +731,87 @@ mod tests {
             .collect();
         snapshots.sort();
         assert_eq!(snapshots, [("s".into(), 3), ("t".into(), 7)]);
+    }
+
+    /// A checkpoint behind the one another writer stored is not taken, and its position
+    /// is not reported written (nothing it lists is released: the stored rows may not hold
+    /// its snapshots); it goes with the next one, which is taken.
+    #[tokio::test]
+    async fn a_checkpoint_not_taken_goes_with_the_next() {
+        let scratch = league_testkit::Scratch::new(Backend::Sqlite, None)
+            .await
+            .unwrap();
+        let store = scratch.open().await.unwrap();
+        // As the release before snapshots left it: read models at 100, no snapshot.
+        store
+            .put_read_models(
+                crate::PROJECTION,
+                (100, CheckpointMove::Replace),
+                &[doc("a", 1)],
+                &[],
+            )
+            .await
+            .unwrap();
+        let streams = |rows: &[Snapshot]| -> Vec<(String, u64)> {
+            let mut streams: Vec<_> = rows.iter().map(|r| (r.stream.clone(), r.version)).collect();
+            streams.sort();
+            streams
+        };
+
+        // Alone, behind the stored checkpoint: not taken, not reported written.
+        let (checkpoints, queued) = tokio::sync::mpsc::unbounded_channel();
+        let (written_tx, written) = tokio::sync::watch::channel(None);
+        let writer = tokio::spawn(write_checkpoints(store.clone(), queued, written_tx));
+        checkpoints
+            .send(Checkpoint {
+                position: 60,
+                docs: vec![doc("a", 2)],
+                snapshots: vec![snapshot("tournament:t", 3), snapshot("", 0)],
+            })
+            .unwrap();
+        drop(checkpoints);
+        writer.await.unwrap().unwrap();
+        assert_eq!(*written.borrow(), None);
+        let (checkpoint, rows) = store.read_snapshots(crate::PROJECTION).await.unwrap();
+        assert_eq!((checkpoint, streams(&rows)), (Some(100), vec![]));
+
+        // Then the next one: its write carries the one not taken.
+        let (checkpoints, queued) = tokio::sync::mpsc::unbounded_channel();
+        let (written_tx, written) = tokio::sync::watch::channel(None);
+        let writer = tokio::spawn(write_checkpoints(store.clone(), queued, written_tx));
+        checkpoints
+            .send(Checkpoint {
+                position: 60,
+                docs: vec![doc("a", 2)],
+                snapshots: vec![snapshot("tournament:t", 3), snapshot("", 0)],
+            })
+            .unwrap();
+        // Written apart (not queued together) when the write is done in time.
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert_eq!(*written.borrow(), None);
+        checkpoints
+            .send(Checkpoint {
+                position: 150,
+                docs: vec![doc("b", 2)],
+                snapshots: vec![snapshot("league:l", 9), snapshot("", 0)],
+            })
+            .unwrap();
+        drop(checkpoints);
+        writer.await.unwrap().unwrap();
+        assert_eq!(*written.borrow(), Some(150));
+        let (checkpoint, rows) = store.read_snapshots(crate::PROJECTION).await.unwrap();
+        assert_eq!(
+            (checkpoint, streams(&rows)),
+            (
+                Some(150),
+                vec![
+                    (String::new(), 0),
+                    ("league:l".into(), 9),
+                    ("tournament:t".into(), 3)
+                ]
+            )
+        );
+        store.close().await;
+        scratch.drop_it().await;
     }
 }

@@ -90,15 +90,18 @@ async fn restarts(backend: Backend, url: Option<&str>) {
     let scratch = Scratch::new(backend, url).await.unwrap();
     let store = scratch.open().await.unwrap();
     let mut live = Live::spawn(store.clone());
+    // More events than the projector folds between two checkpoints while catching up, so
+    // that a start folding the whole log renders checkpoints on the way.
     let options = simulate::Options {
-        venues: 3,
-        weeks: 3,
+        venues: 4,
+        weeks: 8,
         seed: 11,
     };
     let report = simulate::run(&store, &options, Some(&mut live))
         .await
         .unwrap();
     live.stop().await.unwrap();
+    assert!(report.events > 20_000, "{} events", report.events);
     let rebuilt = rebuild::rebuild(&store, None).await.unwrap().projector;
     let (checkpoint, rows) = store.read_snapshots(PROJECTION).await.unwrap();
     assert_eq!(checkpoint, rebuilt.position());
@@ -168,6 +171,22 @@ async fn restarts(backend: Backend, url: Option<&str>) {
     let restored = Projector::restore(checkpoint, rows);
     assert!(restored.ignored.is_empty(), "{:?}", restored.ignored);
     assert_eq!(restored.projector.position(), rebuilt.position());
+
+    // The database as the release before snapshots left it: its read models and checkpoint
+    // at the log's end, no snapshot. The first start folds the whole log, and its
+    // checkpoints on the way, behind the stored one, are not taken; its last writes every
+    // stream, so the start after it folds nothing.
+    tamper(&store, "DELETE FROM snapshots").await;
+    let live = started(&store).await;
+    assert_eq!(live.events_folded(), report.events);
+    live.stop().await.unwrap();
+    let (checkpoint, rows) = store.read_snapshots(PROJECTION).await.unwrap();
+    let restored = Projector::restore(checkpoint, rows);
+    assert!(restored.ignored.is_empty(), "{:?}", restored.ignored);
+    let live = started(&store).await;
+    assert_eq!(live.events_folded(), 0);
+    holds_what_a_rebuild_holds(&store, &live, &rebuilt, true).await;
+    live.stop().await.unwrap();
 
     // And the documents stored all along are those of a rebuild.
     let check = rebuild::check(&store).await.unwrap();

@@ -449,21 +449,6 @@ impl Projector {
         self.releasable = kept;
     }
 
-    /// Marks `streams` changed again, so that the next checkpoint renders them (one whose
-    /// write was not taken). A released stream needs nothing: its final documents are
-    /// stored.
-    pub fn mark_dirty(&mut self, streams: &[String]) {
-        for stream in streams {
-            if let Some(folded) = self.streams.get_mut(stream)
-                && !folded.dirty
-                && !matches!(folded.state, Aggregate::Released(_))
-            {
-                folded.dirty = true;
-                self.dirty.push(stream.clone());
-            }
-        }
-    }
-
     /// A stream's state folded from `events` (the whole stream, in version order): held
     /// again, for a released tournament that has a new event (`events` must then end at
     /// the version folded), or in place of a snapshot that could not be read (its
