@@ -404,10 +404,6 @@ fn fold(
     })
 }
 
-fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 /// The projector, for folding.
 fn write(projector: &RwLock<Projector>) -> RwLockWriteGuard<'_, Projector> {
     projector.write().unwrap_or_else(PoisonError::into_inner)
