@@ -2,6 +2,8 @@
 //!
 //! # Layout
 //!
+//! - [`audit`]: what an auditor exports from the log: each completed hand (PHH,
+//!   PokerStars-style text) and each tournament's summary.
 //! - [`clock`]: the tournament clock: levels end on time, appended once whatever the
 //!   number of instances.
 //! - [`commands`]: running a command: decide on the projected state, append with the
@@ -22,6 +24,7 @@
 //! documents and its checkpoint in one transaction, so a restart resumes exactly where the
 //! stored documents stand.
 
+pub mod audit;
 pub mod clock;
 pub mod commands;
 pub mod directory;

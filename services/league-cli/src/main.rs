@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
+mod audit_cmd;
 mod config;
 mod formula_cmd;
 mod league_cmd;

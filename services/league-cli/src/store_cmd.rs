@@ -1,4 +1,5 @@
-//! The event store's subcommands: `league migrate`, `league audit verify`. Each opens the
+//! The event store's subcommands: `league migrate`, `league audit verify` (and the
+//! dispatch of `league audit export`). Each opens the
 //! log named by `--database` / `DATABASE_URL` (default: the SQLite file `league.db`).
 
 use std::process::ExitCode;
@@ -38,6 +39,10 @@ pub enum AuditCommand {
         #[arg(long, env = "LEAGUE_PUBLIC_KEY", value_delimiter = ',')]
         public_key: Vec<String>,
     },
+    /// Write every completed hand of the log (or of one tournament) for other tools: PHH
+    /// files PokerKit replays, or PokerStars-style hand-history text; or each tournament's
+    /// summary (entries, re-buys, places, prizes, league points) as CSV and JSON.
+    Export(crate::audit_cmd::ExportArgs),
 }
 
 pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
@@ -85,12 +90,15 @@ pub fn migrate(args: MigrateArgs) -> ExitCode {
 
 /// `league audit ...`.
 pub fn audit(command: AuditCommand) -> ExitCode {
-    let AuditCommand::Verify {
-        db,
-        from,
-        to,
-        public_key,
-    } = command;
+    let (db, from, to, public_key) = match command {
+        AuditCommand::Verify {
+            db,
+            from,
+            to,
+            public_key,
+        } => (db, from, to, public_key),
+        AuditCommand::Export(args) => return crate::audit_cmd::export(&args),
+    };
     let keys = match trusted_keys(&public_key) {
         Ok(k) => k,
         Err(e) => return fail(e),

@@ -11,6 +11,8 @@
 //! - [`hand`]: one hand of No-Limit Hold'em as `decide(&state, command)` and
 //!   `apply(state, &event)` (and `execute`, both in one pass, for replay loops).
 //! - [`phh`]: the Poker Hand History format: parse, replay through the engine, write.
+//! - [`pokerstars`]: PokerStars-style hand-history text of a hand the engine played, for
+//!   tracking software.
 //! - [`points`]: league points formulas in The Tournament Director's syntax, checked when
 //!   set.
 //! - [`standings`]: best-N season and venue standings with published tie-breaks.
@@ -40,6 +42,7 @@ pub mod hand;
 pub mod league;
 pub mod phh;
 pub mod points;
+pub mod pokerstars;
 pub mod rules;
 #[cfg(feature = "schema")]
 mod schema;

@@ -74,25 +74,7 @@ pub fn hand_id(tournament: &str, view: &league_projections::views::TableView) ->
     Some(derived_hand_id(tournament, view.hand_ordinal))
 }
 
-/// The id of the `ordinal`th hand (from 1, in log order) of `tournament` when its command
-/// named none: the first 16 bytes of SHA-256(`league-hand` NUL tournament NUL ordinal in
-/// decimal) as a UUIDv8 (the version nibble set to 8 and the variant bits to `10`, as for
-/// an event's derived id). A client never names a hand with a UUIDv8, so the two never
-/// meet.
-pub fn derived_hand_id(tournament: &str, ordinal: u32) -> String {
-    use sha2::{Digest, Sha256};
-    let digest = Sha256::new()
-        .chain_update(b"league-hand\0")
-        .chain_update(tournament.as_bytes())
-        .chain_update(b"\0")
-        .chain_update(ordinal.to_string().as_bytes())
-        .finalize();
-    let mut bytes = [0u8; 16];
-    bytes.copy_from_slice(&digest[..16]);
-    uuid::Builder::from_custom_bytes(bytes)
-        .into_uuid()
-        .to_string()
-}
+pub use league_engine::tournament::play::derived_hand_id;
 
 /// `id` if it is a UUID in its canonical form and not of version 8, which derived hand ids
 /// have (for a hand).

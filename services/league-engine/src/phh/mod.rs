@@ -34,7 +34,7 @@ pub use parser::{MAX_BYTES, MAX_NESTING, parse};
 pub use replayer::{
     Replayed, expected_stacks, replay, replay_into, replay_observed, replay_with, setup,
 };
-pub use writer::write;
+pub use writer::{seat_order, write};
 
 use parser::parse_chips;
 

@@ -7,11 +7,7 @@ pub fn write(events: &[Event]) -> Result<String, String> {
     let Some(Event::HandStarted { setup }) = events.first() else {
         return Err("the events must start with HandStarted".into());
     };
-    let order: Vec<hand::Seat> = {
-        let mut state = HandState::new();
-        hand::apply(&mut state, &events[0]);
-        state.seats_in_order().collect()
-    };
+    let order = seat_order(events);
     let n = order.len();
     let pos = |seat: hand::Seat| order.iter().position(|&s| s == seat).unwrap_or(0);
     let p = |seat: hand::Seat| format!("p{}", pos(seat) + 1);
@@ -34,9 +30,29 @@ pub fn write(events: &[Event]) -> Result<String, String> {
     }
     let mut actions: Vec<String> = Vec::new();
     let mut finishing: Option<Vec<u64>> = None;
+    // A physical deck's hole cards are not recorded: once the dealing is over, each seat
+    // dealt none is dealt two unknown cards (`????`), so that the file is a whole hand.
+    let mut dealt: Vec<hand::Seat> = Vec::new();
+    let mut dealing_over = false;
     for event in events {
+        if !dealing_over
+            && !matches!(
+                event,
+                Event::HandStarted { .. }
+                    | Event::DeckSealed { .. }
+                    | Event::AntePosted { .. }
+                    | Event::BlindPosted { .. }
+                    | Event::HoleCardsDealt { .. }
+            )
+        {
+            dealing_over = true;
+            for &seat in order.iter().filter(|s| !dealt.contains(s)) {
+                actions.push(format!("d dh {} ????", p(seat)));
+            }
+        }
         match event {
             Event::HoleCardsDealt { seat, cards } => {
+                dealt.push(*seat);
                 actions.push(format!("d dh {} {}", p(*seat), format_cards(cards)));
             }
             Event::BoardDealt { cards, .. } => {
@@ -88,4 +104,14 @@ pub fn write(events: &[Event]) -> Result<String, String> {
     let _ = writeln!(out, "seats = [{}]", seats.join(", "));
     let _ = writeln!(out, "finishing_stacks = [{}]", list(&finishing));
     Ok(out)
+}
+
+/// The seats dealt into the hand `events` start, in the file's order (`p1` first: the first
+/// seat left of the button, the button last): whom a `players` field names, in order.
+pub fn seat_order(events: &[Event]) -> Vec<hand::Seat> {
+    let mut state = HandState::new();
+    if let Some(first) = events.first() {
+        hand::apply(&mut state, first);
+    }
+    state.seats_in_order().collect()
 }

@@ -73,6 +73,34 @@ impl Entrant {
     }
 }
 
+/// The id of the `ordinal`th hand (from 1, in log order) of `tournament` when its command
+/// named none: the first 16 bytes of SHA-256(`league-hand` NUL tournament NUL ordinal in
+/// decimal) as a UUIDv8 (the version nibble set to 8 and the variant bits to `10`, as for
+/// an event's derived id). A client never names a hand with a UUIDv8, so the two never
+/// meet.
+pub fn derived_hand_id(tournament: &str, ordinal: u32) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::new()
+        .chain_update(b"league-hand\0")
+        .chain_update(tournament.as_bytes())
+        .chain_update(b"\0")
+        .chain_update(ordinal.to_string().as_bytes())
+        .finalize();
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&digest[..16]);
+    bytes[6] = (bytes[6] & 0x0f) | 0x80;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
+}
+
 /// One table.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Table {

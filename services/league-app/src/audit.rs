@@ -1,0 +1,480 @@
+//! What an auditor takes away from the log (`league audit export`): every completed hand of
+//! the tournaments, as PHH files PokerKit replays and as PokerStars-style text, and a
+//! summary of each tournament (entries, re-buys, places, prizes, league points).
+//!
+//! The log is read in global order and each tournament folded with the engine, as the
+//! projections fold it: a hand's players are the table's seats when it started, its level
+//! the tournament's level then, its id the one its command named or the derived one
+//! (`docs/graphql.md`, "Hand ids"). Every card is written, as an auditor's view of a
+//! completed hand shows it; a hand still running when the log ends is not written.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+use league_engine::hand::{self, Seat};
+use league_engine::league::{self, LeagueState};
+use league_engine::tournament::play::{self, Stage, Tournament, TournamentEvent};
+use league_engine::{phh, pokerstars};
+use league_events::{StreamKind, decode};
+use league_store::{RecordedEvent, Store};
+use serde::Serialize;
+
+use crate::AppError;
+
+/// Events read from the store at a time.
+const BATCH: usize = 10_000;
+
+/// One completed hand, as the log recorded it.
+pub struct LoggedHand {
+    /// The tournament's id.
+    pub tournament: String,
+    /// The log position of the tournament's first event: its number in PokerStars text.
+    pub tournament_number: u64,
+    pub venue: String,
+    /// The log position of the `TableHandStarted` that started the hand.
+    pub position: u64,
+    /// When that event was recorded, in milliseconds since the Unix epoch.
+    pub started_at: i64,
+    pub table: u32,
+    /// The hand's place among the tournament's hands (from 1, in log order).
+    pub ordinal: u32,
+    /// The hand's id.
+    pub id: String,
+    /// The level the hand was played at (0 before the first).
+    pub level: u32,
+    pub seat_count: u32,
+    /// Who sat where.
+    pub players: BTreeMap<Seat, String>,
+    /// The hand's events, `HandStarted` to `HandEnded` (or `HandVoided`).
+    pub events: Vec<hand::Event>,
+}
+
+impl LoggedHand {
+    /// Whether the hand was voided (its chips returned): it has no hand-history form.
+    pub fn voided(&self) -> bool {
+        self.events
+            .iter()
+            .any(|e| matches!(e, hand::Event::HandVoided { .. }))
+    }
+
+    /// The hand as a PHH file, with its tournament, table, hand id, level, players and
+    /// date, and two user-defined fields: its log position (`_position`) and the house's
+    /// odd-chip rule (`_odd_chips`, as `league_engine::rules::OddChip` names it).
+    pub fn phh(&self) -> Result<String, String> {
+        let mut text = phh::write(&self.events)?;
+        let players: Vec<String> = phh::seat_order(&self.events)
+            .iter()
+            .map(|seat| toml_string(self.players.get(seat).map_or("", String::as_str)))
+            .collect();
+        let (year, month, day) = civil_date(self.started_at);
+        let _ = writeln!(text, "event = {}", toml_string(&self.tournament));
+        let _ = writeln!(text, "venue = {}", toml_string(&self.venue));
+        let _ = writeln!(text, "table = {}", self.table);
+        let _ = writeln!(text, "hand = {}", toml_string(&self.id));
+        let _ = writeln!(text, "level = {}", self.level);
+        let _ = writeln!(text, "seat_count = {}", self.seat_count);
+        let _ = writeln!(text, "players = [{}]", players.join(", "));
+        let _ = writeln!(text, "year = {year}");
+        let _ = writeln!(text, "month = {month}");
+        let _ = writeln!(text, "day = {day}");
+        let _ = writeln!(text, "_position = {}", self.position);
+        // PHH has no field for the house's odd-chip rule; PokerKit gives every odd chip of a
+        // split pot to the first winner clockwise from the button
+        // (`AllToFirstLeftOfButton`). A house that gives them one each splits such a pot
+        // otherwise, and says so here.
+        if let Some(hand::Event::HandStarted { setup }) = self.events.first() {
+            let rule = serde_json::to_string(&setup.rules.odd_chip).map_err(|e| e.to_string())?;
+            let _ = writeln!(text, "_odd_chips = {rule}");
+        }
+        Ok(text)
+    }
+
+    /// The hand as PokerStars-style text: hand number its log position, tournament number
+    /// the position of the tournament's first event.
+    pub fn pokerstars(&self) -> Result<String, String> {
+        let table = format!("{} {}", self.tournament, self.table);
+        pokerstars::write(
+            &self.events,
+            &pokerstars::Header {
+                hand: self.position,
+                tournament: self.tournament_number,
+                table: &table,
+                level: self.level,
+                seat_count: self.seat_count,
+                started_at: self.started_at,
+                names: &self.players,
+            },
+        )
+    }
+}
+
+/// A tournament's summary: what it collected, and each place.
+#[derive(Clone, Debug, Serialize)]
+pub struct TournamentSummary {
+    pub tournament: String,
+    pub name: String,
+    pub venue: String,
+    /// The league season it counts for, once a league recorded it.
+    pub season: Option<String>,
+    /// The scheduled start, in milliseconds since the Unix epoch.
+    pub starts_at: i64,
+    /// `scheduled`, `running`, `finished` or `cancelled`.
+    pub stage: &'static str,
+    pub entries: u64,
+    pub rebuys: u64,
+    pub add_ons: u64,
+    /// The prize pool in cents (`None` when it cannot be worked out).
+    pub prize_pool_cents: Option<u64>,
+    /// Completed hands in the log.
+    pub hands: u64,
+    /// The scoring version `points` are under (the season's current one).
+    pub points_version: Option<u32>,
+    pub places: Vec<PlaceLine>,
+}
+
+/// One player's finish.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlaceLine {
+    pub place: u32,
+    /// Players sharing the place (1 when alone).
+    pub shared: u32,
+    pub player: String,
+    pub prize_cents: u64,
+    pub entries: u32,
+    pub rebuys: u32,
+    pub add_ons: u32,
+    pub knockouts: u32,
+    /// League points in hundredths, once the league recorded the tournament.
+    pub points_centi: Option<i64>,
+}
+
+/// What [`read_log`] found.
+#[derive(Default)]
+pub struct Findings {
+    /// Tournament summaries, by id.
+    pub summaries: BTreeMap<String, TournamentSummary>,
+    /// Hands still running at the end of the log (not handed out).
+    pub unfinished_hands: u64,
+    /// Events read.
+    pub events: u64,
+}
+
+/// A tournament being folded.
+struct Tracked {
+    number: u64,
+    state: Tournament,
+    /// The hand running at each table.
+    running: BTreeMap<u32, LoggedHand>,
+    hands: u64,
+}
+
+/// Reads the whole log in order and hands each completed hand (of `tournament` only, when
+/// given) to `hand`; returns the tournaments' summaries. `NotFound`-like input (a
+/// tournament the log does not hold) is the caller's to report from the summaries.
+pub async fn read_log(
+    store: &Store,
+    tournament: Option<&str>,
+    mut hand: impl FnMut(LoggedHand) -> Result<(), AppError>,
+) -> Result<Findings, AppError> {
+    let mut tracked: HashMap<String, Tracked> = HashMap::new();
+    let mut leagues: BTreeMap<String, LeagueState> = BTreeMap::new();
+    let mut findings = Findings::default();
+    let wanted = tournament.map(|t| format!("{}{t}", StreamKind::Tournament.prefix()));
+    let mut from = 0u64;
+    loop {
+        let batch = store.read_all(from, BATCH).await?;
+        let Some(last) = batch.last() else { break };
+        from = last.position.saturating_add(1);
+        for event in &batch {
+            findings.events += 1;
+            match StreamKind::of(&event.stream_id) {
+                Some(StreamKind::League) => {
+                    let decoded: league::Event = decode_event(event)?;
+                    league::apply(
+                        leagues.entry(event.stream_id.clone()).or_default(),
+                        &decoded,
+                    );
+                }
+                Some(StreamKind::Tournament) => {
+                    if wanted.as_ref().is_some_and(|w| *w != event.stream_id) {
+                        continue;
+                    }
+                    let decoded: TournamentEvent = decode_event(event)?;
+                    let t = tracked
+                        .entry(event.stream_id.clone())
+                        .or_insert_with(|| Tracked {
+                            number: event.position,
+                            state: Tournament::default(),
+                            running: BTreeMap::new(),
+                            hands: 0,
+                        });
+                    if let Some(done) = fold(t, &event.stream_id, event, &decoded) {
+                        if !done.voided() {
+                            t.hands += 1;
+                        }
+                        hand(done)?;
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+    for (stream, t) in &tracked {
+        findings.unfinished_hands += u64::try_from(t.running.len()).unwrap_or(u64::MAX);
+        let id = tournament_id(stream);
+        findings
+            .summaries
+            .insert(id.to_owned(), summary(id, t, &leagues));
+    }
+    Ok(findings)
+}
+
+fn decode_event<E: league_events::LogEvent>(event: &RecordedEvent) -> Result<E, AppError> {
+    decode(&event.event_type, event.schema_version, &event.payload).map_err(|source| {
+        AppError::Projection(league_projections::ProjectionError::Decode {
+            position: event.position,
+            stream: event.stream_id.clone(),
+            source,
+        })
+    })
+}
+
+fn tournament_id(stream: &str) -> &str {
+    stream
+        .strip_prefix(StreamKind::Tournament.prefix())
+        .unwrap_or(stream)
+}
+
+/// Folds one event; a hand it completes comes back.
+fn fold(
+    t: &mut Tracked,
+    stream: &str,
+    event: &RecordedEvent,
+    decoded: &TournamentEvent,
+) -> Option<LoggedHand> {
+    play::apply(&mut t.state, decoded);
+    match decoded {
+        TournamentEvent::TableHandStarted { table, .. } => {
+            let at = t.state.tables().get(table)?;
+            let id = tournament_id(stream);
+            let schedule = t.state.schedule();
+            let started = LoggedHand {
+                tournament: id.to_owned(),
+                tournament_number: t.number,
+                venue: schedule.map(|s| s.venue.to_string()).unwrap_or_default(),
+                position: event.position,
+                started_at: event.recorded_at.as_micros().div_euclid(1000),
+                table: *table,
+                ordinal: at.hand_ordinal(),
+                id: at.hand_id().map_or_else(
+                    || play::derived_hand_id(id, at.hand_ordinal()),
+                    str::to_owned,
+                ),
+                level: t.state.level().map_or(0, |(number, _)| number),
+                seat_count: schedule.map_or(0, |s| u32::from(s.table_size)),
+                players: at
+                    .seats
+                    .iter()
+                    .map(|(seat, player)| (*seat, player.to_string()))
+                    .collect(),
+                events: Vec::new(),
+            };
+            t.running.insert(*table, started);
+            None
+        }
+        TournamentEvent::HandEvent { table, event } => {
+            let running = t.running.get_mut(table)?;
+            running.events.push(event.clone());
+            match event {
+                hand::Event::HandEnded { .. } | hand::Event::HandVoided { .. } => {
+                    t.running.remove(table)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn summary(id: &str, t: &Tracked, leagues: &BTreeMap<String, LeagueState>) -> TournamentSummary {
+    let state = &t.state;
+    let schedule = state.schedule();
+    let purchases = state.purchases();
+    // The league that recorded it, and the points under its season's current version.
+    let recorded = leagues.values().find_map(|l| {
+        let outcome = l.tournament(id)?;
+        let version = l.season(&outcome.season).map_or(0, |s| s.version());
+        Some((outcome, version, l.tournament_points(id, version)))
+    });
+    let points_of = |player: &str| -> Option<i64> {
+        let (outcome, _, points) = recorded.as_ref()?;
+        let i = outcome
+            .finishes
+            .iter()
+            .position(|f| f.player.as_str() == player)?;
+        (*points)?.get(i).map(|p| p.get())
+    };
+    let places = state
+        .results()
+        .unwrap_or_default()
+        .iter()
+        .map(|f| PlaceLine {
+            place: f.place,
+            shared: f.shared,
+            player: f.player.to_string(),
+            prize_cents: f.prize.get(),
+            entries: f.entries,
+            rebuys: f.rebuys,
+            add_ons: f.add_ons,
+            knockouts: f.knockouts,
+            points_centi: points_of(f.player.as_str()),
+        })
+        .collect();
+    TournamentSummary {
+        tournament: id.to_owned(),
+        name: schedule.map(|s| s.name.clone()).unwrap_or_default(),
+        venue: schedule.map(|s| s.venue.to_string()).unwrap_or_default(),
+        season: recorded.as_ref().map(|(o, _, _)| o.season.to_string()),
+        starts_at: schedule.map_or(0, |s| s.starts_at),
+        stage: match state.stage() {
+            Stage::New | Stage::Scheduled => "scheduled",
+            Stage::Running => "running",
+            Stage::Finished => "finished",
+            Stage::Cancelled => "cancelled",
+        },
+        entries: purchases.entries,
+        rebuys: purchases.rebuys,
+        add_ons: purchases.add_ons,
+        prize_pool_cents: state.prize_pool().ok().map(|p| p.total.get()),
+        hands: t.hands,
+        points_version: recorded.as_ref().map(|(_, v, _)| *v),
+        places,
+    }
+}
+
+/// The summaries as CSV: a row per place (a tournament without places has one row with
+/// empty place columns), in tournament order.
+pub fn summary_csv(summaries: &BTreeMap<String, TournamentSummary>) -> String {
+    let mut out = String::from(
+        "tournament,name,venue,season,starts_at,stage,entries,rebuys,add_ons,prize_pool_cents,\
+         hands,points_version,place,shared,player,prize_cents,player_entries,player_rebuys,\
+         player_add_ons,knockouts,points_centi\n",
+    );
+    let opt = |v: Option<String>| v.unwrap_or_default();
+    for s in summaries.values() {
+        let head = [
+            csv_field(&s.tournament),
+            csv_field(&s.name),
+            csv_field(&s.venue),
+            csv_field(&opt(s.season.clone())),
+            s.starts_at.to_string(),
+            s.stage.to_owned(),
+            s.entries.to_string(),
+            s.rebuys.to_string(),
+            s.add_ons.to_string(),
+            opt(s.prize_pool_cents.map(|c| c.to_string())),
+            s.hands.to_string(),
+            opt(s.points_version.map(|v| v.to_string())),
+        ]
+        .join(",");
+        if s.places.is_empty() {
+            let _ = writeln!(out, "{head},,,,,,,,,");
+        }
+        for p in &s.places {
+            let _ = writeln!(
+                out,
+                "{head},{},{},{},{},{},{},{},{},{}",
+                p.place,
+                p.shared,
+                csv_field(&p.player),
+                p.prize_cents,
+                p.entries,
+                p.rebuys,
+                p.add_ons,
+                p.knockouts,
+                opt(p.points_centi.map(|v| v.to_string()))
+            );
+        }
+    }
+    out
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+fn csv_field(value: &str) -> String {
+    if value.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", value.replace('"', "\"\""))
+    } else {
+        value.to_owned()
+    }
+}
+
+/// A TOML basic string.
+fn toml_string(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04X}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The UTC date of a Unix time in milliseconds.
+fn civil_date(millis: i64) -> (i64, i64, i64) {
+    let days = millis.div_euclid(86_400_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
+/// A file name for `id` inside an export folder: ids are letters, digits, `-`, `_` and
+/// `.`, and one that starts with a dot (`..`) would leave the folder or hide.
+pub fn file_name(id: &str) -> String {
+    let safe: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if safe.starts_with('.') || safe.is_empty() {
+        format!("_{safe}")
+    } else {
+        safe
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_quoted_as_their_formats_want() {
+        assert_eq!(csv_field("crown"), "crown");
+        assert_eq!(
+            csv_field("Bob, \"the\" dealer"),
+            "\"Bob, \"\"the\"\" dealer\""
+        );
+        assert_eq!(toml_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000A\"");
+        assert_eq!(civil_date(1_795_896_930_000), (2026, 11, 28));
+        assert_eq!(file_name(".."), "_..");
+        assert_eq!(file_name("tuesday-7"), "tuesday-7");
+        assert_eq!(file_name("a/b"), "a_b");
+    }
+}

@@ -1,0 +1,199 @@
+//! `league audit export`: the log's hands and tournaments written for other tools.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use league_app::AppError;
+use league_app::audit::{self, LoggedHand};
+use league_store::{Store, StoreOptions};
+
+use crate::config::DatabaseArgs;
+use crate::store_cmd::{fail, runtime};
+
+/// What `league audit export` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One PHH file per completed hand: `OUT/<tournament>/<hand>.phh` (the hand's place
+    /// among the tournament's hands, from 1), every card shown.
+    Phh,
+    /// PokerStars-style hand-history text, one file per tournament: `OUT/<tournament>.txt`.
+    Pokerstars,
+    /// Each tournament's entries, re-buys, places, prizes and league points:
+    /// `OUT/summary.csv` (a row per place) and `OUT/summary.json`.
+    Summary,
+}
+
+/// `league audit export`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    db: DatabaseArgs,
+    /// (`id`: the global `--log-format` is `format` too.)
+    #[arg(long = "format", id = "export_format", value_enum)]
+    format: Format,
+    /// Only this tournament (its id).
+    #[arg(long)]
+    tournament: Option<String>,
+    /// The folder to write into (created if missing).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+pub fn export(args: &ExportArgs) -> ExitCode {
+    if let Err(e) = std::fs::create_dir_all(&args.out) {
+        return fail(format!("{}: {e}", args.out.display()));
+    }
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(code) => return code,
+    };
+    rt.block_on(async {
+        // An export reads; it must not change the database (no migrations).
+        let options = StoreOptions {
+            migrate: false,
+            ..StoreOptions::default()
+        };
+        let store = match Store::open_with(&args.db.url, options).await {
+            Ok(s) => s,
+            Err(e) => return fail(e),
+        };
+        let outcome = run(&store, args).await;
+        store.close().await;
+        match outcome {
+            Ok(line) => {
+                println!("{line}");
+                ExitCode::SUCCESS
+            }
+            Err(Failed::NotFound(id)) => fail(format!("the log holds no tournament {id:?}")),
+            Err(Failed::App(e)) => fail(e),
+            Err(Failed::Io(path, e)) => fail(format!("{}: {e}", path.display())),
+        }
+    })
+}
+
+enum Failed {
+    NotFound(String),
+    App(AppError),
+    Io(PathBuf, std::io::Error),
+}
+
+/// Counts of what was written.
+#[derive(Default)]
+struct Written {
+    hands: u64,
+    voided: u64,
+    files: u64,
+}
+
+async fn run(store: &Store, args: &ExportArgs) -> Result<String, Failed> {
+    let out = &args.out;
+    let mut written = Written::default();
+    let mut io_error: Option<(PathBuf, std::io::Error)> = None;
+    let mut seen: HashSet<String> = HashSet::new();
+    let findings = audit::read_log(store, args.tournament.as_deref(), |hand| {
+        if io_error.is_some() {
+            return Ok(());
+        }
+        if hand.voided() {
+            written.voided += 1;
+            return Ok(());
+        }
+        let result = match args.format {
+            Format::Phh => {
+                let text = hand.phh().map_err(|e| hand_error(&hand, &e))?;
+                write_phh(out, &hand, &text)
+            }
+            Format::Pokerstars => {
+                // One file per tournament; hands of several tournaments interleave in
+                // the log, so each tournament's text is appended as it comes.
+                let text = hand.pokerstars().map_err(|e| hand_error(&hand, &e))?;
+                let file = out.join(format!("{}.txt", audit::file_name(&hand.tournament)));
+                let fresh = seen.insert(hand.tournament.clone());
+                append(&file, &text, fresh)
+            }
+            Format::Summary => Ok(()),
+        };
+        match result {
+            Ok(()) => written.hands += 1,
+            Err(e) => io_error = Some(e),
+        }
+        Ok(())
+    })
+    .await
+    .map_err(Failed::App)?;
+    if let Some((path, e)) = io_error {
+        return Err(Failed::Io(path, e));
+    }
+    if let Some(id) = &args.tournament
+        && !findings.summaries.contains_key(id)
+    {
+        return Err(Failed::NotFound(id.clone()));
+    }
+    let tournaments = findings.summaries.len();
+    let skipped = format!(
+        "{} voided hands have no hand-history form; {} hands still running were left out",
+        written.voided, findings.unfinished_hands
+    );
+    match args.format {
+        Format::Phh => {
+            written.files = written.hands;
+            Ok(format!(
+                "wrote {} PHH files ({tournaments} tournaments) to {}; {skipped}",
+                written.files,
+                out.display()
+            ))
+        }
+        Format::Pokerstars => Ok(format!(
+            "wrote {} hands of {tournaments} tournaments as PokerStars text to {}; {skipped}",
+            written.hands,
+            out.display()
+        )),
+        Format::Summary => {
+            let csv = out.join("summary.csv");
+            std::fs::write(&csv, audit::summary_csv(&findings.summaries))
+                .map_err(|e| Failed::Io(csv.clone(), e))?;
+            let json = out.join("summary.json");
+            let list: Vec<&audit::TournamentSummary> = findings.summaries.values().collect();
+            let text = serde_json::to_string_pretty(&list)
+                .map_err(|e| Failed::App(AppError::Encode(e)))?;
+            std::fs::write(&json, text + "\n").map_err(|e| Failed::Io(json.clone(), e))?;
+            Ok(format!(
+                "wrote the summary of {tournaments} tournaments to {} and {}",
+                csv.display(),
+                json.display()
+            ))
+        }
+    }
+}
+
+fn hand_error(hand: &LoggedHand, why: &str) -> AppError {
+    AppError::Other(format!(
+        "the hand at position {} (tournament {}, table {}): {why}",
+        hand.position, hand.tournament, hand.table
+    ))
+}
+
+fn write_phh(out: &Path, hand: &LoggedHand, text: &str) -> Result<(), (PathBuf, std::io::Error)> {
+    let dir = out.join(audit::file_name(&hand.tournament));
+    std::fs::create_dir_all(&dir).map_err(|e| (dir.clone(), e))?;
+    let file = dir.join(format!("{:05}.phh", hand.ordinal));
+    std::fs::write(&file, text).map_err(|e| (file, e))
+}
+
+/// Appends one hand's text to a tournament's file (hands apart by two blank lines, as the
+/// format's readers split them); `fresh` truncates the file first.
+fn append(file: &Path, text: &str, fresh: bool) -> Result<(), (PathBuf, std::io::Error)> {
+    use std::io::Write as _;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(!fresh)
+        .write(true)
+        .truncate(fresh)
+        .open(file)
+        .map_err(|e| (file.to_owned(), e))?;
+    f.write_all(text.as_bytes())
+        .and_then(|()| f.write_all(b"\n\n\n"))
+        .map_err(|e| (file.to_owned(), e))
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Read PokerStars-style hand histories back with PokerKit and compare the final stacks with
+the PHH export of the same hands.
+
+Usage:
+    python3 tools/pokerstars_check.py STARS_DIR PHH_DIR
+
+STARS_DIR holds `league audit export --format pokerstars` (one `.txt` per tournament);
+PHH_DIR holds `league audit export --format phh` of the same log. Every hand of every
+`.txt` file is parsed by PokerKit's own `PokerStarsParser` (independent of the league's
+code) and replayed to its end; its final stacks, by player name, must equal the PHH file's
+`finishing_stacks` for the hand whose `_position` is the PokerStars hand number. A hand
+whose house gives the odd chips of a split pot one each (the PHH file's `_odd_chips`) is
+reported apart (ODD_CHIPS) when the two differ only by odd chips: PokerKit gives them all
+to the first winner clockwise from the button, and has no option for another rule.
+
+PokerKit's parser ignores two kinds of line PokerStars writes: antes (`posts the ante`)
+and mucks at the showdown (`mucks hand`); the subclass below adds only those two. Exit status 0 when every hand
+parses and agrees, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tomllib
+import warnings
+from pathlib import Path
+
+from pokerkit import PokerStarsParser
+
+
+class PokerStarsWithAntes(PokerStarsParser):
+    ANTE_POSTING = re.compile(r'(?P<player>.+): posts the ante \D?(?P<ante>[0-9.]+)')
+    MUCKING = re.compile(r'^(?P<player>.+): mucks hand$')
+
+    def _parse_actions(self, s, parse_value, players):
+        # A muck at the showdown (`mucks hand`) is a showdown action without cards. Mucks
+        # come after the last bet, so the text between them is parsed as PokerKit does.
+        actions = []
+        chunk = []
+        for line in s.splitlines():
+            m = self.MUCKING.search(line)
+            if m is None:
+                chunk.append(line)
+                continue
+            actions.extend(super()._parse_actions('\n'.join(chunk), parse_value, players))
+            chunk = []
+            actions.append(f'p{players.index(m["player"]) + 1} sm')
+        actions.extend(super()._parse_actions('\n'.join(chunk), parse_value, players))
+        return actions
+
+    def _parse_players(self, s):
+        players = super()._parse_players(s)
+        for line in s.splitlines():
+            if m := self.MUCKING.search(line):
+                players.add(m['player'])
+        return players
+
+
+def phh_outcomes(root: Path) -> dict[int, tuple[dict[str, int], str]]:
+    """Finishing stacks by player name, and the odd-chip rule, by the hand's log position."""
+    out = {}
+    for path in sorted(root.rglob('*.phh')):
+        data = tomllib.loads(path.read_text())
+        stacks = dict(zip(data['players'], data['finishing_stacks']))
+        out[int(data['_position'])] = (stacks, data.get('_odd_chips', ''))
+    return out
+
+
+def odd_chips_only(ours: dict[str, int], theirs: dict[str, int], rule: str) -> bool:
+    """Whether two outcomes differ only as two odd-chip rules split a pot: the house's
+    `rule` gives the odd chips of a split pot one each clockwise from the button, PokerKit
+    all to the first winner. The same players and total, each stack apart by fewer chips
+    than a table has seats."""
+    return (
+        rule != 'AllToFirstLeftOfButton'
+        and ours.keys() == theirs.keys()
+        and sum(ours.values()) == sum(theirs.values())
+        and all(abs(ours[p] - theirs[p]) < 10 for p in ours)
+    )
+
+
+def main() -> int:
+    if len(sys.argv) != 3:
+        print(__doc__)
+        return 2
+    stars_dir, phh_dir = Path(sys.argv[1]), Path(sys.argv[2])
+    expected = phh_outcomes(phh_dir)
+    parser = PokerStarsWithAntes()
+    agree = odd = differ = failed = 0
+    for path in sorted(stars_dir.glob('*.txt')):
+        text = path.read_text()
+        count = text.count('PokerStars Hand #')
+        with warnings.catch_warnings():
+            warnings.simplefilter('error')
+            # PokerKit's own parser sets this field and then warns about it.
+            warnings.filterwarnings('ignore', message='.*time_zone_abbreviation')
+            try:
+                histories = list(parser(text, error_status=True))
+            except Exception as e:  # noqa: BLE001 - any failure is a verdict
+                print(f'PARSE_FAIL {path.name}: {e}')
+                failed += count
+                continue
+        if len(histories) != count:
+            print(f'PARSE_FAIL {path.name}: {len(histories)} of {count} hands read')
+            failed += count - len(histories)
+        for hh in histories:
+            final = list(hh)[-1]
+            stacks = dict(zip(hh.players, final.stacks))
+            found = expected.get(int(hh.hand))
+            if found is None:
+                print(f'MISSING   {path.name} hand {hh.hand}: no PHH file has it')
+                failed += 1
+                continue
+            want, rule = found
+            if stacks == want:
+                agree += 1
+            elif odd_chips_only(want, stacks, rule):
+                print(f'ODD_CHIPS {path.name} hand {hh.hand} ({rule}): PokerKit {stacks}, PHH {want}')
+                odd += 1
+            else:
+                print(f'DIFFER    {path.name} hand {hh.hand}: PokerKit {stacks}, PHH {want}')
+                differ += 1
+    print(f'AGREE: {agree}   ODD_CHIPS: {odd}   DIFFER: {differ}   FAILED: {failed}')
+    return 0 if differ == 0 and failed == 0 and agree > 0 else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
