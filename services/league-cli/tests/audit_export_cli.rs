@@ -1,0 +1,192 @@
+//! `league audit export` as an auditor runs it on a simulated season: the PHH files replay
+//! in PokerKit (`../shared/tools/phh_check.py`), the PokerStars text reads back through
+//! PokerKit's own PokerStars parser to the same stacks (`tools/pokerstars_check.py`), and
+//! the summary adds up. Needs `python3` with PokerKit (`pip install pokerkit`).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "integration tests: a panic is the failure report"
+)]
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn league() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_league"))
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// A scratch folder with a simulated season (2 venues, 2 weeks, seed 5) in `l.db`.
+fn season(name: &str) -> (PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("league-export-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite:{}", dir.join("l.db").display());
+    let out = league()
+        .args(["simulate", "--venues", "2", "--weeks", "2", "--seed", "5", "--database"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    (dir, db)
+}
+
+fn export(db: &str, format: &str, out: &Path, tournament: Option<&str>) -> Output {
+    let mut command = league();
+    command
+        .args(["audit", "export", "--format", format, "--database", db, "--out"])
+        .arg(out);
+    if let Some(t) = tournament {
+        command.args(["--tournament", t]);
+    }
+    command.output().unwrap()
+}
+
+/// Every exported hand replays in PokerKit, none repaired; a hand PokerKit splits
+/// otherwise is one whose house gives odd chips one each (PokerKit has no such rule), and
+/// it differs by odd chips only. The same hands as PokerStars text, read by PokerKit's
+/// PokerStars parser, end on the same stacks.
+#[test]
+fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
+    let (dir, db) = season("hands");
+    let phh = dir.join("phh");
+    let out = export(&db, "phh", &phh, None);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).starts_with("wrote 152 PHH files (4 tournaments)"), "{}", text(&out));
+    let report = dir.join("pokerkit.json");
+    let checked = Command::new("python3")
+        .arg(root().join("../shared/tools/phh_check.py"))
+        .arg(&phh)
+        .arg("--quiet")
+        .arg("--json")
+        .arg(&report)
+        .output()
+        .expect("python3 with PokerKit must be installed");
+    assert!(checked.status.success(), "{}", text(&checked));
+    let report: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    let hands = report["hands"].as_array().unwrap();
+    assert_eq!(hands.len(), 152);
+    let mut agree = 0;
+    for hand in hands {
+        let name = hand["hand"].as_str().unwrap();
+        assert_eq!(hand["repaired"], "", "{name}: PokerKit repaired the file");
+        match hand["status"].as_str().unwrap() {
+            "AGREE" => agree += 1,
+            "DIFFER" => {
+                let file = std::fs::read_to_string(phh.join(name)).unwrap();
+                assert!(
+                    !file.contains("_odd_chips = \"AllToFirstLeftOfButton\""),
+                    "{name}: differs although its house splits as PokerKit does\n{hand}"
+                );
+                let stacks = |key: &str| -> Vec<i64> {
+                    hand[key]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|v| v.as_str().unwrap().parse().unwrap())
+                        .collect()
+                };
+                let (ours, theirs) = (stacks("recorded"), stacks("pokerkit"));
+                assert_eq!(ours.iter().sum::<i64>(), theirs.iter().sum::<i64>(), "{hand}");
+                assert!(
+                    ours.iter().zip(&theirs).all(|(a, b)| (a - b).abs() < 10),
+                    "{name}: more than odd chips apart\n{hand}"
+                );
+            }
+            other => panic!("{name}: {other}\n{hand}"),
+        }
+    }
+    assert!(agree >= 150, "{agree} of 152 agree");
+
+    let stars = dir.join("stars");
+    let out = export(&db, "pokerstars", &stars, None);
+    assert!(out.status.success(), "{}", text(&out));
+    let read = Command::new("python3")
+        .arg(root().join("tools/pokerstars_check.py"))
+        .arg(&stars)
+        .arg(&phh)
+        .output()
+        .unwrap();
+    let said = text(&read);
+    assert!(read.status.success(), "{said}");
+    let counts = said.lines().last().unwrap();
+    assert!(counts.ends_with("DIFFER: 0   FAILED: 0"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The summary: every finished tournament's places, prizes adding up to its prize pool,
+/// and the league's points for each place; `--tournament` limits it to one, and a
+/// tournament the log does not hold is refused with exit 2.
+#[test]
+fn the_summary_adds_up_and_names_one_tournament_on_request() {
+    let (dir, db) = season("summary");
+    let out_dir = dir.join("summary");
+    let out = export(&db, "summary", &out_dir, None);
+    assert!(out.status.success(), "{}", text(&out));
+    let json: Value =
+        serde_json::from_slice(&std::fs::read(out_dir.join("summary.json")).unwrap()).unwrap();
+    let tournaments = json.as_array().unwrap();
+    assert_eq!(tournaments.len(), 4);
+    let mut rows = 0;
+    for t in tournaments {
+        assert_eq!(t["stage"], "finished", "{t}");
+        let places = t["places"].as_array().unwrap();
+        rows += places.len();
+        let prizes: u64 = places
+            .iter()
+            .map(|p| p["prize_cents"].as_u64().unwrap())
+            .sum();
+        assert_eq!(Some(prizes), t["prize_pool_cents"].as_u64(), "{t}");
+        let entries: u64 = places.iter().map(|p| p["entries"].as_u64().unwrap()).sum();
+        assert_eq!(Some(entries), t["entries"].as_u64(), "{t}");
+        assert_eq!(t["season"], "season-1", "{t}");
+        assert!(places.iter().all(|p| p["points_centi"].is_i64()), "{t}");
+        let mut by_place: Vec<(u64, i64)> = places
+            .iter()
+            .map(|p| {
+                (
+                    p["place"].as_u64().unwrap(),
+                    p["points_centi"].as_i64().unwrap(),
+                )
+            })
+            .collect();
+        by_place.sort_unstable();
+        assert!(
+            by_place.windows(2).all(|w| w[0].1 >= w[1].1),
+            "a better place never scores fewer points: {by_place:?}"
+        );
+    }
+    let csv = std::fs::read_to_string(out_dir.join("summary.csv")).unwrap();
+    assert_eq!(csv.lines().count(), rows + 1, "a header and a row per place");
+
+    let one = dir.join("one");
+    let out = export(&db, "summary", &one, Some("venue-02-w01"));
+    assert!(out.status.success(), "{}", text(&out));
+    let json: Value =
+        serde_json::from_slice(&std::fs::read(one.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 1);
+    assert_eq!(json[0]["tournament"], "venue-02-w01");
+    assert!(json[0]["hands"].as_u64().unwrap() > 0);
+
+    let out = export(&db, "phh", &dir.join("none"), Some("no-such-night"));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("the log holds no tournament \"no-such-night\""),
+        "{}",
+        text(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
