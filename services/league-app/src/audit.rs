@@ -66,7 +66,7 @@ impl LoggedHand {
             .iter()
             .map(|seat| toml_string(self.players.get(seat).map_or("", String::as_str)))
             .collect();
-        let (year, month, day) = civil_date(self.started_at);
+        let [year, month, day, ..] = pokerstars::civil(self.started_at);
         let _ = writeln!(text, "event = {}", toml_string(&self.tournament));
         let _ = writeln!(text, "venue = {}", toml_string(&self.venue));
         let _ = writeln!(text, "table = {}", self.table);
@@ -160,9 +160,9 @@ pub struct Findings {
 }
 
 /// A tournament being folded.
-struct Tracked {
+pub(crate) struct Tracked {
     number: u64,
-    state: Tournament,
+    pub(crate) state: Tournament,
     /// The hand running at each table.
     running: BTreeMap<u32, LoggedHand>,
     hands: u64,
@@ -202,12 +202,7 @@ pub async fn read_log(
                     let decoded: TournamentEvent = decode_event(event)?;
                     let t = tracked
                         .entry(event.stream_id.clone())
-                        .or_insert_with(|| Tracked {
-                            number: event.position,
-                            state: Tournament::default(),
-                            running: BTreeMap::new(),
-                            hands: 0,
-                        });
+                        .or_insert_with(|| Tracked::new(event.position));
                     if let Some(done) = fold(t, &event.stream_id, event, &decoded) {
                         if !done.voided() {
                             t.hands += 1;
@@ -229,7 +224,9 @@ pub async fn read_log(
     Ok(findings)
 }
 
-fn decode_event<E: league_events::LogEvent>(event: &RecordedEvent) -> Result<E, AppError> {
+pub(crate) fn decode_event<E: league_events::LogEvent>(
+    event: &RecordedEvent,
+) -> Result<E, AppError> {
     decode(&event.event_type, event.schema_version, &event.payload).map_err(|source| {
         AppError::Projection(league_projections::ProjectionError::Decode {
             position: event.position,
@@ -245,8 +242,20 @@ fn tournament_id(stream: &str) -> &str {
         .unwrap_or(stream)
 }
 
+impl Tracked {
+    /// A tournament whose first event is at `number` in the log.
+    pub(crate) fn new(number: u64) -> Tracked {
+        Tracked {
+            number,
+            state: Tournament::default(),
+            running: BTreeMap::new(),
+            hands: 0,
+        }
+    }
+}
+
 /// Folds one event; a hand it completes comes back.
-fn fold(
+pub(crate) fn fold(
     t: &mut Tracked,
     stream: &str,
     event: &RecordedEvent,
@@ -426,20 +435,6 @@ fn toml_string(value: &str) -> String {
     out
 }
 
-/// The UTC date of a Unix time in milliseconds.
-fn civil_date(millis: i64) -> (i64, i64, i64) {
-    let days = millis.div_euclid(86_400_000);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(month <= 2), month, day)
-}
-
 /// A file name for `id` inside an export folder: ids are letters, digits, `-`, `_` and
 /// `.`, and one that starts with a dot (`..`) would leave the folder or hide.
 pub fn file_name(id: &str) -> String {
@@ -472,7 +467,6 @@ mod tests {
             "\"Bob, \"\"the\"\" dealer\""
         );
         assert_eq!(toml_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000A\"");
-        assert_eq!(civil_date(1_795_896_930_000), (2026, 11, 28));
         assert_eq!(file_name(".."), "_..");
         assert_eq!(file_name("tuesday-7"), "tuesday-7");
         assert_eq!(file_name("a/b"), "a_b");

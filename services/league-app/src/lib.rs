@@ -14,6 +14,8 @@
 //!   into the read models and writes them with a checkpoint.
 //! - [`rebuild`]: rebuilds every read model from position 0 and compares it with the
 //!   stored live ones (`league rebuild --check`).
+//! - [`replay`]: one tournament from its stream as a person reads it (`league audit
+//!   replay`).
 //! - [`simulate`]: a seeded league season played through the engine's commands into the
 //!   event store (`league simulate`).
 //!
@@ -31,6 +33,7 @@ pub mod directory;
 pub mod live;
 pub mod phh;
 pub mod rebuild;
+pub mod replay;
 pub mod simulate;
 
 /// The projection set the service keeps.

@@ -1,4 +1,5 @@
-//! `league audit export`: the log's hands and tournaments written for other tools.
+//! `league audit export`: the log's hands and tournaments written for other tools; `league
+//! audit replay`: one tournament as a person reads it.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -41,6 +42,48 @@ pub struct ExportArgs {
     out: PathBuf,
 }
 
+/// `league audit replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    #[command(flatten)]
+    db: DatabaseArgs,
+    /// The tournament's id.
+    #[arg(long)]
+    tournament: String,
+}
+
+pub fn replay(args: &ReplayArgs) -> ExitCode {
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(code) => return code,
+    };
+    rt.block_on(async {
+        let store = match open(&args.db).await {
+            Ok(s) => s,
+            Err(code) => return code,
+        };
+        let text = league_app::replay::replay(&store, &args.tournament).await;
+        store.close().await;
+        match text {
+            Ok(Some(text)) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Ok(None) => fail(format!("the log holds no tournament {:?}", args.tournament)),
+            Err(e) => fail(e),
+        }
+    })
+}
+
+/// The store at `db`, opened to read: no migrations.
+async fn open(db: &DatabaseArgs) -> Result<Store, ExitCode> {
+    let options = StoreOptions {
+        migrate: false,
+        ..StoreOptions::default()
+    };
+    Store::open_with(&db.url, options).await.map_err(fail)
+}
+
 pub fn export(args: &ExportArgs) -> ExitCode {
     if let Err(e) = std::fs::create_dir_all(&args.out) {
         return fail(format!("{}: {e}", args.out.display()));
@@ -50,14 +93,9 @@ pub fn export(args: &ExportArgs) -> ExitCode {
         Err(code) => return code,
     };
     rt.block_on(async {
-        // An export reads; it must not change the database (no migrations).
-        let options = StoreOptions {
-            migrate: false,
-            ..StoreOptions::default()
-        };
-        let store = match Store::open_with(&args.db.url, options).await {
+        let store = match open(&args.db).await {
             Ok(s) => s,
-            Err(e) => return fail(e),
+            Err(code) => return code,
         };
         let outcome = run(&store, args).await;
         store.close().await;

@@ -1,5 +1,5 @@
 //! The event store's subcommands: `league migrate`, `league audit verify` (and the
-//! dispatch of `league audit export`). Each opens the
+//! dispatch of `league audit export` and `replay`). Each opens the
 //! log named by `--database` / `DATABASE_URL` (default: the SQLite file `league.db`).
 
 use std::process::ExitCode;
@@ -43,6 +43,11 @@ pub enum AuditCommand {
     /// files PokerKit replays, or PokerStars-style hand-history text; or each tournament's
     /// summary (entries, re-buys, places, prizes, league points) as CSV and JSON.
     Export(crate::audit_cmd::ExportArgs),
+    /// Print one tournament as a person reads it: the schedule and levels, the draws, each
+    /// hand in the PokerStars layout (every card shown), busts, eliminations and places,
+    /// re-buys, table moves with their rule and reason, colour-ups, penalties, payouts,
+    /// deals and the final places.
+    Replay(crate::audit_cmd::ReplayArgs),
 }
 
 pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
@@ -98,6 +103,7 @@ pub fn audit(command: AuditCommand) -> ExitCode {
             public_key,
         } => (db, from, to, public_key),
         AuditCommand::Export(args) => return crate::audit_cmd::export(&args),
+        AuditCommand::Replay(args) => return crate::audit_cmd::replay(&args),
     };
     let keys = match trusted_keys(&public_key) {
         Ok(k) => k,

@@ -36,7 +36,16 @@ fn season(name: &str) -> (PathBuf, String) {
     std::fs::create_dir_all(&dir).unwrap();
     let db = format!("sqlite:{}", dir.join("l.db").display());
     let out = league()
-        .args(["simulate", "--venues", "2", "--weeks", "2", "--seed", "5", "--database"])
+        .args([
+            "simulate",
+            "--venues",
+            "2",
+            "--weeks",
+            "2",
+            "--seed",
+            "5",
+            "--database",
+        ])
         .arg(&db)
         .output()
         .unwrap();
@@ -47,7 +56,15 @@ fn season(name: &str) -> (PathBuf, String) {
 fn export(db: &str, format: &str, out: &Path, tournament: Option<&str>) -> Output {
     let mut command = league();
     command
-        .args(["audit", "export", "--format", format, "--database", db, "--out"])
+        .args([
+            "audit",
+            "export",
+            "--format",
+            format,
+            "--database",
+            db,
+            "--out",
+        ])
         .arg(out);
     if let Some(t) = tournament {
         command.args(["--tournament", t]);
@@ -65,7 +82,11 @@ fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
     let phh = dir.join("phh");
     let out = export(&db, "phh", &phh, None);
     assert!(out.status.success(), "{}", text(&out));
-    assert!(text(&out).starts_with("wrote 152 PHH files (4 tournaments)"), "{}", text(&out));
+    assert!(
+        text(&out).starts_with("wrote 152 PHH files (4 tournaments)"),
+        "{}",
+        text(&out)
+    );
     let report = dir.join("pokerkit.json");
     let checked = Command::new("python3")
         .arg(root().join("../shared/tools/phh_check.py"))
@@ -100,7 +121,11 @@ fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
                         .collect()
                 };
                 let (ours, theirs) = (stacks("recorded"), stacks("pokerkit"));
-                assert_eq!(ours.iter().sum::<i64>(), theirs.iter().sum::<i64>(), "{hand}");
+                assert_eq!(
+                    ours.iter().sum::<i64>(),
+                    theirs.iter().sum::<i64>(),
+                    "{hand}"
+                );
                 assert!(
                     ours.iter().zip(&theirs).all(|(a, b)| (a - b).abs() < 10),
                     "{name}: more than odd chips apart\n{hand}"
@@ -170,7 +195,11 @@ fn the_summary_adds_up_and_names_one_tournament_on_request() {
         );
     }
     let csv = std::fs::read_to_string(out_dir.join("summary.csv")).unwrap();
-    assert_eq!(csv.lines().count(), rows + 1, "a header and a row per place");
+    assert_eq!(
+        csv.lines().count(),
+        rows + 1,
+        "a header and a row per place"
+    );
 
     let one = dir.join("one");
     let out = export(&db, "summary", &one, Some("venue-02-w01"));
@@ -188,5 +217,91 @@ fn the_summary_adds_up_and_names_one_tournament_on_request() {
         "{}",
         text(&out)
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `league audit replay`: the night as a person reads it; its hands are the export's, its
+/// final places the summary's.
+#[test]
+fn a_replay_reads_the_night_in_order_with_every_hand_and_the_places() {
+    let (dir, db) = season("replay");
+    let out = league()
+        .args([
+            "audit",
+            "replay",
+            "--tournament",
+            "venue-02-w01",
+            "--database",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let replay = String::from_utf8(out.stdout).unwrap();
+    assert!(replay.starts_with('['), "{replay}");
+    let first = replay.lines().next().unwrap();
+    assert!(
+        first.contains("Scheduled: ") && first.contains("venue venue-02"),
+        "{first}"
+    );
+    assert!(
+        replay.contains("level 1: blinds 25/50, 20 min"),
+        "the structure is listed"
+    );
+    assert!(
+        replay.contains("] Started: seats drawn from seed "),
+        "the seat draw"
+    );
+    assert!(
+        replay.contains("] Now level 2: "),
+        "the levels as they start"
+    );
+
+    let summary_dir = dir.join("summary");
+    let out = export(&db, "summary", &summary_dir, Some("venue-02-w01"));
+    assert!(out.status.success(), "{}", text(&out));
+    let json: Value =
+        serde_json::from_slice(&std::fs::read(summary_dir.join("summary.json")).unwrap()).unwrap();
+    let hands = replay.matches("\nPokerStars Hand #").count();
+    assert_eq!(
+        Some(hands as u64),
+        json[0]["hands"].as_u64(),
+        "every hand, once"
+    );
+    let outs = replay.lines().filter(|l| l.contains("] Out: ")).count();
+    assert!(outs > 0, "eliminations are told");
+
+    let (_, finished) = replay
+        .split_once("] Finished: prize pool ")
+        .expect("the end");
+    let places: Vec<&str> = finished
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("    "))
+        .collect();
+    let expected = json[0]["places"].as_array().unwrap();
+    assert_eq!(places.len(), expected.len());
+    for (line, want) in places.iter().zip(expected) {
+        let prefix = format!(
+            "    {}. {} ",
+            want["place"].as_u64().unwrap(),
+            want["player"].as_str().unwrap()
+        );
+        assert!(line.starts_with(&prefix), "{line:?} is not {prefix:?}");
+    }
+
+    let out = league()
+        .args([
+            "audit",
+            "replay",
+            "--tournament",
+            "no-such-night",
+            "--database",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("the log holds no tournament \"no-such-night\""));
     let _ = std::fs::remove_dir_all(&dir);
 }

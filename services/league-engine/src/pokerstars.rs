@@ -61,7 +61,7 @@ pub fn write(events: &[Event], header: &Header<'_>) -> Result<String, String> {
         header.tournament,
         roman(header.level),
         setup.big_blind,
-        date_time(header.started_at),
+        utc(header.started_at),
     );
     let _ = writeln!(
         out,
@@ -327,9 +327,9 @@ fn roman(mut level: u32) -> String {
     out
 }
 
-/// `yyyy/mm/dd hh:mm:ss` of a Unix time in milliseconds (UTC; the proleptic Gregorian
-/// calendar, by Howard Hinnant's `civil_from_days`).
-fn date_time(millis: i64) -> String {
+/// The UTC date and time of a Unix time in milliseconds: `[year, month, day, hour, minute,
+/// second]` (the proleptic Gregorian calendar, by Howard Hinnant's `civil_from_days`).
+pub fn civil(millis: i64) -> [i64; 6] {
     let seconds = millis.div_euclid(1000);
     let days = seconds.div_euclid(86_400);
     let of_day = seconds.rem_euclid(86_400);
@@ -342,12 +342,20 @@ fn date_time(millis: i64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}/{month:02}/{day:02} {:02}:{:02}:{:02}",
+    [
+        year,
+        month,
+        day,
         of_day / 3600,
         of_day % 3600 / 60,
-        of_day % 60
-    )
+        of_day % 60,
+    ]
+}
+
+/// `yyyy/mm/dd hh:mm:ss` of a Unix time in milliseconds (UTC), as the format writes dates.
+pub fn utc(millis: i64) -> String {
+    let [year, month, day, hour, minute, second] = civil(millis);
+    format!("{year:04}/{month:02}/{day:02} {hour:02}:{minute:02}:{second:02}")
 }
 
 #[cfg(test)]
@@ -356,11 +364,11 @@ mod tests {
 
     #[test]
     fn dates_and_levels_read_as_the_format_writes_them() {
-        assert_eq!(date_time(0), "1970/01/01 00:00:00");
+        assert_eq!(utc(0), "1970/01/01 00:00:00");
         // 2026-11-28 20:15:30 UTC.
-        assert_eq!(date_time(1_795_896_930_000), "2026/11/28 20:15:30");
+        assert_eq!(utc(1_795_896_930_000), "2026/11/28 20:15:30");
         // A leap day.
-        assert_eq!(date_time(951_782_400_000), "2000/02/29 00:00:00");
+        assert_eq!(utc(951_782_400_000), "2000/02/29 00:00:00");
         assert_eq!(roman(1), "I");
         assert_eq!(roman(4), "IV");
         assert_eq!(roman(14), "XIV");

@@ -1,0 +1,403 @@
+//! `league audit replay`: one tournament as a person reads it, from its stream: the
+//! schedule and its levels, the seat and button draws, every level and break as it
+//! started, each hand in the PokerStars layout (every card shown, as an auditor sees a
+//! completed hand), the busts and eliminations (with how many are left; the places are
+//! listed when the tournament finishes), re-buys and add-ons, table moves and
+//! breaks with the rule and reason the engine gave, colour-ups, penalties, payouts, deals
+//! and the final places.
+
+use std::fmt::Write as _;
+
+use league_engine::deck::Seed;
+use league_engine::pokerstars::utc;
+use league_engine::tournament::play::{Level, Stage, TournamentEvent};
+use league_engine::tournament::pool::Price;
+use league_engine::units::{Cents, PlayerId};
+use league_events::StreamKind;
+use league_store::{Store, StoreError};
+
+use crate::AppError;
+use crate::audit::{Tracked, decode_event, fold};
+
+/// The tournament `id` as text, or `None` when the log holds no such tournament.
+pub async fn replay(store: &Store, id: &str) -> Result<Option<String>, AppError> {
+    let stream = format!("{}{id}", StreamKind::Tournament.prefix());
+    let events = match store.read_stream(&stream, 1).await {
+        Ok(events) => events,
+        Err(StoreError::StreamNotFound(_)) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    let Some(first) = events.first() else {
+        return Ok(None);
+    };
+    let mut t = Tracked::new(first.position);
+    let mut out = String::new();
+    for event in &events {
+        let decoded: TournamentEvent = decode_event(event)?;
+        let at = event.recorded_at.as_micros().div_euclid(1000);
+        // The players still in before an elimination (places are final only at the end,
+        // where re-entries may add players).
+        let remaining = t
+            .state
+            .players()
+            .values()
+            .filter(|e| !matches!(e.standing, league_engine::tournament::play::Standing::Out))
+            .count();
+        if let Some(hand) = fold(&mut t, &stream, event, &decoded) {
+            out.push('\n');
+            match hand.pokerstars() {
+                Ok(text) => out.push_str(&text),
+                Err(why) => {
+                    let _ = writeln!(
+                        out,
+                        "Hand #{} at table {}: {why}",
+                        hand.position, hand.table
+                    );
+                }
+            }
+            out.push('\n');
+            continue;
+        }
+        let line = describe(&decoded, remaining);
+        if !line.is_empty() {
+            let _ = writeln!(out, "[{}] {line}", utc(at));
+        }
+    }
+    if t.state.stage() == Stage::Running {
+        out.push_str("\nThe log ends here: the tournament is still running.\n");
+    }
+    Ok(Some(out))
+}
+
+fn money(c: Cents) -> String {
+    format!("{}.{:02}", c.get() / 100, c.get() % 100)
+}
+
+fn price(p: &Price) -> String {
+    format!("{}+{}", money(p.price), money(p.fee))
+}
+
+fn seed(s: &Seed) -> String {
+    s.to_string()
+}
+
+fn names(players: &[PlayerId]) -> String {
+    players
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn level(n: u32, spec: &Level) -> String {
+    match spec {
+        Level::Play { blinds, minutes } => {
+            let ante = match blinds.ante {
+                league_engine::hand::AnteStructure::None => String::new(),
+                league_engine::hand::AnteStructure::Uniform(a) => format!(", ante {a}"),
+                league_engine::hand::AnteStructure::BigBlind(a) => {
+                    format!(", big blind ante {a}")
+                }
+            };
+            format!(
+                "level {n}: blinds {}/{}{ante}, {minutes} min",
+                blinds.small_blind, blinds.big_blind
+            )
+        }
+        Level::Break { minutes, colour_up } => {
+            let colour = colour_up.map_or(String::new(), |d| {
+                format!(", colour-up of the {} chips for {}", d.low, d.high)
+            });
+            format!("break ({n}): {minutes} min{colour}")
+        }
+    }
+}
+
+/// One line for an event that is not part of a hand (empty: nothing to say).
+fn describe(event: &TournamentEvent, remaining: usize) -> String {
+    use TournamentEvent as E;
+    match event {
+        E::TournamentScheduled { schedule: s } => {
+            let mut text = format!(
+                "Scheduled: {:?} at venue {}, starting {} UTC; rules {:?}, tracking {:?}; \
+                 entry {}, {} chips, tables of {}",
+                s.name,
+                s.venue,
+                utc(s.starts_at),
+                s.preset,
+                s.tracking,
+                price(&s.pool.entry),
+                s.starting_chips,
+                s.table_size
+            );
+            if let Some(r) = &s.pool.rebuy {
+                let _ = write!(text, "; re-buy {}", price(r));
+            }
+            if let Some(a) = &s.pool.add_on {
+                let _ = write!(text, "; add-on {}", price(a));
+            }
+            if !s.pool.guarantee.is_zero() {
+                let _ = write!(text, "; guarantee {}", money(s.pool.guarantee));
+            }
+            for (i, spec) in s.levels.iter().enumerate() {
+                let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                let _ = write!(text, "\n    {}", level(n, spec));
+            }
+            text
+        }
+        E::PlayerRegistered { player, paid } => format!("{player} registers ({})", price(paid)),
+        E::PlayerUnregistered { player, refund } => {
+            format!("{player} unregisters (refund {})", money(*refund))
+        }
+        E::TournamentStarted {
+            seed: s,
+            seats,
+            buttons,
+            ..
+        } => {
+            let mut text = format!("Started: seats drawn from seed {}", seed(s));
+            for seat in seats {
+                let _ = write!(
+                    text,
+                    "\n    {} to table {} seat {}",
+                    seat.player,
+                    seat.table,
+                    u32::from(seat.seat) + 1
+                );
+            }
+            for b in buttons {
+                let _ = write!(
+                    text,
+                    "\n    table {}: button at seat {}",
+                    b.table,
+                    u32::from(b.button) + 1
+                );
+            }
+            text
+        }
+        E::LevelStarted { level: n, spec, .. } => format!("Now {}", level(*n, spec)),
+        E::ClockPaused { .. } => "Clock paused".to_owned(),
+        E::ClockResumed { .. } => "Clock resumed".to_owned(),
+        E::PlayerMarkedAbsent { player } => format!("{player} is absent"),
+        E::PlayerArrived { player } => format!("{player} arrives"),
+        E::AbsentPlayerRemoved {
+            player,
+            chips,
+            rule,
+        } => format!("{player}, absent, is removed with {chips} chips ({rule})"),
+        E::PlayerEntered {
+            player,
+            reentry,
+            paid,
+            chips,
+            table,
+            seat,
+            ..
+        } => format!(
+            "{player} {} ({}) with {chips} chips at table {table} seat {}",
+            if *reentry { "re-enters" } else { "enters late" },
+            price(paid),
+            u32::from(*seat) + 1
+        ),
+        E::TableHandStarted { .. } | E::HandEvent { .. } => String::new(),
+        E::PlayerBusted {
+            player,
+            table,
+            chips_to,
+            ..
+        } => match chips_to {
+            Some(by) => format!("{player} busts at table {table}, knocked out by {by}"),
+            None => format!("{player} busts at table {table}"),
+        },
+        E::RebuyAnnounced { player, .. } => format!("{player} announces a re-buy"),
+        E::RebuyMade {
+            player,
+            chips,
+            paid,
+            obliged,
+            ..
+        } => format!(
+            "{player} re-buys {chips} chips ({}){}",
+            price(paid),
+            if *obliged {
+                ", as the rules oblige"
+            } else {
+                ""
+            }
+        ),
+        E::AddOnMade {
+            player,
+            chips,
+            paid,
+            ..
+        } => format!(
+            "{player} takes an add-on of {chips} chips ({})",
+            price(paid)
+        ),
+        E::PlayersEliminated {
+            players,
+            tied,
+            rule,
+            reason,
+            ..
+        } => {
+            let left = remaining.saturating_sub(players.len());
+            format!(
+                "Out: {}{} ({rule}: {reason}); {left} left",
+                names(players),
+                if *tied { ", tied" } else { "" }
+            )
+        }
+        E::ChipsCounted { counts } => {
+            let list: Vec<String> = counts.iter().map(|(p, c)| format!("{p} {c}")).collect();
+            format!("Chips counted: {}", list.join(", "))
+        }
+        E::PlayerMoved { player, moved } => format!(
+            "{player} moves from table {} seat {} to table {} seat {} ({}: {})",
+            moved.from_table,
+            u32::from(moved.from_seat) + 1,
+            moved.to_table,
+            u32::from(moved.to_seat) + 1,
+            moved.rule,
+            moved.reason
+        ),
+        E::TableBroken {
+            table,
+            moves,
+            rule,
+            reason,
+        } => {
+            let mut text = format!("Table {table} breaks ({rule}: {reason})");
+            for (player, m) in moves {
+                let _ = write!(
+                    text,
+                    "\n    {player} to table {} seat {}",
+                    m.to_table,
+                    u32::from(m.to_seat) + 1
+                );
+            }
+            text
+        }
+        E::TableOpened { table } => format!("Table {table} opens"),
+        E::RedrawRequired { tables, rule, .. } => {
+            format!("A redraw is due at {tables} tables ({rule})")
+        }
+        E::SeatsRedrawn {
+            seed: s,
+            seats,
+            rule,
+            ..
+        } => {
+            let mut text = format!("Seats redrawn from seed {} ({rule})", seed(s));
+            for seat in seats {
+                let _ = write!(
+                    text,
+                    "\n    {} to table {} seat {}",
+                    seat.player,
+                    seat.table,
+                    u32::from(seat.seat) + 1
+                );
+            }
+            text
+        }
+        E::HandForHandStarted { remaining, paid } => {
+            format!("Hand-for-hand: {remaining} players left, {paid} paid")
+        }
+        E::HandForHandEnded => "Hand-for-hand ends".to_owned(),
+        E::ChipsColouredUp {
+            low,
+            high,
+            policy,
+            players,
+            removed,
+            added,
+            rule,
+            ..
+        } => {
+            let mut text = format!(
+                "Colour-up of the {low} chips for {high} by {policy:?} ({rule}): {removed} \
+                 removed, {added} added"
+            );
+            for p in players.iter().filter(|p| p.before != p.after) {
+                let _ = write!(text, "\n    {} {} -> {}", p.player, p.before, p.after);
+            }
+            text
+        }
+        E::PenaltyGiven {
+            player,
+            penalty,
+            hands,
+            rule,
+        } => format!("{player}: penalty {penalty:?} ({hands} hands to sit out; {rule})"),
+        E::PlayerDisqualified {
+            player,
+            chips_removed,
+            rule,
+        } => format!("{player} is disqualified; {chips_removed} chips removed ({rule})"),
+        E::PayoutsSet { pool, amounts } => {
+            let list: Vec<String> = amounts
+                .iter()
+                .enumerate()
+                .map(|(i, a)| format!("{}: {}", i + 1, money(*a)))
+                .collect();
+            format!("Payouts of {}: {}", money(*pool), list.join(", "))
+        }
+        E::DealMade {
+            kind,
+            players,
+            stacks,
+            amounts,
+        } => {
+            let list: Vec<String> = players
+                .iter()
+                .zip(stacks.iter().zip(amounts))
+                .map(|(p, (s, a))| format!("{p} ({s} chips) {}", money(*a)))
+                .collect();
+            format!("Deal by {kind:?}: {}", list.join(", "))
+        }
+        E::TournamentFinished { pool, results } => {
+            let mut text = format!("Finished: prize pool {}", money(pool.total));
+            for f in results {
+                let _ = write!(
+                    text,
+                    "\n    {}. {} {}{}{}",
+                    f.place,
+                    f.player,
+                    money(f.prize),
+                    if f.rebuys > 0 {
+                        format!(", {} re-buys", f.rebuys)
+                    } else {
+                        String::new()
+                    },
+                    if f.knockouts > 0 {
+                        format!(", {} knock-outs", f.knockouts)
+                    } else {
+                        String::new()
+                    }
+                );
+            }
+            text
+        }
+        E::TournamentCancelled { reason, refunds } => {
+            let list: Vec<String> = refunds
+                .iter()
+                .map(|r| format!("{} {}", r.player, money(r.amount)))
+                .collect();
+            format!("Cancelled ({reason}); refunds: {}", list.join(", "))
+        }
+        E::PlayerReinstated {
+            player,
+            table,
+            seat,
+            chips,
+            reason,
+            ..
+        } => format!(
+            "{player} is reinstated at table {table} seat {} with {chips} chips ({reason})",
+            u32::from(*seat) + 1
+        ),
+        E::EntropyAdded { .. } | E::EntropyMixed { .. } => {
+            "Entropy mixed into the next draw's seed".to_owned()
+        }
+    }
+}
