@@ -264,7 +264,7 @@ fn a_replay_reads_the_night_in_order_with_every_hand_and_the_places() {
         serde_json::from_slice(&std::fs::read(summary_dir.join("summary.json")).unwrap()).unwrap();
     let hands = replay.matches("\nPokerStars Hand #").count();
     assert_eq!(
-        Some(hands as u64),
+        Some(u64::try_from(hands).unwrap()),
         json[0]["hands"].as_u64(),
         "every hand, once"
     );

@@ -126,11 +126,9 @@ pub fn write(events: &[Event], header: &Header<'_>) -> Result<String, String> {
                 }
                 let _ = writeln!(out, "Dealt to {} [{}]", name(*seat)?, cards_text(cards));
             }
-            Event::PreflopStarted => {
-                if !hole_cards_shown {
-                    out.push_str("*** HOLE CARDS ***\n");
-                    hole_cards_shown = true;
-                }
+            Event::PreflopStarted if !hole_cards_shown => {
+                out.push_str("*** HOLE CARDS ***\n");
+                hole_cards_shown = true;
             }
             Event::PlayerFolded { seat, .. } => {
                 outcome.insert(*seat, Outcome::Folded(street_name));
