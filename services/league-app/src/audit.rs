@@ -25,6 +25,7 @@ use crate::AppError;
 const BATCH: usize = 10_000;
 
 /// One completed hand, as the log recorded it.
+#[derive(Clone, Debug)]
 pub struct LoggedHand {
     /// The tournament's id.
     pub tournament: String,
@@ -50,6 +51,27 @@ pub struct LoggedHand {
 }
 
 impl LoggedHand {
+    /// The seat `player` was dealt into the hand at, if they were.
+    pub fn seat_of(&self, player: &str) -> Option<Seat> {
+        let Some(hand::Event::HandStarted { setup }) = self.events.first() else {
+            return None;
+        };
+        let (&seat, _) = self.players.iter().find(|(_, p)| p.as_str() == player)?;
+        setup.seats.iter().any(|s| s.seat == seat).then_some(seat)
+    }
+
+    /// The hand as `player` may read it: their own hole cards and the hands shown, not the
+    /// cards another player was dealt and never showed. `None` when they were not dealt in.
+    pub fn seen_by(&self, player: &str) -> Option<LoggedHand> {
+        let own = self.seat_of(player)?;
+        let mut seen = self.clone();
+        seen.events.retain(|e| match e {
+            hand::Event::HoleCardsDealt { seat, .. } => *seat == own,
+            _ => true,
+        });
+        Some(seen)
+    }
+
     /// Whether the hand was voided (its chips returned): it has no hand-history form.
     pub fn voided(&self) -> bool {
         self.events
@@ -222,6 +244,23 @@ pub async fn read_log(
             .insert(id.to_owned(), summary(id, t, &leagues));
     }
     Ok(findings)
+}
+
+/// The completed hands (voided ones included) of one tournament, from its stream's events
+/// in version order.
+pub fn hands_of(events: &[RecordedEvent]) -> Result<Vec<LoggedHand>, AppError> {
+    let Some(first) = events.first() else {
+        return Ok(Vec::new());
+    };
+    let mut t = Tracked::new(first.position);
+    let mut hands = Vec::new();
+    for event in events {
+        let decoded: TournamentEvent = decode_event(event)?;
+        if let Some(hand) = fold(&mut t, &event.stream_id, event, &decoded) {
+            hands.push(hand);
+        }
+    }
+    Ok(hands)
 }
 
 pub(crate) fn decode_event<E: league_events::LogEvent>(

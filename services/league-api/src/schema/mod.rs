@@ -65,6 +65,7 @@ pub struct ApiState {
 #[derive(MergedObject, Default)]
 pub struct Query(
     tournaments::TournamentQuery,
+    tournaments::HandHistoryQuery,
     leagues::LeagueQuery,
     audit::AuditQuery,
 );

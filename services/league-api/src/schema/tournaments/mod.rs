@@ -4,6 +4,7 @@
 //! - [`arguments`]: each mutation's input and payload.
 //! - [`types`]: the output types (wrapping read models) and the mutations' small inputs.
 //! - [`draws`]: the seeds of the draws the server makes, committed to before each draw.
+//! - [`history`]: completed hands as PHH or PokerStars text, [`HandHistoryQuery`].
 //! - [`entropy`]: entropy a host or player adds to the draws, [`EntropyMutation`].
 //! - [`inputs`]: the typed schedule (`ScheduleInput`) and the closed sets it names.
 //! - [`query`]: the queries, [`TournamentQuery`], and the table a command's result carries.
@@ -16,6 +17,7 @@ pub mod arguments;
 pub mod corrections;
 pub mod draws;
 pub mod entropy;
+pub mod history;
 pub mod inputs;
 pub mod mutation;
 pub mod query;
@@ -24,6 +26,7 @@ pub mod types;
 
 pub use corrections::CorrectionMutation;
 pub use entropy::EntropyMutation;
+pub use history::HandHistoryQuery;
 pub use mutation::TournamentMutation;
 pub use query::TournamentQuery;
 pub use subscription::TournamentSubscription;
