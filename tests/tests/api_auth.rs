@@ -749,6 +749,10 @@ enum Sees {
     Log,
     /// A computation for any caller with a token (a formula's preview); refused without.
     Token,
+    /// Hand histories: every card of every completed hand for an admin or auditor whose
+    /// league has the venue, a player's own hands with their own cards only; refused to
+    /// the others.
+    Hands,
 }
 
 /// Every query and subscription against every role, within and across scopes: the public
@@ -825,6 +829,11 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
         ),
         ("me", "me { role }", Sees::Public),
         (
+            "handHistory",
+            "handHistory(tournamentId: \"m1\") { players text }",
+            Sees::Hands,
+        ),
+        (
             "formulaPreview",
             "formulaPreview(input: {formula: \"n - r + 1\", entrants: 3}) { place points }",
             Sees::Token,
@@ -890,6 +899,37 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
             let mut shown: Vec<&str> = shown.iter().map(String::as_str).collect();
             shown.sort_unstable();
             assert_eq!(shown, expected, "{name} as {who:?}: {data:#}");
+        }
+        Sees::Hands => {
+            let refused = match who {
+                Who::Anonymous => Some("UNAUTHENTICATED"),
+                Who::Host | Who::OtherHost | Who::OtherAdmin | Who::OtherAuditor => {
+                    Some("FORBIDDEN")
+                }
+                _ => None,
+            };
+            if let Some(code) = refused {
+                assert_eq!(
+                    errors[0]["extensions"]["code"], code,
+                    "{name} as {who:?}: {errors:#}"
+                );
+                return;
+            }
+            assert!(errors.is_null(), "{name} as {who:?}: {errors:#}");
+            let hands = data["handHistory"].as_array().unwrap();
+            if who == Who::Stranger {
+                assert!(hands.is_empty(), "{name} as {who:?}: {data:#}");
+                return;
+            }
+            assert_eq!(hands.len(), 1, "{name} as {who:?}: {data:#}");
+            let text = hands[0]["text"].as_str().unwrap();
+            // Three dealt in: every card for the auditors, the other two hidden from a player.
+            let hidden = if in_scope(who) { 0 } else { 2 };
+            assert_eq!(
+                text.matches("????").count(),
+                hidden,
+                "{name} as {who:?}: {text}"
+            );
         }
         Sees::Log => {
             if !reader(who) {

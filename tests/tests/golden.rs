@@ -350,6 +350,39 @@ async fn an_older_log_verifies_without_being_migrated() {
     }
 }
 
+/// Every hand of every golden log, as each release decided it, is decided again by this
+/// release's engine to the same events (`league audit verify`'s re-derivation), on the
+/// database as that release left it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_golden_logs_hands_rederive() {
+    for (release, dir) in &golden_logs() {
+        let copy = scratch_copy(release, dir, "rederive");
+        let options = league_store::StoreOptions {
+            migrate: false,
+            ..league_store::StoreOptions::default()
+        };
+        let store = Store::open_with(&format!("sqlite:{}", copy.display()), options)
+            .await
+            .unwrap();
+        let found = league_app::audit::rederive_hands(&store, 0, u64::MAX)
+            .await
+            .unwrap();
+        assert!(
+            found.hands > 200 && found.seeded > 100,
+            "{release}: {found:?}"
+        );
+        assert!(
+            found.failures.is_empty(),
+            "{release}: {:#?}",
+            found.failures
+        );
+        store.close().await;
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", copy.display()));
+        }
+    }
+}
+
 /// This release's golden log holds every event type at the version this release writes,
 /// and every kind of hand event.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -16,7 +16,7 @@ use league_engine::league::{self, LeagueState};
 use league_engine::tournament::play::{self, Stage, Tournament, TournamentEvent};
 use league_engine::{phh, pokerstars};
 use league_events::{StreamKind, decode};
-use league_store::{RecordedEvent, Store};
+use league_store::{LogEntry, RecordedEvent, Store};
 use serde::Serialize;
 
 use crate::AppError;
@@ -48,6 +48,8 @@ pub struct LoggedHand {
     pub players: BTreeMap<Seat, String>,
     /// The hand's events, `HandStarted` to `HandEnded` (or `HandVoided`).
     pub events: Vec<hand::Event>,
+    /// The log position of each of `events`.
+    pub positions: Vec<u64>,
 }
 
 impl LoggedHand {
@@ -65,10 +67,18 @@ impl LoggedHand {
     pub fn seen_by(&self, player: &str) -> Option<LoggedHand> {
         let own = self.seat_of(player)?;
         let mut seen = self.clone();
-        seen.events.retain(|e| match e {
-            hand::Event::HoleCardsDealt { seat, .. } => *seat == own,
-            _ => true,
-        });
+        let (events, positions) = self
+            .events
+            .iter()
+            .zip(&self.positions)
+            .filter(|(e, _)| match e {
+                hand::Event::HoleCardsDealt { seat, .. } => *seat == own,
+                _ => true,
+            })
+            .map(|(e, p)| (e.clone(), *p))
+            .unzip();
+        seen.events = events;
+        seen.positions = positions;
         Some(seen)
     }
 
@@ -181,6 +191,45 @@ pub struct Findings {
     pub events: u64,
 }
 
+/// An event as the audit reads it: from [`Store::read_all`] (with the time it was
+/// stored), or from [`Store::read_log`], which a log of an older release answers without
+/// the columns later migrations added.
+pub(crate) struct Logged<'a> {
+    pub(crate) position: u64,
+    pub(crate) stream_id: &'a str,
+    pub(crate) event_type: &'a str,
+    pub(crate) schema_version: u32,
+    pub(crate) payload: &'a [u8],
+    /// When it was stored, in microseconds since the Unix epoch (0 when not read).
+    pub(crate) recorded_at: i64,
+}
+
+impl<'a> From<&'a RecordedEvent> for Logged<'a> {
+    fn from(e: &'a RecordedEvent) -> Logged<'a> {
+        Logged {
+            position: e.position,
+            stream_id: &e.stream_id,
+            event_type: &e.event_type,
+            schema_version: e.schema_version,
+            payload: &e.payload,
+            recorded_at: e.recorded_at.as_micros(),
+        }
+    }
+}
+
+impl<'a> From<&'a LogEntry> for Logged<'a> {
+    fn from(e: &'a LogEntry) -> Logged<'a> {
+        Logged {
+            position: e.position,
+            stream_id: &e.stream_id,
+            event_type: &e.event_type,
+            schema_version: e.schema_version,
+            payload: &e.payload,
+            recorded_at: 0,
+        }
+    }
+}
+
 /// A tournament being folded.
 pub(crate) struct Tracked {
     number: u64,
@@ -196,54 +245,89 @@ pub(crate) struct Tracked {
 pub async fn read_log(
     store: &Store,
     tournament: Option<&str>,
-    mut hand: impl FnMut(LoggedHand) -> Result<(), AppError>,
+    hand: impl FnMut(LoggedHand) -> Result<(), AppError>,
 ) -> Result<Findings, AppError> {
-    let mut tracked: HashMap<String, Tracked> = HashMap::new();
-    let mut leagues: BTreeMap<String, LeagueState> = BTreeMap::new();
-    let mut findings = Findings::default();
-    let wanted = tournament.map(|t| format!("{}{t}", StreamKind::Tournament.prefix()));
+    let mut reader = Reader::new(tournament);
+    let mut hand = hand;
     let mut from = 0u64;
     loop {
         let batch = store.read_all(from, BATCH).await?;
         let Some(last) = batch.last() else { break };
         from = last.position.saturating_add(1);
         for event in &batch {
-            findings.events += 1;
-            match StreamKind::of(&event.stream_id) {
-                Some(StreamKind::League) => {
-                    let decoded: league::Event = decode_event(event)?;
-                    league::apply(
-                        leagues.entry(event.stream_id.clone()).or_default(),
-                        &decoded,
-                    );
-                }
-                Some(StreamKind::Tournament) => {
-                    if wanted.as_ref().is_some_and(|w| *w != event.stream_id) {
-                        continue;
-                    }
-                    let decoded: TournamentEvent = decode_event(event)?;
-                    let t = tracked
-                        .entry(event.stream_id.clone())
-                        .or_insert_with(|| Tracked::new(event.position));
-                    if let Some(done) = fold(t, &event.stream_id, event, &decoded) {
-                        if !done.voided() {
-                            t.hands += 1;
-                        }
-                        hand(done)?;
-                    }
-                }
-                None => {}
-            }
+            reader.read(&Logged::from(event), &mut hand)?;
         }
     }
-    for (stream, t) in &tracked {
-        findings.unfinished_hands += u64::try_from(t.running.len()).unwrap_or(u64::MAX);
-        let id = tournament_id(stream);
-        findings
-            .summaries
-            .insert(id.to_owned(), summary(id, t, &leagues));
+    Ok(reader.findings())
+}
+
+/// The log read in order: the tournaments folded, the leagues' results.
+struct Reader {
+    tracked: HashMap<String, Tracked>,
+    leagues: BTreeMap<String, LeagueState>,
+    events: u64,
+    wanted: Option<String>,
+}
+
+impl Reader {
+    fn new(tournament: Option<&str>) -> Reader {
+        Reader {
+            tracked: HashMap::new(),
+            leagues: BTreeMap::new(),
+            events: 0,
+            wanted: tournament.map(|t| format!("{}{t}", StreamKind::Tournament.prefix())),
+        }
     }
-    Ok(findings)
+
+    fn read(
+        &mut self,
+        event: &Logged<'_>,
+        hand: &mut impl FnMut(LoggedHand) -> Result<(), AppError>,
+    ) -> Result<(), AppError> {
+        self.events += 1;
+        match StreamKind::of(event.stream_id) {
+            Some(StreamKind::League) => {
+                let decoded: league::Event = decode_event(event)?;
+                league::apply(
+                    self.leagues.entry(event.stream_id.to_owned()).or_default(),
+                    &decoded,
+                );
+            }
+            Some(StreamKind::Tournament) => {
+                if self.wanted.as_deref().is_some_and(|w| w != event.stream_id) {
+                    return Ok(());
+                }
+                let decoded: TournamentEvent = decode_event(event)?;
+                let t = self
+                    .tracked
+                    .entry(event.stream_id.to_owned())
+                    .or_insert_with(|| Tracked::new(event.position));
+                if let Some(done) = fold(t, event.stream_id, event, &decoded) {
+                    if !done.voided() {
+                        t.hands += 1;
+                    }
+                    hand(done)?;
+                }
+            }
+            None => {}
+        }
+        Ok(())
+    }
+
+    fn findings(self) -> Findings {
+        let mut findings = Findings {
+            events: self.events,
+            ..Findings::default()
+        };
+        for (stream, t) in &self.tracked {
+            findings.unfinished_hands += u64::try_from(t.running.len()).unwrap_or(u64::MAX);
+            let id = tournament_id(stream);
+            findings
+                .summaries
+                .insert(id.to_owned(), summary(id, t, &self.leagues));
+        }
+        findings
+    }
 }
 
 /// The completed hands (voided ones included) of one tournament, from its stream's events
@@ -255,21 +339,20 @@ pub fn hands_of(events: &[RecordedEvent]) -> Result<Vec<LoggedHand>, AppError> {
     let mut t = Tracked::new(first.position);
     let mut hands = Vec::new();
     for event in events {
-        let decoded: TournamentEvent = decode_event(event)?;
-        if let Some(hand) = fold(&mut t, &event.stream_id, event, &decoded) {
+        let event = Logged::from(event);
+        let decoded: TournamentEvent = decode_event(&event)?;
+        if let Some(hand) = fold(&mut t, event.stream_id, &event, &decoded) {
             hands.push(hand);
         }
     }
     Ok(hands)
 }
 
-pub(crate) fn decode_event<E: league_events::LogEvent>(
-    event: &RecordedEvent,
-) -> Result<E, AppError> {
-    decode(&event.event_type, event.schema_version, &event.payload).map_err(|source| {
+pub(crate) fn decode_event<E: league_events::LogEvent>(event: &Logged<'_>) -> Result<E, AppError> {
+    decode(event.event_type, event.schema_version, event.payload).map_err(|source| {
         AppError::Projection(league_projections::ProjectionError::Decode {
             position: event.position,
-            stream: event.stream_id.clone(),
+            stream: event.stream_id.to_owned(),
             source,
         })
     })
@@ -297,7 +380,7 @@ impl Tracked {
 pub(crate) fn fold(
     t: &mut Tracked,
     stream: &str,
-    event: &RecordedEvent,
+    event: &Logged<'_>,
     decoded: &TournamentEvent,
 ) -> Option<LoggedHand> {
     play::apply(&mut t.state, decoded);
@@ -311,7 +394,7 @@ pub(crate) fn fold(
                 tournament_number: t.number,
                 venue: schedule.map(|s| s.venue.to_string()).unwrap_or_default(),
                 position: event.position,
-                started_at: event.recorded_at.as_micros().div_euclid(1000),
+                started_at: event.recorded_at.div_euclid(1000),
                 table: *table,
                 ordinal: at.hand_ordinal(),
                 id: at.hand_id().map_or_else(
@@ -326,13 +409,20 @@ pub(crate) fn fold(
                     .map(|(seat, player)| (*seat, player.to_string()))
                     .collect(),
                 events: Vec::new(),
+                positions: Vec::new(),
             };
             t.running.insert(*table, started);
             None
         }
-        TournamentEvent::HandEvent { table, event } => {
+        TournamentEvent::HandEvent {
+            table,
+            event: hand_event,
+        } => {
+            let position = event.position;
+            let event = hand_event;
             let running = t.running.get_mut(table)?;
             running.events.push(event.clone());
+            running.positions.push(position);
             match event {
                 hand::Event::HandEnded { .. } | hand::Event::HandVoided { .. } => {
                     t.running.remove(table)
@@ -398,6 +488,99 @@ fn summary(id: &str, t: &Tracked, leagues: &BTreeMap<String, LeagueState>) -> To
         points_version: recorded.as_ref().map(|(_, v, _)| *v),
         places,
     }
+}
+
+/// What [`rederive_hands`] found.
+#[derive(Debug, Default)]
+pub struct Rederived {
+    /// Hands decided again by the engine.
+    pub hands: u64,
+    /// Of those, hands the server dealt from a committed seed: each of their cards was
+    /// dealt again from the seed revealed at the end, checked against the commitment.
+    pub seeded: u64,
+    /// The events of those hands.
+    pub events: u64,
+    /// One line per hand where the engine and the log part.
+    pub failures: Vec<String>,
+}
+
+impl std::fmt::Display for Rederived {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "hands re-derived:   {} ({} of them dealt from a committed seed; {} events): {}",
+            self.hands,
+            self.seeded,
+            self.events,
+            if self.failures.is_empty() {
+                "every card, pot, side pot, odd chip, returned bet and final stack as recorded"
+                    .to_owned()
+            } else {
+                format!(
+                    "{} differ from what the engine decides",
+                    self.failures.len()
+                )
+            }
+        )
+    }
+}
+
+/// Decides again with the engine ([`hand::rederive`]) every hand of the log that started
+/// at a position in `from..=to` and has ended: the start with its seed (checked against
+/// the commitment the hand published), each recorded card and action; what the engine
+/// decides must be what the log holds, event for event. A hand that differs is named with
+/// the position of its first event that differs.
+pub async fn rederive_hands(store: &Store, from: u64, to: u64) -> Result<Rederived, AppError> {
+    let mut out = Rederived::default();
+    let mut reader = Reader::new(None);
+    let mut check = |hand: LoggedHand| {
+        if !(from..=to).contains(&hand.position) {
+            return Ok(());
+        }
+        out.hands += 1;
+        out.events += u64::try_from(hand.events.len()).unwrap_or(u64::MAX);
+        if let Some(hand::Event::HandStarted { setup }) = hand.events.first()
+            && matches!(setup.dealing, hand::Dealing::Seeded { .. })
+        {
+            out.seeded += 1;
+        }
+        if let Err(m) = hand::rederive(&hand.events) {
+            let position = hand
+                .positions
+                .get(m.index)
+                .or(hand.positions.last())
+                .copied()
+                .unwrap_or(hand.position);
+            let json = |e: &Option<hand::Event>| match e {
+                Some(e) => serde_json::to_string(e).unwrap_or_default(),
+                None => "nothing".to_owned(),
+            };
+            out.failures.push(format!(
+                "position {position} (tournament:{}, table {}, hand {}): {}; the log holds {}; \
+                 the engine decides {}",
+                hand.tournament,
+                hand.table,
+                hand.id,
+                m.reason,
+                json(&m.recorded),
+                json(&m.decided)
+            ));
+        }
+        Ok(())
+    };
+    // The log's columns every release has: a log of an older release is audited as it is.
+    // Hands fold from their tournament's start, so the log is read from its beginning
+    // whatever the range; `from..=to` chooses the hands checked.
+    let mut position = 0u64;
+    loop {
+        let batch = store.read_log(position, BATCH).await?;
+        let Some(last) = batch.last() else { break };
+        position = last.position.saturating_add(1);
+        for event in &batch {
+            reader.read(&Logged::from(event), &mut check)?;
+        }
+    }
+    Ok(out)
 }
 
 /// The summaries as CSV: a row per place (a tournament without places has one row with

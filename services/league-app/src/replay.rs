@@ -17,7 +17,7 @@ use league_events::StreamKind;
 use league_store::{Store, StoreError};
 
 use crate::AppError;
-use crate::audit::{Tracked, decode_event, fold};
+use crate::audit::{Logged, Tracked, decode_event, fold};
 
 /// The tournament `id` as text, or `None` when the log holds no such tournament.
 pub async fn replay(store: &Store, id: &str) -> Result<Option<String>, AppError> {
@@ -33,8 +33,9 @@ pub async fn replay(store: &Store, id: &str) -> Result<Option<String>, AppError>
     let mut t = Tracked::new(first.position);
     let mut out = String::new();
     for event in &events {
-        let decoded: TournamentEvent = decode_event(event)?;
-        let at = event.recorded_at.as_micros().div_euclid(1000);
+        let event = Logged::from(event);
+        let decoded: TournamentEvent = decode_event(&event)?;
+        let at = event.recorded_at.div_euclid(1000);
         // The players still in before an elimination (places are final only at the end,
         // where re-entries may add players).
         let remaining = t
@@ -43,7 +44,7 @@ pub async fn replay(store: &Store, id: &str) -> Result<Option<String>, AppError>
             .values()
             .filter(|e| !matches!(e.standing, league_engine::tournament::play::Standing::Out))
             .count();
-        if let Some(hand) = fold(&mut t, &stream, event, &decoded) {
+        if let Some(hand) = fold(&mut t, &stream, &event, &decoded) {
             out.push('\n');
             match hand.pokerstars() {
                 Ok(text) => out.push_str(&text),

@@ -21,7 +21,10 @@ pub struct MigrateArgs {
 #[derive(Subcommand, Debug)]
 pub enum AuditCommand {
     /// Walk the log and the sealed Merkle tree; report the first position where a stream's
-    /// hash chain or the tree breaks. Exits 1 if something is broken, 2 on an error, and 3
+    /// hash chain or the tree breaks; then decide every hand started in the range again
+    /// with the engine (every card from its revealed seed, every pot, odd chip and final
+    /// stack) and name each hand that differs. Exits 1 if something is broken or differs,
+    /// 2 on an error, and 3
     /// when `--public-key` is given and the end of the log is covered by no tree head
     /// signed with it (saying so when those events are younger than the sealing interval).
     Verify {
@@ -124,11 +127,28 @@ pub fn audit(command: AuditCommand) -> ExitCode {
             Err(e) => return fail(e),
         };
         let report = store.verify_with_keys(from, to, keys.as_ref()).await;
+        // The numbers, once the log is whole: every hand decided again by the engine.
+        let hands = match &report {
+            Ok(r) if r.first_break.is_none() => {
+                Some(league_app::audit::rederive_hands(&store, from, to).await)
+            }
+            _ => None,
+        };
         store.close().await;
+        let hands = match hands.transpose() {
+            Ok(hands) => hands,
+            Err(e) => return fail(e),
+        };
         match report {
             Ok(r) => {
                 println!("{r}");
-                if r.first_break.is_some() {
+                if let Some(hands) = &hands {
+                    println!("{hands}");
+                    for failure in &hands.failures {
+                        println!("DIFFERS: {failure}");
+                    }
+                }
+                if r.first_break.is_some() || hands.is_some_and(|h| !h.failures.is_empty()) {
                     ExitCode::from(1)
                 } else if let Some(u) = r.uncovered.filter(|_| r.not_covered()) {
                     // Signed heads lag the log by up to the sealer's interval: say whether

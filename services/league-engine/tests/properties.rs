@@ -8,7 +8,7 @@
     clippy::expect_used,
     reason = "integration tests: a panic is the failure report"
 )]
-use league_engine::hand::{self, Action, Command, HandState, Phase, RuleError};
+use league_engine::hand::{self, Action, Command, Event, HandState, Phase, RuleError};
 use league_engine::phh;
 use league_engine::rules::Preset;
 use league_engine::sim::Simulator;
@@ -191,6 +191,49 @@ proptest! {
             .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         let recorded = phh::expected_stacks(parsed.finishing_stacks.as_ref().unwrap());
         prop_assert_eq!(replayed.stacks, recorded);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// A hand the engine played is decided again to the same events (`hand::rederive`, what
+    /// `league audit verify` runs on every hand of the log); changing any figure the engine
+    /// decided (a pot, a final stack, a dealt card) is caught at or before that event.
+    #[test]
+    fn a_played_hand_rederives_and_a_changed_outcome_is_caught(
+        seed in any::<u64>(),
+        preset in preset(),
+        pick in any::<usize>(),
+    ) {
+        let mut sim = Simulator::new(seed, preset.rules());
+        let events = sim.play().unwrap();
+        prop_assert_eq!(hand::rederive(&events), Ok(()));
+        let changeable: Vec<usize> = events
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| match e {
+                Event::PotAwarded { .. } | Event::HandEnded { .. } | Event::HoleCardsDealt { .. } => true,
+                Event::BoardDealt { cards, .. } => cards.len() > 1,
+                _ => false,
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let at = changeable[pick % changeable.len()];
+        let mut changed = events.clone();
+        match &mut changed[at] {
+            Event::PotAwarded { amount, shares, .. } => {
+                *amount += 1;
+                shares[0].amount += 1;
+            }
+            Event::HandEnded { stacks, .. } => stacks[0].amount += 1,
+            Event::HoleCardsDealt { cards, .. } => cards.swap(0, 1),
+            Event::BoardDealt { cards, .. } => cards.reverse(),
+            _ => unreachable!(),
+        }
+        let caught = hand::rederive(&changed);
+        prop_assert!(caught.is_err(), "a change at event {} went unseen", at);
+        prop_assert!(caught.unwrap_err().index <= at);
     }
 }
 

@@ -46,6 +46,7 @@ mod errors;
 mod events;
 mod fold;
 mod pots;
+mod rederive;
 mod rulings;
 mod run;
 mod showdown;
@@ -56,6 +57,7 @@ pub use commands::*;
 pub use errors::*;
 pub use events::*;
 pub use pots::Pot;
+pub use rederive::{Mismatch, rederive};
 pub use state::*;
 pub use types::*;
 

@@ -1,0 +1,117 @@
+//! Re-deriving a recorded hand: the commands its events record (the start with its seed,
+//! the cards a host recorded, each action, show and muck) are decided again by the engine,
+//! and what it decides must be, event for event, what the log holds: every dealt card
+//! (from the revealed seed, checked against the commitment made before the hand), every
+//! forced bet, every pot, side pot, odd chip, returned bet and final stack.
+
+use super::*;
+
+/// Where a recorded hand and the engine part.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("event {index} of the hand: {reason}")]
+pub struct Mismatch {
+    /// The index of the first event that differs, in the hand's events.
+    pub index: usize,
+    pub reason: String,
+    /// The event the log holds there (`None`: the log's hand ends there).
+    pub recorded: Option<Event>,
+    /// The event the engine decides there (`None`: it decides nothing more).
+    pub decided: Option<Event>,
+}
+
+/// Decides the hand `recorded` again from the commands its events record; `Ok` when every
+/// event the engine decides is the one recorded, in order, and nothing is left over.
+pub fn rederive(recorded: &[Event]) -> Result<(), Mismatch> {
+    let mismatch = |index: usize, reason: &str| Mismatch {
+        index,
+        reason: reason.to_owned(),
+        recorded: recorded.get(index).cloned(),
+        decided: None,
+    };
+    let Some(Event::HandStarted { setup }) = recorded.first() else {
+        return Err(mismatch(0, "a hand starts with HandStarted"));
+    };
+    let seeded = matches!(setup.dealing, Dealing::Seeded { .. });
+    let mut state = HandState::new();
+    let mut i = 0;
+    while i < recorded.len() {
+        let command = match &recorded[i] {
+            Event::HandStarted { setup } => Command::Start {
+                setup: (**setup).clone(),
+                seed: match recorded.get(i + 1) {
+                    Some(Event::DeckSealed { seed }) => Some(*seed),
+                    _ => None,
+                },
+            },
+            Event::HoleCardsDealt { seat, cards } if !seeded => Command::DealHole {
+                seat: *seat,
+                cards: *cards,
+            },
+            Event::BoardDealt { cards, .. } if !seeded => Command::DealBoard {
+                cards: cards.clone(),
+            },
+            Event::PlayerFolded {
+                seat,
+                reason: FoldReason::Folded,
+            } => act(*seat, Action::Fold),
+            Event::PlayerFolded {
+                seat,
+                reason: FoldReason::ClockExpired,
+            } => Command::ClockExpired { seat: *seat },
+            Event::PlayerChecked { seat } => act(*seat, Action::Check),
+            Event::PlayerCalled { seat, .. } => act(*seat, Action::Call),
+            Event::PlayerBet { seat, to, .. } => act(*seat, Action::Bet(*to)),
+            Event::PlayerRaised {
+                seat, to, declared, ..
+            } => act(*seat, Action::RaiseTo(declared.unwrap_or(*to))),
+            Event::RaiseTreatedAsCall { seat, declared, .. } => {
+                act(*seat, Action::RaiseTo(*declared))
+            }
+            Event::HandShown { seat, cards } => Command::Show {
+                seat: *seat,
+                cards: (!seeded).then_some(*cards),
+            },
+            Event::HandMucked { seat } => Command::Muck { seat: *seat },
+            Event::ActedOutOfTurn { seat, action, .. } => Command::OutOfTurn {
+                seat: *seat,
+                action: *action,
+            },
+            Event::HandVoided { reason, .. } => Command::Void {
+                reason: reason.clone(),
+            },
+            _ => {
+                return Err(mismatch(
+                    i,
+                    "the log holds an event the engine did not decide here",
+                ));
+            }
+        };
+        let decided = decide(&state, &command).map_err(|e| {
+            mismatch(
+                i,
+                &format!("the engine refuses the command this event records: {e}"),
+            )
+        })?;
+        for (k, event) in decided.iter().enumerate() {
+            if recorded.get(i + k) != Some(event) {
+                return Err(Mismatch {
+                    decided: Some(event.clone()),
+                    ..mismatch(i + k, "the engine decides another event")
+                });
+            }
+            apply(&mut state, event);
+        }
+        if decided.is_empty() {
+            return Err(mismatch(
+                i,
+                "the command this event records decides nothing",
+            ));
+        }
+        i += decided.len();
+    }
+    Ok(())
+}
+
+fn act(seat: Seat, action: Action) -> Command {
+    Command::Act { seat, action }
+}
