@@ -8,7 +8,7 @@
 //! (`docs/graphql.md`, "Hand ids"). Every card is written, as an auditor's view of a
 //! completed hand shows it; a hand still running when the log ends is not written.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 
 use league_engine::hand::{self, Seat};
@@ -267,6 +267,11 @@ struct Reader {
     leagues: BTreeMap<String, LeagueState>,
     events: u64,
     wanted: Option<String>,
+    /// Keep a finished tournament's state for its summary; without, it is dropped once its
+    /// last hand is handed out (memory then follows the tournaments running, not the log).
+    keep_finished: bool,
+    /// The finished tournaments dropped.
+    dropped: HashSet<String>,
 }
 
 impl Reader {
@@ -276,6 +281,8 @@ impl Reader {
             leagues: BTreeMap::new(),
             events: 0,
             wanted: tournament.map(|t| format!("{}{t}", StreamKind::Tournament.prefix())),
+            keep_finished: true,
+            dropped: HashSet::new(),
         }
     }
 
@@ -294,7 +301,9 @@ impl Reader {
                 );
             }
             Some(StreamKind::Tournament) => {
-                if self.wanted.as_deref().is_some_and(|w| w != event.stream_id) {
+                if self.wanted.as_deref().is_some_and(|w| w != event.stream_id)
+                    || self.dropped.contains(event.stream_id)
+                {
                     return Ok(());
                 }
                 let decoded: TournamentEvent = decode_event(event)?;
@@ -307,6 +316,14 @@ impl Reader {
                         t.hands += 1;
                     }
                     hand(done)?;
+                }
+                if !self.keep_finished
+                    && t.running.is_empty()
+                    && matches!(t.state.stage(), Stage::Finished | Stage::Cancelled)
+                {
+                    // No hand starts after the end: what comes later is not folded.
+                    self.tracked.remove(event.stream_id);
+                    self.dropped.insert(event.stream_id.to_owned());
                 }
             }
             None => {}
@@ -532,7 +549,10 @@ impl std::fmt::Display for Rederived {
 /// the position of its first event that differs.
 pub async fn rederive_hands(store: &Store, from: u64, to: u64) -> Result<Rederived, AppError> {
     let mut out = Rederived::default();
-    let mut reader = Reader::new(None);
+    let mut reader = Reader {
+        keep_finished: false,
+        ..Reader::new(None)
+    };
     let mut check = |hand: LoggedHand| {
         if !(from..=to).contains(&hand.position) {
             return Ok(());
@@ -551,7 +571,7 @@ pub async fn rederive_hands(store: &Store, from: u64, to: u64) -> Result<Rederiv
                 .or(hand.positions.last())
                 .copied()
                 .unwrap_or(hand.position);
-            let json = |e: &Option<hand::Event>| match e {
+            let json = |e: &Option<Box<hand::Event>>| match e {
                 Some(e) => serde_json::to_string(e).unwrap_or_default(),
                 None => "nothing".to_owned(),
             };

@@ -78,8 +78,11 @@ async fn rewrite(
     events[at].position
 }
 
+/// A change to a hand event's data.
+type Edit = fn(&mut Value);
+
 async fn rederives(backend: Backend, url: Option<&str>) {
-    let changes: [(&str, fn(&mut Value)); 3] = [
+    let changes: [(&str, Edit); 3] = [
         ("PotAwarded", |d| {
             let amount = d["amount"].as_u64().unwrap();
             d["amount"] = (amount + 1).into();

@@ -14,9 +14,9 @@ pub struct Mismatch {
     pub index: usize,
     pub reason: String,
     /// The event the log holds there (`None`: the log's hand ends there).
-    pub recorded: Option<Event>,
+    pub recorded: Option<Box<Event>>,
     /// The event the engine decides there (`None`: it decides nothing more).
-    pub decided: Option<Event>,
+    pub decided: Option<Box<Event>>,
 }
 
 /// Decides the hand `recorded` again from the commands its events record; `Ok` when every
@@ -25,7 +25,7 @@ pub fn rederive(recorded: &[Event]) -> Result<(), Mismatch> {
     let mismatch = |index: usize, reason: &str| Mismatch {
         index,
         reason: reason.to_owned(),
-        recorded: recorded.get(index).cloned(),
+        recorded: recorded.get(index).cloned().map(Box::new),
         decided: None,
     };
     let Some(Event::HandStarted { setup }) = recorded.first() else {
@@ -95,7 +95,7 @@ pub fn rederive(recorded: &[Event]) -> Result<(), Mismatch> {
         for (k, event) in decided.iter().enumerate() {
             if recorded.get(i + k) != Some(event) {
                 return Err(Mismatch {
-                    decided: Some(event.clone()),
+                    decided: Some(Box::new(event.clone())),
                     ..mismatch(i + k, "the engine decides another event")
                 });
             }
