@@ -12,7 +12,11 @@ code) and replayed to its end; its final stacks, by player name, must equal the 
 `finishing_stacks` for the hand whose `_position` is the PokerStars hand number. A hand
 whose house gives the odd chips of a split pot one each (the PHH file's `_odd_chips`) is
 reported apart (ODD_CHIPS) when the two differ only by odd chips: PokerKit gives them all
-to the first winner clockwise from the button, and has no option for another rule.
+to the first winner clockwise from the button, and has no option for another rule. A hand
+with a dead button (the button at an empty seat) that PokerKit's parser cannot read is
+reported apart too (DEAD_BUTTON): the parser puts the button on the player before the
+small blind. The PHH export of those hands says where the button is, and PokerKit
+replays it.
 
 PokerKit's parser ignores two kinds of line PokerStars writes: antes (`posts the ante`)
 and mucks at the showdown (`mucks hand`); the subclass below adds only those two. Exit status 0 when every hand
@@ -81,6 +85,15 @@ def odd_chips_only(ours: dict[str, int], theirs: dict[str, int], rule: str) -> b
     )
 
 
+def dead_button(text: str) -> bool:
+    """Whether the hand's button is at an empty seat (a dead button). PokerKit's parser
+    then takes the player before the small blind for the button, which is not where the
+    action starts after the flop, and cannot read the hand."""
+    button = re.search(r'Seat #(\d+) is the button', text)
+    seats = set(re.findall(r'^Seat (\d+): .+ in chips\)', text, re.MULTILINE))
+    return button is not None and button[1] not in seats
+
+
 def main() -> int:
     if len(sys.argv) != 3:
         print(__doc__)
@@ -89,23 +102,28 @@ def main() -> int:
     expected = phh_outcomes(phh_dir)
     parser = PokerStarsWithAntes()
     agree = odd = differ = failed = 0
+    dead = 0
     for path in sorted(stars_dir.glob('*.txt')):
-        text = path.read_text()
-        count = text.count('PokerStars Hand #')
-        with warnings.catch_warnings():
-            warnings.simplefilter('error')
-            # PokerKit's own parser sets this field and then warns about it.
-            warnings.filterwarnings('ignore', message='.*time_zone_abbreviation')
-            try:
-                histories = list(parser(text, error_status=True))
-            except Exception as e:  # noqa: BLE001 - any failure is a verdict
-                print(f'PARSE_FAIL {path.name}: {e}')
-                failed += count
+        # Hand by hand, so that one hand PokerKit cannot read does not hide the others.
+        for text in re.split(r'\n{3,}', path.read_text()):
+            text = text.strip() + '\n'
+            if not text.startswith('PokerStars Hand #'):
                 continue
-        if len(histories) != count:
-            print(f'PARSE_FAIL {path.name}: {len(histories)} of {count} hands read')
-            failed += count - len(histories)
-        for hh in histories:
+            number = text.split('#', 1)[1].split(':', 1)[0]
+            with warnings.catch_warnings():
+                warnings.simplefilter('error')
+                # PokerKit's own parser sets this field and then warns about it.
+                warnings.filterwarnings('ignore', message='.*time_zone_abbreviation')
+                try:
+                    hh = next(iter(parser(text, error_status=True)))
+                except Exception as e:  # noqa: BLE001 - any failure is a verdict
+                    if dead_button(text):
+                        print(f'DEAD_BUTTON {path.name} hand {number}: PokerKit cannot read it')
+                        dead += 1
+                    else:
+                        print(f'PARSE_FAIL {path.name} hand {number}: {e}')
+                        failed += 1
+                    continue
             final = list(hh)[-1]
             stacks = dict(zip(hh.players, final.stacks))
             found = expected.get(int(hh.hand))
@@ -122,7 +140,7 @@ def main() -> int:
             else:
                 print(f'DIFFER    {path.name} hand {hh.hand}: PokerKit {stacks}, PHH {want}')
                 differ += 1
-    print(f'AGREE: {agree}   ODD_CHIPS: {odd}   DIFFER: {differ}   FAILED: {failed}')
+    print(f'AGREE: {agree}   ODD_CHIPS: {odd}   DEAD_BUTTON: {dead}   DIFFER: {differ}   FAILED: {failed}')
     return 0 if differ == 0 and failed == 0 and agree > 0 else 1
 
 

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use league_engine::deck::Seed;
 use league_engine::pokerstars::utc;
-use league_engine::tournament::play::{Level, Stage, TournamentEvent};
+use league_engine::tournament::play::{Level, Penalty, Stage, TournamentEvent};
 use league_engine::tournament::pool::Price;
 use league_engine::units::{Cents, PlayerId};
 use league_events::StreamKind;
@@ -68,6 +68,15 @@ pub async fn replay(store: &Store, id: &str) -> Result<Option<String>, AppError>
         out.push_str("\nThe log ends here: the tournament is still running.\n");
     }
     Ok(Some(out))
+}
+
+/// `word`, or its plural for any count but one.
+fn plural(n: u32, word: &str) -> String {
+    if n == 1 {
+        word.to_owned()
+    } else {
+        format!("{word}s")
+    }
 }
 
 fn money(c: Cents) -> String {
@@ -329,7 +338,18 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
             penalty,
             hands,
             rule,
-        } => format!("{player}: penalty {penalty:?} ({hands} hands to sit out; {rule})"),
+        } => {
+            let what = match penalty {
+                Penalty::Warning => "a warning".to_owned(),
+                Penalty::MissHands(n) => format!("{n} {} missed", plural(*n, "hand")),
+                Penalty::MissRounds(n) => format!("{n} {} missed", plural(*n, "round")),
+                Penalty::Disqualify => "disqualification".to_owned(),
+            };
+            format!(
+                "{player}: penalty, {what} ({hands} {} to sit out; {rule})",
+                plural(*hands, "hand")
+            )
+        }
         E::PlayerDisqualified {
             player,
             chips_removed,
@@ -366,12 +386,12 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
                     f.player,
                     money(f.prize),
                     if f.rebuys > 0 {
-                        format!(", {} re-buys", f.rebuys)
+                        format!(", {} {}", f.rebuys, plural(f.rebuys, "re-buy"))
                     } else {
                         String::new()
                     },
                     if f.knockouts > 0 {
-                        format!(", {} knock-outs", f.knockouts)
+                        format!(", {} {}", f.knockouts, plural(f.knockouts, "knock-out"))
                     } else {
                         String::new()
                     }

@@ -31,7 +31,7 @@ pub enum Format {
 pub struct ExportArgs {
     #[command(flatten)]
     db: DatabaseArgs,
-    /// (`id`: the global `--log-format` is `format` too.)
+    // `id`: the global `--log-format`'s own id is `format`.
     #[arg(long = "format", id = "export_format", value_enum)]
     format: Format,
     /// Only this tournament (its id).
