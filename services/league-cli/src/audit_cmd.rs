@@ -86,7 +86,10 @@ async fn open(db: &DatabaseArgs) -> Result<Store, ExitCode> {
 
 pub fn export(args: &ExportArgs) -> ExitCode {
     if let Err(e) = std::fs::create_dir_all(&args.out) {
-        return fail(format!("{}: {e}", args.out.display()));
+        return fail(format!(
+            "cannot create the output folder {}: {e}",
+            args.out.display()
+        ));
     }
     let rt = match runtime() {
         Ok(rt) => rt,
