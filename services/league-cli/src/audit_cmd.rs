@@ -77,6 +77,7 @@ pub fn replay(args: &ReplayArgs) -> ExitCode {
 
 /// The store at `db`, opened to read: no migrations.
 async fn open(db: &DatabaseArgs) -> Result<Store, ExitCode> {
+    existing(&db.url).map_err(fail)?;
     let options = StoreOptions {
         migrate: false,
         ..StoreOptions::default()
@@ -237,4 +238,22 @@ fn append(file: &Path, text: &str, fresh: bool) -> Result<(), (PathBuf, std::io:
     f.write_all(text.as_bytes())
         .and_then(|()| f.write_all(b"\n\n\n"))
         .map_err(|e| (file.to_owned(), e))
+}
+
+/// Refuses an SQLite file that is not there: opening it would create an empty database,
+/// and an audit must change nothing (nor answer on a log that is not the one meant).
+pub(crate) fn existing(url: &str) -> Result<(), String> {
+    let Some(rest) = url.strip_prefix("sqlite:") else {
+        return Ok(());
+    };
+    let path = rest.trim_start_matches("//");
+    let path = path.split('?').next().unwrap_or_default();
+    if path.is_empty() || path == ":memory:" || url.contains("mode=memory") {
+        return Ok(());
+    }
+    if Path::new(path).exists() {
+        Ok(())
+    } else {
+        Err(format!("no database at {path}: nothing to audit"))
+    }
 }

@@ -112,6 +112,9 @@ pub fn audit(command: AuditCommand) -> ExitCode {
         Ok(k) => k,
         Err(e) => return fail(e),
     };
+    if let Err(e) = crate::audit_cmd::existing(&db.url) {
+        return fail(e);
+    }
     let rt = match runtime() {
         Ok(rt) => rt,
         Err(code) => return code,

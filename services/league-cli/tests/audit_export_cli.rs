@@ -210,6 +210,23 @@ fn the_summary_adds_up_and_names_one_tournament_on_request() {
     assert_eq!(json[0]["tournament"], "venue-02-w01");
     assert!(json[0]["hands"].as_u64().unwrap() > 0);
 
+    // An audit of a database that is not there refuses, and creates nothing.
+    let missing = dir.join("missing.db");
+    for args in [
+        vec!["audit", "verify"],
+        vec!["audit", "replay", "--tournament", "t1"],
+    ] {
+        let out = league()
+            .args(&args)
+            .arg("--database")
+            .arg(format!("sqlite:{}", missing.display()))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        assert!(text(&out).contains("no database at "), "{}", text(&out));
+        assert!(!missing.exists(), "{args:?} created {}", missing.display());
+    }
+
     let out = export(&db, "phh", &dir.join("none"), Some("no-such-night"));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
