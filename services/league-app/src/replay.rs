@@ -8,9 +8,8 @@
 
 use std::fmt::Write as _;
 
-use league_engine::deck::Seed;
 use league_engine::pokerstars::utc;
-use league_engine::tournament::play::{Level, Penalty, Stage, TournamentEvent};
+use league_engine::tournament::play::{Level, Penalty, Seating, Stage, TournamentEvent};
 use league_engine::tournament::pool::Price;
 use league_engine::units::{Cents, PlayerId};
 use league_events::StreamKind;
@@ -87,8 +86,17 @@ fn price(p: &Price) -> String {
     format!("{}+{}", money(p.price), money(p.fee))
 }
 
-fn seed(s: &Seed) -> String {
-    s.to_string()
+/// One line per player seated by a draw.
+fn seatings(text: &mut String, seats: &[Seating]) {
+    for seat in seats {
+        let _ = write!(
+            text,
+            "\n    {} to table {} seat {}",
+            seat.player,
+            seat.table,
+            u32::from(seat.seat) + 1
+        );
+    }
 }
 
 fn names(players: &[PlayerId]) -> String {
@@ -165,16 +173,8 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
             buttons,
             ..
         } => {
-            let mut text = format!("Started: seats drawn from seed {}", seed(s));
-            for seat in seats {
-                let _ = write!(
-                    text,
-                    "\n    {} to table {} seat {}",
-                    seat.player,
-                    seat.table,
-                    u32::from(seat.seat) + 1
-                );
-            }
+            let mut text = format!("Started: seats drawn from seed {s}");
+            seatings(&mut text, seats);
             for b in buttons {
                 let _ = write!(
                     text,
@@ -298,16 +298,8 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
             rule,
             ..
         } => {
-            let mut text = format!("Seats redrawn from seed {} ({rule})", seed(s));
-            for seat in seats {
-                let _ = write!(
-                    text,
-                    "\n    {} to table {} seat {}",
-                    seat.player,
-                    seat.table,
-                    u32::from(seat.seat) + 1
-                );
-            }
+            let mut text = format!("Seats redrawn from seed {s} ({rule})");
+            seatings(&mut text, seats);
             text
         }
         E::HandForHandStarted { remaining, paid } => {

@@ -77,7 +77,7 @@ pub fn replay(args: &ReplayArgs) -> ExitCode {
 
 /// The store at `db`, opened to read: no migrations.
 async fn open(db: &DatabaseArgs) -> Result<Store, ExitCode> {
-    existing(&db.url).map_err(fail)?;
+    refuse_missing(&db.url)?;
     let options = StoreOptions {
         migrate: false,
         ..StoreOptions::default()
@@ -242,18 +242,12 @@ fn append(file: &Path, text: &str, fresh: bool) -> Result<(), (PathBuf, std::io:
 
 /// Refuses an SQLite file that is not there: opening it would create an empty database,
 /// and an audit must change nothing (nor answer on a log that is not the one meant).
-pub(crate) fn existing(url: &str) -> Result<(), String> {
-    let Some(rest) = url.strip_prefix("sqlite:") else {
-        return Ok(());
-    };
-    let path = rest.trim_start_matches("//");
-    let path = path.split('?').next().unwrap_or_default();
-    if path.is_empty() || path == ":memory:" || url.contains("mode=memory") {
-        return Ok(());
-    }
-    if Path::new(path).exists() {
-        Ok(())
-    } else {
-        Err(format!("no database at {path}: nothing to audit"))
+pub(crate) fn refuse_missing(url: &str) -> Result<(), ExitCode> {
+    match crate::store_cmd::missing_sqlite_file(url) {
+        Some(path) => Err(fail(format!(
+            "no database at {}: nothing to audit",
+            path.display()
+        ))),
+        None => Ok(()),
     }
 }

@@ -112,8 +112,8 @@ pub fn audit(command: AuditCommand) -> ExitCode {
         Ok(k) => k,
         Err(e) => return fail(e),
     };
-    if let Err(e) = crate::audit_cmd::existing(&db.url) {
-        return fail(e);
+    if let Err(code) = crate::audit_cmd::refuse_missing(&db.url) {
+        return code;
     }
     let rt = match runtime() {
         Ok(rt) => rt,
@@ -328,11 +328,11 @@ pub fn copy(args: CopyArgs) -> ExitCode {
 }
 
 /// The file of a `sqlite:` URL when it does not exist (opening it would create it).
-fn missing_sqlite_file(url: &str) -> Option<std::path::PathBuf> {
+pub(crate) fn missing_sqlite_file(url: &str) -> Option<std::path::PathBuf> {
     let path = url.strip_prefix("sqlite:")?;
     let path = path.strip_prefix("//").unwrap_or(path);
     let path = path.split('?').next().unwrap_or(path);
-    if path.is_empty() || path == ":memory:" {
+    if path.is_empty() || path == ":memory:" || url.contains("mode=memory") {
         return None;
     }
     let path = std::path::PathBuf::from(path);

@@ -659,3 +659,17 @@ mod input_tests {
         }
     }
 }
+
+/// 16 bytes in a UUID's canonical text form (lower-case hex, hyphenated 8-4-4-4-12); the
+/// caller sets the version and variant bits.
+pub(crate) fn uuid_text(bytes: &[u8; 16]) -> String {
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
+}

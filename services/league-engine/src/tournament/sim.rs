@@ -738,15 +738,7 @@ fn random_uuid(rng: &mut ChaCha8Rng) -> String {
     rng.fill_bytes(&mut b);
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
-    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..]
-    )
+    crate::units::uuid_text(&b)
 }
 
 fn random_seed(rng: &mut ChaCha8Rng) -> Seed {
