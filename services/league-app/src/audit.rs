@@ -517,8 +517,25 @@ pub struct Rederived {
     pub seeded: u64,
     /// The events of those hands.
     pub events: u64,
-    /// One line per hand where the engine and the log part.
-    pub failures: Vec<String>,
+    /// Each hand where the engine and the log part.
+    pub failures: Vec<Difference>,
+}
+
+/// A hand where the engine decides otherwise than the log records.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// The position of the first event that differs.
+    pub position: u64,
+    /// Its stream (`tournament:<id>`).
+    pub stream: String,
+    /// What differs, and where in the tournament.
+    pub what: String,
+}
+
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "position {} ({}, {}", self.position, self.stream, self.what)
+    }
 }
 
 impl std::fmt::Display for Rederived {
@@ -575,16 +592,18 @@ pub async fn rederive_hands(store: &Store, from: u64, to: u64) -> Result<Rederiv
                 Some(e) => serde_json::to_string(e).unwrap_or_default(),
                 None => "nothing".to_owned(),
             };
-            out.failures.push(format!(
-                "position {position} (tournament:{}, table {}, hand {}): {}; the log holds {}; \
-                 the engine decides {}",
-                hand.tournament,
-                hand.table,
-                hand.id,
-                m.reason,
-                json(&m.recorded),
-                json(&m.decided)
-            ));
+            out.failures.push(Difference {
+                position,
+                stream: format!("tournament:{}", hand.tournament),
+                what: format!(
+                    "table {}, hand {}): {}; the log holds {}; the engine decides {}",
+                    hand.table,
+                    hand.id,
+                    m.reason,
+                    json(&m.recorded),
+                    json(&m.decided)
+                ),
+            });
         }
         Ok(())
     };

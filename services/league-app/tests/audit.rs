@@ -122,7 +122,7 @@ async fn rederives(backend: Backend, url: Option<&str>) {
         );
         let found = rederive_hands(&store, 0, u64::MAX).await.unwrap();
         assert_eq!(found.failures.len(), 1, "{kind}: {:#?}", found.failures);
-        let line = &found.failures[0];
+        let line = found.failures[0].to_string();
         assert!(
             line.starts_with(&format!("position {position} (tournament:venue-01-w02, ")),
             "{kind} changed at {position}: {line}"

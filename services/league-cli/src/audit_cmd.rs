@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use league_app::AppError;
 use league_app::audit::{self, LoggedHand};
-use league_store::{Store, StoreOptions};
+use league_store::{Store, StoreOptions, TreeHead};
 
 use crate::config::DatabaseArgs;
 use crate::store_cmd::{fail, runtime};
@@ -250,4 +250,130 @@ pub(crate) fn refuse_missing(url: &str) -> Result<(), ExitCode> {
         ))),
         None => Ok(()),
     }
+}
+
+/// `league audit tree-head`.
+#[derive(Args, Debug)]
+pub struct TreeHeadArgs {
+    #[command(flatten)]
+    db: DatabaseArgs,
+    /// Every signed head, smallest first, one per line (default: the latest only).
+    #[arg(long)]
+    all: bool,
+    /// Write to this file instead of stdout (replacing it).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// `league audit tree-head`: the signed tree heads as JSON lines, to keep outside the
+/// database and check the log against later (`league audit verify --tree-head FILE`).
+pub fn tree_head(args: &TreeHeadArgs) -> ExitCode {
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(code) => return code,
+    };
+    rt.block_on(async {
+        let store = match open(&args.db).await {
+            Ok(s) => s,
+            Err(code) => return code,
+        };
+        let heads = store.tree_heads().await;
+        store.close().await;
+        let heads = match heads {
+            Ok(h) => h,
+            Err(e) => return fail(e),
+        };
+        let chosen: Vec<&TreeHead> = if args.all {
+            heads.iter().collect()
+        } else {
+            heads.last().into_iter().collect()
+        };
+        if chosen.is_empty() {
+            return fail(
+                "the log has no signed tree head (heads are signed by `league serve --signing-key`)",
+            );
+        }
+        let mut text = String::new();
+        for h in chosen {
+            text.push_str(&h.to_json());
+            text.push('\n');
+        }
+        match &args.out {
+            None => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Some(file) => match std::fs::write(file, text) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(format!("{}: {e}", file.display())),
+            },
+        }
+    })
+}
+
+/// Opens `file` to append the heads the sealer signs, one JSON line each, synced to disk;
+/// first the store's latest head, unless the file already ends with it. Fails now, at
+/// start-up, if the file cannot be written.
+pub async fn publish_heads(
+    store: &Store,
+    file: &Path,
+) -> Result<tokio::sync::mpsc::UnboundedSender<TreeHead>, String> {
+    let shown = file.display().to_string();
+    let mut out = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+        .map_err(|e| format!("--publish-tree-heads {shown}: {e}"))?;
+    let last_saved = last_line(file).map_err(|e| format!("--publish-tree-heads {shown}: {e}"))?;
+    let latest = store.tree_heads().await.map_err(|e| e.to_string())?.pop();
+    if let Some(head) = latest {
+        let line = head.to_json();
+        if last_saved.as_deref() != Some(line.as_str()) {
+            write_head(&mut out, &line).map_err(|e| format!("{shown}: {e}"))?;
+        }
+    }
+    let (sender, mut heads) = tokio::sync::mpsc::unbounded_channel::<TreeHead>();
+    tokio::spawn(async move {
+        let out = std::sync::Arc::new(std::sync::Mutex::new(out));
+        while let Some(head) = heads.recv().await {
+            let out = out.clone();
+            let line = head.to_json();
+            let written = tokio::task::spawn_blocking(move || match out.lock() {
+                Ok(mut f) => write_head(&mut f, &line),
+                Err(_) => Err(std::io::Error::other("the file's lock was poisoned")),
+            })
+            .await;
+            match written {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => tracing::error!(
+                    "could not publish the tree head of {} events to {shown}: {e}",
+                    head.tree_size
+                ),
+                Err(e) => tracing::error!("publishing a tree head to {shown} failed: {e}"),
+            }
+        }
+    });
+    Ok(sender)
+}
+
+fn write_head(out: &mut std::fs::File, line: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    out.write_all(format!("{line}\n").as_bytes())?;
+    out.sync_data()
+}
+
+/// The last non-empty line of a file (read from its end: a published file grows for years).
+fn last_line(file: &Path) -> std::io::Result<Option<String>> {
+    use std::io::{Read as _, Seek as _, SeekFrom};
+    let mut f = std::fs::File::open(file)?;
+    let len = f.seek(SeekFrom::End(0))?;
+    let start = len.saturating_sub(4096);
+    f.seek(SeekFrom::Start(start))?;
+    let mut tail = String::new();
+    f.read_to_string(&mut tail)?;
+    Ok(tail
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .map(str::to_owned))
 }

@@ -104,6 +104,12 @@ pub struct ServeConfig {
     /// into the Merkle tree, but no tree heads are signed.
     #[arg(long, env = "LEAGUE_SIGNING_KEY", hide_env_values = true)]
     pub signing_key: Option<String>,
+    /// A file each signed tree head is appended to (one JSON line, synced to disk), so a
+    /// copy outside the database survives its rewrite; an auditor checks the log against
+    /// it with `league audit verify --tree-head FILE`. Keep it on another disk or ship it
+    /// off the machine.
+    #[arg(long, env = "LEAGUE_PUBLISH_TREE_HEADS", value_name = "FILE")]
+    pub publish_tree_heads: Option<std::path::PathBuf>,
     /// Seconds a stopping server (SIGTERM, SIGINT) waits for the requests in flight before
     /// it closes their connections and writes its last checkpoint.
     #[arg(long, env = "LEAGUE_SHUTDOWN_GRACE", default_value_t = league_api::SHUTDOWN_GRACE_SECS)]

@@ -115,8 +115,19 @@ pub fn serve(args: ServeConfig) -> ExitCode {
                 tracing::info!("sealing the log; no --signing-key, so no tree heads are signed")
             }
         }
+        let publish = match (&args.publish_tree_heads, &signing_key) {
+            (Some(file), Some(_)) => match crate::audit_cmd::publish_heads(&store, file).await {
+                Ok(sender) => Some(sender),
+                Err(e) => return fail(e),
+            },
+            (Some(_), None) => {
+                return fail("--publish-tree-heads needs --signing-key: without a key no tree head is signed");
+            }
+            (None, _) => None,
+        };
         let sealer = store.spawn_sealer(SealerConfig {
             signing_key,
+            publish,
             ..SealerConfig::default()
         });
         let listener = match league_api::listen(&args.host, args.port, args.listen_backlog) {

@@ -41,7 +41,17 @@ pub enum AuditCommand {
         /// `HEX@SIZE` (the first key from 0: `HEX` or `HEX@0`), repeating the option.
         #[arg(long, env = "LEAGUE_PUBLIC_KEY", value_delimiter = ',')]
         public_key: Vec<String>,
+        /// Signed tree heads saved outside the database (`league audit tree-head`, `league
+        /// serve --publish-tree-heads`, the `treeHead` query): the log's first events must
+        /// still have each head's root, recomputed from the events themselves, so a log
+        /// whose end was removed together with its seals and heads is caught. One JSON head,
+        /// an array, or one per line; the option repeats.
+        #[arg(long, value_name = "FILE")]
+        tree_head: Vec<std::path::PathBuf>,
     },
+    /// Print the latest signed tree head (`--all`: every one) as a JSON line, to keep
+    /// outside the database for `league audit verify --tree-head FILE`.
+    TreeHead(crate::audit_cmd::TreeHeadArgs),
     /// Write every completed hand of the log (or of one tournament) for other tools: PHH
     /// files PokerKit replays, or PokerStars-style hand-history text; or each tournament's
     /// summary (entries, re-buys, places, prizes, league points) as CSV and JSON.
@@ -98,20 +108,33 @@ pub fn migrate(args: MigrateArgs) -> ExitCode {
 
 /// `league audit ...`.
 pub fn audit(command: AuditCommand) -> ExitCode {
-    let (db, from, to, public_key) = match command {
+    let (db, from, to, public_key, tree_head) = match command {
         AuditCommand::Verify {
             db,
             from,
             to,
             public_key,
-        } => (db, from, to, public_key),
+            tree_head,
+        } => (db, from, to, public_key, tree_head),
         AuditCommand::Export(args) => return crate::audit_cmd::export(&args),
         AuditCommand::Replay(args) => return crate::audit_cmd::replay(&args),
+        AuditCommand::TreeHead(args) => return crate::audit_cmd::tree_head(&args),
     };
     let keys = match trusted_keys(&public_key) {
         Ok(k) => k,
         Err(e) => return fail(e),
     };
+    let mut saved_heads = Vec::new();
+    for file in &tree_head {
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => return fail(format!("--tree-head {}: {e}", file.display())),
+        };
+        match league_store::parse_heads(&text) {
+            Ok(heads) => saved_heads.extend(heads),
+            Err(e) => return fail(format!("--tree-head {}: {e}", file.display())),
+        }
+    }
     if let Err(code) = crate::audit_cmd::refuse_missing(&db.url) {
         return code;
     }
@@ -137,21 +160,34 @@ pub fn audit(command: AuditCommand) -> ExitCode {
             }
             _ => None,
         };
+        let saved = if saved_heads.is_empty() {
+            Ok(Vec::new())
+        } else {
+            store.check_saved_heads(&saved_heads, keys.as_ref()).await
+        };
         store.close().await;
         let hands = match hands.transpose() {
             Ok(hands) => hands,
             Err(e) => return fail(e),
         };
+        let saved = match saved {
+            Ok(s) => s,
+            Err(e) => return fail(e),
+        };
         match report {
             Ok(r) => {
                 println!("{r}");
+                let saved_failed = print_saved_heads(&saved, keys.is_none());
                 if let Some(hands) = &hands {
                     println!("{hands}");
                     for failure in &hands.failures {
                         println!("DIFFERS: {failure}");
                     }
                 }
-                if r.first_break.is_some() || hands.is_some_and(|h| !h.failures.is_empty()) {
+                if r.first_break.is_some()
+                    || saved_failed
+                    || hands.is_some_and(|h| !h.failures.is_empty())
+                {
                     ExitCode::from(1)
                 } else if let Some(u) = r.uncovered.filter(|_| r.not_covered()) {
                     // Signed heads lag the log by up to the sealer's interval: say whether
@@ -174,6 +210,41 @@ pub fn audit(command: AuditCommand) -> ExitCode {
             Err(e) => fail(e),
         }
     })
+}
+
+/// Prints what the log says to each saved head (a summary when they all hold); true if one
+/// does not hold.
+fn print_saved_heads(saved: &[league_store::SavedHeadCheck], self_checked: bool) -> bool {
+    if saved.is_empty() {
+        return false;
+    }
+    let failed: Vec<_> = saved.iter().filter(|c| c.failed()).collect();
+    let largest = saved.iter().map(|c| c.head.tree_size).max().unwrap_or(0);
+    if failed.is_empty() {
+        println!(
+            "saved tree heads:   {} hold (the largest covers {largest} events){}",
+            saved.len(),
+            if self_checked {
+                ", signatures checked against their own key: pass --public-key to trust"
+            } else {
+                ""
+            }
+        );
+        return false;
+    }
+    println!(
+        "saved tree heads:   {} of {} do not hold",
+        failed.len(),
+        saved.len()
+    );
+    // The smallest first: every larger head fails with it once an early event changed.
+    for c in failed.iter().take(3) {
+        println!("SAVED HEAD FAILS: {c}");
+    }
+    if failed.len() > 3 {
+        println!("... and {} larger heads", failed.len() - 3);
+    }
+    true
 }
 
 /// The keys of `--public-key`: `HEX` (from tree size 0) or `HEX@SIZE` each; none given,

@@ -72,6 +72,7 @@
 
 pub mod error;
 pub mod hash;
+pub mod heads;
 pub mod merkle;
 pub mod sealer;
 pub mod store;
@@ -81,6 +82,7 @@ pub mod types;
 pub mod verify;
 
 pub use error::StoreError;
+pub use heads::{SavedHeadCheck, SavedHeadOutcome, parse_heads};
 pub use sealer::{SealOutcome, SealerConfig, SealerHandle, TreeHead};
 pub use store::{
     Backend, CheckpointMove, LogEntry, ReadModelDoc, Snapshot, Store, StoreOptions, backend_of,

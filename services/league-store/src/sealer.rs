@@ -32,6 +32,9 @@ pub struct SealerConfig {
     pub poll_interval: Duration,
     /// Most leaves added in one round (one `seals` row).
     pub max_leaves_per_round: usize,
+    /// Each tree head this sealer signs is also sent here once its round has committed
+    /// (`league serve --publish-tree-heads` writes them outside the database).
+    pub publish: Option<tokio::sync::mpsc::UnboundedSender<TreeHead>>,
 }
 
 impl Default for SealerConfig {
@@ -42,6 +45,7 @@ impl Default for SealerConfig {
             sign_every: Duration::from_secs(10),
             poll_interval: Duration::from_millis(100),
             max_leaves_per_round: 10_000,
+            publish: None,
         }
     }
 }
@@ -196,6 +200,10 @@ impl<'a> Round<'a> {
 
     /// What the round did; `leader` is false if another sealer held the lock.
     fn outcome(self, leader: bool) -> SealOutcome {
+        if let (true, Some(head), Some(publish)) = (leader, &self.head, &self.config.publish) {
+            // A closed receiver means nobody publishes any more; the head is in the database.
+            let _ = publish.send(head.clone());
+        }
         match self.state {
             Some(state) if leader => SealOutcome {
                 leader: true,

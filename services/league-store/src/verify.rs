@@ -460,7 +460,7 @@ impl Store {
 
     /// Events with positions in `[from, to]`, ignoring the commit horizon (an auditor wants
     /// everything stored).
-    async fn read_range(
+    pub(crate) async fn read_range(
         &self,
         from: u64,
         to: u64,

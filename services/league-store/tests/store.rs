@@ -19,7 +19,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use league_store::merkle;
 use league_store::{
     BreakKind, Clock, EventId, ExpectedVersion, MAX_BATCH_EVENTS, MAX_PAYLOAD_BYTES, Metadata,
-    NewEvent, RecordedEvent, SealerConfig, SigningKey, Store, StoreError, StoreOptions, Timestamp,
+    NewEvent, RecordedEvent, SavedHeadOutcome, SealerConfig, SigningKey, Store, StoreError,
+    StoreOptions, Timestamp, TrustedKeys, parse_heads,
 };
 use sqlx::Connection as _;
 
@@ -268,6 +269,7 @@ macro_rules! on_both_backends {
 }
 
 on_both_backends!(
+    saved_heads_catch_what_the_database_no_longer_shows,
     appending_then_reading_returns_the_exact_bytes_and_a_chain,
     a_wrong_expected_version_is_a_typed_conflict_and_appends_nothing,
     a_repeated_idempotency_key_returns_the_original_positions,
@@ -611,6 +613,7 @@ fn sealer(every: u64, per_round: usize) -> SealerConfig {
         sign_every: Duration::from_secs(3600),
         poll_interval: Duration::from_millis(20),
         max_leaves_per_round: per_round,
+        publish: None,
     }
 }
 
@@ -1859,6 +1862,106 @@ async fn expect_break(store: &Store, position: u64, kind: fn(&BreakKind) -> bool
         .unwrap_or_else(|| panic!("no break reported:\n{report}"));
     assert_eq!(b.position, position, "{report}");
     assert!(kind(&b.kind), "{report}");
+}
+
+/// The end of the log removed together with its seals and signed heads verifies clean,
+/// but not against the heads an auditor saved before: each one that covers a removed or
+/// changed event fails, and says where.
+async fn saved_heads_catch_what_the_database_no_longer_shows(db: &TestDb) {
+    let (store, all) = sealed_log(db).await;
+    let keys = TrustedKeys::one(key().verifying_key());
+    let saved = store.tree_heads().await.unwrap();
+    let sizes: Vec<u64> = saved.iter().map(|h| h.tree_size).collect();
+    assert_eq!(sizes, [9, 18, 27, 36]);
+    let text: String = saved.iter().map(|h| h.to_json() + "\n").collect();
+    assert_eq!(parse_heads(&text).unwrap(), saved, "the saved file reads back");
+    let checks = store.check_saved_heads(&saved, Some(&keys)).await.unwrap();
+    assert!(checks.iter().all(|c| !c.failed()), "{checks:?}");
+
+    // A forged head: its signature bent, or signed by a key that is not the league's.
+    let mut bent = saved[1].clone();
+    bent.signature[0] ^= 1;
+    let mut stranger = saved[1].clone();
+    {
+        use ed25519_dalek::Signer as _;
+        let k = SigningKey::from_bytes(&[5; 32]);
+        stranger.public_key = k.verifying_key().to_bytes();
+        stranger.signature = k
+            .sign(&league_store::hash::tree_head_message(
+                stranger.tree_size,
+                stranger.signed_at,
+                &stranger.root,
+            ))
+            .to_bytes();
+    }
+    let own = store
+        .check_saved_heads(std::slice::from_ref(&stranger), None)
+        .await
+        .unwrap();
+    assert_eq!(own[0].outcome, SavedHeadOutcome::Holds, "its own key");
+    let checks = store.check_saved_heads(&[stranger], Some(&keys)).await.unwrap();
+    assert_eq!(checks[0].outcome, SavedHeadOutcome::BadSignature);
+    let checks = store.check_saved_heads(&[bent], Some(&keys)).await.unwrap();
+    assert_eq!(checks[0].outcome, SavedHeadOutcome::BadSignature);
+
+    // The last ten events, every seal and every head deleted: the rest verifies clean.
+    for e in &all[30..] {
+        store
+            .execute_raw(&format!("DELETE FROM events WHERE position = {}", e.position))
+            .await
+            .unwrap();
+    }
+    store.execute_raw("DELETE FROM seals").await.unwrap();
+    store.execute_raw("DELETE FROM tree_heads").await.unwrap();
+    let report = store.verify(0, u64::MAX, None).await.unwrap();
+    assert_eq!(report.first_break, None, "{report}");
+    let checks = store.check_saved_heads(&saved, Some(&keys)).await.unwrap();
+    let outcomes: Vec<&SavedHeadOutcome> = checks.iter().map(|c| &c.outcome).collect();
+    assert_eq!(
+        outcomes,
+        [
+            &SavedHeadOutcome::Holds,
+            &SavedHeadOutcome::Holds,
+            &SavedHeadOutcome::Holds,
+            &SavedHeadOutcome::Truncated {
+                events: 30,
+                last_position: Some(all[29].position)
+            }
+        ]
+    );
+    assert!(
+        checks[3]
+            .to_string()
+            .contains(&format!("the 6 after position {} were removed", all[29].position)),
+        "{}",
+        checks[3]
+    );
+
+    // In another log, one event between the second and third heads deleted with the seals
+    // and heads: the first two hold, the later ones name the range it lies in.
+    let fresh = TestDb::new(db.kind, "saved_heads_edit").await.unwrap();
+    let (store, all) = sealed_log(&fresh).await;
+    let saved = store.tree_heads().await.unwrap();
+    store
+        .execute_raw(&format!(
+            "DELETE FROM events WHERE position = {}",
+            all[20].position
+        ))
+        .await
+        .unwrap();
+    store.execute_raw("DELETE FROM seals").await.unwrap();
+    store.execute_raw("DELETE FROM tree_heads").await.unwrap();
+    let checks = store.check_saved_heads(&saved, Some(&keys)).await.unwrap();
+    assert!(!checks[0].failed() && !checks[1].failed(), "{checks:?}");
+    assert_eq!(
+        checks[2].outcome,
+        SavedHeadOutcome::Differs {
+            from: all[17].position + 1,
+            to: all[27].position
+        }
+    );
+    assert!(checks[3].failed());
+    fresh.cleanup().await;
 }
 
 async fn verify_reports_tampering_at_the_right_position(db: &TestDb) {

@@ -4,6 +4,7 @@
 //! - [`tournaments`]: tournaments and their tables: views, commands, live views.
 //! - [`leagues`]: leagues, standings, player records, league commands.
 //! - [`audit`]: the global event log (auditors), who am I.
+//! - [`proofs`]: signed tree heads, inclusion and consistency proofs, `verify` (auditors).
 //!
 //! Output types wrap the read models of `league-projections`; domain types derive no
 //! GraphQL traits. Every mutation is a command run through
@@ -13,6 +14,7 @@ pub mod audit;
 pub mod leagues;
 pub mod object_ids;
 pub mod payloads;
+pub mod proofs;
 pub mod scalars;
 pub mod tournaments;
 
@@ -68,6 +70,7 @@ pub struct Query(
     tournaments::HandHistoryQuery,
     leagues::LeagueQuery,
     audit::AuditQuery,
+    proofs::ProofQuery,
 );
 
 /// The commands. Each takes one `input` and goes to one tournament's or one league's stream;

@@ -239,3 +239,11 @@ mod tests {
         }
     }
 }
+
+integer_scalar! {
+    /// A size of the log's Merkle tree: how many events it holds.
+    pub struct TreeSize(u64): u64, from std::convert::identity, get |n| n;
+    /// A size of the log's Merkle tree (RFC 6962): how many events, in log order, it holds;
+    /// a whole number from 0 to 2^64 - 1, as a JSON number (or, on input, a string of digits).
+    scalar "TreeSize", refused "a tree size is a whole number from 0 to 2^64 - 1";
+}
