@@ -56,6 +56,21 @@ fn the_service_seals_what_is_appended_and_signs_tree_heads_with_the_league_key()
         String::from_utf8_lossy(&refused.stderr)
     );
 
+    // Publishing heads needs a key to sign them.
+    let published = dir.join("heads.jsonl");
+    let refused = league()
+        .args(["serve", "--database", &db, "--port", "0", "--publish-tree-heads"])
+        .arg(&published)
+        .env_remove("LEAGUE_SIGNING_KEY")
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("needs --signing-key"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+
     let mut child = league()
         .args([
             "serve",
@@ -65,7 +80,9 @@ fn the_service_seals_what_is_appended_and_signs_tree_heads_with_the_league_key()
             "127.0.0.1",
             "--port",
             "0",
+            "--publish-tree-heads",
         ])
+        .arg(&published)
         .env("LEAGUE_SIGNING_KEY", to_hex(&seed))
         .stderr(Stdio::piped())
         .spawn()
@@ -90,7 +107,7 @@ fn the_service_seals_what_is_appended_and_signs_tree_heads_with_the_league_key()
     std::thread::spawn(move || for _ in lines {});
 
     let rt = tokio::runtime::Runtime::new().unwrap();
-    rt.block_on(async {
+    let head_line = rt.block_on(async {
         // Another process appends to the same database, as a second instance would.
         let store = Store::open(&db).await.unwrap();
         for n in 0..5 {
@@ -114,9 +131,31 @@ fn the_service_seals_what_is_appended_and_signs_tree_heads_with_the_league_key()
         };
         assert_eq!(to_hex(&head.public_key), public);
         assert!(head.verify(&SigningKey::from_bytes(&seed).verifying_key()));
+        // The server published it outside the database, once its round committed.
+        let line = head.to_json();
+        loop {
+            let text = std::fs::read_to_string(&published).unwrap_or_default();
+            if text.lines().last() == Some(line.as_str()) {
+                break;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the head of 5 was not published: {text}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         store.close().await;
+        line
     });
     drop(server);
+
+    // `league audit tree-head` prints the same head.
+    let printed = league()
+        .args(["audit", "tree-head", "--database", &db])
+        .output()
+        .unwrap();
+    assert!(printed.status.success());
+    assert_eq!(String::from_utf8_lossy(&printed.stdout).trim(), head_line);
 
     let audit = league()
         .args([
@@ -126,9 +165,16 @@ fn the_service_seals_what_is_appended_and_signs_tree_heads_with_the_league_key()
             &db,
             "--public-key",
             &public,
+            "--tree-head",
         ])
+        .arg(&published)
         .output()
         .unwrap();
+    assert!(
+        String::from_utf8_lossy(&audit.stdout).contains("saved tree heads:"),
+        "{}",
+        String::from_utf8_lossy(&audit.stdout)
+    );
     assert!(
         audit.status.success(),
         "{}{}",
