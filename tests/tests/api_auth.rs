@@ -753,6 +753,9 @@ enum Sees {
     /// league has the venue, a player's own hands with their own cards only; refused to
     /// the others.
     Hands,
+    /// The log's integrity (signed heads, proofs, verify): any admin or auditor, of every
+    /// league or one (hashes reveal nothing); refused to the other roles.
+    Integrity,
 }
 
 /// Every query and subscription against every role, within and across scopes: the public
@@ -837,6 +840,22 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
             "formulaPreview",
             "formulaPreview(input: {formula: \"n - r + 1\", entrants: 3}) { place points }",
             Sees::Token,
+        ),
+        ("treeHead", "treeHead { treeSize root }", Sees::Integrity),
+        (
+            "inclusionProof",
+            "inclusionProof(position: 1) { auditPath root }",
+            Sees::Integrity,
+        ),
+        (
+            "consistencyProof",
+            "consistencyProof(oldSize: 1) { proof }",
+            Sees::Integrity,
+        ),
+        (
+            "verify",
+            "verify { ok eventsChecked handsRederived differences { message } }",
+            Sees::Integrity,
         ),
     ];
     let subscriptions: Vec<(&str, &str, Sees)> = vec![
@@ -930,6 +949,35 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
                 hidden,
                 "{name} as {who:?}: {text}"
             );
+        }
+        Sees::Integrity => {
+            if !reader(who) {
+                let expected = if who == Who::Anonymous {
+                    "UNAUTHENTICATED"
+                } else {
+                    "FORBIDDEN"
+                };
+                assert_eq!(
+                    errors[0]["extensions"]["code"], expected,
+                    "{name} as {who:?}: {errors:#}"
+                );
+                return;
+            }
+            // Nothing is sealed in this app: a proof is then NOT_FOUND, never refused.
+            if !errors.is_null() {
+                assert_eq!(
+                    errors[0]["extensions"]["code"], "NOT_FOUND",
+                    "{name} as {who:?}: {errors:#}"
+                );
+                return;
+            }
+            if name == "verify" {
+                assert_eq!(data["verify"]["ok"], true, "{name} as {who:?}: {data:#}");
+                assert!(
+                    data["verify"]["handsRederived"].as_u64() >= Some(1),
+                    "{name} as {who:?}: {data:#}"
+                );
+            }
         }
         Sees::Log => {
             if !reader(who) {

@@ -201,6 +201,7 @@ where
         trusted_proxies: Arc::new(options.trusted_proxies.clone()),
         tokens: Arc::default(),
         league_codes: Arc::default(),
+        heavy_reads: Arc::new(tokio::sync::Semaphore::new(1)),
         stage,
     };
     let schema = schema::build(Some(state.clone()));

@@ -58,6 +58,8 @@ pub struct ApiState {
     /// Held while a league's code is checked against every league and set, so that two
     /// leagues cannot take one code through this instance.
     pub league_codes: Arc<tokio::sync::Mutex<()>>,
+    /// Held while a proof or a verification reads the whole sealed tree: one at a time.
+    pub heavy_reads: Arc<tokio::sync::Semaphore>,
     /// Where the server is in its life: serving, draining, closing.
     pub stage: tokio::sync::watch::Receiver<crate::Stage>,
 }

@@ -8,17 +8,14 @@
 use async_graphql::{Context, Enum, Object, SimpleObject};
 use league_store::hash::{from_hex, to_hex};
 use league_store::{BreakKind, StoreError, TreeHead, TrustedKeys, VerifyingKey, merkle};
-use tokio::sync::Semaphore;
 
 use super::scalars::{Micros, TreeSize};
 use super::{Position, principal, state};
 use crate::error::{ApiError, ApiResult, code};
 
-/// One proof or verification at a time on an instance.
-static HEAVY: Semaphore = Semaphore::const_new(1);
-
-fn one_at_a_time() -> ApiResult<tokio::sync::SemaphorePermit<'static>> {
-    HEAVY.try_acquire().map_err(|_| {
+/// One proof or verification at a time on an instance (`ApiState::heavy_reads`).
+fn one_at_a_time(state: &super::ApiState) -> ApiResult<tokio::sync::SemaphorePermit<'_>> {
+    state.heavy_reads.try_acquire().map_err(|_| {
         ApiError::client(
             code::UNAVAILABLE,
             "another proof or verification is running on this instance: try again when it ends",
@@ -245,7 +242,7 @@ impl ProofQuery {
     ) -> ApiResult<InclusionProof> {
         let state = state(ctx)?;
         principal(ctx).require_auditor()?;
-        let _one = one_at_a_time()?;
+        let _one = one_at_a_time(state)?;
         let size = match tree_size {
             Some(n) => n.0,
             None => default_size(state).await?,
@@ -294,14 +291,20 @@ impl ProofQuery {
     ) -> ApiResult<ConsistencyProof> {
         let state = state(ctx)?;
         principal(ctx).require_auditor()?;
-        let _one = one_at_a_time()?;
+        let _one = one_at_a_time(state)?;
+        if old_size.0 == 0 {
+            return Err(ApiError::bad_input("oldSize must be at least 1"));
+        }
         let new = match new_size {
+            Some(n) if n.0 < old_size.0 => {
+                return Err(ApiError::bad_input("oldSize must not be above newSize"));
+            }
             Some(n) => n.0,
             None => default_size(state).await?,
         };
-        if old_size.0 == 0 || old_size.0 > new {
-            return Err(ApiError::bad_input(format!(
-                "oldSize must be from 1 to newSize ({new})"
+        if old_size.0 > new {
+            return Err(ApiError::not_found(format!(
+                "the log's latest tree holds {new} events, fewer than oldSize"
             )));
         }
         let proof = state
@@ -355,7 +358,7 @@ impl ProofQuery {
         if from > to {
             return Err(ApiError::bad_input("from is after to"));
         }
-        let _one = one_at_a_time()?;
+        let _one = one_at_a_time(state)?;
         let report = state
             .store
             .verify_with_keys(from, to, keys.as_ref())
