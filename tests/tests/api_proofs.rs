@@ -59,7 +59,11 @@ async fn an_auditor_proves_the_log_only_grew(app: &TestApp) {
     // Every event of the old tree is in the new one.
     let events = app.store.read_all(0, 100_000).await.unwrap();
     let new_root = hash(&new["root"]);
-    for e in events.iter().take(usize::try_from(old_size).unwrap()).step_by(7) {
+    for e in events
+        .iter()
+        .take(usize::try_from(old_size).unwrap())
+        .step_by(7)
+    {
         let proof = ask(
             app,
             &auditor,

@@ -534,7 +534,11 @@ pub struct Difference {
 
 impl std::fmt::Display for Difference {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "position {} ({}, {}", self.position, self.stream, self.what)
+        write!(
+            f,
+            "position {} ({}, {}",
+            self.position, self.stream, self.what
+        )
     }
 }
 

@@ -24,6 +24,10 @@ pub enum Format {
     /// Each tournament's entries, re-buys, places, prizes and league points:
     /// `OUT/summary.csv` (a row per place) and `OUT/summary.json`.
     Summary,
+    /// The whole log for an auditor's own verifier (`tools/verify_log.py`): every event
+    /// with every field its hash covers (`OUT/events.jsonl`), the seals
+    /// (`OUT/seals.jsonl`) and the signed tree heads (`OUT/tree-heads.jsonl`).
+    Log,
 }
 
 /// `league audit export`.
@@ -86,6 +90,11 @@ async fn open(db: &DatabaseArgs) -> Result<Store, ExitCode> {
 }
 
 pub fn export(args: &ExportArgs) -> ExitCode {
+    if args.format == Format::Log && args.tournament.is_some() {
+        return fail(
+            "--format log exports the whole log (its tree covers every stream): leave out --tournament",
+        );
+    }
     if let Err(e) = std::fs::create_dir_all(&args.out) {
         return fail(format!(
             "cannot create the output folder {}: {e}",
@@ -131,6 +140,9 @@ struct Written {
 
 async fn run(store: &Store, args: &ExportArgs) -> Result<String, Failed> {
     let out = &args.out;
+    if args.format == Format::Log {
+        return export_log(store, out).await;
+    }
     let mut written = Written::default();
     let mut io_error: Option<(PathBuf, std::io::Error)> = None;
     let mut seen: HashSet<String> = HashSet::new();
@@ -155,7 +167,7 @@ async fn run(store: &Store, args: &ExportArgs) -> Result<String, Failed> {
                 let fresh = seen.insert(hand.tournament.clone());
                 append(&file, &text, fresh)
             }
-            Format::Summary => Ok(()),
+            Format::Summary | Format::Log => Ok(()),
         };
         match result {
             Ok(()) => written.hands += 1,
@@ -192,6 +204,8 @@ async fn run(store: &Store, args: &ExportArgs) -> Result<String, Failed> {
             written.hands,
             out.display()
         )),
+        // Written above, before the hands are read.
+        Format::Log => Ok(String::new()),
         Format::Summary => {
             let csv = out.join("summary.csv");
             std::fs::write(&csv, audit::summary_csv(&findings.summaries))
@@ -208,6 +222,40 @@ async fn run(store: &Store, args: &ExportArgs) -> Result<String, Failed> {
             ))
         }
     }
+}
+
+/// `--format log`: the three files, each written whole or reported.
+async fn export_log(store: &Store, out: &Path) -> Result<String, Failed> {
+    use std::io::{BufWriter, Write as _};
+    let create = |name: &str| {
+        let path = out.join(name);
+        std::fs::File::create(&path)
+            .map(BufWriter::new)
+            .map_err(|e| Failed::Io(path, e))
+    };
+    let (mut events, mut seals, mut heads) = (
+        create("events.jsonl")?,
+        create("seals.jsonl")?,
+        create("tree-heads.jsonl")?,
+    );
+    let written = store
+        .export_log(&mut events, &mut seals, &mut heads)
+        .await
+        .map_err(|e| Failed::App(AppError::Store(e)))?;
+    for (name, file) in [
+        ("events.jsonl", &mut events),
+        ("seals.jsonl", &mut seals),
+        ("tree-heads.jsonl", &mut heads),
+    ] {
+        file.flush().map_err(|e| Failed::Io(out.join(name), e))?;
+    }
+    Ok(format!(
+        "wrote {} events, {} seals and {} signed tree heads to {} (events.jsonl, seals.jsonl, tree-heads.jsonl)",
+        written.events,
+        written.seals,
+        written.tree_heads,
+        out.display()
+    ))
 }
 
 fn hand_error(hand: &LoggedHand, why: &str) -> AppError {

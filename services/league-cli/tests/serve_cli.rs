@@ -59,7 +59,14 @@ fn the_service_seals_what_is_appended_and_signs_tree_heads_with_the_league_key()
     // Publishing heads needs a key to sign them.
     let published = dir.join("heads.jsonl");
     let refused = league()
-        .args(["serve", "--database", &db, "--port", "0", "--publish-tree-heads"])
+        .args([
+            "serve",
+            "--database",
+            &db,
+            "--port",
+            "0",
+            "--publish-tree-heads",
+        ])
         .arg(&published)
         .env_remove("LEAGUE_SIGNING_KEY")
         .output()

@@ -66,7 +66,9 @@ impl TreeHead {
             root: bytes("root", 32)?.try_into().map_err(|_| "root")?,
             signed_at: Timestamp::from_micros(signed_at),
             public_key: bytes("public_key", 32)?.try_into().map_err(|_| "key")?,
-            signature: bytes("signature", 64)?.try_into().map_err(|_| "signature")?,
+            signature: bytes("signature", 64)?
+                .try_into()
+                .map_err(|_| "signature")?,
         })
     }
 }
@@ -211,10 +213,10 @@ impl Store {
         let mut last_position: Option<u64> = None;
         let mut held_through: u64 = 0; // first position after the largest head that holds
         let settle = |i: usize,
-                          frontier: &Frontier,
-                          last: Option<u64>,
-                          held: &mut u64,
-                          outcomes: &mut Vec<Option<SavedHeadOutcome>>| {
+                      frontier: &Frontier,
+                      last: Option<u64>,
+                      held: &mut u64,
+                      outcomes: &mut Vec<Option<SavedHeadOutcome>>| {
             let h = &heads[i];
             let outcome = if !signed(h) {
                 SavedHeadOutcome::BadSignature
@@ -321,7 +323,10 @@ mod tests {
         let good = head(3).to_json();
         let short = good.replace(&to_hex(&[3; 32]), "0303");
         let err = parse_heads(&format!("{good}\n{short}")).unwrap_err();
-        assert!(err.starts_with("line 2:") && err.contains("\"root\""), "{err}");
+        assert!(
+            err.starts_with("line 2:") && err.contains("\"root\""),
+            "{err}"
+        );
         assert!(parse_heads("").is_err());
         assert!(parse_heads("{\"tree_size\": -1}").is_err());
         assert!(parse_heads("[1]").unwrap_err().starts_with("head 0:"));

@@ -24,6 +24,8 @@
 //! - [`sealer`]: folds the global order into the tree, signs heads, sends NOTIFY hints
 //!   (what a round decides; each backend's round runs it in its own transaction).
 //! - [`verify`]: the auditor's walk, inclusion and consistency proofs.
+//! - [`heads`]: signed tree heads saved outside the database, and the log checked against
+//!   them; [`export`]: the log, its seals and heads as JSON lines for an auditor's tools.
 //! - [`tokens`]: the API's bearer tokens (hashes only) and the idempotency-key lookup.
 //!
 //! No SQL outside `store`.
@@ -71,6 +73,7 @@
 //! [`StoreOptions::sqlite_synchronous_full`] for that.
 
 pub mod error;
+pub mod export;
 pub mod hash;
 pub mod heads;
 pub mod merkle;

@@ -257,7 +257,13 @@ impl Store {
         trusted_key: Option<&TrustedKeys>,
     ) -> Result<VerifyReport, StoreError> {
         let sealed = self.sealed_leaves().await?;
-        let heads = self.tree_heads().await?;
+        // A head of size 0 covers nothing and is never signed: it is checked with the heads
+        // beyond the tree, after the others.
+        let (empty, heads): (Vec<_>, Vec<_>) = self
+            .tree_heads()
+            .await?
+            .into_iter()
+            .partition(|h| h.tree_size == 0);
         let mut report = VerifyReport {
             tree_size: u64::try_from(sealed.leaves.len()).unwrap_or(u64::MAX),
             root: Some(merkle::root(&sealed.leaves)),
@@ -323,7 +329,7 @@ impl Store {
             }
         }
         // Heads beyond the sealed tree (or of size 0) cannot be right.
-        for head in head_iter {
+        for head in head_iter.chain(empty.iter()) {
             report.tree_heads_checked += 1;
             if tree_break.is_none() {
                 tree_break = Some(Break {

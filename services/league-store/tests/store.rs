@@ -1874,7 +1874,11 @@ async fn saved_heads_catch_what_the_database_no_longer_shows(db: &TestDb) {
     let sizes: Vec<u64> = saved.iter().map(|h| h.tree_size).collect();
     assert_eq!(sizes, [9, 18, 27, 36]);
     let text: String = saved.iter().map(|h| h.to_json() + "\n").collect();
-    assert_eq!(parse_heads(&text).unwrap(), saved, "the saved file reads back");
+    assert_eq!(
+        parse_heads(&text).unwrap(),
+        saved,
+        "the saved file reads back"
+    );
     let checks = store.check_saved_heads(&saved, Some(&keys)).await.unwrap();
     assert!(checks.iter().all(|c| !c.failed()), "{checks:?}");
 
@@ -1899,7 +1903,10 @@ async fn saved_heads_catch_what_the_database_no_longer_shows(db: &TestDb) {
         .await
         .unwrap();
     assert_eq!(own[0].outcome, SavedHeadOutcome::Holds, "its own key");
-    let checks = store.check_saved_heads(&[stranger], Some(&keys)).await.unwrap();
+    let checks = store
+        .check_saved_heads(&[stranger], Some(&keys))
+        .await
+        .unwrap();
     assert_eq!(checks[0].outcome, SavedHeadOutcome::BadSignature);
     let checks = store.check_saved_heads(&[bent], Some(&keys)).await.unwrap();
     assert_eq!(checks[0].outcome, SavedHeadOutcome::BadSignature);
@@ -1907,7 +1914,10 @@ async fn saved_heads_catch_what_the_database_no_longer_shows(db: &TestDb) {
     // The last ten events, every seal and every head deleted: the rest verifies clean.
     for e in &all[30..] {
         store
-            .execute_raw(&format!("DELETE FROM events WHERE position = {}", e.position))
+            .execute_raw(&format!(
+                "DELETE FROM events WHERE position = {}",
+                e.position
+            ))
             .await
             .unwrap();
     }
@@ -1930,9 +1940,10 @@ async fn saved_heads_catch_what_the_database_no_longer_shows(db: &TestDb) {
         ]
     );
     assert!(
-        checks[3]
-            .to_string()
-            .contains(&format!("the 6 after position {} were removed", all[29].position)),
+        checks[3].to_string().contains(&format!(
+            "the 6 after position {} were removed",
+            all[29].position
+        )),
         "{}",
         checks[3]
     );

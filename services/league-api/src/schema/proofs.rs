@@ -237,8 +237,9 @@ impl ProofQuery {
         &self,
         ctx: &Context<'_>,
         #[graphql(desc = "The event's position in the log.")] position: Position,
-        #[graphql(desc = "The tree's size (default: the latest signed head's).")]
-        tree_size: Option<TreeSize>,
+        #[graphql(desc = "The tree's size (default: the latest signed head's).")] tree_size: Option<
+            TreeSize,
+        >,
     ) -> ApiResult<InclusionProof> {
         let state = state(ctx)?;
         principal(ctx).require_auditor()?;
@@ -312,7 +313,11 @@ impl ProofQuery {
             .consistency_proof(old_size.0, new)
             .await
             .map_err(tree_error)?;
-        let old_root = state.store.tree_root(old_size.0).await.map_err(tree_error)?;
+        let old_root = state
+            .store
+            .tree_root(old_size.0)
+            .await
+            .map_err(tree_error)?;
         let new_root = state.store.tree_root(new).await.map_err(tree_error)?;
         Ok(ConsistencyProof {
             old_size,
