@@ -350,8 +350,9 @@ async fn an_older_log_verifies_without_being_migrated() {
     }
 }
 
-/// Every hand of every golden log, as each release decided it, is decided again by this
-/// release's engine to the same events (`league audit verify`'s re-derivation), on the
+/// Every hand and outcome (finish, payouts, deal, league result, re-scoring) of every
+/// golden log, as each release decided it, is decided again by this release's engine to the
+/// same events (`league audit verify`'s re-derivation), on the
 /// database as that release left it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_golden_logs_hands_rederive() {
@@ -364,12 +365,18 @@ async fn every_golden_logs_hands_rederive() {
         let store = Store::open_with(&format!("sqlite:{}", copy.display()), options)
             .await
             .unwrap();
-        let found = league_app::audit::rederive_hands(&store, 0, u64::MAX)
+        let found = league_app::audit::rederive(&store, 0, u64::MAX)
             .await
             .unwrap();
         assert!(
             found.hands > 200 && found.seeded > 100,
             "{release}: {found:?}"
+        );
+        // Every golden log holds each kind of outcome.
+        let o = found.outcomes;
+        assert!(
+            o.finishes > 0 && o.payouts > 0 && o.deals > 0 && o.results > 0 && o.rescorings > 0,
+            "{release}: {o:?}"
         );
         assert!(
             found.failures.is_empty(),

@@ -272,6 +272,209 @@ struct Reader {
     keep_finished: bool,
     /// The finished tournaments dropped.
     dropped: HashSet<String>,
+    /// Decide each recorded outcome again (`rederive`), in this range of positions.
+    outcomes: Option<Outcomes>,
+}
+
+/// The outcomes decided again while the log is read: a tournament's payouts, deal and
+/// finish; a league's recorded results and re-scorings.
+struct Outcomes {
+    from: u64,
+    to: u64,
+    counts: OutcomeCounts,
+    failures: Vec<Difference>,
+}
+
+/// How many outcomes of each kind were decided again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OutcomeCounts {
+    /// Payouts a host set (each amount against the prize pool).
+    pub payouts: u64,
+    /// Deals (each amount from the stacks and the prizes).
+    pub deals: u64,
+    /// Finishes (every place and prize).
+    pub finishes: u64,
+    /// Results a league recorded or amended (every finish's points under every version).
+    pub results: u64,
+    /// Re-scorings (a new formula version's points for every result of the season).
+    pub rescorings: u64,
+}
+
+impl Outcomes {
+    fn tournament(&mut self, state: &Tournament, event: &Logged<'_>, recorded: &TournamentEvent) {
+        if !(self.from..=self.to).contains(&event.position) {
+            return;
+        }
+        let Some(decided) = play::rederive_outcome(state, recorded) else {
+            return;
+        };
+        let (kind, count) = match recorded {
+            TournamentEvent::PayoutsSet { .. } => ("payouts", &mut self.counts.payouts),
+            TournamentEvent::DealMade { .. } => ("deal", &mut self.counts.deals),
+            _ => ("finish", &mut self.counts.finishes),
+        };
+        *count += 1;
+        let differs = match decided {
+            Ok(decided) if decided == *recorded => return,
+            Ok(TournamentEvent::TournamentFinished { pool, results }) => match recorded {
+                TournamentEvent::TournamentFinished {
+                    pool: p,
+                    results: r,
+                } if *p == pool => first_difference("finish", r, &results),
+                _ => versus(
+                    recorded,
+                    &TournamentEvent::TournamentFinished { pool, results },
+                ),
+            },
+            Ok(decided) => versus(recorded, &decided),
+            Err(e) => format!("the engine refuses it: {e}"),
+        };
+        self.failures.push(Difference {
+            position: event.position,
+            stream: event.stream_id.to_owned(),
+            what: format!("the {kind}): {differs}"),
+        });
+    }
+
+    fn league(&mut self, state: &LeagueState, event: &Logged<'_>, recorded: &league::Event) {
+        if !(self.from..=self.to).contains(&event.position) {
+            return;
+        }
+        let (command, kind) = match recorded {
+            league::Event::TournamentRecorded { outcome, .. } => (
+                league::Command::RecordTournament {
+                    outcome: outcome.clone(),
+                },
+                "result",
+            ),
+            league::Event::TournamentAmended {
+                outcome, reason, ..
+            } => (
+                league::Command::AmendTournament {
+                    outcome: outcome.clone(),
+                    // An amendment of version 1 carried no reason (reasons came with
+                    // version 2): what is re-derived is the outcome and its points.
+                    reason: if reason.trim().is_empty() {
+                        "recorded before amendments gave reasons".to_owned()
+                    } else {
+                        reason.clone()
+                    },
+                },
+                "amended result",
+            ),
+            league::Event::FormulaSet {
+                season, scoring, ..
+            } => (
+                league::Command::SetFormula {
+                    season: season.clone(),
+                    scoring: scoring.rule(),
+                },
+                "re-scoring",
+            ),
+            _ => return,
+        };
+        if kind == "re-scoring" {
+            self.counts.rescorings += 1;
+        } else {
+            self.counts.results += 1;
+        }
+        let decided = league::decide(state, &command).map(|mut decided| {
+            if let (
+                Some(league::Event::TournamentAmended { reason, .. }),
+                league::Event::TournamentAmended { reason: given, .. },
+            ) = (decided.first_mut(), recorded)
+            {
+                reason.clone_from(given);
+            }
+            decided
+        });
+        let differs = match decided {
+            Ok(decided) if decided.len() == 1 && decided[0] == *recorded => return,
+            Ok(decided) => match (recorded, decided.first()) {
+                (
+                    league::Event::TournamentRecorded { outcome, points }
+                    | league::Event::TournamentAmended {
+                        outcome, points, ..
+                    },
+                    Some(
+                        league::Event::TournamentRecorded { points: p, .. }
+                        | league::Event::TournamentAmended { points: p, .. },
+                    ),
+                ) => points_difference(outcome, points, p),
+                (_, Some(d)) => versus(recorded, d),
+                (_, None) => "the engine decides nothing".to_owned(),
+            },
+            Err(e) => format!("the engine refuses it: {e}"),
+        };
+        let what = match recorded {
+            league::Event::TournamentRecorded { outcome, .. }
+            | league::Event::TournamentAmended { outcome, .. } => {
+                format!(
+                    "the {kind} of tournament {}): {differs}",
+                    outcome.tournament
+                )
+            }
+            _ => format!("the {kind}): {differs}"),
+        };
+        self.failures.push(Difference {
+            position: event.position,
+            stream: event.stream_id.to_owned(),
+            what,
+        });
+    }
+}
+
+/// "the log holds X; the engine decides Y", each as JSON.
+fn versus<T: Serialize>(recorded: &T, decided: &T) -> String {
+    format!(
+        "the log holds {}; the engine decides {}",
+        serde_json::to_string(recorded).unwrap_or_default(),
+        serde_json::to_string(decided).unwrap_or_default()
+    )
+}
+
+/// The first row where two lists part, as JSON.
+fn first_difference<T: Serialize + PartialEq>(what: &str, recorded: &[T], decided: &[T]) -> String {
+    let json = |row: Option<&T>| {
+        row.map_or("nothing".to_owned(), |r| {
+            serde_json::to_string(r).unwrap_or_default()
+        })
+    };
+    let i = recorded
+        .iter()
+        .zip(decided)
+        .position(|(a, b)| a != b)
+        .unwrap_or(recorded.len().min(decided.len()));
+    format!(
+        "row {} of the {what}: the log holds {}; the engine decides {}",
+        i + 1,
+        json(recorded.get(i)),
+        json(decided.get(i))
+    )
+}
+
+/// The first finish whose points differ, under which version.
+fn points_difference(
+    outcome: &league::TournamentOutcome,
+    recorded: &[league::VersionPoints],
+    decided: &[league::VersionPoints],
+) -> String {
+    for (r, d) in recorded.iter().zip(decided) {
+        if r.version != d.version {
+            break;
+        }
+        if let Some(i) = r.points.iter().zip(&d.points).position(|(a, b)| a != b) {
+            let player = outcome.finishes.get(i).map_or("?", |f| f.player.as_str());
+            return format!(
+                "the points of {player} (row {}) under version {}: the log holds {}; the engine computes {}",
+                i + 1,
+                r.version,
+                r.points[i],
+                d.points[i]
+            );
+        }
+    }
+    versus(&recorded.to_vec(), &decided.to_vec())
 }
 
 impl Reader {
@@ -283,6 +486,7 @@ impl Reader {
             wanted: tournament.map(|t| format!("{}{t}", StreamKind::Tournament.prefix())),
             keep_finished: true,
             dropped: HashSet::new(),
+            outcomes: None,
         }
     }
 
@@ -295,10 +499,11 @@ impl Reader {
         match StreamKind::of(event.stream_id) {
             Some(StreamKind::League) => {
                 let decoded: league::Event = decode_event(event)?;
-                league::apply(
-                    self.leagues.entry(event.stream_id.to_owned()).or_default(),
-                    &decoded,
-                );
+                let state = self.leagues.entry(event.stream_id.to_owned()).or_default();
+                if let Some(outcomes) = &mut self.outcomes {
+                    outcomes.league(state, event, &decoded);
+                }
+                league::apply(state, &decoded);
             }
             Some(StreamKind::Tournament) => {
                 if self.wanted.as_deref().is_some_and(|w| w != event.stream_id)
@@ -311,6 +516,9 @@ impl Reader {
                     .tracked
                     .entry(event.stream_id.to_owned())
                     .or_insert_with(|| Tracked::new(event.position));
+                if let Some(outcomes) = &mut self.outcomes {
+                    outcomes.tournament(&t.state, event, &decoded);
+                }
                 if let Some(done) = fold(t, event.stream_id, event, &decoded) {
                     if !done.voided() {
                         t.hands += 1;
@@ -507,7 +715,7 @@ fn summary(id: &str, t: &Tracked, leagues: &BTreeMap<String, LeagueState>) -> To
     }
 }
 
-/// What [`rederive_hands`] found.
+/// What [`rederive`] found.
 #[derive(Debug, Default)]
 pub struct Rederived {
     /// Hands decided again by the engine.
@@ -517,16 +725,18 @@ pub struct Rederived {
     pub seeded: u64,
     /// The events of those hands.
     pub events: u64,
-    /// Each hand where the engine and the log part.
+    /// Payouts, deals, finishes, league results and re-scorings decided again.
+    pub outcomes: OutcomeCounts,
+    /// Each hand or outcome where the engine and the log part, by position.
     pub failures: Vec<Difference>,
 }
 
-/// A hand where the engine decides otherwise than the log records.
+/// A hand or an outcome where the engine decides otherwise than the log records.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Difference {
     /// The position of the first event that differs.
     pub position: u64,
-    /// Its stream (`tournament:<id>`).
+    /// Its stream (`tournament:<id>` or `league:<id>`).
     pub stream: String,
     /// What differs, and where in the tournament.
     pub what: String,
@@ -544,22 +754,31 @@ impl std::fmt::Display for Difference {
 
 impl std::fmt::Display for Rederived {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
+        let o = &self.outcomes;
+        writeln!(
             f,
-            "hands re-derived:   {} ({} of them dealt from a committed seed; {} events): {}",
-            self.hands,
-            self.seeded,
-            self.events,
-            if self.failures.is_empty() {
-                "every card, pot, side pot, odd chip, returned bet and final stack as recorded"
-                    .to_owned()
-            } else {
-                format!(
-                    "{} differ from what the engine decides",
-                    self.failures.len()
-                )
-            }
-        )
+            "hands re-derived:   {} ({} of them dealt from a committed seed; {} events)",
+            self.hands, self.seeded, self.events
+        )?;
+        writeln!(
+            f,
+            "outcomes re-derived: {} finishes (every place and prize), {} payouts set, {} deals; \
+             {} league results and {} re-scorings (points under every formula version)",
+            o.finishes, o.payouts, o.deals, o.results, o.rescorings
+        )?;
+        if self.failures.is_empty() {
+            write!(
+                f,
+                "re-derivation:      as recorded (every card, pot, side pot, odd chip, returned \
+                 bet, final stack, place, prize, payout, deal and league point)"
+            )
+        } else {
+            write!(
+                f,
+                "re-derivation:      {} differ from what the engine decides",
+                self.failures.len()
+            )
+        }
     }
 }
 
@@ -568,10 +787,22 @@ impl std::fmt::Display for Rederived {
 /// the commitment the hand published), each recorded card and action; what the engine
 /// decides must be what the log holds, event for event. A hand that differs is named with
 /// the position of its first event that differs.
-pub async fn rederive_hands(store: &Store, from: u64, to: u64) -> Result<Rederived, AppError> {
+///
+/// The outcomes in the range too: each `PayoutsSet`, `DealMade` and `TournamentFinished`
+/// decided again on the tournament as it stood before it ([`play::rederive_outcome`]:
+/// every place and prize from the eliminations, payouts and deal), and each league result
+/// and re-scoring decided again on the league as it stood ([`league::decide`]: every
+/// finish's points under every formula version of its season).
+pub async fn rederive(store: &Store, from: u64, to: u64) -> Result<Rederived, AppError> {
     let mut out = Rederived::default();
     let mut reader = Reader {
         keep_finished: false,
+        outcomes: Some(Outcomes {
+            from,
+            to,
+            counts: OutcomeCounts::default(),
+            failures: Vec::new(),
+        }),
         ..Reader::new(None)
     };
     let mut check = |hand: LoggedHand| {
@@ -622,6 +853,11 @@ pub async fn rederive_hands(store: &Store, from: u64, to: u64) -> Result<Rederiv
         for event in &batch {
             reader.read(&Logged::from(event), &mut check)?;
         }
+    }
+    if let Some(outcomes) = reader.outcomes.take() {
+        out.outcomes = outcomes.counts;
+        out.failures.extend(outcomes.failures);
+        out.failures.sort_by_key(|d| d.position);
     }
     Ok(out)
 }

@@ -152,14 +152,21 @@ pub fn audit(command: AuditCommand) -> ExitCode {
             Ok(s) => s,
             Err(e) => return fail(e),
         };
-        let report = store.verify_with_keys(from, to, keys.as_ref()).await;
+        let mut bar = Progress::on_a_terminal(&store).await;
+        let report = store
+            .verify_with_progress(from, to, keys.as_ref(), &mut |position, events| {
+                bar.show(position, events);
+            })
+            .await;
         // The numbers, once the log is whole: every hand decided again by the engine.
         let hands = match &report {
             Ok(r) if r.first_break.is_none() => {
-                Some(league_app::audit::rederive_hands(&store, from, to).await)
+                bar.say("re-deriving every hand with the engine");
+                Some(league_app::audit::rederive(&store, from, to).await)
             }
             _ => None,
         };
+        bar.clear();
         let saved = if saved_heads.is_empty() {
             Ok(Vec::new())
         } else {
@@ -210,6 +217,60 @@ pub fn audit(command: AuditCommand) -> ExitCode {
             Err(e) => fail(e),
         }
     })
+}
+
+/// A progress line on stderr while `verify` walks the log, when stderr is a terminal (never
+/// in a pipe or a log file): the position reached, of the last, the events checked and
+/// their rate, redrawn at most five times a second.
+struct Progress {
+    on: bool,
+    last: Option<u64>,
+    started: std::time::Instant,
+    drawn: Option<std::time::Instant>,
+}
+
+impl Progress {
+    async fn on_a_terminal(store: &Store) -> Progress {
+        use std::io::IsTerminal as _;
+        let on = std::io::stderr().is_terminal();
+        Progress {
+            on,
+            last: if on {
+                store.last_position().await.ok().flatten()
+            } else {
+                None
+            },
+            started: std::time::Instant::now(),
+            drawn: None,
+        }
+    }
+
+    fn show(&mut self, position: u64, events: u64) {
+        if !self.on
+            || self
+                .drawn
+                .is_some_and(|at| at.elapsed() < std::time::Duration::from_millis(200))
+        {
+            return;
+        }
+        self.drawn = Some(std::time::Instant::now());
+        let millis = self.started.elapsed().as_millis().max(1);
+        let of = self.last.map(|l| format!(" of {l}")).unwrap_or_default();
+        let rate = u128::from(events).saturating_mul(1_000) / millis;
+        eprint!("\r\x1b[2Kverifying: position {position}{of}, {events} events ({rate}/s)");
+    }
+
+    fn say(&mut self, what: &str) {
+        if self.on {
+            eprint!("\r\x1b[2K{what} ...");
+        }
+    }
+
+    fn clear(&mut self) {
+        if self.on {
+            eprint!("\r\x1b[2K");
+        }
+    }
 }
 
 /// Prints what the log says to each saved head (a summary when they all hold); true if one

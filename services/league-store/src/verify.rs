@@ -93,6 +93,8 @@ impl fmt::Display for Break {
 pub struct VerifyReport {
     /// Events whose hash and chain were checked.
     pub events_checked: u64,
+    /// Of those, how many of each event type.
+    pub events_by_type: std::collections::BTreeMap<String, u64>,
     /// Leaves in the sealed tree.
     pub tree_size: u64,
     /// Root of the sealed tree.
@@ -133,6 +135,14 @@ pub struct Uncovered {
 impl fmt::Display for VerifyReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "events checked:     {}", self.events_checked)?;
+        if !self.events_by_type.is_empty() {
+            let kinds: Vec<String> = self
+                .events_by_type
+                .iter()
+                .map(|(kind, n)| format!("{kind} {n}"))
+                .collect();
+            writeln!(f, "  by type:          {}", kinds.join(", "))?;
+        }
         writeln!(f, "sealed tree size:   {}", self.tree_size)?;
         if let Some(root) = &self.root {
             writeln!(f, "sealed tree root:   {}", to_hex(root))?;
@@ -256,6 +266,19 @@ impl Store {
         to: u64,
         trusted_key: Option<&TrustedKeys>,
     ) -> Result<VerifyReport, StoreError> {
+        self.verify_with_progress(from, to, trusted_key, &mut |_, _| {})
+            .await
+    }
+
+    /// [`Store::verify_with_keys`], calling `progress(position, events checked)` after each
+    /// page of the walk (a progress bar).
+    pub async fn verify_with_progress(
+        &self,
+        from: u64,
+        to: u64,
+        trusted_key: Option<&TrustedKeys>,
+        progress: &mut (dyn FnMut(u64, u64) + Send),
+    ) -> Result<VerifyReport, StoreError> {
         let sealed = self.sealed_leaves().await?;
         // A head of size 0 covers nothing and is never signed: it is checked with the heads
         // beyond the tree, after the others.
@@ -359,6 +382,12 @@ impl Store {
             next = last.position.saturating_add(1);
             for e in &page {
                 report.events_checked += 1;
+                match report.events_by_type.get_mut(e.event_type.as_str()) {
+                    Some(n) => *n += 1,
+                    None => {
+                        report.events_by_type.insert(e.event_type.clone(), 1);
+                    }
+                }
                 if signed_through.is_none_or(|p| e.position > p) {
                     let u = report.uncovered.get_or_insert(Uncovered {
                         from: e.position,
@@ -375,6 +404,7 @@ impl Store {
                     break 'walk;
                 }
             }
+            progress(last.position, report.events_checked);
             if next > to {
                 break;
             }
@@ -472,6 +502,17 @@ impl Store {
         to: u64,
         limit: i64,
     ) -> Result<Vec<RecordedEvent>, StoreError> {
+        // An SQLite file whose events have ids reads in place (`store::sqlite::direct`); on
+        // SQLite every stored event is below the commit horizon, so `read_events` is the
+        // range.
+        if let (Db::Sqlite(_), Some(direct), true) =
+            (&self.inner.db, &self.inner.direct, self.inner.event_ids)
+        {
+            let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+            let mut page = direct.read_events(from, limit).await?;
+            page.retain(|e| e.position <= to);
+            return Ok(page);
+        }
         let (from, to) = (to_i64(from), to_i64(to));
         match &self.inner.db {
             Db::Postgres(pool) => {

@@ -130,21 +130,38 @@ pub struct LogBreak {
     pub message: String,
 }
 
-/// A hand the engine decides otherwise than the log records.
+/// A hand or an outcome the engine decides otherwise than the log records.
 #[derive(SimpleObject, Clone, Debug)]
-pub struct HandDifference {
+pub struct Difference {
     /// The position of the first event that differs.
     pub position: Position,
-    /// Its stream (`tournament:<id>`).
+    /// Its stream (`tournament:<id>` or `league:<id>`).
     pub stream_id: String,
-    /// What differs: the table, the hand, what the log holds and what the engine decides.
+    /// What differs (the hand, the finish, the payouts, the deal, a league result), what
+    /// the log holds and what the engine decides.
     pub message: String,
+}
+
+/// The outcomes `verify` decided again.
+#[derive(SimpleObject, Clone, Copy, Debug)]
+pub struct OutcomesRederived {
+    /// Finishes: every place and prize, from the eliminations, payouts and any deal.
+    pub finishes: u64,
+    /// Payouts a host set, against the prize pool.
+    pub payouts: u64,
+    /// Deals, from the stacks and the prizes.
+    pub deals: u64,
+    /// League results recorded or amended: every finish's points under every version.
+    pub league_results: u64,
+    /// Re-scorings: a new formula version's points for every result of its season.
+    pub rescorings: u64,
 }
 
 /// What `verify` checked and found.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct LogVerification {
-    /// True when nothing is broken and every hand checked re-derives as recorded.
+    /// True when nothing is broken and every hand and outcome checked re-derives as
+    /// recorded.
     pub ok: bool,
     /// Events whose hash and stream chain were checked.
     pub events_checked: u64,
@@ -170,9 +187,12 @@ pub struct LogVerification {
     pub hands_rederived: u64,
     /// Of those, hands dealt from a seed committed to before the deal.
     pub hands_seeded: u64,
-    /// Hands that differ, in streams the caller reads.
-    pub differences: Vec<HandDifference>,
-    /// Hands that differ in streams of other leagues (an auditor of one league).
+    /// Outcomes decided again (only when the log has no break).
+    pub outcomes_rederived: Option<OutcomesRederived>,
+    /// Hands and outcomes that differ, in streams the caller reads.
+    pub differences: Vec<Difference>,
+    /// Hands and outcomes that differ in streams of other leagues (an auditor of one
+    /// league).
     pub differences_elsewhere: u64,
 }
 
@@ -370,7 +390,7 @@ impl ProofQuery {
             .await?;
         let hands = match report.first_break {
             None => Some(
-                league_app::audit::rederive_hands(&state.store, from, to)
+                league_app::audit::rederive(&state.store, from, to)
                     .await
                     .map_err(ApiError::internal)?,
             ),
@@ -382,7 +402,7 @@ impl ProofQuery {
             let projector = state.live.read();
             for d in &h.failures {
                 if caller.reads_stream(&d.stream, &projector) {
-                    differences.push(HandDifference {
+                    differences.push(Difference {
                         position: Position(d.position),
                         stream_id: d.stream.clone(),
                         message: d.to_string(),
@@ -414,6 +434,13 @@ impl ProofQuery {
             first_break,
             hands_rederived: hands.as_ref().map_or(0, |h| h.hands),
             hands_seeded: hands.as_ref().map_or(0, |h| h.seeded),
+            outcomes_rederived: hands.as_ref().map(|h| OutcomesRederived {
+                finishes: h.outcomes.finishes,
+                payouts: h.outcomes.payouts,
+                deals: h.outcomes.deals,
+                league_results: h.outcomes.results,
+                rescorings: h.outcomes.rescorings,
+            }),
             differences,
             differences_elsewhere,
         })

@@ -119,7 +119,7 @@ pub(crate) struct Inner {
     /// lock (SQLite's busy handler backs off in sleeps of up to 100 ms).
     pub(crate) sqlite_writer: Mutex<()>,
     /// SQLite in a file: bulk reads of the log by connections of our own (see `sqlite::direct`).
-    direct: Option<Arc<sqlite::direct::DirectReader>>,
+    pub(crate) direct: Option<Arc<sqlite::direct::DirectReader>>,
     /// PostgreSQL: the last version and hash this process wrote or read for recent streams,
     /// so that an append whose expectation matches skips the head read (one statement per
     /// append). A stale entry is harmless: the insert then violates `(stream, version)` and

@@ -111,6 +111,34 @@ pub fn decide(
     Ok(run.events)
 }
 
+/// What the engine decides, on `state`, for a recorded event that carries money or places:
+/// the payouts a host set (`PayoutsSet`, from its amounts), a deal (`DealMade`, from its
+/// kind and players) and the finish (`TournamentFinished`: every place and prize, from the
+/// eliminations, the payout table or the payouts set, and any deal). `None` for any other
+/// event. An auditor compares it with the recorded event (`league audit verify`).
+pub fn rederive_outcome(
+    state: &Tournament,
+    recorded: &TournamentEvent,
+) -> Option<Result<TournamentEvent, TournamentError>> {
+    let mut copy = state.clone();
+    let mut run = Run {
+        state: &mut copy,
+        events: Vec::new(),
+    };
+    let decided = match recorded {
+        TournamentEvent::PayoutsSet { amounts, .. } => run.set_payouts(amounts),
+        TournamentEvent::DealMade { kind, players, .. } => run.deal(*kind, players),
+        TournamentEvent::TournamentFinished { .. } => run.finish(),
+        _ => return None,
+    };
+    Some(decided.and_then(|()| {
+        run.events
+            .into_iter()
+            .next()
+            .ok_or_else(|| TournamentError::BadPayouts("the engine decides nothing".into()))
+    }))
+}
+
 /// Fold one event into the state.
 pub fn apply(state: &mut Tournament, event: &TournamentEvent) {
     state.apply(event);
