@@ -114,12 +114,14 @@ async fn an_auditor_proves_the_log_only_grew(app: &TestApp) {
     ));
 
     // verify: the whole log, against the league's key, every hand decided again.
-    const VERIFY: &str = "query($k: String, $f: Position, $t: Position) { verify(publicKey: $k, from: $f, to: $t) { ok eventsChecked treeSize signedSize againstLeagueKey handsRederived firstBreak { position kind message } differences { position } } }";
+    const VERIFY: &str = "query($k: String, $f: Position, $t: Position) { verify(publicKey: $k, from: $f, to: $t) { ok eventsChecked treeSize signedSize againstLeagueKey handsRederived outcomesRederived { draws finishes } firstBreak { position kind message } differences { position } } }";
     let v = ask(app, &auditor, VERIFY, json!({"k": public})).await["verify"].clone();
     assert_eq!(v["ok"], true, "{v:#}");
     assert_eq!(v["againstLeagueKey"], true);
     assert_eq!(v["signedSize"].as_u64(), Some(new_size));
     assert!(v["handsRederived"].as_u64().unwrap() >= 1, "{v:#}");
+    assert_eq!(v["outcomesRederived"]["draws"], 1, "{v:#}");
+    assert_eq!(v["outcomesRederived"]["finishes"], 1, "{v:#}");
 
     // Bad input is refused, and changes nothing.
     for (vars, expected) in [

@@ -237,6 +237,9 @@ pub(crate) struct Tracked {
     /// The hand running at each table.
     running: BTreeMap<u32, LoggedHand>,
     hands: u64,
+    /// While outcomes are re-derived: the state before the events a command appends ahead
+    /// of a draw (`EntropyMixed`, `TableOpened`), on which the draw is decided.
+    before_command: Option<Box<Tournament>>,
 }
 
 /// Reads the whole log in order and hands each completed hand (of `tournament` only, when
@@ -288,6 +291,12 @@ struct Outcomes {
 /// How many outcomes of each kind were decided again.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OutcomeCounts {
+    /// Seat and button draws (at the start and at each redraw), from their seeds.
+    pub draws: u64,
+    /// Late entrants' seats, from their seeds.
+    pub late_seats: u64,
+    /// Colour-ups, with their chip races from their seeds.
+    pub colour_ups: u64,
     /// Payouts a host set (each amount against the prize pool).
     pub payouts: u64,
     /// Deals (each amount from the stacks and the prizes).
@@ -309,6 +318,10 @@ impl Outcomes {
             return;
         };
         let (kind, count) = match recorded {
+            TournamentEvent::TournamentStarted { .. } => ("seat draw", &mut self.counts.draws),
+            TournamentEvent::SeatsRedrawn { .. } => ("redraw", &mut self.counts.draws),
+            TournamentEvent::PlayerEntered { .. } => ("late seat", &mut self.counts.late_seats),
+            TournamentEvent::ChipsColouredUp { .. } => ("colour-up", &mut self.counts.colour_ups),
             TournamentEvent::PayoutsSet { .. } => ("payouts", &mut self.counts.payouts),
             TournamentEvent::DealMade { .. } => ("deal", &mut self.counts.deals),
             _ => ("finish", &mut self.counts.finishes),
@@ -517,7 +530,22 @@ impl Reader {
                     .entry(event.stream_id.to_owned())
                     .or_insert_with(|| Tracked::new(event.position));
                 if let Some(outcomes) = &mut self.outcomes {
-                    outcomes.tournament(&t.state, event, &decoded);
+                    // A command's events follow one another in its stream, and a draw's
+                    // command appends the pooled entropy it mixes (and a late entry the
+                    // table it opens) before the draw: the draw is decided on the state
+                    // before them.
+                    let preamble = matches!(
+                        decoded,
+                        TournamentEvent::EntropyMixed { .. } | TournamentEvent::TableOpened { .. }
+                    );
+                    if preamble {
+                        if t.before_command.is_none() {
+                            t.before_command = Some(Box::new(t.state.clone()));
+                        }
+                    } else {
+                        let before = t.before_command.take();
+                        outcomes.tournament(before.as_deref().unwrap_or(&t.state), event, &decoded);
+                    }
                 }
                 if let Some(done) = fold(t, event.stream_id, event, &decoded) {
                     if !done.voided() {
@@ -597,6 +625,7 @@ impl Tracked {
             state: Tournament::default(),
             running: BTreeMap::new(),
             hands: 0,
+            before_command: None,
         }
     }
 }
@@ -762,6 +791,12 @@ impl std::fmt::Display for Rederived {
         )?;
         writeln!(
             f,
+            "draws re-derived:   {} seat and button draws, {} late seats, {} colour-ups with \
+             their chip races, each from its revealed seed",
+            o.draws, o.late_seats, o.colour_ups
+        )?;
+        writeln!(
+            f,
             "outcomes re-derived: {} finishes (every place and prize), {} payouts set, {} deals; \
              {} league results and {} re-scorings (points under every formula version)",
             o.finishes, o.payouts, o.deals, o.results, o.rescorings
@@ -770,7 +805,8 @@ impl std::fmt::Display for Rederived {
             write!(
                 f,
                 "re-derivation:      as recorded (every card, pot, side pot, odd chip, returned \
-                 bet, final stack, place, prize, payout, deal and league point)"
+                 bet, final stack, seat, button, chip race, place, prize, payout, deal and \
+                 league point)"
             )
         } else {
             write!(

@@ -153,17 +153,24 @@ pub fn audit(command: AuditCommand) -> ExitCode {
             Err(e) => return fail(e),
         };
         let mut bar = Progress::on_a_terminal(&store).await;
+        // The numbers (every hand, draw and outcome decided again by the engine) on the
+        // other core while the chains are walked; they count once the log is whole.
+        let numbers = {
+            let store = store.clone();
+            tokio::spawn(async move { league_app::audit::rederive(&store, from, to).await })
+        };
         let report = store
             .verify_with_progress(from, to, keys.as_ref(), &mut |position, events| {
                 bar.show(position, events);
             })
             .await;
-        // The numbers, once the log is whole: every hand decided again by the engine.
+        bar.say("re-deriving every hand, draw and outcome with the engine");
+        let numbers = numbers.await;
         let hands = match &report {
-            Ok(r) if r.first_break.is_none() => {
-                bar.say("re-deriving every hand with the engine");
-                Some(league_app::audit::rederive(&store, from, to).await)
-            }
+            Ok(r) if r.first_break.is_none() => Some(match numbers {
+                Ok(result) => result,
+                Err(e) => return fail(format!("the re-derivation stopped: {e}")),
+            }),
             _ => None,
         };
         bar.clear();

@@ -490,7 +490,12 @@ impl Store {
                 stream_id: e.stream_id.clone(),
             });
         }
-        chains.insert(e.stream_id.clone(), (e.stream_version, e.hash));
+        match chains.get_mut(e.stream_id.as_str()) {
+            Some(head) => *head = (e.stream_version, e.hash),
+            None => {
+                chains.insert(e.stream_id.clone(), (e.stream_version, e.hash));
+            }
+        }
         Ok(None)
     }
 

@@ -142,9 +142,15 @@ pub struct Difference {
     pub message: String,
 }
 
-/// The outcomes `verify` decided again.
+/// The draws and outcomes `verify` decided again.
 #[derive(SimpleObject, Clone, Copy, Debug)]
 pub struct OutcomesRederived {
+    /// Seat and button draws, at the start and at each redraw, from their revealed seeds.
+    pub draws: u64,
+    /// Late entrants' seats, from their revealed seeds.
+    pub late_seats: u64,
+    /// Colour-ups, with their chip races from their revealed seeds.
+    pub colour_ups: u64,
     /// Finishes: every place and prize, from the eliminations, payouts and any deal.
     pub finishes: u64,
     /// Payouts a host set, against the prize pool.
@@ -435,6 +441,9 @@ impl ProofQuery {
             hands_rederived: hands.as_ref().map_or(0, |h| h.hands),
             hands_seeded: hands.as_ref().map_or(0, |h| h.seeded),
             outcomes_rederived: hands.as_ref().map(|h| OutcomesRederived {
+                draws: h.outcomes.draws,
+                late_seats: h.outcomes.late_seats,
+                colour_ups: h.outcomes.colour_ups,
                 finishes: h.outcomes.finishes,
                 payouts: h.outcomes.payouts,
                 deals: h.outcomes.deals,

@@ -176,6 +176,10 @@ pub enum TournamentError {
     Overflow,
     #[error("the tournament is cancelled")]
     Cancelled,
+    /// An auditor's re-derivation ([`super::rederive_outcome`]): the command rebuilt from a
+    /// recorded event decides no event of its kind.
+    #[error("the engine decides no such event")]
+    NothingDecided,
     #[error("a correction's reason must be {}", crate::units::TEXT_RULE)]
     BadReason,
     #[error("player {0} is not out of the tournament")]

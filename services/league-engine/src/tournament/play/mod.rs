@@ -111,11 +111,15 @@ pub fn decide(
     Ok(run.events)
 }
 
-/// What the engine decides, on `state`, for a recorded event that carries money or places:
-/// the payouts a host set (`PayoutsSet`, from its amounts), a deal (`DealMade`, from its
-/// kind and players) and the finish (`TournamentFinished`: every place and prize, from the
-/// eliminations, the payout table or the payouts set, and any deal). `None` for any other
-/// event. An auditor compares it with the recorded event (`league audit verify`).
+/// What the engine decides, on `state`, for a recorded event an auditor re-derives: the
+/// draws, each from the seed it reveals (the seats and buttons at the start,
+/// `TournamentStarted`, and at a redraw, `SeatsRedrawn`; a late entrant's seat,
+/// `PlayerEntered`; a colour-up with its chip race, `ChipsColouredUp`), and the money and
+/// places (the payouts a host set, `PayoutsSet`; a deal, `DealMade`, from its kind and
+/// players; the finish, `TournamentFinished`: every place and prize, from the eliminations,
+/// the payout table or the payouts set, and any deal). The command is rebuilt from the
+/// event; of what it decides, the first event of the recorded event's kind is returned.
+/// `None` for any other event. `league audit verify` compares it with the recorded event.
 pub fn rederive_outcome(
     state: &Tournament,
     recorded: &TournamentEvent,
@@ -126,16 +130,55 @@ pub fn rederive_outcome(
         events: Vec::new(),
     };
     let decided = match recorded {
+        TournamentEvent::TournamentStarted {
+            at,
+            seed,
+            next_commitment,
+            ..
+        } => run.command(&TournamentCommand::Start {
+            at: *at,
+            seed: seed.clone(),
+            next_commitment: *next_commitment,
+        }),
+        TournamentEvent::SeatsRedrawn {
+            seed,
+            next_commitment,
+            ..
+        } => run.command(&TournamentCommand::Redraw {
+            seed: seed.clone(),
+            next_commitment: *next_commitment,
+        }),
+        TournamentEvent::PlayerEntered {
+            player,
+            at,
+            seed,
+            next_commitment,
+            ..
+        } => run.command(&TournamentCommand::LateEntry {
+            player: player.clone(),
+            at: *at,
+            seed: seed.clone(),
+            next_commitment: *next_commitment,
+        }),
+        TournamentEvent::ChipsColouredUp {
+            seed,
+            next_commitment,
+            ..
+        } => run.command(&TournamentCommand::ColourUp {
+            seed: seed.clone(),
+            next_commitment: *next_commitment,
+        }),
         TournamentEvent::PayoutsSet { amounts, .. } => run.set_payouts(amounts),
         TournamentEvent::DealMade { kind, players, .. } => run.deal(*kind, players),
         TournamentEvent::TournamentFinished { .. } => run.finish(),
         _ => return None,
     };
+    let kind = std::mem::discriminant(recorded);
     Some(decided.and_then(|()| {
         run.events
             .into_iter()
-            .next()
-            .ok_or_else(|| TournamentError::BadPayouts("the engine decides nothing".into()))
+            .find(|e| std::mem::discriminant(e) == kind)
+            .ok_or(TournamentError::NothingDecided)
     }))
 }
 
