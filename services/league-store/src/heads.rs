@@ -295,7 +295,7 @@ mod tests {
 
     fn head(size: u64) -> TreeHead {
         let key = SigningKey::from_bytes(&[9; 32]);
-        let root = [size as u8; 32];
+        let root = [u8::try_from(size).unwrap(); 32];
         let at = Timestamp::from_micros(1_700_000_000_000_000);
         TreeHead {
             tree_size: size,

@@ -460,6 +460,8 @@ impl ProofQuery {
 async fn default_size(state: &super::ApiState) -> ApiResult<u64> {
     match state.store.tree_heads().await?.last() {
         Some(h) => Ok(h.tree_size),
-        None => Ok(state.store.sealed_leaves().await?.leaves.len() as u64),
+        None => {
+            Ok(u64::try_from(state.store.sealed_leaves().await?.leaves.len()).unwrap_or(u64::MAX))
+        }
     }
 }

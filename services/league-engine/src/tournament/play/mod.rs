@@ -137,7 +137,7 @@ pub fn rederive_outcome(
             ..
         } => run.command(&TournamentCommand::Start {
             at: *at,
-            seed: seed.clone(),
+            seed: *seed,
             next_commitment: *next_commitment,
         }),
         TournamentEvent::SeatsRedrawn {
@@ -145,7 +145,7 @@ pub fn rederive_outcome(
             next_commitment,
             ..
         } => run.command(&TournamentCommand::Redraw {
-            seed: seed.clone(),
+            seed: *seed,
             next_commitment: *next_commitment,
         }),
         TournamentEvent::PlayerEntered {
@@ -157,7 +157,7 @@ pub fn rederive_outcome(
         } => run.command(&TournamentCommand::LateEntry {
             player: player.clone(),
             at: *at,
-            seed: seed.clone(),
+            seed: *seed,
             next_commitment: *next_commitment,
         }),
         TournamentEvent::ChipsColouredUp {
@@ -165,7 +165,7 @@ pub fn rederive_outcome(
             next_commitment,
             ..
         } => run.command(&TournamentCommand::ColourUp {
-            seed: seed.clone(),
+            seed: *seed,
             next_commitment: *next_commitment,
         }),
         TournamentEvent::PayoutsSet { amounts, .. } => run.set_payouts(amounts),
