@@ -124,6 +124,18 @@ pub fn rederive_outcome(
     state: &Tournament,
     recorded: &TournamentEvent,
 ) -> Option<Result<TournamentEvent, TournamentError>> {
+    if !matches!(
+        recorded,
+        TournamentEvent::TournamentStarted { .. }
+            | TournamentEvent::SeatsRedrawn { .. }
+            | TournamentEvent::PlayerEntered { .. }
+            | TournamentEvent::ChipsColouredUp { .. }
+            | TournamentEvent::PayoutsSet { .. }
+            | TournamentEvent::DealMade { .. }
+            | TournamentEvent::TournamentFinished { .. }
+    ) {
+        return None;
+    }
     let mut copy = state.clone();
     let mut run = Run {
         state: &mut copy,
