@@ -25,10 +25,10 @@ pub enum AuditCommand {
     /// with the engine (every card from its revealed seed, every pot, odd chip and final
     /// stack), every draw (seats, buttons, late seats, chip races, from their seeds), every
     /// finish, payout and deal (places and prizes) and every league result and re-scoring
-    /// (points under every formula version), and name each that differs. Exits 1 if something is broken or differs,
-    /// 2 on an error, and 3
-    /// when `--public-key` is given and the end of the log is covered by no tree head
-    /// signed with it (saying so when those events are younger than the sealing interval).
+    /// (points under every formula version), and name each that differs. Exits 1 if
+    /// something is broken or differs, 2 on an error, and 3 when `--public-key` is given
+    /// and the end of the log is covered by no tree head signed with it (saying so when
+    /// those events are younger than the sealing interval).
     Verify {
         #[command(flatten)]
         db: DatabaseArgs,
