@@ -16,7 +16,7 @@ use league_engine::league::{self, LeagueState};
 use league_engine::tournament::play::{self, Stage, Tournament, TournamentEvent};
 use league_engine::{phh, pokerstars};
 use league_events::{StreamKind, decode};
-use league_store::{LogEntry, RecordedEvent, Store};
+use league_store::{LogEntry, RecordedEvent, Store, TrustedKeys, VerifyReport};
 use serde::Serialize;
 
 use crate::AppError;
@@ -816,6 +816,39 @@ impl std::fmt::Display for Rederived {
             )
         }
     }
+}
+
+/// `league audit verify` whole, for the CLI and the API alike: the chains, seals and signed
+/// heads ([`Store::verify_with_progress`], calling `progress(position, events)`), and, on
+/// another task at the same time, every hand, draw and outcome decided again
+/// ([`rederive`]). The re-derivation counts only when the log has no break (`None`
+/// otherwise: a broken log's figures prove nothing).
+pub async fn verify(
+    store: &Store,
+    from: u64,
+    to: u64,
+    keys: Option<&TrustedKeys>,
+    progress: &mut (dyn FnMut(u64, u64) + Send),
+) -> Result<(VerifyReport, Option<Rederived>), AppError> {
+    let numbers = {
+        let store = store.clone();
+        tokio::spawn(async move { rederive(&store, from, to).await })
+    };
+    let report = match store.verify_with_progress(from, to, keys, progress).await {
+        Ok(report) => report,
+        Err(e) => {
+            numbers.abort();
+            return Err(e.into());
+        }
+    };
+    if report.first_break.is_some() {
+        numbers.abort();
+        return Ok((report, None));
+    }
+    let numbers = numbers
+        .await
+        .map_err(|e| AppError::Other(format!("the re-derivation stopped: {e}")))??;
+    Ok((report, Some(numbers)))
 }
 
 /// Decides again with the engine ([`hand::rederive`]) every hand of the log that started

@@ -155,26 +155,10 @@ pub fn audit(command: AuditCommand) -> ExitCode {
             Err(e) => return fail(e),
         };
         let mut bar = Progress::on_a_terminal(&store).await;
-        // The numbers (every hand, draw and outcome decided again by the engine) on the
-        // other core while the chains are walked; they count once the log is whole.
-        let numbers = {
-            let store = store.clone();
-            tokio::spawn(async move { league_app::audit::rederive(&store, from, to).await })
-        };
-        let report = store
-            .verify_with_progress(from, to, keys.as_ref(), &mut |position, events| {
-                bar.show(position, events);
-            })
-            .await;
-        bar.say("re-deriving every hand, draw and outcome with the engine");
-        let numbers = numbers.await;
-        let hands = match &report {
-            Ok(r) if r.first_break.is_none() => Some(match numbers {
-                Ok(result) => result,
-                Err(e) => return fail(format!("the re-derivation stopped: {e}")),
-            }),
-            _ => None,
-        };
+        let verified = league_app::audit::verify(&store, from, to, keys.as_ref(), &mut |p, n| {
+            bar.show(p, n);
+        })
+        .await;
         bar.clear();
         let saved = if saved_heads.is_empty() {
             Ok(Vec::new())
@@ -182,16 +166,12 @@ pub fn audit(command: AuditCommand) -> ExitCode {
             store.check_saved_heads(&saved_heads, keys.as_ref()).await
         };
         store.close().await;
-        let hands = match hands.transpose() {
-            Ok(hands) => hands,
-            Err(e) => return fail(e),
-        };
         let saved = match saved {
             Ok(s) => s,
             Err(e) => return fail(e),
         };
-        match report {
-            Ok(r) => {
+        match verified {
+            Ok((r, hands)) => {
                 println!("{r}");
                 let saved_failed = print_saved_heads(&saved, keys.is_none());
                 if let Some(hands) = &hands {
@@ -267,12 +247,6 @@ impl Progress {
         let of = self.last.map(|l| format!(" of {l}")).unwrap_or_default();
         let rate = u128::from(events).saturating_mul(1_000) / millis;
         eprint!("\r\x1b[2Kverifying: position {position}{of}, {events} events ({rate}/s)");
-    }
-
-    fn say(&mut self, what: &str) {
-        if self.on {
-            eprint!("\r\x1b[2K{what} ...");
-        }
     }
 
     fn clear(&mut self) {

@@ -390,18 +390,10 @@ impl ProofQuery {
             return Err(ApiError::bad_input("from is after to"));
         }
         let _one = one_at_a_time(state)?;
-        let report = state
-            .store
-            .verify_with_keys(from, to, keys.as_ref())
-            .await?;
-        let hands = match report.first_break {
-            None => Some(
-                league_app::audit::rederive(&state.store, from, to)
-                    .await
-                    .map_err(ApiError::internal)?,
-            ),
-            Some(_) => None,
-        };
+        let (report, hands) =
+            league_app::audit::verify(&state.store, from, to, keys.as_ref(), &mut |_, _| {})
+                .await
+                .map_err(ApiError::internal)?;
         let mut differences = Vec::new();
         let mut differences_elsewhere = 0;
         if let Some(h) = &hands {
