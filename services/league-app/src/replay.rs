@@ -247,15 +247,20 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
         E::PlayersEliminated {
             players,
             tied,
+            ranked,
             rule,
             reason,
             ..
         } => {
             let left = remaining.saturating_sub(players.len());
+            let tied = match (*tied, *ranked) {
+                (false, _) => "",
+                (true, false) => ", tied",
+                (true, true) => ", in this order, tied with the round's other tables",
+            };
             format!(
-                "Out: {}{} ({rule}: {reason}); {left} left",
+                "Out: {}{tied} ({rule}: {reason}); {left} left",
                 names(players),
-                if *tied { ", tied" } else { "" }
             )
         }
         E::ChipsCounted { counts } => {
@@ -411,6 +416,16 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
         ),
         E::EntropyAdded { .. } | E::EntropyMixed { .. } => {
             "Entropy mixed into the next draw's seed".to_owned()
+        }
+        E::VoidHandNotCounted { table, penalised } => {
+            let mut line = format!("The void hand at table {table} is re-dealt: no hand played");
+            if !penalised.is_empty() {
+                line.push_str(&format!(
+                    "; {} still to miss the hand of their penalty",
+                    names(penalised)
+                ));
+            }
+            line
         }
     }
 }

@@ -209,6 +209,152 @@ fn oracle_hand_for_hand_busts_at_separate_tables_share_the_places_and_split_the_
     g.assert_replays();
 }
 
+fn misdeal(table: u32) -> Cmd {
+    Cmd::Hand {
+        table,
+        command: league_engine::hand::Command::Void {
+            reason: league_engine::hand::VoidReason::Misdeal(
+                "the first hole card dealt was exposed".into(),
+            ),
+        },
+    }
+}
+
+#[test]
+fn queensix_irregularities_20_a_misdealt_hand_is_no_hand_of_the_hand_for_hand_round() {
+    // QueenSix, irregularities 20: "If the first or second hole card dealt is exposed, a
+    // misdeal results. The dealer will retrieve the card, reshuffle, and recut the cards."
+    // Glossary: "MISDEAL: A mistake on the dealing of a hand which causes the cards to be
+    // reshuffled and a new hand to be dealt." A round of hand-for-hand is one hand played
+    // at every table: the misdealt hand is not it.
+    for preset in [
+        Preset::QueenSix,
+        Preset::Oracle,
+        Preset::Wph,
+        Preset::Invitational,
+    ] {
+        let mut g = hand_for_hand(preset);
+        let p1 = g.start_hand(1);
+        let events = g.when(misdeal(1));
+        assert!(
+            matches!(events.last(), Some(Ev::VoidHandNotCounted { table: 1, penalised }) if penalised.is_empty()),
+            "{preset:?}: {events:?}"
+        );
+        // Table 2 plays its hand of the round; nobody busts.
+        g.fold_round(2);
+        assert_eq!(
+            g.refused(Cmd::StartHand {
+                table: 2,
+                seed: None,
+                hand_id: None,
+            }),
+            Err::WaitingForHandForHand { waiting: vec![1] },
+            "{preset:?}: table 1 has still to play the round's hand"
+        );
+        // Table 1 re-deals on the same button and plays it; then the next round opens.
+        assert_eq!(g.start_hand(1), p1, "{preset:?}");
+        g.fold_out(1);
+        g.start_hand(2);
+        g.assert_replays();
+    }
+}
+
+/// Six players at two tables of three, four paid. Table 2's big blind wins the small
+/// blind (5,025, 5,000 and 4,975 there); then table 1 loses a player heads-up, which leaves
+/// five: hand-for-hand. Returns the game, table 1's two players and table 2's three by
+/// stack.
+fn bubble_at_three(preset: Preset) -> (Game, [PlayerId; 2], [PlayerId; 3]) {
+    let mut s = schedule(preset, Tracking::Recorded);
+    s.table_size = 3;
+    s.payouts = PayoutTable::new(vec![
+        (1, PayoutStructure::new(vec![10_000]).unwrap()),
+        (
+            6,
+            PayoutStructure::new(vec![4_000, 3_000, 2_000, 1_000]).unwrap(),
+        ),
+    ])
+    .unwrap();
+    let mut g = Game::started(s, 6);
+    let p = g.fold_round(2);
+    let two = [
+        g.player_at(2, p.big_blind),
+        g.player_at(2, p.button),
+        g.player_at(2, p.small_blind),
+    ];
+    assert_eq!(
+        two.iter().map(|p| g.chips(p)).collect::<Vec<_>>(),
+        vec![5025, 5000, 4975]
+    );
+    let p = g.start_hand(1);
+    let (winner, loser) = (g.player_at(1, p.small_blind), g.player_at(1, p.big_blind));
+    g.all_in(1, &[(&winner, "AsAh"), (&loser, "KsKh")], "2c7d9h3s8d");
+    assert!(g.state.hand_for_hand(), "{preset:?}: five left, four paid");
+    let one = g.at_table(1);
+    assert_eq!(one.len(), 2);
+    let one = if g.chips(&one[0]) > g.chips(&one[1]) {
+        [one[0].clone(), one[1].clone()]
+    } else {
+        [one[1].clone(), one[0].clone()]
+    };
+    (g, one, two)
+}
+
+#[test]
+fn on_the_bubble_two_out_in_one_hand_at_one_table_are_placed_by_the_house_rule() {
+    // QueenSix 31: "If multiple players go broke on the same hand, the player starting the
+    // hand with the larger amount of chips finishes in the higher place for prize money and
+    // any other award." Oracle, tournament rule 3: "If two or more players are eliminated
+    // at the same table, the player with the higher chip count will receive higher
+    // finishing place." Invitational 10.1: the better hand finishes higher, then the larger
+    // starting stack. Hand-for-hand changes none of this: only players out at separate
+    // tables share.
+    for (preset, higher) in [
+        (Preset::QueenSix, 1),
+        (Preset::Wph, 1),
+        (Preset::Oracle, 1),
+        (Preset::Invitational, 2),
+    ] {
+        let (mut g, _, [big, middle, small]) = bubble_at_three(preset);
+        g.start_hand(2);
+        // The smaller stack holds the better of the two losing hands.
+        g.all_in(
+            2,
+            &[(&big, "AsAh"), (&middle, "QsQh"), (&small, "KsKh")],
+            "2c7d9h3s8d",
+        );
+        let (above, below) = if higher == 1 {
+            (&middle, &small)
+        } else {
+            (&small, &middle)
+        };
+        assert_eq!(g.place(above), (4, 1), "{preset:?}: the higher of the two");
+        assert_eq!(g.place(below), (5, 1), "{preset:?}");
+        g.assert_replays();
+    }
+}
+
+#[test]
+fn oracle_3_on_the_bubble_players_out_at_separate_tables_share_rank_by_rank() {
+    // Oracle, tournament rule 3: "If two or more players are eliminated at the same table,
+    // the player with the higher chip count will receive higher finishing place. [...]
+    // During “Hand for Hand” play, if two or more players are eliminated at separate
+    // tables, they will split the prizes equally." Two out at table 2 are ranked; the one
+    // out at table 1 in the same round shares with the lower of them.
+    let (mut g, [big_one, short_one], [big, middle, small]) = bubble_at_three(Preset::Oracle);
+    g.start_hand(1);
+    g.start_hand(2);
+    g.all_in(
+        2,
+        &[(&big, "AsAh"), (&middle, "QsQh"), (&small, "KsKh")],
+        "2c7d9h3s8d",
+    );
+    g.all_in(1, &[(&big_one, "AdAc"), (&short_one, "KdKc")], "2s7h9d3c8h");
+    assert_eq!(g.place(&middle), (3, 1), "the higher chip count at table 2");
+    assert_eq!(g.place(&small), (4, 2), "shares with table 1's player");
+    assert_eq!(g.place(&short_one), (4, 2));
+    g.assert_replays();
+}
+
 #[test]
 fn queensix_outside_hand_for_hand_busts_at_separate_tables_take_separate_places() {
     // Oracle, tournament rule 3: "During regular play, if two or more players are
@@ -1128,6 +1274,45 @@ fn wph_47_and_oracle_4_missed_hands_are_players_at_the_table_times_rounds_dealt_
     });
     assert_eq!(penalty_hands(&events), 1, "a one-hand penalty");
     assert!(matches!(&events[0], Ev::PenaltyGiven { rule, .. } if rule == "WPH 47"));
+}
+
+#[test]
+fn wph_47_a_misdealt_hand_is_no_hand_of_a_missed_hands_penalty() {
+    // WPH 47: "For the period of the penalty, the offender shall remain away from the
+    // table but will continue to be dealt in." A misdealt hand is re-dealt (WPH 28; QueenSix
+    // glossary: "a new hand to be dealt"): the offender still misses as many hands.
+    for preset in [Preset::Wph, Preset::Oracle, Preset::QueenSix] {
+        let mut g = Game::started(schedule(preset, Tracking::Recorded), 4);
+        let offender = id(2);
+        g.when(Cmd::Penalise {
+            player: offender.clone(),
+            penalty: Penalty::MissHands(1),
+        });
+        assert_eq!(g.state.player(&offender).unwrap().missed_hands, 1);
+        g.start_hand(1);
+        assert_eq!(g.state.player(&offender).unwrap().missed_hands, 0);
+        let events = g.when(misdeal(1));
+        assert!(
+            matches!(events.last(), Some(Ev::VoidHandNotCounted { penalised, .. }) if *penalised == vec![offender.clone()]),
+            "{preset:?}: {events:?}"
+        );
+        assert_eq!(
+            g.state.player(&offender).unwrap().missed_hands,
+            1,
+            "{preset:?}: the hand is still to miss"
+        );
+        let events = g.when(Cmd::StartHand {
+            table: 1,
+            seed: None,
+            hand_id: None,
+        });
+        assert!(
+            matches!(&events[0], Ev::TableHandStarted { penalised, .. } if *penalised == vec![offender.clone()]),
+            "{preset:?}: dealt in away again"
+        );
+        assert_eq!(g.state.player(&offender).unwrap().missed_hands, 0);
+        g.assert_replays();
+    }
 }
 
 #[test]
@@ -2289,7 +2474,7 @@ fn payouts_must_sum_to_the_pool_and_never_pay_a_place_more_than_the_one_above() 
 #[test]
 fn a_deal_needs_every_remaining_player_and_finishes_the_tournament() {
     use league_engine::tournament::deal::DealKind;
-    let mut g = Game::started(schedule(Preset::QueenSix, Tracking::Results), 7);
+    let mut g = Game::started(schedule(Preset::Oracle, Tracking::Results), 7);
     for n in 5..=7 {
         knock_out(&mut g, &id(n));
     }
@@ -2332,6 +2517,43 @@ fn a_deal_needs_every_remaining_player_and_finishes_the_tournament() {
         assert_eq!(g.finish(&id(n)).2, amounts[n - 1].get());
     }
     assert_eq!(g.finish(&id(5)).2, 0);
+}
+
+#[test]
+fn queensix_33_and_34_the_players_left_cannot_deal_and_the_event_plays_on() {
+    // QueenSix, tournament rules 33: "Private agreements by remaining players in an event
+    // regarding distribution of the prize pool are not allowed." 34: "A tournament event
+    // is expected to be played until completion. A private agreement that removes all
+    // prize money from being at stake in the competition is unethical."
+    use league_engine::tournament::deal::DealKind;
+    for tracking in [Tracking::Results, Tracking::Recorded, Tracking::Dealt] {
+        let g = Game::started(schedule(Preset::QueenSix, tracking), 3);
+        let everyone: Vec<PlayerId> = (1..=3).map(id).collect();
+        for kind in [DealKind::ChipChop, DealKind::Icm] {
+            let refused = g.refused(Cmd::Deal {
+                kind,
+                accepted: everyone.clone(),
+            });
+            assert!(
+                matches!(&refused, Err::DealsNotAllowed { rule } if rule.starts_with("QueenSix 33")),
+                "{refused:?}"
+            );
+        }
+        assert!(g.state.results().is_none(), "still played to completion");
+        assert_eq!(g.state.remaining(), 3);
+    }
+    // The other tournament houses take a deal every player left accepts.
+    for preset in [Preset::Wph, Preset::Oracle, Preset::Invitational] {
+        let mut g = Game::started(schedule(preset, Tracking::Results), 3);
+        let events = g.when(Cmd::Deal {
+            kind: DealKind::ChipChop,
+            accepted: (1..=3).map(id).collect(),
+        });
+        assert!(
+            matches!(events.first(), Some(Ev::DealMade { .. })),
+            "{preset:?}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------

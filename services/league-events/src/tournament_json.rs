@@ -132,6 +132,7 @@ pub(crate) fn tournament_event(payload: &[u8]) -> Option<TournamentEvent> {
             c.lit(b",\"hand\":")?;
             let hand = c.nullable(Cursor::u32)?;
             let tied = c.key_bool(b",\"tied\":")?;
+            let ranked = c.key_bool(b",\"ranked\":")?;
             c.lit(b",\"knockouts\":")?;
             let knockouts = c.list(|c| {
                 let player = c.lit(b"{\"player\":").and_then(|()| c.player())?;
@@ -149,6 +150,7 @@ pub(crate) fn tournament_event(payload: &[u8]) -> Option<TournamentEvent> {
                 table,
                 hand,
                 tied,
+                ranked,
                 knockouts,
                 chips_to,
                 chips,
@@ -934,6 +936,7 @@ mod tests {
                             && plain(&reason);
                         (
                             TournamentEvent::PlayersEliminated {
+                                ranked: hand.is_some(),
                                 players,
                                 table,
                                 hand,
@@ -1205,6 +1208,7 @@ mod tests {
                 table: Some(2),
                 hand: None,
                 tied: false,
+                ranked: false,
                 knockouts: vec![Knockout {
                     player: "pl00430".into(),
                     by: "pl00386".into(),

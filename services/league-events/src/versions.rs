@@ -53,7 +53,8 @@ const fn league(name: &'static str, version: u32) -> EventType {
 /// never removed from this list (old logs hold it); a changed shape raises its version and
 /// adds an upcaster.
 pub const CATALOGUE: &[EventType] = &[
-    tournament("TournamentScheduled", 1),
+    // Version 2 (release 0.7.0) adds the house rules' `deals_allowed`.
+    tournament("TournamentScheduled", 2),
     tournament("PlayerRegistered", 1),
     tournament("PlayerUnregistered", 1),
     tournament("TournamentStarted", 1),
@@ -73,7 +74,8 @@ pub const CATALOGUE: &[EventType] = &[
     tournament("RebuyAnnounced", 1),
     tournament("RebuyMade", 1),
     tournament("AddOnMade", 1),
-    tournament("PlayersEliminated", 1),
+    // Version 2 (release 0.7.0) adds `ranked`.
+    tournament("PlayersEliminated", 2),
     tournament("ChipsCounted", 1),
     tournament("PlayerMoved", 1),
     tournament("TableBroken", 1),
@@ -93,6 +95,8 @@ pub const CATALOGUE: &[EventType] = &[
     // Release 0.3.0: entropy a host or player adds, and the pool a draw mixes in.
     tournament("EntropyAdded", 1),
     tournament("EntropyMixed", 1),
+    // Release 0.7.0: a void hand is not counted as a hand played.
+    tournament("VoidHandNotCounted", 1),
     league("LeagueCreated", 1),
     league("VenueAdded", 1),
     // Release 0.6.0: readable codes beside the ids of a league and its venues.
@@ -171,7 +175,51 @@ pub const UPCASTERS: &[Upcaster] = &[
         from: 1,
         upcast: hand_started_v1_to_v2,
     },
+    Upcaster {
+        kind: StreamKind::Tournament,
+        event_type: "TournamentScheduled",
+        from: 1,
+        upcast: scheduled_v1_to_v2,
+    },
+    Upcaster {
+        kind: StreamKind::Tournament,
+        event_type: "PlayersEliminated",
+        from: 1,
+        upcast: eliminated_v1_to_v2,
+    },
 ];
+
+/// `PlayersEliminated` version 1 (releases 0.1.0 to 0.6.0): players out in one
+/// hand-for-hand round all shared their places, even several out in one hand at one table.
+/// A version 1 elimination reads with `ranked: false`, as it was placed.
+fn eliminated_v1_to_v2(mut value: Value) -> Result<Value, String> {
+    let data = value
+        .pointer_mut("/data")
+        .and_then(Value::as_object_mut)
+        .ok_or("a PlayersEliminated event holds data")?;
+    if data.contains_key("ranked") {
+        return Err("version 1 has no ranked".into());
+    }
+    data.insert("ranked".into(), Value::Bool(false));
+    Ok(value)
+}
+
+/// `TournamentScheduled` version 1 (releases 0.1.0 to 0.6.0): the house rules did not say
+/// whether the players left may agree a deal, and the engine took one under every preset.
+/// A tournament of version 1 reads with `deals_allowed: true`, the rule it was played
+/// under, so its log re-derives as it was decided (QueenSix's schedules of version 2 say
+/// `false`: QueenSix 33).
+fn scheduled_v1_to_v2(mut value: Value) -> Result<Value, String> {
+    let house = value
+        .pointer_mut("/data/schedule/house")
+        .and_then(Value::as_object_mut)
+        .ok_or("a TournamentScheduled event holds data.schedule.house")?;
+    if house.contains_key("deals_allowed") {
+        return Err("version 1 has no deals_allowed".into());
+    }
+    house.insert("deals_allowed".into(), Value::Bool(true));
+    Ok(value)
+}
 
 /// `TableHandStarted` version 1 (releases 0.1.0 to 0.5.0) named no hand id: version 2 may
 /// carry the `hand_id` the command named, and a hand of version 1 reads without one (its id
@@ -541,6 +589,98 @@ mod tests {
         assert!(matches!(
             read(1, odd.as_bytes()),
             Err(DecodeError::Upcast { from: 1, .. })
+        ));
+    }
+
+    /// A QueenSix `TournamentScheduled` as releases 0.1.0 to 0.6.0 wrote it (from the 0.6.0
+    /// golden log) reads as version 2 with deals allowed, as that engine allowed them; a
+    /// schedule of version 2 says what its preset says.
+    #[test]
+    fn a_schedule_of_version_1_reads_with_the_deals_it_was_played_under() {
+        use league_engine::rules::Preset;
+        use league_engine::tournament::play::{TournamentEvent, TournamentRules};
+        let stored = br#"{"type":"TournamentScheduled","data":{"schedule":{"name":"sim 1000","venue":"queens-arms","starts_at":0,"preset":"queensix","house":{"bust_order":"LargerStartingStack","balance":"QueenSix","redraw_at":[3,2,1],"final_table_button_draw":false,"colour_up":"RoundUp","absent_removal":"AfterNewLevelOrHalfHour","penalty_rule":"QueenSix code of conduct"},"tracking":"dealt","pool":{"entry":{"price":2000,"fee":500},"rebuy":{"price":2000,"fee":0},"add_on":{"price":1000,"fee":0},"house":"Fees","guarantee":0},"starting_chips":5000,"chip_unit":25,"levels":[{"Play":{"blinds":{"small_blind":25,"big_blind":50,"ante":"None"},"minutes":20}},{"Play":{"blinds":{"small_blind":50,"big_blind":100,"ante":"None"},"minutes":20}},{"Play":{"blinds":{"small_blind":75,"big_blind":150,"ante":"None"},"minutes":20}},{"Play":{"blinds":{"small_blind":100,"big_blind":200,"ante":{"BigBlind":200}},"minutes":20}},{"Break":{"minutes":10,"colour_up":{"low":25,"high":100}}},{"Play":{"blinds":{"small_blind":200,"big_blind":400,"ante":{"BigBlind":400}},"minutes":20}},{"Play":{"blinds":{"small_blind":300,"big_blind":600,"ante":{"BigBlind":600}},"minutes":20}},{"Play":{"blinds":{"small_blind":500,"big_blind":1000,"ante":{"BigBlind":1000}},"minutes":20}},{"Play":{"blinds":{"small_blind":1000,"big_blind":2000,"ante":{"BigBlind":2000}},"minutes":20}},{"Break":{"minutes":10,"colour_up":{"low":100,"high":1000}}},{"Play":{"blinds":{"small_blind":2000,"big_blind":4000,"ante":{"BigBlind":4000}},"minutes":20}},{"Play":{"blinds":{"small_blind":3000,"big_blind":6000,"ante":{"BigBlind":6000}},"minutes":20}},{"Play":{"blinds":{"small_blind":5000,"big_blind":10000,"ante":{"BigBlind":10000}},"minutes":20}},{"Play":{"blinds":{"small_blind":10000,"big_blind":20000,"ante":{"BigBlind":20000}},"minutes":20}},{"Play":{"blinds":{"small_blind":20000,"big_blind":40000,"ante":{"BigBlind":40000}},"minutes":20}},{"Play":{"blinds":{"small_blind":50000,"big_blind":100000,"ante":{"BigBlind":100000}},"minutes":20}},{"Play":{"blinds":{"small_blind":100000,"big_blind":200000,"ante":{"BigBlind":200000}},"minutes":20}},{"Play":{"blinds":{"small_blind":200000,"big_blind":400000,"ante":{"BigBlind":400000}},"minutes":20}},{"Play":{"blinds":{"small_blind":500000,"big_blind":1000000,"ante":{"BigBlind":1000000}},"minutes":20}}],"table_size":9,"rebuys":{"per_player":2,"from_level":1,"until_level":4,"until_minutes":3,"chips":5000,"max_stack":5000,"after_bust_only":false},"add_ons":{"per_player":1,"from_level":4,"until_level":4,"until_minutes":3,"chips":3000,"max_stack":null,"after_bust_only":false},"reentries":{"per_player":1,"from_level":1,"until_level":3,"until_minutes":3,"chips":5000,"max_stack":null,"after_bust_only":false},"late_registration_until_level":3,"late_registration_until_minutes":3,"payouts":[[1,[10000]],[5,[6500,3500]],[7,[5000,3000,2000]],[11,[4500,2700,1700,1100]],[16,[4000,2500,1600,1100,800]],[21,[3500,2300,1500,1100,900,700]],[31,[3000,2000,1400,1050,850,650,550,500]],[46,[2800,1800,1250,950,750,600,500,450,450,450]],[71,[2500,1600,1100,850,700,570,480,400,340,300,260,240,230,220,210]]],"blind_cap_percent":10,"break_order":[],"draw_commitment":"bea59e4f0041889c1deb311323f57d7b9c7d07ddc24e7549f541c502aee4f71d"}}}"#;
+        let read = |version, bytes: &[u8]| {
+            CODEC.read::<TournamentEvent>(
+                StreamKind::Tournament,
+                "TournamentScheduled",
+                version,
+                bytes,
+                crate::parse_tournament,
+            )
+        };
+        let Ok(TournamentEvent::TournamentScheduled { schedule }) = read(1, stored) else {
+            panic!("not read as a schedule");
+        };
+        assert_eq!(schedule.preset, Preset::QueenSix);
+        assert!(schedule.house.deals_allowed);
+        assert_eq!(schedule.house, {
+            let mut queensix = TournamentRules::for_preset(Preset::QueenSix);
+            queensix.deals_allowed = true;
+            queensix
+        });
+        assert!(!TournamentRules::for_preset(Preset::QueenSix).deals_allowed);
+        // Version 1 lacks the field: read as the current version it is refused.
+        assert!(read(2, stored).is_err());
+        // A version 1 that already says whether deals are allowed is not what those
+        // releases wrote.
+        let odd = String::from_utf8(stored.to_vec()).unwrap().replace(
+            r#""penalty_rule""#,
+            r#""deals_allowed":false,"penalty_rule""#,
+        );
+        assert!(matches!(
+            read(1, odd.as_bytes()),
+            Err(DecodeError::Upcast { from: 1, .. })
+        ));
+        // Version 2 as this release writes it reads as it is.
+        let mut written = schedule.clone();
+        written.house.deals_allowed = false;
+        let bytes = serde_json::to_vec(&TournamentEvent::TournamentScheduled {
+            schedule: written.clone(),
+        })
+        .unwrap();
+        assert!(matches!(
+            read(2, &bytes),
+            Ok(TournamentEvent::TournamentScheduled { schedule }) if *schedule == *written
+        ));
+    }
+
+    /// A `PlayersEliminated` as releases 0.1.0 to 0.6.0 wrote it (from the 0.6.0 golden
+    /// log, and the same shape tied as hand-for-hand wrote it) reads as version 2 unranked:
+    /// every tied player of that version shared.
+    #[test]
+    fn an_elimination_of_version_1_reads_unranked() {
+        use league_engine::tournament::play::TournamentEvent;
+        let stored = br#"{"type":"PlayersEliminated","data":{"players":["pl009"],"table":1,"hand":null,"tied":false,"knockouts":[],"chips_to":null,"chips":0,"rule":"re-buy declined","reason":"the player declined the re-buy"}}"#;
+        let tied = br#"{"type":"PlayersEliminated","data":{"players":["pl003","pl007"],"table":2,"hand":41,"tied":true,"knockouts":[],"chips_to":null,"chips":0,"rule":"hand-for-hand","reason":"out in the same hand-for-hand round: the places and prizes are shared"}}"#;
+        let read = |version, bytes: &[u8]| {
+            CODEC.read::<TournamentEvent>(
+                StreamKind::Tournament,
+                "PlayersEliminated",
+                version,
+                bytes,
+                crate::parse_tournament,
+            )
+        };
+        for (bytes, was_tied) in [(&stored[..], false), (&tied[..], true)] {
+            let Ok(TournamentEvent::PlayersEliminated { tied, ranked, .. }) = read(1, bytes) else {
+                panic!("not read as an elimination");
+            };
+            assert_eq!((tied, ranked), (was_tied, false));
+            // Version 1 lacks the field: read as the current version it is refused.
+            assert!(read(2, bytes).is_err());
+        }
+        let odd = String::from_utf8(tied.to_vec())
+            .unwrap()
+            .replace(r#""tied":true"#, r#""tied":true,"ranked":true"#);
+        assert!(matches!(
+            read(1, odd.as_bytes()),
+            Err(DecodeError::Upcast { from: 1, .. })
+        ));
+        // Version 2 as this release writes it reads as it is.
+        assert!(matches!(
+            read(2, odd.as_bytes()),
+            Ok(TournamentEvent::PlayersEliminated { ranked: true, .. })
         ));
     }
 

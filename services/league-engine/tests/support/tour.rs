@@ -327,6 +327,13 @@ impl Game {
     /// Plays a hand in which everyone folds to the big blind.
     pub fn fold_round(&mut self, table: u32) -> Positions {
         let positions = self.start_hand(table);
+        self.fold_out(table);
+        positions
+    }
+
+    /// Plays the hand in progress at a table: everyone folds to the big blind (who
+    /// checks where they may).
+    pub fn fold_out(&mut self, table: u32) {
         while let Some(seat) = self.hand(table).to_act() {
             let legal = self.hand(table).legal_actions().unwrap();
             let action = if legal.can_check {
@@ -340,7 +347,6 @@ impl Game {
             });
         }
         assert!(self.hand(table).is_over());
-        positions
     }
 
     /// The positions of the next hand at a table, worked out as the dealer would.

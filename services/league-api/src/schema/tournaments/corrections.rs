@@ -97,8 +97,10 @@ impl CorrectionMutation {
 
     /// Voids the hand in progress at a table (dealt or recorded tracking): every chip put
     /// in returns to the seat that put it in, and the next hand is re-dealt with the same
-    /// button and blinds. A misdeal only before the house's cut-off; a defective deck or a
-    /// duplicate card whenever it is found. The venue's staff.
+    /// button and blinds. The void hand is no hand played: it is not the table's hand of a
+    /// hand-for-hand round, and a player serving a missed-hands penalty still has it to
+    /// miss. A misdeal only before the house's cut-off; a defective deck or a duplicate card
+    /// whenever it is found. The venue's staff.
     async fn void_hand(
         &self,
         ctx: &Context<'_>,

@@ -887,7 +887,9 @@ impl TournamentMutation {
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
-    /// A deal at the final table, accepted by every remaining player.
+    /// A deal at the final table, accepted by every remaining player: the prizes left are
+    /// shared out and the tournament ends. Refused (`RULE_VIOLATION`, naming the rule)
+    /// where the house takes no deals (QueenSix 33).
     async fn deal(
         &self,
         ctx: &Context<'_>,

@@ -15,6 +15,7 @@ impl Run<'_> {
             table,
             hand: None,
             tied: false,
+            ranked: false,
             knockouts: Vec::new(),
             chips_to: None,
             chips: Chips::ZERO,
@@ -112,14 +113,22 @@ impl Run<'_> {
             group.sort_by_key(|g| std::cmp::Reverse(g.1));
         }
         let chips: Chips = group.iter().map(|(_, c)| c).sum();
-        let table = self.seated(group[0].0.as_str()).ok().map(|(t, _)| t);
+        let tables: BTreeSet<u32> = group
+            .iter()
+            .filter_map(|(id, _)| self.seated(id.as_str()).ok().map(|(t, _)| t))
+            .collect();
+        let table = tables.first().copied();
         let hfh = self.state.hand_for_hand.is_some();
+        // Hand-for-hand: several out at one table are ranked by the house's rule; out at
+        // several tables, they share.
+        let ranked = hfh && tables.len() == 1 && group.len() > 1;
         let knocked: Vec<PlayerId> = group.iter().map(|(id, _)| id.clone()).collect();
         self.emit(TournamentEvent::PlayersEliminated {
             players: knocked,
             table,
             hand: None,
             tied: hfh,
+            ranked,
             knockouts: by
                 .map(|by| {
                     group
@@ -133,12 +142,19 @@ impl Run<'_> {
                 .unwrap_or_default(),
             chips_to: by.cloned(),
             chips: if by.is_some() { chips } else { Chips::ZERO },
-            rule: if hfh {
+            rule: if hfh && !ranked {
                 "hand-for-hand".into()
             } else {
                 rule.into()
             },
-            reason: "recorded by the host".into(),
+            reason: if hfh {
+                format!(
+                    "recorded by the host; {}",
+                    super::hands::HAND_FOR_HAND_SHARED
+                )
+            } else {
+                "recorded by the host".into()
+            },
         });
         self.settle()
     }

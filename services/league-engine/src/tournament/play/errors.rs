@@ -148,6 +148,8 @@ pub enum TournamentError {
         crate::units::listed(missing)
     )]
     DealNotAccepted { missing: Vec<PlayerId> },
+    #[error("the house takes no deals: {rule}")]
+    DealsNotAllowed { rule: String },
     #[error(
         "{player} (table {table}) cannot be knocked out by {by} (table {by_table}): a knockout \
          is by a player at the same table"

@@ -181,12 +181,18 @@ pub enum TournamentEvent {
         at: Millis,
     },
     /// Players out together, best finish first; `tied` when they share their places
-    /// (hand-for-hand).
+    /// (hand-for-hand) with the other players out in the same hand-for-hand round.
     PlayersEliminated {
         players: Vec<PlayerId>,
         table: Option<u32>,
         hand: Option<u32>,
         tied: bool,
+        /// With `tied`: the players went out at one table in one hand, and the house's rule
+        /// ranked them, best first (QueenSix 31, Oracle tournament rule 3, invitational
+        /// 10.1); they share only with players out at the other tables in the same round,
+        /// the lowest of each table sharing the lowest places. Without it every tied player
+        /// shares. Version 2 (release 0.7.0); every tied elimination before was unranked.
+        ranked: bool,
         /// Who knocked each player out, where known.
         knockouts: Vec<Knockout>,
         /// Results tracking: the player given the eliminated players' chips, and how many.
@@ -284,6 +290,16 @@ pub enum TournamentEvent {
         from: Option<PlayerId>,
         /// Why, as the staff gave it.
         reason: String,
+    },
+    /// A void hand (`HandVoided`) is no hand played: it is re-dealt with the same button
+    /// and blinds, it is not the table's hand of a hand-for-hand round, and each player
+    /// listed, dealt in while serving a missed-hands penalty, has that hand still to miss
+    /// (QueenSix, irregularities 20 and the glossary: a misdeal "causes the cards to be
+    /// reshuffled and a new hand to be dealt"). Written since release 0.7.0: a void of an
+    /// earlier release counted as a hand played, and reads so.
+    VoidHandNotCounted {
+        table: u32,
+        penalised: Vec<PlayerId>,
     },
     /// Entropy a host or player added for the next draw: `sha256` of what they gave. It is
     /// pooled (`pool = sha256(pool || entropy)`, from 32 zero bytes) until a draw mixes it in.

@@ -45,7 +45,12 @@ impl Tournament {
     /// reinstatement).
     fn take_back_bust(&mut self, player: &PlayerId) {
         for bust in &mut self.busts {
-            bust.players.retain(|p| p != player);
+            if let Some(i) = bust.players.iter().position(|p| p == player) {
+                bust.players.remove(i);
+                if i < bust.ranks.len() {
+                    bust.ranks.remove(i);
+                }
+            }
         }
         self.busts.retain(|b| !b.players.is_empty());
     }
@@ -242,10 +247,20 @@ impl Tournament {
                 t.big_blinds.push(positions.big_blind);
                 t.hand = Some(Box::new(HandState::new()));
                 t.hand_start = starts;
+                t.penalised.clone_from(penalised);
                 t.awards.clear();
                 t.blinds = Some(*blinds);
             }
             TournamentEvent::HandEvent { table, event } => self.apply_hand(*table, event),
+            TournamentEvent::VoidHandNotCounted { table, penalised } => {
+                if let Some(hfh) = self.hand_for_hand.as_mut() {
+                    hfh.played.remove(table);
+                }
+                for id in penalised {
+                    let p = self.entrant(id.as_str());
+                    p.missed_hands = p.missed_hands.saturating_add(1);
+                }
+            }
             TournamentEvent::PlayerBusted {
                 player,
                 table,
@@ -309,6 +324,7 @@ impl Tournament {
             TournamentEvent::PlayersEliminated {
                 players,
                 tied,
+                ranked,
                 knockouts,
                 chips_to,
                 chips,
@@ -363,14 +379,24 @@ impl Tournament {
                     None => self.unallocated += freed,
                 }
                 let round = self.hand_for_hand.as_ref().map(|h| h.round);
+                // Ranked players: the first (best) has the highest rank, the last 0.
+                let ranks = players.iter().enumerate().map(|(i, _)| {
+                    if *ranked {
+                        u32::try_from(players.len() - 1 - i).unwrap_or(u32::MAX)
+                    } else {
+                        0
+                    }
+                });
                 match self.busts.last_mut() {
                     Some(last) if *tied && last.tied && last.round == round && round.is_some() => {
                         last.players.extend(players.iter().cloned());
+                        last.ranks.extend(ranks);
                     }
                     _ => self.busts.push(Bust {
                         players: players.clone(),
                         tied: *tied,
                         round: if *tied { round } else { None },
+                        ranks: if *tied { ranks.collect() } else { Vec::new() },
                     }),
                 }
             }

@@ -193,11 +193,21 @@ impl Run<'_> {
         let Some(hand) = table.hand.as_deref().filter(|h| !h.is_over()) else {
             return Err(TournamentError::NoHandInProgress { table: number });
         };
+        let penalised = table.penalised.clone();
         let hand_events = hand::decide(hand, command)?;
+        let voided = hand_events
+            .iter()
+            .any(|e| matches!(e, HandEvent::HandVoided { .. }));
         for event in hand_events {
             self.emit(TournamentEvent::HandEvent {
                 table: number,
                 event,
+            });
+        }
+        if voided {
+            self.emit(TournamentEvent::VoidHandNotCounted {
+                table: number,
+                penalised,
             });
         }
         self.after_hand(number)
@@ -302,25 +312,30 @@ impl Run<'_> {
                     })
                 })
                 .collect();
+            // Hand-for-hand: ranked at this table by the house's rule, and sharing with the
+            // players out at the other tables in the same round.
             let hfh = self.state.hand_for_hand.is_some();
-            let (rule, reason) = if hfh {
-                (
-                    "hand-for-hand",
-                    "out in the same hand-for-hand round: the places and prizes are shared",
-                )
+            let reason = match (hfh, players.len()) {
+                (false, _) => reason.to_owned(),
+                (true, 1) => HAND_FOR_HAND_SHARED.to_owned(),
+                (true, _) => format!("{reason}; {HAND_FOR_HAND_SHARED}"),
+            };
+            let rule = if hfh && players.len() == 1 {
+                "hand-for-hand"
             } else {
-                (rule, reason)
+                rule
             };
             self.emit(TournamentEvent::PlayersEliminated {
                 players,
                 table: Some(number),
                 hand: Some(hand_no),
                 tied: hfh,
+                ranked: hfh,
                 knockouts,
                 chips_to: None,
                 chips: Chips::ZERO,
                 rule: rule.into(),
-                reason: reason.into(),
+                reason,
             });
         }
         self.settle()
@@ -344,3 +359,7 @@ impl Run<'_> {
         }
     }
 }
+
+/// Why players out in a hand-for-hand round share their places.
+pub(super) const HAND_FOR_HAND_SHARED: &str = "out in a hand-for-hand round: players out at other tables in the round share the places \
+     and prizes, rank by rank";

@@ -167,6 +167,12 @@ impl Run<'_> {
 
     pub(super) fn deal(&mut self, kind: DealKind, accepted: &[PlayerId]) -> Result<()> {
         self.running()?;
+        let schedule = self.schedule()?;
+        if !schedule.house.deals_allowed {
+            return Err(TournamentError::DealsNotAllowed {
+                rule: deals_rule(schedule.preset).into(),
+            });
+        }
         if let Some((&table, _)) = self.state.tables.iter().find(|(_, t)| t.in_hand()) {
             return Err(TournamentError::HandInProgress { table });
         }
@@ -282,5 +288,16 @@ impl Run<'_> {
             .collect();
         self.emit(TournamentEvent::TournamentFinished { pool, results });
         Ok(())
+    }
+}
+
+/// The rule a house that takes no deals names.
+fn deals_rule(preset: Preset) -> &'static str {
+    match preset {
+        Preset::QueenSix => {
+            "QueenSix 33: private agreements by remaining players in an event regarding \
+             distribution of the prize pool are not allowed"
+        }
+        _ => "this tournament's house rules take no deals",
     }
 }

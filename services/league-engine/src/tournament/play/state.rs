@@ -113,6 +113,9 @@ pub struct Table {
     pub(super) hand_ordinal: u32,
     /// Seats dealt in with their starting stacks.
     pub(super) hand_start: Vec<(Seat, Chips)>,
+    /// The players the current (or last) hand was dealt to while they served a
+    /// missed-hands penalty.
+    pub(super) penalised: Vec<PlayerId>,
     /// For each pot of the last hand: who could win it and its first winner.
     pub(super) awards: Vec<(Vec<Seat>, Option<Seat>)>,
     /// The forced bets of the current (or last) hand, as it started with them (capped
@@ -178,6 +181,9 @@ pub struct Bust {
     pub tied: bool,
     /// The hand-for-hand round, when busted hand-for-hand.
     pub round: Option<u32>,
+    /// For tied players, each one's rank in the round from the lowest (0): players of one
+    /// rank share their places, a higher rank finishes above a lower one.
+    pub ranks: Vec<u32>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -447,12 +453,29 @@ impl Tournament {
         }
         let mut above = remaining;
         for bust in self.busts.iter().rev() {
-            for (i, player) in bust.players.iter().enumerate() {
-                let place = if bust.tied { above + 1 } else { above + i + 1 };
-                let shared = if bust.tied { bust.players.len() } else { 1 };
-                out.push((player.clone(), count(place), count(shared)));
+            if !bust.tied {
+                for (i, player) in bust.players.iter().enumerate() {
+                    out.push((player.clone(), count(above + i + 1), 1));
+                }
+                above += bust.players.len();
+                continue;
             }
-            above += bust.players.len();
+            // Tied: the highest rank first, each rank sharing its places.
+            let rank = |i: usize| bust.ranks.get(i).copied().unwrap_or(0);
+            let top = (0..bust.players.len()).map(rank).max().unwrap_or(0);
+            for r in (0..=top).rev() {
+                let sharing: Vec<&PlayerId> = bust
+                    .players
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| rank(i) == r)
+                    .map(|(_, p)| p)
+                    .collect();
+                for player in &sharing {
+                    out.push(((*player).clone(), count(above + 1), count(sharing.len())));
+                }
+                above += sharing.len();
+            }
         }
         out
     }

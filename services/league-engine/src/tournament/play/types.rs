@@ -132,6 +132,12 @@ pub struct TournamentRules {
     pub absent_removal: AbsentRemoval,
     /// The rule named in penalty events.
     pub penalty_rule: String,
+    /// Whether the players left may agree a deal that shares out the prizes and ends the
+    /// event (QueenSix 33: "Private agreements by remaining players in an event regarding
+    /// distribution of the prize pool are not allowed"; 34: an agreement that removes all
+    /// prize money from being at stake is unethical). Tournaments scheduled before release
+    /// 0.7.0 read with `true`: the engine took deals under every preset then.
+    pub deals_allowed: bool,
 }
 
 impl TournamentRules {
@@ -145,6 +151,7 @@ impl TournamentRules {
                 colour_up: ColourUpPolicy::RoundUp,
                 absent_removal: AbsentRemoval::AfterNewLevelOrHalfHour,
                 penalty_rule: "QueenSix code of conduct".into(),
+                deals_allowed: false,
             },
             Preset::Wph => TournamentRules {
                 bust_order: BustOrder::LargerStartingStack,
@@ -154,6 +161,7 @@ impl TournamentRules {
                 colour_up: ColourUpPolicy::RoundUp,
                 absent_removal: AbsentRemoval::Director,
                 penalty_rule: "WPH 47".into(),
+                deals_allowed: true,
             },
             Preset::Oracle => TournamentRules {
                 bust_order: BustOrder::LargerStartingStack,
@@ -163,6 +171,7 @@ impl TournamentRules {
                 colour_up: ColourUpPolicy::ChipRace,
                 absent_removal: AbsentRemoval::Director,
                 penalty_rule: "Oracle tournament rule 4".into(),
+                deals_allowed: true,
             },
             Preset::Invitational => TournamentRules {
                 bust_order: BustOrder::BetterHandThenStack,
@@ -172,6 +181,7 @@ impl TournamentRules {
                 colour_up: ColourUpPolicy::ChipRace,
                 absent_removal: AbsentRemoval::Director,
                 penalty_rule: "director's discretion".into(),
+                deals_allowed: true,
             },
             Preset::Hippodrome | Preset::Wsop => TournamentRules {
                 bust_order: BustOrder::LargerStartingStack,
@@ -181,6 +191,7 @@ impl TournamentRules {
                 colour_up: ColourUpPolicy::ChipRace,
                 absent_removal: AbsentRemoval::Director,
                 penalty_rule: "director's discretion".into(),
+                deals_allowed: true,
             },
         }
     }
