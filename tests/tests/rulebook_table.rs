@@ -30,8 +30,9 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The names of the workspace's test functions: a `fn` under `#[test]` or
-/// `#[tokio::test(...)]` (other attributes between), or inside a `proptest!` block.
+/// The names of the workspace's test functions: a `fn` under `#[test]`,
+/// `#[tokio::test(...)]` or `#[actix_web::test]` (other attributes between), inside a
+/// `proptest!` block, or a scenario `on_every_backend!` runs on each backend.
 fn test_functions() -> BTreeSet<String> {
     let mut files = Vec::new();
     for dir in ["services", "tests"] {
@@ -42,12 +43,42 @@ fn test_functions() -> BTreeSet<String> {
         let text = std::fs::read_to_string(&file).unwrap_or_default();
         let mut test_attribute = false;
         let mut in_proptest = false;
+        let mut in_backends = false;
         for line in text.lines() {
             let line = line.trim();
             if line.starts_with("proptest!") {
                 in_proptest = true;
             }
-            if line == "#[test]" || line.starts_with("#[tokio::test") {
+            if let Some((_, listed)) = line.split_once("on_every_backend!(")
+                && !line.starts_with("macro_rules")
+                && !line.contains('"')
+            {
+                match listed.strip_suffix(");") {
+                    // On one line: `on_every_backend!(a, b);`.
+                    Some(listed) => names.extend(
+                        listed
+                            .split(',')
+                            .map(str::trim)
+                            .filter(|n| !n.is_empty())
+                            .map(str::to_owned),
+                    ),
+                    None => in_backends = true,
+                }
+                continue;
+            }
+            if in_backends {
+                if line.starts_with(')') {
+                    in_backends = false;
+                } else {
+                    names.insert(line.trim_end_matches(',').to_owned());
+                }
+                continue;
+            }
+            if line == "#[test]"
+                || line.starts_with("#[tokio::test")
+                || line.starts_with("#[actix_web::test")
+                || line.starts_with("#[::actix_web::test")
+            {
                 test_attribute = true;
                 continue;
             }
