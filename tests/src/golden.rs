@@ -6,10 +6,11 @@
 //! season whose formula is changed (re-scoring it), players renamed, merged and unmerged,
 //! a result amended; tournaments under every tournament preset and in every tracking mode
 //! (dealt, recorded, results-only), and one where the floor rules (a walk-in unregistered,
-//! an absent entrant removed, a hand voided, an out-of-turn action, an under-sized raise
-//! ruled a call, payouts set by hand, a deal); a player reinstated after a mistaken
-//! elimination, and a tournament cancelled after some play. The log is sealed and its tree heads signed
-//! with [`signing_key`], a key published for this purpose only. Beside the database,
+//! an absent entrant removed, a hand voided, an out-of-turn action, the clock called and
+//! run out, an under-sized raise ruled a call, payouts set by hand, a deal); a player
+//! reinstated after a mistaken elimination, and a tournament cancelled after some play.
+//! The log is sealed and its tree heads signed with [`signing_key`], a key published for
+//! this purpose only. Beside the database,
 //! `read_models.json` holds every read model the log projects to, and `public_key.hex` the
 //! key that verifies it.
 //!
@@ -190,7 +191,12 @@ async fn tournament(
         }
     }
     let mut to_rule = if rulings.hands {
-        vec![Ruling::Misdeal, Ruling::Undersized, Ruling::OutOfTurn]
+        vec![
+            Ruling::Clock,
+            Ruling::Misdeal,
+            Ruling::Undersized,
+            Ruling::OutOfTurn,
+        ]
     } else {
         Vec::new()
     };
@@ -301,6 +307,8 @@ enum Ruling {
     Misdeal,
     Undersized,
     OutOfTurn,
+    /// The clock called on the seat to act, and run out.
+    Clock,
 }
 
 impl Ruling {
@@ -316,6 +324,22 @@ impl Ruling {
             let Some(legal) = hand.legal_actions() else {
                 continue;
             };
+            if let Ruling::Clock = self {
+                let (now, _, _) = sim.state.clock();
+                let call = TournamentCommand::CallClock {
+                    table,
+                    seat: legal.seat,
+                    at: now,
+                };
+                if sim.send(&call).is_err() {
+                    continue;
+                }
+                let expires = sim.state.tables()[&table]
+                    .clock()
+                    .map_or(now, |c| c.expires_at);
+                sim.send(&TournamentCommand::ClockRanOut { table, at: expires })?;
+                return Ok(true);
+            }
             let command = match self {
                 // Before anyone acts: the first seat to act is still the first.
                 Ruling::Misdeal if hand.street() == league_engine::hand::Street::Preflop => {
@@ -354,7 +378,7 @@ impl Ruling {
                         action: Action::Fold,
                     }
                 }
-                Ruling::Misdeal => continue,
+                Ruling::Misdeal | Ruling::Clock => continue,
             };
             if sim
                 .send(&TournamentCommand::Hand { table, command })

@@ -641,6 +641,8 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         ("recordTournamentResult", "recordTournamentResult(input: {leagueId: \"apl\", tournamentId: \"t1\", season: \"s1\", day: 1})".into(), May::Staff),
         ("amendTournament", format!("amendTournament(input: {{leagueId: \"apl\", outcome: {}, reason: \"corrected\"}})", graphql_json(&outcome)), May::Staff),
         ("reinstate", "reinstate(input: {tournamentId: \"m1\", player: \"cat\", reason: \"a mistake\"})".into(), May::Staff),
+        ("callClock", format!("callClock(input: {{tournamentId: \"m1\", table: 1, seat: {ann}}})"), May::Staff),
+        ("actOutOfTurn", format!("actOutOfTurn(input: {{tournamentId: \"m1\", table: 1, seat: {ann}, action: RAISE_TO, amount: 999999999}})"), May::Staff),
         ("voidHand", "voidHand(input: {tournamentId: \"m1\", table: 1, kind: MISDEAL, reason: \"a card exposed\"})".into(), May::Staff),
         // Last: the tournament is over for every case after it.
         ("addEntropy", "addEntropy(input: {tournamentId: \"m1\", entropy: \"4d1c\"})".into(), May::StaffOrEntrant),

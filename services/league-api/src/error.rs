@@ -206,6 +206,11 @@ fn tournament_error(e: TournamentError) -> ApiError {
             ApiError::not_found(message)
         }
         TournamentError::BadSchedule(_) => ApiError::bad_field("schedule", message),
+        TournamentError::BreaksPreset { field, rule, .. } => {
+            ApiError::client(code::CONTRADICTS_PRESET, message)
+                .with_field(format!("schedule.{field}"))
+                .with("rule", rule)
+        }
         TournamentError::BadReason => ApiError::bad_field("reason", message),
         TournamentError::Cancelled => ApiError::client(code::TOURNAMENT_CANCELLED, message),
         TournamentError::AlreadyScheduled => {

@@ -1,6 +1,8 @@
 //! The tournament clock, run by the server: when a level's time is up, its end is appended
 //! as the engine's `AdvanceLevel` at the moment the level was due to end, so the clock
-//! keeps time whether or not a host is watching.
+//! keeps time whether or not a host is watching. The clock the floor calls on a player to
+//! act (`CallClock`) runs here too: when it runs out, the engine's `ClockRanOut` kills the
+//! player's hand.
 //!
 //! A paused clock waits; a clock that a restart (or an outage) left behind catches up one
 //! level per tick, each level starting at its scheduled moment, since the events are where
@@ -34,40 +36,54 @@ pub fn level_due_at(t: &Tournament) -> Option<Millis> {
     league_projections::views::level_ends_at(t)
 }
 
+/// The first table of `t` whose called clock has run out by `now`.
+pub fn clock_out(t: &Tournament, now: Millis) -> Option<u32> {
+    t.tables()
+        .iter()
+        .find(|(_, table)| table.clock().is_some_and(|c| c.expires_at <= now))
+        .map(|(number, _)| *number)
+}
+
 /// One tick at `now`: every tournament whose level is due advances one level, dated when it
-/// was due. Returns the tournaments advanced (ids); a tournament another instance advanced
-/// first is skipped.
+/// was due; else, where a clock called on a player has run out, that player's hand is
+/// killed (one table per tournament a tick). Returns the tournaments changed (ids); a
+/// tournament another instance changed first is skipped.
 pub async fn tick(store: &Store, live: &Live, now: Millis) -> Result<Vec<String>, AppError> {
-    // Decided on the projection, under its lock; appended after. Each with the version of
-    // the event that set the clock, the cause of the level's end.
-    let due: Vec<(String, u64, u64, Vec<NewEvent>)> = {
+    // Decided on the projection, under its lock; appended after. A level's end with the
+    // version of the event that set the clock, its cause.
+    let due: Vec<(String, u64, Option<u64>, Vec<NewEvent>)> = {
         let p = live.read();
         let mut due = Vec::new();
         for (stream, t) in p.tournaments() {
-            let Some(at) = level_due_at(t).filter(|at| *at <= now) else {
-                continue;
+            let (command, cause) = match level_due_at(t).filter(|at| *at <= now) {
+                Some(at) => (
+                    TournamentCommand::AdvanceLevel { at },
+                    Some(p.clock_set_at(stream)),
+                ),
+                None => match clock_out(t, now) {
+                    Some(table) => (TournamentCommand::ClockRanOut { table, at: now }, None),
+                    None => continue,
+                },
             };
-            match play::decide(t, &TournamentCommand::AdvanceLevel { at }) {
+            match play::decide(t, &command) {
                 Ok(events) => {
                     let events = events.iter().map(encode).collect::<Result<Vec<_>, _>>()?;
-                    due.push((
-                        stream.clone(),
-                        p.version(stream),
-                        p.clock_set_at(stream),
-                        events,
-                    ));
+                    due.push((stream.clone(), p.version(stream), cause, events));
                 }
-                Err(e) => tracing::debug!(stream = %stream, "the clock cannot advance: {e}"),
+                Err(e) => tracing::debug!(stream = %stream, "the clock cannot act: {e}"),
             }
         }
         due
     };
     let mut advanced = Vec::new();
     for (stream, version, cause, events) in due {
-        let causation_id = store
-            .event_at(&stream, cause)
-            .await?
-            .map(|e| e.id().to_string());
+        let causation_id = match cause {
+            Some(cause) => store
+                .event_at(&stream, cause)
+                .await?
+                .map(|e| e.id().to_string()),
+            None => None,
+        };
         let metadata = Metadata {
             actor: Some(ACTOR.to_owned()),
             correlation_id: None,
@@ -86,7 +102,7 @@ pub async fn tick(store: &Store, live: &Live, now: Millis) -> Result<Vec<String>
                 live.reach(appended.last_position, crate::commands::READ_YOUR_WRITE)
                     .await?;
                 let id = StreamKind::Tournament.id_of(&stream).unwrap_or(&stream);
-                tracing::info!(tournament = id, "the clock started the next level");
+                tracing::info!(tournament = id, "the clock acted");
                 advanced.push(id.to_owned());
             }
             // Someone (a host, another instance) changed the tournament first: decided

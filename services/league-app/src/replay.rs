@@ -417,6 +417,16 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
         E::EntropyAdded { .. } | E::EntropyMixed { .. } => {
             "Entropy mixed into the next draw's seed".to_owned()
         }
+        E::ClockCalled {
+            table,
+            seat,
+            at,
+            expires_at,
+        } => format!(
+            "The clock is called on seat {} at table {table}: {} s to act",
+            u32::from(*seat) + 1,
+            expires_at.saturating_sub(*at) / 1000
+        ),
         E::VoidHandNotCounted { table, penalised } => {
             let mut line = format!("The void hand at table {table} is re-dealt: no hand played");
             if !penalised.is_empty() {

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use league_app::clock::{level_due_at, tick};
+use league_app::clock::{clock_out, level_due_at, tick};
 use league_app::commands::{Caller, Command, execute};
 use league_app::live::Live;
 use league_engine::deck::Seed;
@@ -36,8 +36,13 @@ async fn send(store: &Store, live: &Live, command: TournamentCommand) {
 
 /// A running tournament whose first level (20 minutes) started at `START`.
 async fn running(store: &Store, live: &Live) {
+    running_as(store, live, Preset::Wsop, Tracking::Results).await;
+}
+
+/// As [`running`], under `preset`, tracked as `tracking`.
+async fn running_as(store: &Store, live: &Live, preset: Preset, tracking: Tracking) {
     let draw = Seed::from_bytes([7; 32]);
-    let schedule = weekly_schedule("crown", Preset::Wsop, Tracking::Results, draw.commitment());
+    let schedule = weekly_schedule("crown", preset, tracking, draw.commitment());
     send(store, live, TournamentCommand::Schedule(Box::new(schedule))).await;
     for p in ["ann", "bob", "cy"] {
         send(
@@ -208,6 +213,125 @@ async fn the_clock(backend: Backend, url: Option<&str>) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_clock_on_sqlite() {
     the_clock(Backend::Sqlite, None).await;
+    a_called_clock(Backend::Sqlite, None).await;
+}
+
+/// The clock the floor calls on a player to act: WPH 20 gives "one minute" and a final
+/// ten-second count; the server kills the hand when that runs out, not a moment before,
+/// and a player who acts in time stops it.
+async fn a_called_clock(backend: Backend, url: Option<&str>) {
+    use league_engine::hand::{Action, Command as HandCommand, Event as HandEvent, FoldReason};
+    use league_engine::tournament::play::{TournamentError, TournamentEvent};
+    let scratch = Scratch::new(backend, url).await.unwrap();
+    let store = scratch.open().await.unwrap();
+    let live = Live::spawn(store.clone());
+    running_as(&store, &live, Preset::Wph, Tracking::Recorded).await;
+    let table = 1;
+    send(
+        &store,
+        &live,
+        TournamentCommand::StartHand {
+            table,
+            seed: None,
+            hand_id: None,
+        },
+    )
+    .await;
+    let to_act = || {
+        live.read().tournament(STREAM).unwrap().tables()[&table]
+            .hand()
+            .unwrap()
+            .to_act()
+            .unwrap()
+    };
+    let first = to_act();
+    let called = START + 2 * MINUTE;
+    // Called on a seat that is not to act: refused.
+    let other = Command::Tournament {
+        id: ID.into(),
+        command: Box::new(TournamentCommand::CallClock {
+            table,
+            seat: first + 1,
+            at: called,
+        }),
+    };
+    let refused = execute(&store, &live, &other, &Caller::default()).await;
+    assert!(
+        matches!(
+            refused,
+            Err(league_app::AppError::Tournament(TournamentError::Hand(_)))
+        ),
+        "{refused:?}"
+    );
+    // Called on the player to act, who acts in time: the clock stops.
+    send(
+        &store,
+        &live,
+        TournamentCommand::CallClock {
+            table,
+            seat: first,
+            at: called,
+        },
+    )
+    .await;
+    let expires = called + 70_000;
+    {
+        let p = live.read();
+        let clock = p.tournament(STREAM).unwrap().tables()[&table].clock().copied();
+        assert_eq!(clock.map(|c| (c.seat, c.expires_at)), Some((first, expires)));
+    }
+    send(
+        &store,
+        &live,
+        TournamentCommand::Hand {
+            table,
+            command: HandCommand::Act {
+                seat: first,
+                action: Action::Call,
+            },
+        },
+    )
+    .await;
+    assert!(clock_out(live.read().tournament(STREAM).unwrap(), expires + MINUTE).is_none());
+    assert!(tick(&store, &live, expires + MINUTE).await.unwrap().is_empty());
+    // Called on the next player, who does not act: nothing a moment before it runs out,
+    // then the hand is dead, by the clock.
+    let second = to_act();
+    send(
+        &store,
+        &live,
+        TournamentCommand::CallClock {
+            table,
+            seat: second,
+            at: called + MINUTE,
+        },
+    )
+    .await;
+    let expires = called + MINUTE + 70_000;
+    assert!(tick(&store, &live, expires - 1).await.unwrap().is_empty());
+    assert_eq!(tick(&store, &live, expires).await.unwrap(), [ID]);
+    caught_up(&store, &[&live]).await;
+    assert_ne!(to_act(), second);
+    let events = store.read_stream(STREAM, 1).await.unwrap();
+    let last = events.last().unwrap();
+    assert_eq!(last.actor.as_deref(), Some(league_app::clock::ACTOR));
+    let read: TournamentEvent = serde_json::from_slice(&last.payload).unwrap();
+    assert!(
+        matches!(
+            read,
+            TournamentEvent::HandEvent {
+                event: HandEvent::PlayerFolded {
+                    seat,
+                    reason: FoldReason::ClockExpired
+                },
+                ..
+            } if seat == second
+        ),
+        "{read:?}"
+    );
+    assert!(live.read().tournament(STREAM).unwrap().tables()[&table].clock().is_none());
+    live.finish().await.unwrap();
+    scratch.drop_it().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -220,4 +344,5 @@ async fn the_clock_on_postgres() {
         return;
     };
     the_clock(Backend::Postgres, Some(&url)).await;
+    a_called_clock(Backend::Postgres, Some(&url)).await;
 }

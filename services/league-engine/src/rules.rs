@@ -184,6 +184,18 @@ pub enum OutOfTurn {
     /// Hippodrome 5: out-of-turn action stands unless the action changes; an intervening
     /// bet smaller than the out-of-turn bet must be called, a larger one releases.
     StandsUnlessChanged,
+    /// Oracle 8: the action binds if no intervening player bets, calls or raises after the
+    /// infraction; otherwise the player is released, except that a check out of turn may
+    /// not then bet or raise. (`BindingUnlessActionChanges` read a call in between as no
+    /// change; hands started under it keep it.)
+    OracleRule8,
+    /// Invitational 5.3 and 5.5: the player is held to the action when the turn comes,
+    /// unless intervening action changes the action faced; then the player acts "as if he
+    /// had made no declaration" (a check out of turn is then free to bet or raise).
+    HeldUnlessActionChanges,
+    /// WPH 31 and 40: as `WphRule31`, and a fold out of turn is binding whatever happens
+    /// before the turn comes (40: "folding out of turn [is a] binding fold").
+    WphRules31And40,
 }
 
 /// The clock a player can be put on.
@@ -302,7 +314,7 @@ impl HouseRules {
             short_all_in_bet: ShortAllInBet::DoesNotReopen,   // 33
             odd_chip: OddChip::HighHandThenLeftOfButton,      // 12
             showdown_order: ShowdownOrder::LastAggressorElseLeftOfButton, // 10
-            out_of_turn: OutOfTurn::WphRule31,                // 31
+            out_of_turn: OutOfTurn::WphRules31And40,          // 31, 40
             clock: Clock {
                 seconds: 60,
                 countdown: 10,
@@ -327,7 +339,7 @@ impl HouseRules {
             short_all_in_bet: ShortAllInBet::DoesNotReopen, // 13
             odd_chip: OddChip::OneEachLeftOfButton,         // odd chip 4-5
             showdown_order: ShowdownOrder::LastAggressorElseLeftOfButton,
-            out_of_turn: OutOfTurn::BindingUnlessActionChanges,
+            out_of_turn: OutOfTurn::OracleRule8, // 8
             clock: Clock {
                 seconds: 60,
                 countdown: 10,
@@ -352,7 +364,7 @@ impl HouseRules {
             short_all_in_bet: ShortAllInBet::DoesNotReopen, // as QueenSix
             odd_chip: OddChip::HighHandThenLeftOfButton, // 7.4
             showdown_order: ShowdownOrder::SidePotsFirst, // 7.1, 7.5
-            out_of_turn: OutOfTurn::BindingUnlessActionChanges, // 5.3, 5.5
+            out_of_turn: OutOfTurn::HeldUnlessActionChanges, // 5.3, 5.5
             clock: Clock {
                 seconds: 60,
                 countdown: 10,

@@ -22,6 +22,7 @@ use league_engine::rules::{HouseRules, Preset};
 use league_engine::tournament::play::{
     TournamentCommand as Cmd, TournamentError, TournamentEvent as Ev, Tracking,
 };
+use league_engine::tournament::play::PurchasePolicy;
 use league_engine::tournament::{HouseCut, Price};
 use league_engine::units::{Cents, Chips};
 use support::Table;
@@ -1558,4 +1559,158 @@ fn hippodrome_showdown_7_side_pots_are_settled_before_the_main_pot() {
         [t.stack(A), t.stack(B), t.stack(C), t.stack(D)],
         [400, 900, 900, 0]
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// The invitational's money and structure (1.2 to 1.5, section 3): a schedule that breaks
+// them is refused, naming the rule; the same schedule is taken under another house.
+// ---------------------------------------------------------------------------------------
+
+/// The refusal of `schedule` under the invitational, as (rule, field), and that WPH takes
+/// the same schedule.
+fn invitational_refuses(
+    change: impl Fn(&mut league_engine::tournament::play::Schedule),
+) -> (&'static str, &'static str) {
+    let mut invitational = schedule(Preset::Invitational, Tracking::Dealt);
+    change(&mut invitational);
+    let mut wph = schedule(Preset::Wph, Tracking::Dealt);
+    change(&mut wph);
+    wph.pool.house = HouseCut::Fees;
+    Game::scheduled(wph);
+    match Game::fresh().refused(Cmd::Schedule(Box::new(invitational))) {
+        TournamentError::BreaksPreset {
+            preset: "invitational",
+            rule,
+            field,
+            ..
+        } => (rule, field),
+        other => panic!("refused otherwise: {other:?}"),
+    }
+}
+
+fn purchase(per_player: u32, until_minutes: Option<u32>) -> PurchasePolicy {
+    PurchasePolicy {
+        per_player,
+        from_level: 1,
+        until_level: 2,
+        until_minutes,
+        chips: Chips::new(5000),
+        max_stack: Some(Chips::new(5000)),
+        after_bust_only: true,
+    }
+}
+
+#[test]
+fn invitational_1_2_every_entry_is_paid_before_the_start() {
+    // Invitational 1.2: "All moneys must be paid prior to the start of the tournament."
+    let late = invitational_refuses(|s| s.late_registration_until_level = 2);
+    assert_eq!(late, ("1.2", "lateRegistration"));
+    let reentry = invitational_refuses(|s| {
+        s.reentries = Some(PurchasePolicy {
+            after_bust_only: false,
+            max_stack: None,
+            ..purchase(1, None)
+        });
+    });
+    assert_eq!(reentry, ("1.2", "reentries"));
+}
+
+#[test]
+fn invitational_1_3_one_re_buy_in_the_first_two_hours_straight_after_the_knockout() {
+    // Invitational 1.3: "Re-buys will be limited to one per person, need to take place in
+    // the first 2 hours of play, and need to be purchased immeadiatly after knockout."
+    let rebuys = |policy: PurchasePolicy| {
+        move |s: &mut league_engine::tournament::play::Schedule| {
+            s.rebuys = Some(policy);
+            s.pool.rebuy = Some(Price::new(Cents::new(2000), Cents::ZERO));
+        }
+    };
+    assert_eq!(
+        invitational_refuses(rebuys(purchase(2, Some(120)))),
+        ("1.3", "rebuys")
+    );
+    // A window to level 7 of 30-minute levels runs 180 minutes of play (the break is not
+    // play): refused without untilMinutes, or with more than 120 of them.
+    let long = |until_minutes| {
+        move |s: &mut league_engine::tournament::play::Schedule| {
+            for level in &mut s.levels {
+                if let league_engine::tournament::play::Level::Play { minutes, .. } = level {
+                    *minutes = 30;
+                }
+            }
+            rebuys(PurchasePolicy {
+                until_level: 7,
+                ..purchase(1, until_minutes)
+            })(s);
+        }
+    };
+    assert_eq!(invitational_refuses(long(None)), ("1.3", "rebuys"));
+    assert_eq!(invitational_refuses(long(Some(121))), ("1.3", "rebuys"));
+    for until_minutes in [None, Some(120)] {
+        let mut s = schedule(Preset::Invitational, Tracking::Dealt);
+        if until_minutes.is_some() {
+            long(until_minutes)(&mut s);
+        } else {
+            // To level 2: 40 minutes of play.
+            rebuys(purchase(1, None))(&mut s);
+        }
+        Game::scheduled(s);
+    }
+    assert_eq!(
+        invitational_refuses(rebuys(PurchasePolicy {
+            after_bust_only: false,
+            ..purchase(1, Some(120))
+        })),
+        ("1.3", "rebuys")
+    );
+    // One, within two hours, after the knockout: taken.
+    let mut s = schedule(Preset::Invitational, Tracking::Dealt);
+    rebuys(purchase(1, Some(120)))(&mut s);
+    Game::scheduled(s);
+}
+
+#[test]
+fn invitational_1_4_no_add_ons() {
+    // Invitational 1.4: "Add-ons are not allowed."
+    let add_ons = invitational_refuses(|s| {
+        s.add_ons = Some(PurchasePolicy {
+            after_bust_only: false,
+            ..purchase(1, None)
+        });
+        s.pool.add_on = Some(Price::new(Cents::new(1000), Cents::ZERO));
+    });
+    assert_eq!(add_ons, ("1.4", "addOns"));
+}
+
+#[test]
+fn invitational_1_5_all_money_goes_into_the_pot() {
+    // Invitational 1.5: "All moneys paid will be placed into the pot, and distributed over
+    // the winning players."
+    assert_eq!(
+        invitational_refuses(|s| s.pool.house = HouseCut::Fees),
+        ("1.5", "houseCut")
+    );
+    // The stock schedule pays its fee into the pot.
+    let game = Game::started(schedule(Preset::Invitational, Tracking::Dealt), 4);
+    let pool = game.state.prize_pool().unwrap();
+    assert_eq!(pool.house, Cents::ZERO);
+}
+
+#[test]
+fn invitational_3_the_small_blind_is_a_third_to_a_half_of_the_big_blind() {
+    // Invitational 3: "The small blind will constitute one-third to half of the big blind."
+    use league_engine::tournament::play::Level;
+    let blinds = |small: u64, big: u64| {
+        move |s: &mut league_engine::tournament::play::Schedule| {
+            s.levels[1] = tour::play_level(small, big);
+        }
+    };
+    assert_eq!(invitational_refuses(blinds(75, 100)), ("3", "levels"));
+    assert_eq!(invitational_refuses(blinds(25, 100)), ("3", "levels"));
+    for (small, big) in [(50, 150), (50, 100), (75, 200)] {
+        let mut s = schedule(Preset::Invitational, Tracking::Dealt);
+        blinds(small, big)(&mut s);
+        assert!(matches!(s.levels[1], Level::Play { .. }));
+        Game::scheduled(s);
+    }
 }

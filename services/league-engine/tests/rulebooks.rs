@@ -839,6 +839,94 @@ fn invitational_5_3_held_to_it_unless_the_action_it_faces_changes() {
     assert!(t.state.legal_actions().unwrap().bet_or_raise.is_some());
 }
 
+/// Three players on the flop: A bets 50, C declares `declared` out of turn, B calls. The
+/// bet C faces has not changed, but a player in between called.
+fn call_between_an_out_of_turn_declaration(rules: HouseRules, declared: Action) -> Table {
+    let mut t = Table::new(rules, &[1_000, 1_000, 1_000], 5, 10);
+    t.limp_to_flop("2c7d9h");
+    t.ok(A, Action::Bet(50));
+    t.send(Command::OutOfTurn {
+        seat: C,
+        action: declared,
+    })
+    .unwrap();
+    t.ok(B, Action::Call);
+    t
+}
+
+#[test]
+fn oracle_8_a_call_between_releases_an_out_of_turn_raise() {
+    // Oracle 8: "An action or verbal declaration out of turn may be ruled binding if there
+    // is no bet, call, or raise by any intervening player acting after the infraction has
+    // been committed." B's call comes between: C's raise does not bind, and C acts freely.
+    let t = call_between_an_out_of_turn_declaration(HouseRules::oracle(), Action::RaiseTo(200));
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::Released));
+    assert_eq!(t.stack(C), 990, "C's raise was not taken");
+    let legal = t.state.legal_actions().unwrap();
+    assert_eq!(legal.seat, C);
+    assert!(legal.can_fold && legal.call == Some(50) && legal.bet_or_raise.is_some());
+    // With nobody betting, calling or raising in between, it binds.
+    let mut t = Table::new(HouseRules::oracle(), &[1_000, 1_000, 1_000], 5, 10);
+    t.limp_to_flop("2c7d9h");
+    t.ok(A, Action::Bet(50));
+    t.send(Command::OutOfTurn {
+        seat: C,
+        action: Action::RaiseTo(200),
+    })
+    .unwrap();
+    t.ok(B, Action::Fold);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::Binding));
+    assert_eq!(t.stack(C), 790, "C raised to 200");
+}
+
+#[test]
+fn invitational_5_5_a_check_out_of_turn_then_facing_a_bet_acts_as_if_it_had_not_declared() {
+    // Invitational 5.5: "A player who makes a verbal declaration of action out of turn
+    // shall be held to that action when it is his turn, unless intervening action changes
+    // the action the out-of-turn actor is facing, in which case the player may act on his
+    // hand as if he had made no declaration." C checked out of turn; A bet: C may raise.
+    let mut t = flop_with_out_of_turn(HouseRules::invitational(), Action::Check);
+    t.ok(A, Action::Bet(50));
+    t.ok(B, Action::Call);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::Released));
+    let legal = t.state.legal_actions().unwrap();
+    assert_eq!(legal.seat, C);
+    assert!(
+        legal.bet_or_raise.is_some(),
+        "free to raise, as if no declaration"
+    );
+    t.ok(C, Action::RaiseTo(200));
+    // Oracle's own rule is unchanged: the same check may not then bet or raise.
+    let mut t = flop_with_out_of_turn(HouseRules::oracle(), Action::Check);
+    t.ok(A, Action::Bet(50));
+    t.ok(B, Action::Call);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::NoRaise));
+}
+
+#[test]
+fn wph_40_a_fold_out_of_turn_is_binding_whatever_comes_between() {
+    // WPH 40: "Anytime before the last action on the last betting round of a hand is
+    // finished, folding in-turn when facing a check or folding out of turn are both binding
+    // folds and may be subject to penalty." A bets and B calls before C's turn: C's fold
+    // stands.
+    let mut t = flop_with_out_of_turn(HouseRules::wph(), Action::Fold);
+    t.ok(A, Action::Bet(50));
+    t.ok(B, Action::Call);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::Binding));
+    assert!(
+        t.events
+            .iter()
+            .any(|e| matches!(e, Event::PlayerFolded { seat, .. } if *seat == C)),
+        "C's hand is folded"
+    );
+    assert_ne!(t.to_act(), Some(C));
+    // Nothing between: it binds as well.
+    let mut t = flop_with_out_of_turn(HouseRules::wph(), Action::Fold);
+    t.ok(A, Action::Check);
+    t.ok(B, Action::Check);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::Binding));
+}
+
 #[test]
 fn an_out_of_turn_action_from_a_player_not_due_is_refused() {
     let mut t = Table::new(HouseRules::oracle(), &[1_000, 1_000, 1_000], 5, 10);

@@ -69,7 +69,9 @@ pub const CATALOGUE: &[EventType] = &[
     tournament("TableHandStarted", 2),
     // One version for every hand event: the hand's events are one shape, `HandEvent`'s.
     // Version 2 (release 0.4.0) adds the house rules' `straddle_raise` and `short_all_in_bet`.
-    tournament("HandEvent", 2),
+    // Version 3 (release 0.8.0) adds three out-of-turn rules (`OracleRule8`,
+    // `HeldUnlessActionChanges`, `WphRules31And40`).
+    tournament("HandEvent", 3),
     tournament("PlayerBusted", 1),
     tournament("RebuyAnnounced", 1),
     tournament("RebuyMade", 1),
@@ -97,6 +99,8 @@ pub const CATALOGUE: &[EventType] = &[
     tournament("EntropyMixed", 1),
     // Release 0.7.0: a void hand is not counted as a hand played.
     tournament("VoidHandNotCounted", 1),
+    // Release 0.8.0: the clock called on a player to act.
+    tournament("ClockCalled", 1),
     league("LeagueCreated", 1),
     league("VenueAdded", 1),
     // Release 0.6.0: readable codes beside the ids of a league and its venues.
@@ -171,6 +175,12 @@ pub const UPCASTERS: &[Upcaster] = &[
     },
     Upcaster {
         kind: StreamKind::Tournament,
+        event_type: "HandEvent",
+        from: 2,
+        upcast: hand_event_v2_to_v3,
+    },
+    Upcaster {
+        kind: StreamKind::Tournament,
         event_type: "TableHandStarted",
         from: 1,
         upcast: hand_started_v1_to_v2,
@@ -233,6 +243,22 @@ fn hand_started_v1_to_v2(mut value: Value) -> Result<Value, String> {
         return Err("version 1 has no hand_id".into());
     }
     Ok(value)
+}
+
+/// `HandEvent` version 2 (releases 0.4.0 to 0.7.0): the house rules' `out_of_turn` had
+/// four values; version 3 adds three (the presets of Oracle, the invitational and WPH take
+/// them), and no other field changes. A hand of version 2 reads as it was written, with
+/// the rule it was decided by.
+fn hand_event_v2_to_v3(value: Value) -> Result<Value, String> {
+    let rule = value
+        .pointer("/data/event/data/setup/rules/out_of_turn")
+        .and_then(Value::as_str);
+    match rule {
+        Some("OracleRule8" | "HeldUnlessActionChanges" | "WphRules31And40") => {
+            Err("version 2 has no such out_of_turn rule".into())
+        }
+        _ => Ok(value),
+    }
 }
 
 /// `HandEvent` version 1 (releases 0.1.0 to 0.3.0): a hand's house rules had no
@@ -542,6 +568,40 @@ mod tests {
             matches!(refused, Err(DecodeError::Upcast { from: 1, .. })),
             "{refused:?}"
         );
+    }
+
+    /// A hand of version 2 (releases 0.4.0 to 0.7.0) reads as written, with the out-of-turn
+    /// rule it was decided by; a version 2 naming a rule only version 3 has is refused.
+    #[test]
+    fn a_hand_of_version_2_reads_with_the_out_of_turn_rule_it_was_played_under() {
+        use league_engine::rules::OutOfTurn;
+        use league_engine::tournament::play::TournamentEvent;
+        let stored = br#"{"type":"HandEvent","data":{"table":1,"event":{"type":"HandStarted","data":{"setup":{"button":3,"seats":[{"seat":0,"stack":5000,"absent":false},{"seat":1,"stack":5000,"absent":false}],"big_blind":50,"blinds":[{"seat":0,"kind":"SmallBlind","amount":25},{"seat":1,"kind":"BigBlind","amount":50}],"antes":[],"dealing":"Recorded","rules":{"preset":"oracle","button":"Dead","heads_up_start":"SmallBlindOnButton","misdeal_cutoff":{"PlayersActed":{"players":2,"never_after_big_blind":false}},"short_all_in":"TwoConsecutiveReopen","undersized_raise":"HalfRule","straddle_raise":"TwiceTheStraddle","short_all_in_bet":"DoesNotReopen","odd_chip":"OneEachLeftOfButton","showdown_order":"LastAggressorElseLeftOfButton","out_of_turn":"BindingUnlessActionChanges","clock":{"seconds":60,"countdown":10}}}}}}}"#;
+        let read = |version, bytes: &[u8]| {
+            CODEC.read::<TournamentEvent>(
+                StreamKind::Tournament,
+                "HandEvent",
+                version,
+                bytes,
+                crate::parse_tournament,
+            )
+        };
+        let TournamentEvent::HandEvent { event, .. } = read(2, stored).unwrap() else {
+            panic!("not read as a hand event");
+        };
+        let league_engine::hand::Event::HandStarted { setup } = event else {
+            panic!("read as another hand event: {event:?}");
+        };
+        assert_eq!(setup.rules.out_of_turn, OutOfTurn::BindingUnlessActionChanges);
+        assert_eq!(read(2, stored).unwrap(), read(3, stored).unwrap());
+        let odd = String::from_utf8(stored.to_vec())
+            .unwrap()
+            .replace("BindingUnlessActionChanges", "OracleRule8");
+        assert!(matches!(
+            read(2, odd.as_bytes()),
+            Err(DecodeError::Upcast { from: 2, .. })
+        ));
+        assert!(read(3, odd.as_bytes()).is_ok());
     }
 
     /// A `HandStarted` as releases 0.1.0 to 0.3.0 wrote it (from the 0.3.0 golden log)

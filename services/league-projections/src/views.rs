@@ -3,11 +3,12 @@
 use std::collections::BTreeMap;
 
 use league_engine::card::Card;
-use league_engine::hand::{LegalActions, Phase, Seat, Street};
+use league_engine::hand::{Action, LegalActions, Phase, Seat, Street};
 use league_engine::league::LeagueState;
 use league_engine::points::Centipoints;
 use league_engine::tournament::play::{
-    Blinds, Cancellation, Finish, Level, Millis, Pending, PlayerId, Stage, Tournament, Tracking,
+    Blinds, CalledClock, Cancellation, Finish, Level, Millis, Pending, PlayerId, Stage, Tournament,
+    Tracking,
 };
 use league_engine::tournament::{Cents, Chips};
 use serde::{Deserialize, Serialize};
@@ -86,6 +87,13 @@ pub struct TableView {
     /// The blinds and antes the hand in progress started with; `None` between hands.
     #[serde(default)]
     pub blinds: Option<Blinds>,
+    /// The clock called on the player to act, while it runs.
+    #[serde(default)]
+    pub clock: Option<CalledClock>,
+    /// An action declared out of turn, waiting for the player's turn: the seat and what it
+    /// declared.
+    #[serde(default)]
+    pub out_of_turn: Option<(Seat, Action)>,
 }
 
 /// A tournament as its dashboard shows it.
@@ -303,6 +311,8 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
             })
             .unwrap_or_default(),
         blinds: live.and_then(|_| table.blinds()),
+        clock: live.and(table.clock().copied()),
+        out_of_turn: live.and_then(|h| h.out_of_turn()),
     })
 }
 

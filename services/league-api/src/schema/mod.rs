@@ -84,6 +84,7 @@ pub struct Query(
 pub struct Mutation(
     tournaments::TournamentMutation,
     tournaments::CorrectionMutation,
+    tournaments::RulingMutation,
     tournaments::EntropyMutation,
     leagues::LeagueMutation,
 );

@@ -4,6 +4,14 @@ use super::*;
 
 impl HandState {
     pub(super) fn apply(&mut self, event: &Event) {
+        if let Event::PlayerCalled { seat, .. }
+        | Event::PlayerBet { seat, .. }
+        | Event::PlayerRaised { seat, .. } = event
+            && let Some((q, ..)) = self.out_of_turn
+            && self.position(*seat).is_ok_and(|p| p != q)
+        {
+            self.out_of_turn_intervened = true;
+        }
         match event {
             Event::HandStarted { setup } => self.start(setup),
             Event::DeckSealed { seed } => {
@@ -72,6 +80,7 @@ impl HandState {
             } => {
                 if let Ok(p) = self.position(*seat) {
                     self.out_of_turn = Some((p, *action, *facing));
+                    self.out_of_turn_intervened = false;
                 }
             }
             Event::OutOfTurnRuled { seat, ruling, .. } => {

@@ -65,6 +65,19 @@ impl Run<'_> {
                 OutOfTurnRuling::NoRaise
             }
             OutOfTurn::BindingUnlessActionChanges => OutOfTurnRuling::Released,
+            // Oracle 8: "may be ruled binding if there is no bet, call, or raise by any
+            // intervening player"; "a player who checks out of turn may not bet or raise on
+            // the next turn to act".
+            OutOfTurn::OracleRule8 if !self.state.out_of_turn_intervened => {
+                OutOfTurnRuling::Binding
+            }
+            OutOfTurn::OracleRule8 if declared == Action::Check => OutOfTurnRuling::NoRaise,
+            OutOfTurn::OracleRule8 => OutOfTurnRuling::Released,
+            // Invitational 5.5: "... unless intervening action changes the action the
+            // out-of-turn actor is facing, in which case the player may act on his hand as
+            // if he had made no declaration."
+            OutOfTurn::HeldUnlessActionChanges if !changed => OutOfTurnRuling::Binding,
+            OutOfTurn::HeldUnlessActionChanges => OutOfTurnRuling::Released,
             // Hippodrome 5: an intervening bet smaller than the out-of-turn bet must be
             // called; a larger one releases.
             OutOfTurn::StandsUnlessChanged if !changed => OutOfTurnRuling::Binding,
@@ -85,7 +98,9 @@ impl Run<'_> {
             },
             // WPH 31: the in-turn player checked: take the bet back and check; bet less:
             // flat call; bet more: every option but checking.
-            OutOfTurn::WphRule31 => match declared_to {
+            // WPH 40: "folding out of turn [is a] binding fold".
+            OutOfTurn::WphRules31And40 if declared == Action::Fold => OutOfTurnRuling::Binding,
+            OutOfTurn::WphRule31 | OutOfTurn::WphRules31And40 => match declared_to {
                 Some(_) if now == 0 => OutOfTurnRuling::MustCheck,
                 Some(to) if now <= to => OutOfTurnRuling::MustCall,
                 Some(_) => OutOfTurnRuling::Released,

@@ -105,6 +105,9 @@ pub struct HandState {
     pub(super) show_next: u8,
     /// A waiting out-of-turn declaration: position, action, the bet it faced.
     pub(super) out_of_turn: Option<(u8, Action, u64)>,
+    /// Whether another player has bet, called or raised since that declaration.
+    #[serde(default)]
+    pub(super) out_of_turn_intervened: bool,
     /// Positions that may not bet or raise for the rest of the round.
     pub(super) no_raise: u16,
     /// Chips awarded from the pots so far.
@@ -150,6 +153,7 @@ impl Default for HandState {
             show_len: 0,
             show_next: 0,
             out_of_turn: None,
+            out_of_turn_intervened: false,
             no_raise: 0,
             awarded: 0,
             bb_pos: None,
@@ -255,6 +259,15 @@ impl HandState {
     pub fn to_act(&self) -> Option<Seat> {
         match self.phase {
             Phase::Betting => self.to_act.map(|p| self.seat_of(p)),
+            _ => None,
+        }
+    }
+
+    /// An action declared out of turn that waits for its player's turn: the seat and the
+    /// action.
+    pub fn out_of_turn(&self) -> Option<(Seat, Action)> {
+        match self.phase {
+            Phase::Betting => self.out_of_turn.map(|(p, a, _)| (self.seat_of(p), a)),
             _ => None,
         }
     }

@@ -131,7 +131,8 @@ pub fn standard_levels() -> Vec<Level> {
     ]
 }
 
-/// A plain weekly freezeout at `venue`: $20 + $5 (fees to the house), 5,000 chips in 25s,
+/// A plain weekly freezeout at `venue`: $20 + $5 (fees to the house; to the pool under the
+/// invitational, 1.5), 5,000 chips in 25s,
 /// [`standard_levels`], tables of nine, the preset's rules, no re-buys, add-ons or late
 /// entries, the default payouts, and the first draw committed to `draw_commitment`.
 pub fn weekly_schedule(
@@ -151,7 +152,12 @@ pub fn weekly_schedule(
             entry: Price::new(Cents::new(2000), Cents::new(500)),
             rebuy: None,
             add_on: None,
-            house: HouseCut::Fees,
+            // Invitational 1.5: "All moneys paid will be placed into the pot."
+            house: if preset == Preset::Invitational {
+                HouseCut::AllToPool
+            } else {
+                HouseCut::Fees
+            },
             guarantee: Cents::ZERO,
         },
         starting_chips: Chips::new(5000),
@@ -183,7 +189,8 @@ impl TournamentSim {
         // re-buys always do: 1.3, "in the first 2 hours of play"); the simulated clock runs
         // fast, so short windows close during play.
         let by_time = (rng.next_u32() % 3 == 0).then(|| 3 + rng.next_u32() % 10);
-        let rebuy_minutes = if options.preset == Preset::Invitational {
+        let invitational = options.preset == Preset::Invitational;
+        let rebuy_minutes = if invitational {
             Some(120)
         } else {
             by_time
@@ -209,10 +216,9 @@ impl TournamentSim {
                 rebuy: options
                     .rebuys
                     .then_some(Price::new(Cents::new(2000), Cents::ZERO)),
-                add_on: options
-                    .rebuys
+                add_on: (options.rebuys && !invitational)
                     .then_some(Price::new(Cents::new(1000), Cents::ZERO)),
-                house: if options.preset == Preset::Invitational {
+                house: if invitational {
                     HouseCut::AllToPool
                 } else {
                     HouseCut::Fees
@@ -225,23 +231,28 @@ impl TournamentSim {
             table_size: options.table_size,
             rebuys: options.rebuys.then(|| PurchasePolicy {
                 until_minutes: rebuy_minutes,
+                // Invitational 1.3: "limited to one per person".
+                per_player: if invitational { 1 } else { 2 },
                 ..purchase(Chips::new(5000), 4)
             }),
-            add_ons: options.rebuys.then(|| PurchasePolicy {
+            // Invitational 1.4: "Add-ons are not allowed."
+            add_ons: (options.rebuys && !invitational).then(|| PurchasePolicy {
                 from_level: 4,
                 max_stack: None,
                 after_bust_only: false,
                 per_player: 1,
                 ..purchase(Chips::new(3000), 4)
             }),
-            reentries: Some(PurchasePolicy {
+            // Invitational 1.2: "All moneys must be paid prior to the start of the
+            // tournament": no re-entry, no late registration.
+            reentries: (!invitational).then(|| PurchasePolicy {
                 per_player: 1,
                 max_stack: None,
                 after_bust_only: false,
                 ..purchase(Chips::new(5000), 3)
             }),
-            late_registration_until_level: 3,
-            late_registration_until_minutes: by_time,
+            late_registration_until_level: if invitational { 0 } else { 3 },
+            late_registration_until_minutes: by_time.filter(|_| !invitational),
             payouts: PayoutTable::default(),
             blind_cap_percent: (options.preset == Preset::QueenSix).then_some(10),
             break_order: Vec::new(),
@@ -446,7 +457,15 @@ impl TournamentSim {
             .state
             .schedule()
             .and_then(|s| s.late_registration_until_minutes);
-        if level <= 3 && self.late_left > 0 && self.in_time(late_minutes, at) && self.chance(20) {
+        let late_until = self
+            .state
+            .schedule()
+            .map_or(0, |s| s.late_registration_until_level);
+        if level <= late_until
+            && self.late_left > 0
+            && self.in_time(late_minutes, at)
+            && self.chance(20)
+        {
             self.late_left -= 1;
             let player = self.options.id(self.options.players + self.late_left);
             let (seed, next) = self.reveal();
@@ -468,7 +487,12 @@ impl TournamentSim {
             return Ok(());
         };
         let reentry_minutes = self.policy_minutes(|s| s.reentries);
+        let (reentries, add_ons) = self
+            .state
+            .schedule()
+            .map_or((false, false), |s| (s.reentries.is_some(), s.add_ons.is_some()));
         if p.standing == Standing::Out
+            && reentries
             && level <= 3
             && p.entries < 2
             && self.in_time(reentry_minutes, at)
@@ -490,6 +514,7 @@ impl TournamentSim {
         }
         let add_on_minutes = self.policy_minutes(|s| s.add_ons);
         if self.options.rebuys
+            && add_ons
             && level == 4
             && p.add_ons == 0
             && idle(self, id.as_str())

@@ -533,3 +533,42 @@ payload! {
     /// What `voidHand` did, and the tournament it changed.
     VoidHandPayload: tournament
 }
+
+command_input! {
+    /// The input of `callClock`.
+    CallClockInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The seat the clock is called on, the player to act (`legalActions.seat`), from 0.
+        seat: Seat,
+    }
+}
+
+payload! {
+    /// What `callClock` did, and the tournament it changed.
+    CallClockPayload: tournament
+}
+
+command_input! {
+    /// The input of `actOutOfTurn`.
+    ActOutOfTurnInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The seat that acted before its turn, from 0.
+        seat: Seat,
+        /// What the player did: fold, check, call, bet or raise.
+        action: ActionKind,
+        /// For a bet or raise, the total the seat declared for this street (raise-to); left
+        /// out for fold, check and call.
+        amount: Option<scalars::Chips>,
+    }
+}
+
+payload! {
+    /// What `actOutOfTurn` did, and the tournament it changed.
+    ActOutOfTurnPayload: tournament
+}

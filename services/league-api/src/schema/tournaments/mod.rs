@@ -11,6 +11,8 @@
 //! - [`mutation`]: the commands, [`TournamentMutation`], and the authorisation of each command.
 //! - [`corrections`]: cancelling a tournament, reinstating a player, voiding a hand,
 //!   [`CorrectionMutation`].
+//! - [`rulings`]: the floor's rulings at a table (the clock, action out of turn),
+//!   [`RulingMutation`].
 //! - [`subscription`]: the live views, [`TournamentSubscription`].
 
 pub mod arguments;
@@ -21,6 +23,7 @@ pub mod history;
 pub mod inputs;
 pub mod mutation;
 pub mod query;
+pub mod rulings;
 pub mod subscription;
 pub mod types;
 
@@ -29,6 +32,7 @@ pub use entropy::EntropyMutation;
 pub use history::HandHistoryQuery;
 pub use mutation::TournamentMutation;
 pub use query::TournamentQuery;
+pub use rulings::RulingMutation;
 pub use subscription::TournamentSubscription;
 
 fn stream_of(id: &str) -> String {

@@ -17,6 +17,7 @@ use super::types::{ActionKind, PenaltyKind};
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult, code};
 use crate::schema::object_ids;
+use crate::schema::scalars;
 use crate::schema::payloads::created;
 use crate::schema::{ApiState, CommandResult, now_millis, principal, run_command, state};
 
@@ -166,6 +167,27 @@ pub(super) async fn send<P: From<CommandResult>>(
         .map(P::from)
 }
 
+/// The engine's action for what a client names: `amount` only with `BET` and `RAISE_TO`.
+pub(super) fn action(kind: ActionKind, amount: Option<scalars::Chips>) -> ApiResult<Action> {
+    let need = || ApiError::bad_field("amount", "amount: BET and RAISE_TO need an amount");
+    if amount.is_some() && !matches!(kind, ActionKind::Bet | ActionKind::RaiseTo) {
+        return Err(ApiError::bad_field(
+            "amount",
+            "amount: only BET and RAISE_TO take an amount (a call or all-in is for what the \
+             table says)",
+        ));
+    }
+    let amount = amount.map(|a| a.0.get());
+    Ok(match kind {
+        ActionKind::Fold => Action::Fold,
+        ActionKind::Check => Action::Check,
+        ActionKind::Call => Action::Call,
+        ActionKind::Bet => Action::Bet(amount.ok_or_else(need)?),
+        ActionKind::RaiseTo => Action::RaiseTo(amount.ok_or_else(need)?),
+        ActionKind::AllIn => Action::AllIn,
+    })
+}
+
 #[derive(Default)]
 pub struct TournamentMutation;
 
@@ -227,6 +249,27 @@ impl TournamentMutation {
         let caller = principal(ctx);
         let venue = venue_of(state, &tournament_id).await?;
         caller.require_seat(&venue, Some(&player), &state.live.read())?;
+        // Invitational 1.1: "All participants are joining the tournament by invitation only.
+        // We do not allow 'show-ups' to participate." The staff register those invited.
+        let preset = with_tournament(state, &tournament_id, |t| t.schedule().map(|s| s.preset))
+            .await?;
+        if preset == Some(league_engine::rules::Preset::Invitational) {
+            if walk_in.is_some() {
+                return Err(ApiError::client(
+                    code::CONTRADICTS_PRESET,
+                    "invitational 1.1: by invitation only; a walk-in (a show-up) cannot enter",
+                )
+                .with_field("walkIn"));
+            }
+            caller
+                .require_venue(&venue, &state.live.read())
+                .map_err(|_| {
+                    ApiError::forbidden(
+                        "invitational 1.1: by invitation only; the venue's staff register the \
+                         players invited",
+                    )
+                })?;
+        }
         match membership(state, &venue, &player) {
             Membership::Member | Membership::NoLeague => {}
             Membership::NotMember { leagues } => match (walk_in, leagues.as_slice()) {
@@ -579,23 +622,7 @@ impl TournamentMutation {
             idempotency_key,
         } = input;
         let tournament_id = tournament_id.0;
-        let need = || ApiError::bad_field("amount", "amount: BET and RAISE_TO need an amount");
-        if amount.is_some() && !matches!(action, ActionKind::Bet | ActionKind::RaiseTo) {
-            return Err(ApiError::bad_field(
-                "amount",
-                "amount: only BET and RAISE_TO take an amount (a call or all-in is for what \
-                 the table says)",
-            ));
-        }
-        let amount = amount.map(|a| a.0.get());
-        let action = match action {
-            ActionKind::Fold => Action::Fold,
-            ActionKind::Check => Action::Check,
-            ActionKind::Call => Action::Call,
-            ActionKind::Bet => Action::Bet(amount.ok_or_else(need)?),
-            ActionKind::RaiseTo => Action::RaiseTo(amount.ok_or_else(need)?),
-            ActionKind::AllIn => Action::AllIn,
-        };
+        let action = self::action(action, amount)?;
         let declared = match action {
             Action::Bet(to) | Action::RaiseTo(to) => Some((seat, to)),
             _ => None,

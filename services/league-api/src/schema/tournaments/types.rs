@@ -6,7 +6,7 @@ use super::inputs::TrackingMode;
 use crate::schema::scalars::{Cents, Chips, Millis};
 use async_graphql::{Enum, ID, InputObject, Object, SimpleObject};
 use league_engine::card::Card;
-use league_engine::hand::{AnteStructure, LegalActions, Seat, Street};
+use league_engine::hand::{Action, AnteStructure, LegalActions, Seat, Street};
 use league_engine::tournament::play::{Blinds, Level, Pending, Stage, Tracking};
 use league_projections::views::{TableView, TournamentView};
 
@@ -193,6 +193,30 @@ impl From<LegalActions> for LegalActionsOut {
             }),
         }
     }
+}
+
+/// The clock called on the player to act.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct TableClock {
+    /// The seat the clock runs on, from 0.
+    pub seat: Seat,
+    /// When it was called, in milliseconds since the epoch.
+    pub called_at: Millis,
+    /// When the hand is dead if the seat has not acted, in milliseconds since the epoch:
+    /// the house's time and its final countdown after `calledAt`.
+    pub expires_at: Millis,
+}
+
+/// An action declared out of turn, waiting for its player's turn.
+#[derive(SimpleObject, Clone, Debug)]
+#[graphql(name = "OutOfTurn")]
+pub struct OutOfTurnOut {
+    /// The seat that acted out of turn, from 0.
+    pub seat: Seat,
+    /// What it declared.
+    pub action: ActionKind,
+    /// For a bet or raise, the total declared for the street.
+    pub amount: Option<Chips>,
 }
 
 /// A pot of the hand in progress.
@@ -787,6 +811,34 @@ impl TableOut {
     /// `null` between hands.
     async fn blinds(&self) -> Option<BlindsOut> {
         self.view.blinds.map(BlindsOut::from)
+    }
+    /// The clock called on the player to act (`callClock`), while it runs: a screen counts
+    /// down to `expiresAt`, when the server kills the hand. `null` when no clock runs.
+    async fn clock(&self) -> Option<TableClock> {
+        self.view.clock.map(|c| TableClock {
+            seat: c.seat,
+            called_at: Millis(c.at),
+            expires_at: Millis(c.expires_at),
+        })
+    }
+    /// An action recorded out of turn (`actOutOfTurn`) that waits for its player's turn,
+    /// when the house's rule settles it; `null` when none waits.
+    async fn out_of_turn(&self) -> Option<OutOfTurnOut> {
+        self.view.out_of_turn.map(|(seat, action)| {
+            let (kind, amount) = match action {
+                Action::Fold => (ActionKind::Fold, None),
+                Action::Check => (ActionKind::Check, None),
+                Action::Call => (ActionKind::Call, None),
+                Action::Bet(to) => (ActionKind::Bet, Some(Chips::of(to))),
+                Action::RaiseTo(to) => (ActionKind::RaiseTo, Some(Chips::of(to))),
+                Action::AllIn => (ActionKind::AllIn, None),
+            };
+            OutOfTurnOut {
+                seat,
+                action: kind,
+                amount,
+            }
+        })
     }
 }
 

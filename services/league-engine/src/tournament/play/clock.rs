@@ -1,5 +1,5 @@
-//! Deciding on the clock: advancing levels (and breaks) and removing absent entrants when
-//! their time is up.
+//! Deciding on the clock: advancing levels (and breaks), removing absent entrants when
+//! their time is up, and the clock called on a player to act.
 
 use super::*;
 
@@ -48,6 +48,53 @@ impl Run<'_> {
             self.settle()?;
         }
         Ok(())
+    }
+
+    /// Calls the clock on `seat`, who must be the player to act at `table`.
+    pub(super) fn call_clock(&mut self, number: u32, seat: Seat, at: Millis) -> Result<()> {
+        let schedule = self.running()?;
+        let table = self.table(number)?;
+        let Some(hand) = table.hand.as_deref().filter(|h| !h.is_over()) else {
+            return Err(TournamentError::NoHandInProgress { table: number });
+        };
+        if let Some(called) = table.clock {
+            return Err(TournamentError::ClockAlreadyCalled {
+                table: number,
+                seat: called.seat,
+            });
+        }
+        let to_act = hand.to_act();
+        if to_act != Some(seat) {
+            return Err(TournamentError::Hand(RuleError::NotYourTurn {
+                expected: to_act,
+                got: seat,
+            }));
+        }
+        let clock = schedule.preset.rules().clock;
+        let seconds = Millis::from(clock.seconds).saturating_add(Millis::from(clock.countdown));
+        let expires_at = at.saturating_add(seconds.saturating_mul(1000));
+        self.emit(TournamentEvent::ClockCalled {
+            table: number,
+            seat,
+            at,
+            expires_at,
+        });
+        Ok(())
+    }
+
+    /// The clock called at `table` has run out by `at`: the player's hand is dead.
+    pub(super) fn clock_ran_out(&mut self, number: u32, at: Millis) -> Result<()> {
+        self.running()?;
+        let Some(called) = self.table(number)?.clock else {
+            return Err(TournamentError::NoClockCalled { table: number });
+        };
+        if at < called.expires_at {
+            return Err(TournamentError::ClockNotOut {
+                table: number,
+                expires_at: called.expires_at,
+            });
+        }
+        self.hand(number, &HandCommand::ClockExpired { seat: called.seat })
     }
 
     pub(super) fn remove_absent(&mut self, player: &str, at: Millis) -> Result<()> {

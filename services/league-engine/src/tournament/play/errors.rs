@@ -13,6 +13,16 @@ pub enum TournamentError {
     AlreadyScheduled,
     #[error("bad schedule: {0}")]
     BadSchedule(String),
+    /// The schedule breaks a money or structure rule its preset's rulebook fixes.
+    #[error("{preset} {rule}: {what}")]
+    BreaksPreset {
+        preset: &'static str,
+        /// The rule's number in the book.
+        rule: &'static str,
+        /// The schedule's field (as the API names it).
+        field: &'static str,
+        what: String,
+    },
     #[error("the tournament has not started")]
     NotStarted,
     #[error("the tournament has already started")]
@@ -55,6 +65,12 @@ pub enum TournamentError {
     HandInProgress { table: u32 },
     #[error("no hand is in progress at table {table}")]
     NoHandInProgress { table: u32 },
+    #[error("the clock is already running on seat {seat} at table {table}")]
+    ClockAlreadyCalled { table: u32, seat: Seat },
+    #[error("no clock is running at table {table}")]
+    NoClockCalled { table: u32 },
+    #[error("the clock at table {table} runs until {expires_at}")]
+    ClockNotOut { table: u32, expires_at: Millis },
     #[error("start hands with StartHand")]
     UseStartHand,
     #[error("play halts at table {table}: {rule}")]

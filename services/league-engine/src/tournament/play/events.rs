@@ -301,6 +301,17 @@ pub enum TournamentEvent {
         table: u32,
         penalised: Vec<PlayerId>,
     },
+    /// Staff called the clock on `seat`, the player to act at `table`, at `at`: the
+    /// player has the house's time and its final countdown (`HouseRules::clock`), to
+    /// `expires_at`. The server's clock kills the hand when that passes before the player
+    /// acts (`PlayerFolded` with `ClockExpired`); acting, or the hand ending, stops it.
+    /// Written since release 0.8.0.
+    ClockCalled {
+        table: u32,
+        seat: Seat,
+        at: Millis,
+        expires_at: Millis,
+    },
     /// Entropy a host or player added for the next draw: `sha256` of what they gave. It is
     /// pooled (`pool = sha256(pool || entropy)`, from 32 zero bytes) until a draw mixes it in.
     EntropyAdded {

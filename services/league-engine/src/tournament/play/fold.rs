@@ -252,6 +252,20 @@ impl Tournament {
                 t.blinds = Some(*blinds);
             }
             TournamentEvent::HandEvent { table, event } => self.apply_hand(*table, event),
+            TournamentEvent::ClockCalled {
+                table,
+                seat,
+                at,
+                expires_at,
+            } => {
+                if let Some(t) = self.tables.get_mut(table) {
+                    t.clock = Some(CalledClock {
+                        seat: *seat,
+                        at: *at,
+                        expires_at: *expires_at,
+                    });
+                }
+            }
             TournamentEvent::VoidHandNotCounted { table, penalised } => {
                 if let Some(hfh) = self.hand_for_hand.as_mut() {
                     hfh.played.remove(table);
@@ -514,6 +528,20 @@ impl Tournament {
             return;
         };
         hand::apply(hand, event);
+        // The clock stops when its player acts or the hand ends.
+        if let Some(called) = t.clock {
+            let acted = match event {
+                HandEvent::PlayerFolded { seat, .. }
+                | HandEvent::PlayerChecked { seat }
+                | HandEvent::PlayerCalled { seat, .. }
+                | HandEvent::PlayerBet { seat, .. }
+                | HandEvent::PlayerRaised { seat, .. } => *seat == called.seat,
+                _ => false,
+            };
+            if acted || hand.is_over() {
+                t.clock = None;
+            }
+        }
         if let HandEvent::PotAwarded {
             eligible, shares, ..
         } = event

@@ -52,7 +52,7 @@ use super::draw::{
     ButtonDraw, DrawError, derive_seed, draw_button, draw_seats, mix_entropy, pick, pool_entropy,
 };
 use super::payouts::{PayoutError, PayoutTable, pay_finish};
-use super::pool::{PoolError, PoolRules, Price, PrizePool, Purchases};
+use super::pool::{HouseCut, PoolError, PoolRules, Price, PrizePool, Purchases};
 use super::{Cents, Chips};
 use crate::button::{Positions, next_positions};
 use crate::card::Card;

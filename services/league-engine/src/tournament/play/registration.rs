@@ -259,5 +259,107 @@ pub(super) fn validate_schedule(s: &Schedule) -> Result<()> {
     if s.blind_cap_percent == Some(0) {
         return bad("a blind cap of 0% leaves no blinds");
     }
+    house_money_and_structure(s)
+}
+
+/// The money and structure rules the schedule's preset fixes (its rulebook): a schedule
+/// that breaks one is refused naming the rule and the schedule's field.
+fn house_money_and_structure(s: &Schedule) -> Result<()> {
+    let breaks = |rule: &'static str, field: &'static str, what: String| {
+        Err(TournamentError::BreaksPreset {
+            preset: s.preset.name(),
+            rule,
+            field,
+            what,
+        })
+    };
+    if s.preset != Preset::Invitational {
+        return Ok(());
+    }
+    // 1.2: "All moneys must be paid prior to the start of the tournament."
+    if s.late_registration_until_level > 0 || s.late_registration_until_minutes.is_some() {
+        return breaks(
+            "1.2",
+            "lateRegistration",
+            "every entry is paid before the start: no late registration".into(),
+        );
+    }
+    if s.reentries.is_some() {
+        return breaks(
+            "1.2",
+            "reentries",
+            "every entry is paid before the start: no re-entries".into(),
+        );
+    }
+    // 1.3: "Re-buys will be limited to one per person, need to take place in the first 2
+    // hours of play, and need to be purchased immediately after knockout."
+    if let Some(r) = s.rebuys {
+        if r.per_player > 1 {
+            return breaks(
+                "1.3",
+                "rebuys",
+                format!("one re-buy per person, not {}", r.per_player),
+            );
+        }
+        // The window closes at its level or its minutes, whichever comes first: either
+        // within two hours of play (breaks are not play) will do.
+        let by_level: u64 = s
+            .levels
+            .iter()
+            .take(usize::try_from(r.until_level).unwrap_or(usize::MAX))
+            .map(|level| match level {
+                Level::Play { minutes, .. } => u64::from(*minutes),
+                Level::Break { .. } => 0,
+            })
+            .sum();
+        if r.until_minutes.is_none_or(|m| m > 120) && by_level > 120 {
+            return breaks(
+                "1.3",
+                "rebuys",
+                format!(
+                    "re-buys end within the first 2 hours of play: the window runs {by_level} \
+                     minutes of play to level {}; close it sooner or set untilMinutes to at \
+                     most 120",
+                    r.until_level
+                ),
+            );
+        }
+        if !r.after_bust_only {
+            return breaks(
+                "1.3",
+                "rebuys",
+                "a re-buy is bought straight after the knockout (afterBustOnly)".into(),
+            );
+        }
+    }
+    // 1.4: "Add-ons are not allowed."
+    if s.add_ons.is_some() {
+        return breaks("1.4", "addOns", "add-ons are not allowed".into());
+    }
+    // 1.5: "All moneys paid will be placed into the pot."
+    if s.pool.house != HouseCut::AllToPool {
+        return breaks(
+            "1.5",
+            "houseCut",
+            "all money paid goes into the pot (ALL_TO_POOL)".into(),
+        );
+    }
+    // 3: "The small blind will constitute one-third to half of the big blind."
+    for (i, level) in s.levels.iter().enumerate() {
+        if let Level::Play { blinds, .. } = level {
+            let (sb, bb) = (blinds.small_blind.get(), blinds.big_blind.get());
+            if sb.saturating_mul(3) < bb || sb.saturating_mul(2) > bb {
+                return breaks(
+                    "3",
+                    "levels",
+                    format!(
+                        "level {}: the small blind is a third to a half of the big blind, not \
+                         {sb} of {bb}",
+                        i + 1
+                    ),
+                );
+            }
+        }
+    }
     Ok(())
 }

@@ -121,11 +121,29 @@ pub struct Table {
     /// The forced bets of the current (or last) hand, as it started with them (capped
     /// blinds included).
     pub(super) blinds: Option<Blinds>,
+    /// The clock called on the player to act, until they act or the hand ends.
+    #[serde(default)]
+    pub(super) clock: Option<CalledClock>,
+}
+
+/// A clock called on the player to act (`TournamentEvent::ClockCalled`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CalledClock {
+    pub seat: Seat,
+    /// When it was called.
+    pub at: Millis,
+    /// When the hand is dead if the player has not acted.
+    pub expires_at: Millis,
 }
 
 impl Table {
     pub fn hand(&self) -> Option<&HandState> {
         self.hand.as_deref()
+    }
+
+    /// The clock called on the player to act, while it runs.
+    pub fn clock(&self) -> Option<&CalledClock> {
+        self.clock.as_ref()
     }
 
     /// The id the current (or last) hand's command named, if it named one.

@@ -1,0 +1,369 @@
+//! The floor's rulings through the API, as a venue's host makes them at a table tracked by
+//! hand (`recorded`): a hand with an exposed card declared a misdeal and re-dealt on the
+//! same button; the clock called on a player and run out by the server, the hand dead; a
+//! bet out of turn ruled by the house, WPH's rule 31 and the invitational's 5.5 giving
+//! different answers to the same table.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "a test")]
+
+use std::time::{Duration, Instant};
+
+use league_api::auth::Role;
+use league_engine::rules::Preset;
+use league_engine::tournament::play::Tracking;
+use league_engine::tournament::sim::weekly_schedule;
+use league_tests::{
+    ACT, REGISTER, SCHEDULE, START, TestApp, a_league, code, on_every_backend, seed, u,
+};
+use serde_json::{Value, json};
+
+const VIEW: &str = "query($t: ID!) { table(tournamentId: $t, table: 1) { hand inHand button toAct street awaitingBoard currentBet seats { seat player chips bet inHand } blinds { bigBlind } clock { seat calledAt expiresAt } outOfTurn { seat action amount } } }";
+const START_HAND: &str =
+    "mutation($t: ID!) { startHand(input: {tournamentId: $t, table: 1}) { events } }";
+const VOID: &str = "mutation($t: ID!, $r: String) { voidHand(input: {tournamentId: $t, table: 1, kind: MISDEAL, reason: $r}) { events } }";
+const CALL_CLOCK: &str = "mutation($t: ID!, $s: Int!) { callClock(input: {tournamentId: $t, table: 1, seat: $s}) { events table { clock { seat calledAt expiresAt } } } }";
+const OUT_OF_TURN: &str = "mutation($t: ID!, $s: Int!, $a: ActionKind!, $amount: Chips) { actOutOfTurn(input: {tournamentId: $t, table: 1, seat: $s, action: $a, amount: $amount}) { events } }";
+const BOARD: &str = "mutation($t: ID!, $c: [String!]!) { dealBoard(input: {tournamentId: $t, table: 1, cards: $c}) { events } }";
+
+/// The tournament `id` at crown under `preset`, tracked by hand, with ann, bob and cat at
+/// one table, started.
+async fn recorded(app: &TestApp, id: &str, preset: Preset) {
+    let schedule = weekly_schedule("crown", preset, Tracking::Recorded, seed(1).commitment());
+    let schedule = league_api::schema::tournaments::inputs::schedule_input(&schedule);
+    let body = app.admin(SCHEDULE, json!({"id": id, "s": schedule})).await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    for p in ["ann", "bob", "cat"] {
+        app.admin(REGISTER, json!({"t": id, "p": p})).await;
+    }
+    app.admin(START, json!({"t": id})).await;
+}
+
+async fn view(app: &TestApp, id: &str) -> Value {
+    let body = app.admin(VIEW, json!({"t": id})).await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    body["table"].clone()
+}
+
+fn chips(view: &Value, seat: u64) -> u64 {
+    let seats = view["seats"].as_array().unwrap();
+    u(&seats.iter().find(|s| u(&s["seat"]) == seat).unwrap()["chips"])
+}
+
+/// The seats that posted the blinds, with what they put in.
+fn bets(view: &Value) -> Vec<(u64, u64)> {
+    view["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| u(&s["bet"]) > 0)
+        .map(|s| (u(&s["seat"]), u(&s["bet"])))
+        .collect()
+}
+
+/// The stream's events in the log, as (type, actor, payload).
+async fn events_of(app: &TestApp, stream: &str) -> Vec<(String, String, Value)> {
+    let mut found = Vec::new();
+    let mut after: Option<String> = None;
+    loop {
+        let body = app
+            .admin(
+                "query($a: String) { events(after: $a, first: 1000) { events { streamId eventType actor payload } endCursor hasNextPage } }",
+                json!({"a": after}),
+            )
+            .await;
+        for e in body["events"]["events"].as_array().unwrap() {
+            if e["streamId"] == stream {
+                found.push((
+                    e["eventType"].as_str().unwrap().to_owned(),
+                    e["actor"].as_str().unwrap_or("").to_owned(),
+                    serde_json::from_str(e["payload"].as_str().unwrap_or("null")).unwrap(),
+                ));
+            }
+        }
+        if body["events"]["hasNextPage"] != true {
+            return found;
+        }
+        after = body["events"]["endCursor"].as_str().map(str::to_owned);
+    }
+}
+
+async fn an_exposed_card_is_a_misdeal_and_the_hand_is_re_dealt_on_the_same_button(
+    app: &TestApp,
+) {
+    a_league(app).await;
+    recorded(app, "m1", Preset::Wph).await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let before = view(app, "m1").await;
+    app.admin(START_HAND, json!({"t": "m1"})).await;
+    let dealt = view(app, "m1").await;
+    assert_eq!(dealt["inHand"], true);
+    let (button, blinds) = (dealt["button"].clone(), bets(&dealt));
+    assert_eq!(blinds.len(), 2, "{dealt:#}");
+    // WPH 28: a misdeal before substantial action. Seat to act's first card was exposed.
+    let body = app
+        .graphql(
+            Some(&host),
+            VOID,
+            json!({"t": "m1", "r": "the first card to the seat to act was dealt face up"}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let void = view(app, "m1").await;
+    assert_eq!(void["inHand"], false);
+    for s in before["seats"].as_array().unwrap() {
+        let seat = u(&s["seat"]);
+        assert_eq!(chips(&void, seat), chips(&before, seat), "every chip back");
+    }
+    // Re-dealt: the same button, the same blinds from the same seats.
+    app.admin(START_HAND, json!({"t": "m1"})).await;
+    let again = view(app, "m1").await;
+    assert_eq!(again["button"], button);
+    assert_eq!(bets(&again), blinds);
+    // Once the hand is under way past the cut-off, a misdeal is refused and nothing is
+    // appended: the hand is played out.
+    for _ in 0..2 {
+        let table = view(app, "m1").await;
+        let seat = u(&table["toAct"]);
+        app.admin(ACT, json!({"t": "m1", "table": 1, "seat": seat, "a": "CALL"}))
+            .await;
+    }
+    let last = app.last_position().await;
+    let body = app
+        .graphql(Some(&host), VOID, json!({"t": "m1", "r": "too late"}))
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    assert_eq!(app.last_position().await, last);
+    // The auditor reads who declared the misdeal, and why.
+    let events = events_of(app, "tournament:m1").await;
+    let voided = events
+        .iter()
+        .find(|(_, _, p)| p["data"]["event"]["type"] == "HandVoided")
+        .unwrap();
+    assert!(voided.1.starts_with("host:crown:"), "{voided:?}");
+    assert_eq!(
+        voided.2["data"]["event"]["data"]["reason"]["Misdeal"],
+        "the first card to the seat to act was dealt face up"
+    );
+}
+
+async fn the_clock_called_on_a_player_runs_out_and_the_hand_is_dead(app: &TestApp) {
+    a_league(app).await;
+    // The Hippodrome's clock: ten seconds, the shortest of the five houses.
+    recorded(app, "k1", Preset::Hippodrome).await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let ann = app.token(Role::Player, Some("crown"), Some("ann")).await;
+    app.admin(START_HAND, json!({"t": "k1"})).await;
+    let table = view(app, "k1").await;
+    let seat = u(&table["toAct"]);
+    assert_eq!(table["clock"], Value::Null);
+    // Not the seat to act: refused, with the seat that is.
+    let last = app.last_position().await;
+    let other = table["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| u(&s["seat"]))
+        .find(|s| *s != seat)
+        .unwrap();
+    let body = app
+        .graphql(Some(&host), CALL_CLOCK, json!({"t": "k1", "s": other}))
+        .await;
+    assert_eq!(code(&body), "NOT_YOUR_TURN", "{body:#}");
+    assert_eq!(body["errors"][0]["extensions"]["expected"], seat, "{body:#}");
+    // Only the venue's staff call the clock.
+    let body = app
+        .graphql(Some(&ann), CALL_CLOCK, json!({"t": "k1", "s": seat}))
+        .await;
+    assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    assert_eq!(app.last_position().await, last);
+
+    let called = Instant::now();
+    let body = app
+        .graphql(Some(&host), CALL_CLOCK, json!({"t": "k1", "s": seat}))
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let clock = &body["data"]["callClock"]["table"]["clock"];
+    assert_eq!(u(&clock["seat"]), seat);
+    assert_eq!(u(&clock["expiresAt"]) - u(&clock["calledAt"]), 10_000);
+    // Twice: refused while it runs.
+    let body = app
+        .graphql(Some(&host), CALL_CLOCK, json!({"t": "k1", "s": seat}))
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    // The server runs it out: nobody sends anything.
+    let dead = loop {
+        let table = view(app, "k1").await;
+        if table["toAct"] != json!(seat) {
+            break table;
+        }
+        assert!(
+            called.elapsed() < Duration::from_secs(30),
+            "the clock never ran out"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert!(
+        called.elapsed() >= Duration::from_millis(9_500),
+        "the hand died before the clock ran out: {:?}",
+        called.elapsed()
+    );
+    let out = dead["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| u(&s["seat"]) == seat)
+        .unwrap();
+    assert_eq!(out["inHand"], false, "{dead:#}");
+    assert_eq!(dead["clock"], Value::Null);
+    let events = events_of(app, "tournament:k1").await;
+    let (_, actor, payload) = events
+        .iter()
+        .find(|(_, _, p)| p["data"]["event"]["type"] == "PlayerFolded")
+        .unwrap();
+    assert_eq!(actor, league_app::clock::ACTOR);
+    assert_eq!(payload["data"]["event"]["data"]["reason"], "ClockExpired");
+    assert_eq!(u(&payload["data"]["event"]["data"]["seat"]), seat);
+}
+
+/// The tournament `id` under `preset`, its first hand on the flop after everyone called:
+/// returns the view and the seats first and second to act on the flop and the button (last).
+async fn on_the_flop(app: &TestApp, id: &str, preset: Preset) -> (Value, [u64; 3]) {
+    a_league(app).await;
+    recorded(app, id, preset).await;
+    app.admin(START_HAND, json!({"t": id})).await;
+    loop {
+        let table = view(app, id).await;
+        if table["awaitingBoard"] == "FLOP" {
+            break;
+        }
+        let seat = u(&table["toAct"]);
+        let a = if u(&table["seats"].as_array().unwrap().iter().find(|s| u(&s["seat"]) == seat).unwrap()["bet"])
+            < u(&table["currentBet"])
+        {
+            "CALL"
+        } else {
+            "CHECK"
+        };
+        let body = app
+            .admin(ACT, json!({"t": id, "table": 1, "seat": seat, "a": a}))
+            .await;
+        assert!(body.get("errors").is_none(), "{body:#}");
+    }
+    let body = app
+        .admin(BOARD, json!({"t": id, "c": ["2c", "7d", "9h"]}))
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let table = view(app, id).await;
+    let first = u(&table["toAct"]);
+    let button = u(&table["button"]);
+    let second = table["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| u(&s["seat"]))
+        .find(|s| *s != first && *s != button)
+        .unwrap();
+    (table, [first, second, button])
+}
+
+/// The button bets two big blinds out of turn on the flop; the two players before it check.
+/// Returns the table before and after, and the button's bet.
+async fn a_bet_out_of_turn_then_two_checks(
+    app: &TestApp,
+    id: &str,
+    preset: Preset,
+) -> (Value, Value, [u64; 3], u64) {
+    let (table, [a, b, c]) = on_the_flop(app, id, preset).await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let bet = 2 * u(&table["blinds"]["bigBlind"]);
+    let body = app
+        .graphql(
+            Some(&host),
+            OUT_OF_TURN,
+            json!({"t": id, "s": c, "a": "BET", "amount": bet}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let waiting = view(app, id).await;
+    assert_eq!(u(&waiting["toAct"]), a, "the action stays with the player in turn");
+    assert_eq!(
+        waiting["outOfTurn"],
+        json!({"seat": c, "action": "BET", "amount": bet})
+    );
+    assert_eq!(chips(&waiting, c), chips(&table, c), "nothing taken yet");
+    for seat in [a, b] {
+        let body = app
+            .admin(ACT, json!({"t": id, "table": 1, "seat": seat, "a": "CHECK"}))
+            .await;
+        assert!(body.get("errors").is_none(), "{body:#}");
+    }
+    (table, view(app, id).await, [a, b, c], bet)
+}
+
+/// The ruling as the log records it.
+async fn ruling(app: &TestApp, id: &str) -> String {
+    let events = events_of(app, &format!("tournament:{id}")).await;
+    let (_, _, payload) = events
+        .iter()
+        .rev()
+        .find(|(_, _, p)| p["data"]["event"]["type"] == "OutOfTurnRuled")
+        .unwrap();
+    payload["data"]["event"]["data"]["ruling"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+async fn wph_31_a_bet_out_of_turn_after_two_checks_is_taken_back(app: &TestApp) {
+    // WPH 31: "Where a player bets out of turn, action will go back to the in turn player.
+    // If this player: - CHECKS, the out of turn player is forced to check and take back
+    // their bet."
+    let (before, after, [_, _, c], _) =
+        a_bet_out_of_turn_then_two_checks(app, "w1", Preset::Wph).await;
+    assert_eq!(ruling(app, "w1").await, "MustCheck");
+    assert_eq!(chips(&after, c), chips(&before, c), "the bet taken back");
+    assert_eq!(after["awaitingBoard"], "TURN", "checked around: {after:#}");
+    assert_eq!(after["outOfTurn"], Value::Null);
+    // A seat with no action due cannot declare one.
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let last = app.last_position().await;
+    let body = app
+        .graphql(
+            Some(&host),
+            OUT_OF_TURN,
+            json!({"t": "w1", "s": c, "a": "CHECK"}),
+        )
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    // A player cannot record it for themselves.
+    let ann = app.token(Role::Player, Some("crown"), Some("ann")).await;
+    let body = app
+        .graphql(
+            Some(&ann),
+            OUT_OF_TURN,
+            json!({"t": "w1", "s": c, "a": "FOLD"}),
+        )
+        .await;
+    assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    assert_eq!(app.last_position().await, last);
+}
+
+async fn invitational_5_5_a_bet_out_of_turn_after_two_checks_stands(app: &TestApp) {
+    // Invitational 5.5: "A player who makes a verbal declaration of action out of turn
+    // shall be held to that action when it is his turn, unless intervening action changes
+    // the action the out-of-turn actor is facing." Two checks change nothing: the bet
+    // stands, and the others face it.
+    let (before, after, [a, _, c], bet) =
+        a_bet_out_of_turn_then_two_checks(app, "i1", Preset::Invitational).await;
+    assert_eq!(ruling(app, "i1").await, "Binding");
+    assert_eq!(chips(&after, c), chips(&before, c) - bet, "the bet stands");
+    assert_eq!(u(&after["toAct"]), a, "the first checker faces the bet");
+    assert_eq!(u(&after["currentBet"]), bet);
+}
+
+on_every_backend!(
+    an_exposed_card_is_a_misdeal_and_the_hand_is_re_dealt_on_the_same_button,
+    the_clock_called_on_a_player_runs_out_and_the_hand_is_dead,
+    wph_31_a_bet_out_of_turn_after_two_checks_is_taken_back,
+    invitational_5_5_a_bet_out_of_turn_after_two_checks_stands,
+);
