@@ -208,7 +208,7 @@ fn tournament_error(e: TournamentError) -> ApiError {
         TournamentError::BadSchedule(_) => ApiError::bad_field("schedule", message),
         TournamentError::BreaksPreset { field, rule, .. } => {
             ApiError::client(code::CONTRADICTS_PRESET, message)
-                .with_field(format!("schedule.{field}"))
+                .with_field(field)
                 .with("rule", rule)
         }
         TournamentError::BadReason => ApiError::bad_field("reason", message),

@@ -164,7 +164,7 @@ async fn rederives(backend: Backend, url: Option<&str>) {
         };
         simulate::run(&store, &options, None).await.unwrap();
         let clean = rederive(&store, 0, u64::MAX).await.unwrap();
-        assert_eq!(clean.hands, 152, "{clean:?}");
+        assert_eq!(clean.hands, 142, "{clean:?}");
         assert!(clean.seeded > 0, "{clean:?}");
         assert!(clean.failures.is_empty(), "{:#?}", clean.failures);
         assert_eq!(clean.outcomes.finishes, 4, "{clean:?}");

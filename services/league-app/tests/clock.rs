@@ -277,8 +277,13 @@ async fn a_called_clock(backend: Backend, url: Option<&str>) {
     let expires = called + 70_000;
     {
         let p = live.read();
-        let clock = p.tournament(STREAM).unwrap().tables()[&table].clock().copied();
-        assert_eq!(clock.map(|c| (c.seat, c.expires_at)), Some((first, expires)));
+        let clock = p.tournament(STREAM).unwrap().tables()[&table]
+            .clock()
+            .copied();
+        assert_eq!(
+            clock.map(|c| (c.seat, c.expires_at)),
+            Some((first, expires))
+        );
     }
     send(
         &store,
@@ -293,7 +298,12 @@ async fn a_called_clock(backend: Backend, url: Option<&str>) {
     )
     .await;
     assert!(clock_out(live.read().tournament(STREAM).unwrap(), expires + MINUTE).is_none());
-    assert!(tick(&store, &live, expires + MINUTE).await.unwrap().is_empty());
+    assert!(
+        tick(&store, &live, expires + MINUTE)
+            .await
+            .unwrap()
+            .is_empty()
+    );
     // Called on the next player, who does not act: nothing a moment before it runs out,
     // then the hand is dead, by the clock.
     let second = to_act();
@@ -329,7 +339,11 @@ async fn a_called_clock(backend: Backend, url: Option<&str>) {
         ),
         "{read:?}"
     );
-    assert!(live.read().tournament(STREAM).unwrap().tables()[&table].clock().is_none());
+    assert!(
+        live.read().tournament(STREAM).unwrap().tables()[&table]
+            .clock()
+            .is_none()
+    );
     live.finish().await.unwrap();
     scratch.drop_it().await;
 }

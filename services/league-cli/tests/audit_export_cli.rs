@@ -83,7 +83,7 @@ fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
     let out = export(&db, "phh", &phh, None);
     assert!(out.status.success(), "{}", text(&out));
     assert!(
-        text(&out).starts_with("wrote 152 PHH files (4 tournaments)"),
+        text(&out).starts_with("wrote 142 PHH files (4 tournaments)"),
         "{}",
         text(&out)
     );
@@ -99,7 +99,7 @@ fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
     assert!(checked.status.success(), "{}", text(&checked));
     let report: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
     let hands = report["hands"].as_array().unwrap();
-    assert_eq!(hands.len(), 152);
+    assert_eq!(hands.len(), 142);
     let mut agree = 0;
     for hand in hands {
         let name = hand["hand"].as_str().unwrap();
@@ -134,7 +134,7 @@ fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
             other => panic!("{name}: {other}\n{hand}"),
         }
     }
-    assert!(agree >= 150, "{agree} of 152 agree");
+    assert!(agree >= 140, "{agree} of 142 agree");
 
     let stars = dir.join("stars");
     let out = export(&db, "pokerstars", &stars, None);

@@ -19,10 +19,10 @@ use league_engine::hand::{
     RuleError, Seat, Street, VoidReason,
 };
 use league_engine::rules::{HouseRules, Preset};
+use league_engine::tournament::play::PurchasePolicy;
 use league_engine::tournament::play::{
     TournamentCommand as Cmd, TournamentError, TournamentEvent as Ev, Tracking,
 };
-use league_engine::tournament::play::PurchasePolicy;
 use league_engine::tournament::{HouseCut, Price};
 use league_engine::units::{Cents, Chips};
 use support::Table;
@@ -1604,7 +1604,7 @@ fn purchase(per_player: u32, until_minutes: Option<u32>) -> PurchasePolicy {
 fn invitational_1_2_every_entry_is_paid_before_the_start() {
     // Invitational 1.2: "All moneys must be paid prior to the start of the tournament."
     let late = invitational_refuses(|s| s.late_registration_until_level = 2);
-    assert_eq!(late, ("1.2", "lateRegistration"));
+    assert_eq!(late, ("1.2", "schedule.lateRegistration"));
     let reentry = invitational_refuses(|s| {
         s.reentries = Some(PurchasePolicy {
             after_bust_only: false,
@@ -1612,7 +1612,7 @@ fn invitational_1_2_every_entry_is_paid_before_the_start() {
             ..purchase(1, None)
         });
     });
-    assert_eq!(reentry, ("1.2", "reentries"));
+    assert_eq!(reentry, ("1.2", "schedule.reentries"));
 }
 
 #[test]
@@ -1627,7 +1627,7 @@ fn invitational_1_3_one_re_buy_in_the_first_two_hours_straight_after_the_knockou
     };
     assert_eq!(
         invitational_refuses(rebuys(purchase(2, Some(120)))),
-        ("1.3", "rebuys")
+        ("1.3", "schedule.rebuys")
     );
     // A window to level 7 of 30-minute levels runs 180 minutes of play (the break is not
     // play): refused without untilMinutes, or with more than 120 of them.
@@ -1644,8 +1644,11 @@ fn invitational_1_3_one_re_buy_in_the_first_two_hours_straight_after_the_knockou
             })(s);
         }
     };
-    assert_eq!(invitational_refuses(long(None)), ("1.3", "rebuys"));
-    assert_eq!(invitational_refuses(long(Some(121))), ("1.3", "rebuys"));
+    assert_eq!(invitational_refuses(long(None)), ("1.3", "schedule.rebuys"));
+    assert_eq!(
+        invitational_refuses(long(Some(121))),
+        ("1.3", "schedule.rebuys")
+    );
     for until_minutes in [None, Some(120)] {
         let mut s = schedule(Preset::Invitational, Tracking::Dealt);
         if until_minutes.is_some() {
@@ -1661,7 +1664,7 @@ fn invitational_1_3_one_re_buy_in_the_first_two_hours_straight_after_the_knockou
             after_bust_only: false,
             ..purchase(1, Some(120))
         })),
-        ("1.3", "rebuys")
+        ("1.3", "schedule.rebuys")
     );
     // One, within two hours, after the knockout: taken.
     let mut s = schedule(Preset::Invitational, Tracking::Dealt);
@@ -1679,7 +1682,7 @@ fn invitational_1_4_no_add_ons() {
         });
         s.pool.add_on = Some(Price::new(Cents::new(1000), Cents::ZERO));
     });
-    assert_eq!(add_ons, ("1.4", "addOns"));
+    assert_eq!(add_ons, ("1.4", "schedule.addOns"));
 }
 
 #[test]
@@ -1688,7 +1691,7 @@ fn invitational_1_5_all_money_goes_into_the_pot() {
     // the winning players."
     assert_eq!(
         invitational_refuses(|s| s.pool.house = HouseCut::Fees),
-        ("1.5", "houseCut")
+        ("1.5", "schedule.houseCut")
     );
     // The stock schedule pays its fee into the pot.
     let game = Game::started(schedule(Preset::Invitational, Tracking::Dealt), 4);
@@ -1705,12 +1708,64 @@ fn invitational_3_the_small_blind_is_a_third_to_a_half_of_the_big_blind() {
             s.levels[1] = tour::play_level(small, big);
         }
     };
-    assert_eq!(invitational_refuses(blinds(75, 100)), ("3", "levels"));
-    assert_eq!(invitational_refuses(blinds(25, 100)), ("3", "levels"));
+    assert_eq!(
+        invitational_refuses(blinds(75, 100)),
+        ("3", "schedule.levels")
+    );
+    assert_eq!(
+        invitational_refuses(blinds(25, 100)),
+        ("3", "schedule.levels")
+    );
     for (small, big) in [(50, 150), (50, 100), (75, 200)] {
         let mut s = schedule(Preset::Invitational, Tracking::Dealt);
         blinds(small, big)(&mut s);
         assert!(matches!(s.levels[1], Level::Play { .. }));
         Game::scheduled(s);
     }
+}
+
+#[test]
+fn wph_47_and_oracle_4_a_missed_hands_penalty_is_one_hand_or_one_to_four_rounds() {
+    // WPH 47: "Tournament staff can assess a one-hand penalty, one-, two-, three-, or
+    // four-round penalties or disqualification." Oracle, tournament 4: "A floor supervisor
+    // can assess a one-, two-, three-, or four-round penalty."
+    use league_engine::tournament::play::Penalty;
+    for (preset, rule) in [(Preset::Wph, "47"), (Preset::Oracle, "tournament 4")] {
+        let mut g = Game::started(schedule(preset, Tracking::Recorded), 6);
+        for penalty in [
+            Penalty::MissHands(2),
+            Penalty::MissRounds(0),
+            Penalty::MissRounds(5),
+        ] {
+            let refused = g.refused(Cmd::Penalise {
+                player: id(1),
+                penalty,
+            });
+            assert!(
+                matches!(
+                    refused,
+                    TournamentError::BreaksPreset { rule: r, field: "count", .. } if r == rule
+                ),
+                "{preset:?} {penalty:?}: {refused:?}"
+            );
+        }
+        for penalty in [
+            Penalty::Warning,
+            Penalty::MissHands(1),
+            Penalty::MissRounds(1),
+            Penalty::MissRounds(4),
+        ] {
+            g.when(Cmd::Penalise {
+                player: id(2),
+                penalty,
+            });
+        }
+    }
+    // QueenSix leaves the length to the host ("suspended from play for a specified length
+    // of time").
+    let mut g = Game::started(schedule(Preset::QueenSix, Tracking::Recorded), 6);
+    g.when(Cmd::Penalise {
+        player: id(1),
+        penalty: Penalty::MissHands(3),
+    });
 }

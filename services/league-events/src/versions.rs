@@ -592,7 +592,10 @@ mod tests {
         let league_engine::hand::Event::HandStarted { setup } = event else {
             panic!("read as another hand event: {event:?}");
         };
-        assert_eq!(setup.rules.out_of_turn, OutOfTurn::BindingUnlessActionChanges);
+        assert_eq!(
+            setup.rules.out_of_turn,
+            OutOfTurn::BindingUnlessActionChanges
+        );
         assert_eq!(read(2, stored).unwrap(), read(3, stored).unwrap());
         let odd = String::from_utf8(stored.to_vec())
             .unwrap()

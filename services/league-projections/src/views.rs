@@ -88,11 +88,11 @@ pub struct TableView {
     #[serde(default)]
     pub blinds: Option<Blinds>,
     /// The clock called on the player to act, while it runs.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<CalledClock>,
     /// An action declared out of turn, waiting for the player's turn: the seat and what it
     /// declared.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub out_of_turn: Option<(Seat, Action)>,
 }
 

@@ -190,11 +190,7 @@ impl TournamentSim {
         // fast, so short windows close during play.
         let by_time = (rng.next_u32() % 3 == 0).then(|| 3 + rng.next_u32() % 10);
         let invitational = options.preset == Preset::Invitational;
-        let rebuy_minutes = if invitational {
-            Some(120)
-        } else {
-            by_time
-        };
+        let rebuy_minutes = if invitational { Some(120) } else { by_time };
         let purchase = |chips, until| PurchasePolicy {
             per_player: 2,
             from_level: 1,
@@ -487,10 +483,9 @@ impl TournamentSim {
             return Ok(());
         };
         let reentry_minutes = self.policy_minutes(|s| s.reentries);
-        let (reentries, add_ons) = self
-            .state
-            .schedule()
-            .map_or((false, false), |s| (s.reentries.is_some(), s.add_ons.is_some()));
+        let (reentries, add_ons) = self.state.schedule().map_or((false, false), |s| {
+            (s.reentries.is_some(), s.add_ons.is_some())
+        });
         if p.standing == Standing::Out
             && reentries
             && level <= 3

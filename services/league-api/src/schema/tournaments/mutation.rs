@@ -17,8 +17,8 @@ use super::types::{ActionKind, PenaltyKind};
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult, code};
 use crate::schema::object_ids;
-use crate::schema::scalars;
 use crate::schema::payloads::created;
+use crate::schema::scalars;
 use crate::schema::{ApiState, CommandResult, now_millis, principal, run_command, state};
 
 fn card(text: &str) -> ApiResult<Card> {
@@ -251,8 +251,8 @@ impl TournamentMutation {
         caller.require_seat(&venue, Some(&player), &state.live.read())?;
         // Invitational 1.1: "All participants are joining the tournament by invitation only.
         // We do not allow 'show-ups' to participate." The staff register those invited.
-        let preset = with_tournament(state, &tournament_id, |t| t.schedule().map(|s| s.preset))
-            .await?;
+        let preset =
+            with_tournament(state, &tournament_id, |t| t.schedule().map(|s| s.preset)).await?;
         if preset == Some(league_engine::rules::Preset::Invitational) {
             if walk_in.is_some() {
                 return Err(ApiError::client(

@@ -80,10 +80,17 @@ pub enum TournamentCommand {
     },
     /// Calls the clock at `at` on `seat`, the player to act at `table`: the house's
     /// durations run from `at` (`TournamentEvent::ClockCalled`).
-    CallClock { table: u32, seat: Seat, at: Millis },
+    CallClock {
+        table: u32,
+        seat: Seat,
+        at: Millis,
+    },
     /// The clock called at `table` ran out by `at` (the server's clock sends it): the
     /// player's hand is dead.
-    ClockRanOut { table: u32, at: Millis },
+    ClockRanOut {
+        table: u32,
+        at: Millis,
+    },
     /// Results tracking: players out in one hand, best first when the house's order
     /// cannot be worked out from chips; `by` took their chips.
     Eliminate {

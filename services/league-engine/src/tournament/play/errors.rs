@@ -13,13 +13,14 @@ pub enum TournamentError {
     AlreadyScheduled,
     #[error("bad schedule: {0}")]
     BadSchedule(String),
-    /// The schedule breaks a money or structure rule its preset's rulebook fixes.
+    /// The command breaks a rule its preset's rulebook fixes: a schedule's money or
+    /// structure, the size of a penalty.
     #[error("{preset} {rule}: {what}")]
     BreaksPreset {
         preset: &'static str,
         /// The rule's number in the book.
         rule: &'static str,
-        /// The schedule's field (as the API names it).
+        /// The input field at fault, as the API names it (`schedule.addOns`, `count`).
         field: &'static str,
         what: String,
     },

@@ -94,6 +94,27 @@ impl Run<'_> {
         let (table, _) = p.seat().ok_or(TournamentError::NotSeated(PlayerId::from(
             player.to_owned(),
         )))?;
+        // WPH 47, Oracle tournament 4: "a one-hand penalty, one-, two-, three-, or
+        // four-round penalties".
+        if matches!(schedule.preset, Preset::Wph | Preset::Oracle) {
+            let bounded = match penalty {
+                Penalty::MissHands(h) => h == 1,
+                Penalty::MissRounds(r) => (1..=4).contains(&r),
+                Penalty::Warning | Penalty::Disqualify => true,
+            };
+            if !bounded {
+                return Err(TournamentError::BreaksPreset {
+                    preset: schedule.preset.name(),
+                    rule: if schedule.preset == Preset::Wph {
+                        "47"
+                    } else {
+                        "tournament 4"
+                    },
+                    field: "count",
+                    what: "a missed-hands penalty is one hand, or one to four rounds".into(),
+                });
+            }
+        }
         let at_table = count(self.table(table)?.seats.len());
         let hands = match penalty {
             Penalty::Warning | Penalty::Disqualify => 0,

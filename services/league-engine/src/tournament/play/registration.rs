@@ -280,14 +280,14 @@ fn house_money_and_structure(s: &Schedule) -> Result<()> {
     if s.late_registration_until_level > 0 || s.late_registration_until_minutes.is_some() {
         return breaks(
             "1.2",
-            "lateRegistration",
+            "schedule.lateRegistration",
             "every entry is paid before the start: no late registration".into(),
         );
     }
     if s.reentries.is_some() {
         return breaks(
             "1.2",
-            "reentries",
+            "schedule.reentries",
             "every entry is paid before the start: no re-entries".into(),
         );
     }
@@ -297,7 +297,7 @@ fn house_money_and_structure(s: &Schedule) -> Result<()> {
         if r.per_player > 1 {
             return breaks(
                 "1.3",
-                "rebuys",
+                "schedule.rebuys",
                 format!("one re-buy per person, not {}", r.per_player),
             );
         }
@@ -315,7 +315,7 @@ fn house_money_and_structure(s: &Schedule) -> Result<()> {
         if r.until_minutes.is_none_or(|m| m > 120) && by_level > 120 {
             return breaks(
                 "1.3",
-                "rebuys",
+                "schedule.rebuys",
                 format!(
                     "re-buys end within the first 2 hours of play: the window runs {by_level} \
                      minutes of play to level {}; close it sooner or set untilMinutes to at \
@@ -327,20 +327,20 @@ fn house_money_and_structure(s: &Schedule) -> Result<()> {
         if !r.after_bust_only {
             return breaks(
                 "1.3",
-                "rebuys",
+                "schedule.rebuys",
                 "a re-buy is bought straight after the knockout (afterBustOnly)".into(),
             );
         }
     }
     // 1.4: "Add-ons are not allowed."
     if s.add_ons.is_some() {
-        return breaks("1.4", "addOns", "add-ons are not allowed".into());
+        return breaks("1.4", "schedule.addOns", "add-ons are not allowed".into());
     }
     // 1.5: "All moneys paid will be placed into the pot."
     if s.pool.house != HouseCut::AllToPool {
         return breaks(
             "1.5",
-            "houseCut",
+            "schedule.houseCut",
             "all money paid goes into the pot (ALL_TO_POOL)".into(),
         );
     }
@@ -351,7 +351,7 @@ fn house_money_and_structure(s: &Schedule) -> Result<()> {
             if sb.saturating_mul(3) < bb || sb.saturating_mul(2) > bb {
                 return breaks(
                     "3",
-                    "levels",
+                    "schedule.levels",
                     format!(
                         "level {}: the small blind is a third to a half of the big blind, not \
                          {sb} of {bb}",

@@ -186,9 +186,7 @@ impl Run<'_> {
                 hand_id,
             } => self.start_hand(*table, seed.as_ref(), hand_id.as_ref()),
             TournamentCommand::Hand { table, command } => self.hand(*table, command),
-            TournamentCommand::CallClock { table, seat, at } => {
-                self.call_clock(*table, *seat, *at)
-            }
+            TournamentCommand::CallClock { table, seat, at } => self.call_clock(*table, *seat, *at),
             TournamentCommand::ClockRanOut { table, at } => self.clock_ran_out(*table, *at),
             TournamentCommand::Eliminate { players, by } => self.eliminate(players, by.as_ref()),
             TournamentCommand::RecordChips { counts } => self.record_chips(counts),
