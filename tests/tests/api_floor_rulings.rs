@@ -2,7 +2,8 @@
 //! hand (`recorded`): a hand with an exposed card declared a misdeal and re-dealt on the
 //! same button; the clock called on a player and run out by the server, the hand dead; a
 //! bet out of turn ruled by the house, WPH's rule 31 and the invitational's 5.5 giving
-//! different answers to the same table.
+//! different answers to the same table; two players out in one hand on the bubble, placed
+//! by the house's rule and scored by the league.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a test")]
 
@@ -377,7 +378,257 @@ async fn invitational_5_5_a_bet_out_of_turn_after_two_checks_stands(app: &TestAp
     assert_eq!(u(&after["currentBet"]), bet);
 }
 
+/// Plays the hand in progress at a recorded table to its end through the API, as
+/// `support/tour.rs` does in the engine's tests: the players named in `holes` go all in,
+/// the others check or fold; the board is recorded and the named players show.
+async fn all_in(app: &TestApp, id: &str, table: u32, holes: &[(&str, &str)], board: &[&str]) {
+    let query = "query($t: ID!, $n: Int!) { table(tournamentId: $t, table: $n) { inHand toAct legalActions { canCheck } awaitingBoard board toShow seats { seat player } } }";
+    for _ in 0..60 {
+        let view = app.admin(query, json!({"t": id, "n": table})).await;
+        let view = &view["table"];
+        if view["inHand"] != true {
+            return;
+        }
+        let player = |seat: &Value| -> String {
+            view["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["seat"] == *seat)
+                .unwrap()["player"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        };
+        let cards = |seat: &Value| holes.iter().find(|(p, _)| *p == player(seat)).map(|h| h.1);
+        let body = if !view["toAct"].is_null() {
+            let seat = &view["toAct"];
+            let a = if cards(seat).is_some() {
+                "ALL_IN"
+            } else if view["legalActions"]["canCheck"] == true {
+                "CHECK"
+            } else {
+                "FOLD"
+            };
+            app.admin(ACT, json!({"t": id, "table": table, "seat": seat, "a": a}))
+                .await
+        } else if !view["awaitingBoard"].is_null() {
+            let dealt = view["board"].as_array().unwrap().len();
+            let n = if dealt == 0 { 3 } else { 1 };
+            app.admin(
+                "mutation($t: ID!, $n: Int!, $c: [String!]!) { dealBoard(input: {tournamentId: $t, table: $n, cards: $c}) { events } }",
+                json!({"t": id, "n": table, "c": board[dealt..dealt + n]}),
+            )
+            .await
+        } else {
+            let seat = &view["toShow"];
+            match cards(seat) {
+                Some(c) => app.admin(
+                    "mutation($t: ID!, $n: Int!, $s: Int!, $c: [String!]) { show(input: {tournamentId: $t, table: $n, seat: $s, cards: $c}) { events } }",
+                    json!({"t": id, "n": table, "s": seat, "c": [&c[..2], &c[2..]]}),
+                )
+                .await,
+                None => app.admin(
+                    "mutation($t: ID!, $n: Int!, $s: Int!) { muck(input: {tournamentId: $t, table: $n, seat: $s}) { events } }",
+                    json!({"t": id, "n": table, "s": seat}),
+                )
+                .await,
+            }
+        };
+        assert!(body.get("errors").is_none(), "{body:#}");
+    }
+    panic!("the hand at table {table} did not end");
+}
+
+const NIGHT: &str = "query($t: ID!) { tournament(id: $t) { stage remaining handForHand pending { kind } tables { table seats { player chips } } places { player place shared } } }";
+
+/// The players at `table`, with their chips.
+fn at_table(night: &Value, table: u64) -> Vec<(String, u64)> {
+    night["tournament"]["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| u(&t["table"]) == table)
+        .flat_map(|t| t["seats"].as_array().unwrap().clone())
+        .map(|s| (s["player"].as_str().unwrap().to_owned(), u(&s["chips"])))
+        .collect()
+}
+
+async fn two_out_in_one_hand_on_the_bubble_are_placed_by_the_house_rule_and_scored(app: &TestApp) {
+    // QueenSix 31: "If multiple players go broke on the same hand, the player starting the
+    // hand with the larger amount of chips finishes in the higher place for prize money and
+    // any other award."
+    use league_engine::tournament::{PayoutStructure, PayoutTable};
+    a_league(app).await;
+    for p in ["dan", "eve", "fay"] {
+        app.admin(
+            "mutation($p: ID!) { registerPlayer(input: {leagueId: \"apl\", player: $p, name: $p, membership: $p}) { events } }",
+            json!({"p": p}),
+        )
+        .await;
+    }
+    // A season scored down to the last place: n - r + 1 points.
+    let body = app
+        .admin(
+            "mutation { addSeason(input: {leagueId: \"apl\", season: \"s2\", scoring: {formula: \"n - r + 1\"}}) { events } }",
+            json!({}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    // Six players at two tables of three; four paid.
+    let mut schedule = weekly_schedule(
+        "crown",
+        Preset::QueenSix,
+        Tracking::Recorded,
+        seed(1).commitment(),
+    );
+    schedule.table_size = 3;
+    schedule.payouts = PayoutTable::new(vec![
+        (1, PayoutStructure::new(vec![10_000]).unwrap()),
+        (
+            6,
+            PayoutStructure::new(vec![4_000, 3_000, 2_000, 1_000]).unwrap(),
+        ),
+    ])
+    .unwrap();
+    let schedule = league_api::schema::tournaments::inputs::schedule_input(&schedule);
+    let body = app
+        .admin(SCHEDULE, json!({"id": "b1", "s": schedule}))
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    for p in ["ann", "bob", "cat", "dan", "eve", "fay"] {
+        app.admin(REGISTER, json!({"t": "b1", "p": p})).await;
+    }
+    app.admin(START, json!({"t": "b1"})).await;
+    let start = |n: u32| {
+        app.admin(
+            "mutation($t: ID!, $n: Int!) { startHand(input: {tournamentId: $t, table: $n}) { events } }",
+            json!({"t": "b1", "n": n}),
+        )
+    };
+    // Table 2 folds to the big blind: its three stacks now differ.
+    start(2).await;
+    all_in(app, "b1", 2, &[], &[]).await;
+    // Table 1: one player out; five left, four paid: hand for hand.
+    start(1).await;
+    let night = app.admin(NIGHT, json!({"t": "b1"})).await;
+    let one = at_table(&night, 1);
+    all_in(
+        app,
+        "b1",
+        1,
+        &[(&one[0].0, "AsAh"), (&one[1].0, "KsKh")],
+        &["2c", "7d", "9h", "3s", "8d"],
+    )
+    .await;
+    let night = app.admin(NIGHT, json!({"t": "b1"})).await;
+    assert_eq!(night["tournament"]["remaining"], 5, "{night:#}");
+    assert_eq!(night["tournament"]["handForHand"], true, "{night:#}");
+    // Table 2: the smaller of the two losing stacks holds the better losing hand; both are
+    // out in this hand.
+    let mut two = at_table(&night, 2);
+    two.sort_by_key(|(_, chips)| std::cmp::Reverse(*chips));
+    let [big, middle, small] = [&two[0].0, &two[1].0, &two[2].0];
+    assert!(two[0].1 > two[1].1 && two[1].1 > two[2].1, "{two:?}");
+    start(2).await;
+    all_in(
+        app,
+        "b1",
+        2,
+        &[(big, "AsAh"), (middle, "QsQh"), (small, "KsKh")],
+        &["2c", "7d", "9h", "3s", "8d"],
+    )
+    .await;
+    let night = app.admin(NIGHT, json!({"t": "b1"})).await;
+    let place = |player: &str| -> (u64, bool) {
+        let p = night["tournament"]["places"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["player"] == player)
+            .unwrap_or_else(|| panic!("{player} has no place: {night:#}"));
+        (u(&p["place"]), p["shared"] == true)
+    };
+    assert_eq!(
+        place(middle),
+        (4, false),
+        "the larger starting stack: {night:#}"
+    );
+    assert_eq!(place(small), (5, false), "{night:#}");
+    // Played to a winner: each hand, the first two players at a table go all in, the first
+    // holding aces.
+    for _ in 0..20 {
+        let night = app.admin(NIGHT, json!({"t": "b1"})).await;
+        if night["tournament"]["stage"] == "FINISHED" {
+            break;
+        }
+        let kinds = night["tournament"]["pending"].to_string();
+        if kinds.contains("REDRAW") {
+            let body = app
+                .admin(
+                    "mutation { redraw(input: {tournamentId: \"b1\"}) { events } }",
+                    json!({}),
+                )
+                .await;
+            assert!(body.get("errors").is_none(), "{body:#}");
+            continue;
+        }
+        let table = night["tournament"]["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["seats"].as_array().unwrap().len() >= 2)
+            .unwrap_or_else(|| panic!("no table to play: {night:#}"))
+            .clone();
+        let n = u32::try_from(u(&table["table"])).unwrap();
+        let players: Vec<String> = table["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["player"].as_str().unwrap().to_owned())
+            .collect();
+        let body = start(n).await;
+        assert!(body.get("errors").is_none(), "{body:#}");
+        all_in(
+            app,
+            "b1",
+            n,
+            &[(&players[0], "AsAh"), (&players[1], "KsKh")],
+            &["2c", "7d", "9h", "3s", "8d"],
+        )
+        .await;
+    }
+    let night = app.admin(NIGHT, json!({"t": "b1"})).await;
+    assert_eq!(night["tournament"]["stage"], "FINISHED", "{night:#}");
+    // The league scores the places: 6 - 4 + 1 = 3 points and 6 - 5 + 1 = 2.
+    let body = app
+        .admin(
+            "mutation { recordTournamentResult(input: {leagueId: \"apl\", tournamentId: \"b1\", season: \"s2\", day: 1}) { events } }",
+            json!({}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let standings = app
+        .admin(
+            "query { standings(leagueId: \"apl\", season: \"s2\") { player points } }",
+            json!({}),
+        )
+        .await;
+    let points = |player: &str| -> Value {
+        standings["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["player"] == player)
+            .unwrap_or_else(|| panic!("{player}: {standings:#}"))["points"]
+            .clone()
+    };
+    assert_eq!(points(middle), json!(3), "{standings:#}");
+    assert_eq!(points(small), json!(2), "{standings:#}");
+}
+
 on_every_backend!(
+    two_out_in_one_hand_on_the_bubble_are_placed_by_the_house_rule_and_scored,
     an_exposed_card_is_a_misdeal_and_the_hand_is_re_dealt_on_the_same_button,
     the_clock_called_on_a_player_runs_out_and_the_hand_is_dead,
     wph_31_a_bet_out_of_turn_after_two_checks_is_taken_back,
