@@ -752,6 +752,8 @@ async fn the_preset_decides_the_house_rules_and_an_override_is_named(app: &TestA
     // QueenSix 8 fixes the colour-up (round up): a chip race contradicts it.
     let mut s = schedule("crown", Tracking::Results);
     s["preset"] = json!("QUEENSIX");
+    // QueenSix house policies 4: every event caps its blinds.
+    s["blindCapPercent"] = json!(10);
     s["house"] = json!({"colourUp": "CHIP_RACE"});
     let before = app.last_position().await;
     let body = app

@@ -234,6 +234,7 @@ async function night(): Promise<void> {
       tracking: 'RESULTS',
       entry: { price: 2000, fee: 500 },
       startingChips: 5000,
+      blindCapPercent: 10,
       levels: [
         { play: { smallBlind: 25, bigBlind: 50, minutes: 20 } },
         { play: { smallBlind: 50, bigBlind: 100, minutes: 20 } },

@@ -1769,3 +1769,42 @@ fn wph_47_and_oracle_4_a_missed_hands_penalty_is_one_hand_or_one_to_four_rounds(
         penalty: Penalty::MissHands(3),
     });
 }
+
+#[test]
+fn queensix_house_policies_4_every_event_caps_its_blinds() {
+    // QueenSix house policies 4: "All QueenSix Poker League events will use a Capped Blind
+    // structure. The blinds will capped at a preset percentage of the average stack at the
+    // table."
+    let mut uncapped = schedule(Preset::QueenSix, Tracking::Results);
+    assert!(
+        uncapped.blind_cap_percent.is_some(),
+        "the stock schedule caps them"
+    );
+    uncapped.blind_cap_percent = None;
+    let refused = Game::fresh().refused(Cmd::Schedule(Box::new(uncapped.clone())));
+    assert!(
+        matches!(
+            refused,
+            TournamentError::BreaksPreset {
+                preset: "queensix",
+                rule: "house policies 4",
+                field: "schedule.blindCapPercent",
+                ..
+            }
+        ),
+        "{refused:?}"
+    );
+    // Every tracking mode: the cap is the schedule's, whatever the night records.
+    for tracking in [Tracking::Dealt, Tracking::Recorded] {
+        let mut s = uncapped.clone();
+        s.tracking = tracking;
+        assert!(matches!(
+            Game::fresh().refused(Cmd::Schedule(Box::new(s))),
+            TournamentError::BreaksPreset { .. }
+        ));
+    }
+    // The other houses leave it open.
+    let mut wph = schedule(Preset::Wph, Tracking::Results);
+    wph.blind_cap_percent = None;
+    Game::scheduled(wph);
+}

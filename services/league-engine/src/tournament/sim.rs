@@ -132,9 +132,10 @@ pub fn standard_levels() -> Vec<Level> {
 }
 
 /// A plain weekly freezeout at `venue`: $20 + $5 (fees to the house; to the pool under the
-/// invitational, 1.5), 5,000 chips in 25s,
-/// [`standard_levels`], tables of nine, the preset's rules, no re-buys, add-ons or late
-/// entries, the default payouts, and the first draw committed to `draw_commitment`.
+/// invitational, 1.5), 5,000 chips in 25s, [`standard_levels`], tables of nine, the
+/// preset's rules (QueenSix's blinds capped at 10% of the table's average stack), no
+/// re-buys, add-ons or late entries, the default payouts, and the first draw committed to
+/// `draw_commitment`.
 pub fn weekly_schedule(
     venue: &str,
     preset: Preset,
@@ -170,7 +171,9 @@ pub fn weekly_schedule(
         late_registration_until_level: 0,
         late_registration_until_minutes: None,
         payouts: PayoutTable::default(),
-        blind_cap_percent: None,
+        // QueenSix house policies 4: every event caps its blinds (at 10% of the table's
+        // average stack here, as `league simulate` does).
+        blind_cap_percent: (preset == Preset::QueenSix).then_some(10),
         break_order: Vec::new(),
         draw_commitment,
     }

@@ -273,6 +273,18 @@ fn house_money_and_structure(s: &Schedule) -> Result<()> {
             what,
         })
     };
+    // QueenSix house policies 4: "All QueenSix Poker League events will use a Capped Blind
+    // structure. The blinds will capped at a preset percentage of the average stack at the
+    // table."
+    if s.preset == Preset::QueenSix && s.blind_cap_percent.is_none() {
+        return breaks(
+            "house policies 4",
+            "schedule.blindCapPercent",
+            "every QueenSix event caps its blinds at a percentage of the table's average stack \
+             (blindCapPercent)"
+                .into(),
+        );
+    }
     if s.preset != Preset::Invitational {
         return Ok(());
     }
