@@ -382,7 +382,7 @@ async fn invitational_5_5_a_bet_out_of_turn_after_two_checks_stands(app: &TestAp
 /// `support/tour.rs` does in the engine's tests: the players named in `holes` go all in,
 /// the others check or fold; the board is recorded and the named players show.
 async fn all_in(app: &TestApp, id: &str, table: u32, holes: &[(&str, &str)], board: &[&str]) {
-    let query = "query($t: ID!, $n: Int!) { table(tournamentId: $t, table: $n) { inHand toAct legalActions { canCheck } awaitingBoard board toShow seats { seat player } } }";
+    let query = "query($t: ID!, $n: Int!) { table(tournamentId: $t, table: $n) { inHand toAct legalActions { canCheck call betOrRaise { max } } awaitingBoard board toShow seats { seat player } } }";
     for _ in 0..60 {
         let view = app.admin(query, json!({"t": id, "n": table})).await;
         let view = &view["table"];
@@ -403,9 +403,13 @@ async fn all_in(app: &TestApp, id: &str, table: u32, holes: &[(&str, &str)], boa
         let cards = |seat: &Value| holes.iter().find(|(p, _)| *p == player(seat)).map(|h| h.1);
         let body = if !view["toAct"].is_null() {
             let seat = &view["toAct"];
-            let a = if cards(seat).is_some() {
+            let legal = &view["legalActions"];
+            let a = if cards(seat).is_some() && legal["betOrRaise"].is_null() {
+                // Facing an all-in it cannot raise over: it calls for everything it has.
+                "CALL"
+            } else if cards(seat).is_some() {
                 "ALL_IN"
-            } else if view["legalActions"]["canCheck"] == true {
+            } else if legal["canCheck"] == true {
                 "CHECK"
             } else {
                 "FOLD"
