@@ -20,9 +20,9 @@ impl RulingMutation {
     /// house's time and its final countdown (QueenSix 30 s; WPH, Oracle, the invitational
     /// 60 s + 10 s; Hippodrome 10 s), and the server kills their hand (a fold,
     /// `ClockExpired`) when it runs out before they act. The table's `clock` shows when it
-    /// runs out; acting, or the hand ending, stops it. Refused when `seat` is not the player
-    /// to act (`NOT_YOUR_TURN`, with `expected`) or a clock already runs at the table
-    /// (`RULE_VIOLATION`). The venue's staff.
+    /// runs out; acting, or the hand ending, stops it. Refused while a clock already runs at
+    /// the table (`RULE_VIOLATION`), then when `seat` is not the player to act
+    /// (`NOT_YOUR_TURN`, with `expected`). The venue's staff.
     async fn call_clock(
         &self,
         ctx: &Context<'_>,
@@ -42,10 +42,11 @@ impl RulingMutation {
         staff_command(ctx, tournament_id.0, command, idempotency_key).await
     }
 
-    /// Records an action a player took out of turn (one may wait per table). Nothing is
-    /// taken now; when the player's turn comes the house's rule settles it, and the table
-    /// shows the ruling (`OutOfTurnRuled`): it binds, or binds to a call or a check, or the
-    /// player may not raise, or is released to act freely. QueenSix betting 5, WPH 31 and
+    /// Records an action a player took out of turn (one may wait per table; the table's
+    /// `outOfTurn` shows it). Nothing is taken now; when the player's turn comes the house's
+    /// rule settles it (`OutOfTurnRuled` in the log): a binding action, or a forced call or
+    /// check, is taken for the seat at once; otherwise the player may not raise, or is
+    /// released to act freely, as `legalActions` then show. QueenSix betting 5, WPH 31 and
     /// 40, Oracle 8, the invitational 5.3 and 5.5, Hippodrome 5, as `docs/rulebooks.md`
     /// gives them. An action by the player to act is taken as an ordinary action. Refused
     /// for a seat with no action due (`RULE_VIOLATION`). The venue's staff.
