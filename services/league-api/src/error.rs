@@ -187,8 +187,8 @@ fn hand_error(e: RuleError) -> ApiError {
                 .with("min", min)
                 .with("got", got)
         }
+        RuleError::NoSuchSeat { .. } => ApiError::bad_field("seat", message),
         RuleError::BadSetup(_)
-        | RuleError::NoSuchSeat { .. }
         | RuleError::WrongCardCount { .. }
         | RuleError::DuplicateCard { .. }
         | RuleError::OnTheBoard { .. }

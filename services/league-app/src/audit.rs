@@ -884,9 +884,9 @@ mod tests {
 
     #[test]
     fn fields_are_quoted_as_their_formats_want() {
-        assert_eq!(csv_field("crown"), "crown");
+        assert_eq!(summary::csv_field("crown"), "crown");
         assert_eq!(
-            csv_field("Bob, \"the\" dealer"),
+            summary::csv_field("Bob, \"the\" dealer"),
             "\"Bob, \"\"the\"\" dealer\""
         );
         assert_eq!(toml_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000A\"");

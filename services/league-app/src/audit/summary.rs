@@ -158,7 +158,7 @@ pub fn summary_csv(summaries: &BTreeMap<String, TournamentSummary>) -> String {
 }
 
 /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
-fn csv_field(value: &str) -> String {
+pub(super) fn csv_field(value: &str) -> String {
     if value.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", value.replace('"', "\"\""))
     } else {
