@@ -4,7 +4,7 @@
 //! [`write`] plays, through the engine's commands, a small league that holds every event
 //! type of the catalogue (`league_events::CATALOGUE`, and every kind of hand event): a
 //! season whose formula is changed (re-scoring it), players renamed, merged and unmerged,
-//! a result amended; tournaments under every tournament preset and in every tracking mode
+//! a result amended, and the season closed; tournaments under every tournament preset and in every tracking mode
 //! (dealt, recorded, results-only), and one where the floor rules (a walk-in unregistered,
 //! an absent entrant removed, a hand voided, an out-of-turn action, the clock called and
 //! run out, an under-sized raise ruled a call, payouts set by hand, a deal); a player
@@ -713,5 +713,14 @@ async fn play(store: &Store) -> Result<Written, Failure> {
                 .await?;
         }
     }
+    // The season over: its standings final, its results no longer held (release 0.9.0).
+    league
+        .send(
+            &mut w,
+            LeagueCommand::CloseSeason {
+                season: "season-1".into(),
+            },
+        )
+        .await?;
     Ok(w.written)
 }

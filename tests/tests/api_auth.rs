@@ -631,6 +631,7 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         ("setLeagueCode", "setLeagueCode(input: {leagueId: \"apl\", code: \"apl-9\"})".into(), May::Admin),
         ("setVenueCode", "setVenueCode(input: {leagueId: \"apl\", venue: \"crown\", code: \"crown-9\"})".into(), May::Admin),
         ("addSeason", "addSeason(input: {leagueId: \"apl\", season: \"s9\", scoring: {table: [100]}})".into(), May::Admin),
+        ("closeSeason", "closeSeason(input: {leagueId: \"apl\", season: \"s9\"})".into(), May::Admin),
         ("setFormula", "setFormula(input: {leagueId: \"apl\", season: \"s1\", scoring: {formula: \"n - r + 1\"}})".into(), May::Admin),
         ("setSeasonScore", "setSeasonScore(input: {leagueId: \"apl\", season: \"s1\", score: {tournamentScore: \"n - r + 1\", overallScore: \"average(scores)\"}})".into(), May::Admin),
         ("registerPlayer", "registerPlayer(input: {leagueId: \"apl\", player: \"zoe\", name: \"Zoe\", membership: \"9\"})".into(), May::Admin),

@@ -233,6 +233,9 @@ pub async fn read_log(
 struct Reader {
     tracked: HashMap<String, Tracked>,
     leagues: BTreeMap<String, LeagueState>,
+    /// The closed seasons, each as it stood when it closed (the leagues no longer hold
+    /// their results).
+    closed: Vec<LeagueState>,
     events: u64,
     wanted: Option<String>,
     /// Keep a finished tournament's state for its summary; without, it is dropped once its
@@ -460,6 +463,7 @@ impl Reader {
         Reader {
             tracked: HashMap::new(),
             leagues: BTreeMap::new(),
+            closed: Vec::new(),
             events: 0,
             wanted: tournament.map(|t| format!("{}{t}", StreamKind::Tournament.prefix())),
             keep_finished: true,
@@ -480,6 +484,12 @@ impl Reader {
                 let state = self.leagues.entry(event.stream_id.to_owned()).or_default();
                 if let Some(outcomes) = &mut self.outcomes {
                     outcomes.league(state, event, &decoded);
+                }
+                if let league::Event::SeasonClosed { season } = &decoded
+                    && self.keep_finished
+                    && let Some(archive) = state.season_archive(season)
+                {
+                    self.closed.push(archive);
                 }
                 league::apply(state, &decoded);
             }
@@ -542,7 +552,7 @@ impl Reader {
             let id = tournament_id(stream);
             findings
                 .summaries
-                .insert(id.to_owned(), summary(id, t, &self.leagues));
+                .insert(id.to_owned(), summary(id, t, &self.leagues, &self.closed));
         }
         findings
     }

@@ -1,8 +1,9 @@
 //! `league simulate`: a seeded league season through the engine's commands, into the store.
 //!
-//! One league stream (`league:<name>`) holds the venues (in regions), the season and its
-//! formula (changed halfway through the season, which re-scores it), the players (with one
-//! merge of a duplicate registration); every week each venue runs a tournament of 15 to 60
+//! One league stream (`league:<name>`) holds the venues (in regions), the seasons (one
+//! season of all the weeks, or one every `season_weeks` weeks, each closed after its last
+//! week but the last) and their formulas (changed halfway through each season, which
+//! re-scores it), the players (with one merge of a duplicate registration); every week each venue runs a tournament of 15 to 60
 //! players in one of the three tracking modes and one of the houses' rules, with re-buys,
 //! late entries, absentees, balancing, breaks, colour-ups and penalties
 //! ([`league_engine::tournament::sim`]), each in its own stream (`tournament:<id>`); its
@@ -32,6 +33,9 @@ pub struct Options {
     pub venues: u32,
     pub weeks: u32,
     pub seed: u64,
+    /// Weeks per season: each season but the last is closed after its last week. `None`:
+    /// one season of every week, left open.
+    pub season_weeks: Option<u32>,
 }
 
 /// What was simulated.
@@ -154,7 +158,12 @@ pub async fn run(
             )
             .await?;
     }
-    let season = "season-1".to_owned();
+    let season_weeks = options
+        .season_weeks
+        .filter(|w| *w > 0)
+        .unwrap_or(options.weeks)
+        .max(1);
+    let mut season = "season-1".to_owned();
     league
         .send(
             store,
@@ -186,7 +195,27 @@ pub async fn run(
     }
     let mut merged: Option<String> = None;
     for week in 1..=options.weeks {
-        if week == options.weeks / 2 + 1 && options.weeks > 1 {
+        // The season this week is in, its week in it, and its length.
+        let index = (week - 1) / season_weeks;
+        let in_season = (week - 1) % season_weeks + 1;
+        let length = season_weeks.min(options.weeks - index * season_weeks);
+        if index > 0 && in_season == 1 {
+            season = format!("season-{}", index + 1);
+            league
+                .send(
+                    store,
+                    LeagueCommand::AddSeason {
+                        season: season.as_str().into(),
+                        best_n: Some(8),
+                        scoring: ScoringRule::Formula {
+                            text: "round(10 * sqrt(n) / sqrt(r)) - 9".into(),
+                        },
+                    },
+                    &mut report,
+                )
+                .await?;
+        }
+        if in_season == length / 2 + 1 && length > 1 {
             // Halfway: the league changes its formula; the season is re-scored.
             league
                 .send(
@@ -277,6 +306,18 @@ pub async fn run(
                     )
                     .await?;
             }
+        }
+        if in_season == length && week < options.weeks {
+            // A season over, and another to come: its standings are final.
+            league
+                .send(
+                    store,
+                    LeagueCommand::CloseSeason {
+                        season: season.as_str().into(),
+                    },
+                    &mut report,
+                )
+                .await?;
         }
     }
     if let Some(live) = live {

@@ -161,6 +161,7 @@ async fn rederives(backend: Backend, url: Option<&str>) {
             venues: 2,
             weeks: 2,
             seed: 5,
+            season_weeks: None,
         };
         simulate::run(&store, &options, None).await.unwrap();
         let clean = rederive(&store, 0, u64::MAX).await.unwrap();

@@ -98,6 +98,7 @@ async fn season(backend: Backend, url: Option<&str>) {
         venues: 3,
         weeks: 3,
         seed: 7,
+        season_weeks: None,
     };
     let report = simulate::run(&store, &options, Some(&mut live))
         .await
@@ -168,6 +169,7 @@ async fn a_league_of_one_or_two_venues_is_simulated_to_its_end() {
                 venues,
                 weeks: 3,
                 seed,
+                season_weeks: None,
             };
             let report = tokio::time::timeout(
                 std::time::Duration::from_secs(120),
@@ -241,6 +243,7 @@ fn the_last_checkpoint_is_written_after_the_runtime_that_opened_the_connections_
             venues: 1,
             weeks: 1,
             seed: 3,
+            season_weeks: None,
         };
         simulate::run(&store, &options, Some(&mut live))
             .await
@@ -264,4 +267,127 @@ fn the_last_checkpoint_is_written_after_the_runtime_that_opened_the_connections_
         store.close().await;
         scratch.drop_it().await;
     });
+}
+
+/// A league of two seasons, the first closed after its second week: the rebuilt read models
+/// equal the live ones, closed season's frozen documents included; the live league holds the
+/// open season's results only; and the closed season's standings and every player's record
+/// are exactly those of the same league had the season never closed.
+async fn closed_season(backend: Backend, url: Option<&str>) {
+    use league_engine::league::{self, Event};
+    use league_projections::views::{player_records, player_season_key};
+
+    let scratch = Scratch::new(backend, url).await.unwrap();
+    let store = scratch.open().await.unwrap();
+    let mut live = Live::spawn(store.clone());
+    let options = simulate::Options {
+        venues: 3,
+        weeks: 4,
+        seed: 7,
+        season_weeks: Some(2),
+    };
+    let report = simulate::run(&store, &options, Some(&mut live))
+        .await
+        .unwrap();
+    assert_eq!(report.tournaments, 12);
+    let live = live.stop().await.unwrap();
+    let check = rebuild::check(&store).await.unwrap();
+    assert_eq!(check.difference, None);
+
+    // The league as it would stand had no season closed: its events but the close.
+    let mut full = LeagueState::new();
+    let mut closes = 0;
+    for e in store.read_log(0, 10_000_000).await.unwrap() {
+        if !e.stream_id.starts_with("league:") {
+            continue;
+        }
+        let event: Event =
+            league_events::decode(&e.event_type, e.schema_version, &e.payload).unwrap();
+        if matches!(event, Event::SeasonClosed { .. }) {
+            closes += 1;
+            continue;
+        }
+        league::apply(&mut full, &event);
+    }
+    assert_eq!(closes, 1);
+
+    let (stream, l) = live.leagues().next().unwrap();
+    assert!(l.season("season-1").unwrap().closed);
+    assert!(!l.season("season-2").unwrap().closed);
+    let held: Vec<&str> = l.tournaments().map(|o| o.season.as_str()).collect();
+    assert_eq!(held.len(), 6, "the open season's six results");
+    assert!(held.iter().all(|s| *s == "season-2"), "{held:?}");
+    assert_eq!(full.tournaments().count(), 12);
+
+    let (_, docs) = store.read_models(league_app::PROJECTION).await.unwrap();
+    let stored: BTreeMap<(String, String), Vec<u8>> =
+        docs.into_iter().map(|d| ((d.kind, d.key), d.doc)).collect();
+    // Both seasons' leaderboards, closed and open, every version and scope.
+    let mut compared = 0;
+    for season in ["season-1", "season-2"] {
+        for version in [1, 2] {
+            let mut scopes = vec![("season".to_owned(), Scope::Season)];
+            scopes.extend(
+                full.venues()
+                    .keys()
+                    .map(|v| (format!("venue:{v}"), Scope::Venue(v))),
+            );
+            for (name, scope) in scopes {
+                let key = format!("{stream}/{season}/v{version}/{name}");
+                let want =
+                    serde_json::to_vec(&full.standings(season, Some(version), scope).unwrap())
+                        .unwrap();
+                let got = stored
+                    .get(&("leaderboard".to_owned(), key.clone()))
+                    .map(|d| String::from_utf8_lossy(d));
+                assert_eq!(got, Some(String::from_utf8_lossy(&want)), "{key}");
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 16);
+    // The closed season as stored, and as the live league no longer holds it.
+    let archive: LeagueState =
+        serde_json::from_slice(&stored[&("season".to_owned(), format!("{stream}/season-1"))])
+            .unwrap();
+    assert_eq!(archive.tournaments().count(), 6);
+    assert_eq!(
+        archive.standings("season-1", None, Scope::Region("region-1")),
+        full.standings("season-1", None, Scope::Region("region-1"))
+    );
+
+    // Each player's record: the totals held, and the lines of the open season held plus
+    // those of the closed season stored, are the record had it never closed.
+    let now = player_records(l);
+    let mut with_closed_lines = 0;
+    for (id, want) in player_records(&full) {
+        let mut got = now[&id].clone();
+        for held_by in l.merged_ids(&id) {
+            let key = player_season_key(stream, "season-1", &held_by);
+            if let Some(doc) = stored.get(&("player-season".to_owned(), key)) {
+                let closed: league_projections::PlayerRecord = serde_json::from_slice(doc).unwrap();
+                got.results.extend(closed.results);
+                with_closed_lines += 1;
+            }
+        }
+        got.results
+            .sort_by(|a, b| (a.day, &a.tournament).cmp(&(b.day, &b.tournament)));
+        assert_eq!(got, want, "{id}");
+    }
+    assert!(with_closed_lines > 20, "{with_closed_lines}");
+    store.close().await;
+    scratch.drop_it().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_closed_season_on_sqlite_keeps_its_standings_and_records_out_of_memory() {
+    closed_season(Backend::Sqlite, None).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_closed_season_on_postgres_keeps_its_standings_and_records_out_of_memory() {
+    let Some(url) = postgres_url() else {
+        return;
+    };
+    closed_season(Backend::Postgres, Some(&url)).await;
 }

@@ -96,6 +96,7 @@ async fn restarts(backend: Backend, url: Option<&str>) {
         venues: 4,
         weeks: 8,
         seed: 11,
+        season_weeks: None,
     };
     let report = simulate::run(&store, &options, Some(&mut live))
         .await

@@ -100,6 +100,7 @@ pub fn run(args: &ProjectionArgs) -> ExitCode {
         venues: args.venues,
         weeks: args.weeks,
         seed: args.seed,
+        season_weeks: None,
     };
     let mut backends = vec![(league_store::Backend::Sqlite, "SQLite")];
     if args.url.is_some() {

@@ -1,8 +1,9 @@
 //! `league-bench startup`: how long `league serve` takes to be ready, and the memory it
 //! holds then, against the length of the league's history.
 //!
-//! For each history length a season is simulated once (40 venues, as many weeks as the
-//! length needs) into a SQLite file kept in `--dir`, sealed (as the server that played it
+//! For each history length a league is simulated once (40 venues, as many weeks as the
+//! length needs, a season every `--season-weeks` weeks, each closed when the next begins)
+//! into a SQLite file kept in `--dir`, sealed (as the server that played it
 //! would have), and copied afresh for each measured binary. Each start is a `league serve` process: the time from its spawn to the first
 //! `200` from `/readyz` (the projector has folded the whole log), and its resident memory
 //! a second later. The candidate's first start on a history another release wrote finds no
@@ -36,11 +37,17 @@ pub struct StartupArgs {
     /// Starts measured per binary and length (the median is reported).
     #[arg(long, default_value_t = 3)]
     runs: usize,
+    /// Weeks per season (a league closes each season as the next begins, and a closed
+    /// season's results are not held in memory); 0: one season of every week, never
+    /// closed, as releases before 0.9.0 can simulate and read.
+    #[arg(long, default_value_t = 13)]
+    season_weeks: u32,
 }
 
-/// Venues of the simulated league; a week of 40 venues is about 50,000 events.
+/// Venues of the simulated league; a week of 40 venues is 48,000 to 50,000 events, so
+/// weeks of 48,000 (rounded up) reach each length.
 const VENUES: u64 = 40;
-const EVENTS_PER_WEEK: u64 = 50_000;
+const EVENTS_PER_WEEK: u64 = 48_000;
 /// The longest a start may take before the benchmark gives up on it.
 const START_LIMIT: Duration = Duration::from_secs(600);
 
@@ -76,6 +83,13 @@ pub fn run(args: &StartupArgs) -> ExitCode {
 
 fn measure_all(args: &StartupArgs) -> Result<Vec<Row>, String> {
     let league = league_binary(args.league.as_deref())?;
+    if args.baseline.is_some() && args.season_weeks > 0 {
+        return Err(
+            "a release before 0.9.0 cannot read a history whose seasons close: give \
+             --season-weeks 0 with --baseline"
+                .into(),
+        );
+    }
     std::fs::create_dir_all(&args.dir).map_err(|e| format!("{}: {e}", args.dir.display()))?;
     let runs = args.runs.max(1);
     let mut rows = Vec::new();
@@ -83,9 +97,12 @@ fn measure_all(args: &StartupArgs) -> Result<Vec<Row>, String> {
         let weeks = size.div_ceil(EVENTS_PER_WEEK).max(1);
         // Simulated by the oldest binary measured, so that every one can open it.
         let simulator = args.baseline.as_deref().unwrap_or(&league);
-        let pristine = args.dir.join(format!("history-{VENUES}x{weeks}.db"));
+        let pristine = args.dir.join(format!(
+            "history-{VENUES}x{weeks}-s{}.db",
+            args.season_weeks
+        ));
         if !pristine.exists() {
-            simulate(simulator, &pristine, weeks)?;
+            simulate(simulator, &pristine, weeks, args.season_weeks)?;
         }
         let work = args.dir.join("work.db");
         let baseline = match &args.baseline {
@@ -126,19 +143,24 @@ pub(crate) fn league_binary(given: Option<&Path>) -> Result<PathBuf, String> {
     Ok(league)
 }
 
-/// Simulates 40 venues for `weeks` weeks into `db`.
-fn simulate(league: &Path, db: &Path, weeks: u64) -> Result<(), String> {
+/// Simulates 40 venues for `weeks` weeks into `db`, a season every `season_weeks` (0: one).
+fn simulate(league: &Path, db: &Path, weeks: u64, season_weeks: u32) -> Result<(), String> {
     eprintln!(
         "simulating {VENUES} venues x {weeks} weeks into {} (once; kept for later runs)",
         db.display()
     );
     let partial = db.with_extension("partial");
     remove_db(&partial);
-    let status = Command::new(league)
+    let mut command = Command::new(league);
+    command
         .args(["simulate", "--log-level", "warn", "--venues"])
         .arg(VENUES.to_string())
         .arg("--weeks")
-        .arg(weeks.to_string())
+        .arg(weeks.to_string());
+    if season_weeks > 0 {
+        command.arg("--season-weeks").arg(season_weeks.to_string());
+    }
+    let status = command
         .arg("--database")
         .arg(format!("sqlite:{}", partial.display()))
         .status()

@@ -19,9 +19,13 @@ pub struct SimulateArgs {
     /// Venues, each running one tournament a week.
     #[arg(long, default_value_t = 20)]
     venues: u32,
-    /// Weeks in the season.
+    /// Weeks simulated.
     #[arg(long, default_value_t = 12)]
     weeks: u32,
+    /// Weeks per season: a new season every so many weeks, each closed after its last
+    /// week but the last (default: one season of every week, left open).
+    #[arg(long)]
+    season_weeks: Option<u32>,
     /// The seed: the same seed gives the same season.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -52,6 +56,7 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
             venues: args.venues,
             weeks: args.weeks,
             seed: args.seed,
+            season_weeks: args.season_weeks,
         };
         let report = match simulate::run(&store, &options, Some(&mut live)).await {
             Ok(r) => r,

@@ -349,6 +349,114 @@ fn given_two_tournaments() -> LeagueState {
 }
 
 #[test]
+fn a_closed_season_is_final_and_its_results_leave_the_league() {
+    let mut state = given_two_tournaments();
+    run(
+        &mut state,
+        &[Command::AddSeason {
+            season: "2027".into(),
+            best_n: None,
+            scoring: table(&APL),
+        }],
+    );
+    let standings = table_of(&state, None, Scope::Season);
+    let archive = state.season_archive(SEASON).unwrap();
+    let events = run(
+        &mut state,
+        &[Command::CloseSeason {
+            season: SEASON.into(),
+        }],
+    );
+    assert_eq!(
+        events,
+        [Event::SeasonClosed {
+            season: SEASON.into()
+        }]
+    );
+    assert!(state.season(SEASON).unwrap().closed);
+    // The league no longer holds the results; the archive taken as it closed does.
+    assert_eq!(state.tournaments().count(), 0);
+    assert_eq!(table_of(&archive, None, Scope::Season), standings);
+    assert_eq!(
+        standings,
+        pairs(&[
+            ("bob", 22_500),
+            ("ann", 12_500),
+            ("cat", 11_500),
+            ("dan", 10_000)
+        ])
+    );
+    assert_eq!(state.closed_season_of("t1"), Some(&SEASON.into()));
+    // Each player's totals are kept: bob played twice and won once.
+    let bob = state.closed_totals("bob");
+    assert_eq!((bob.played, bob.wins), (2, 1));
+    assert_eq!(state.closed_totals("eve").played, 0);
+
+    // Nothing of the closed season changes any more, and a closed tournament's id is not
+    // recorded again in another season.
+    let closed = LeagueError::SeasonClosed {
+        season: SEASON.into(),
+    };
+    let late = outcome("t3", "crown", 3, 10, &[("eve", 1), ("ann", 2)]);
+    assert_refused(&state, &record(late.clone()), &closed);
+    let amended = outcome("t1", "red-lion", 1, 20, &[("bob", 1), ("ann", 2)]);
+    assert_refused(
+        &state,
+        &Command::AmendTournament {
+            outcome: amended,
+            reason: "swapped".into(),
+        },
+        &closed,
+    );
+    assert_refused(
+        &state,
+        &Command::SetFormula {
+            season: SEASON.into(),
+            scoring: formula("n - r + 1"),
+        },
+        &closed,
+    );
+    assert_refused(
+        &state,
+        &Command::SetSeasonScore {
+            season: SEASON.into(),
+            score: None,
+        },
+        &closed,
+    );
+    assert_refused(
+        &state,
+        &Command::CloseSeason {
+            season: SEASON.into(),
+        },
+        &closed,
+    );
+    assert_refused(
+        &state,
+        &Command::CloseSeason {
+            season: "1999".into(),
+        },
+        &LeagueError::UnknownSeason {
+            season: "1999".into(),
+        },
+    );
+    let mut again = outcome("t1", "red-lion", 9, 20, &[("bob", 1), ("ann", 2)]);
+    again.season = "2027".into();
+    assert_refused(
+        &state,
+        &record(again),
+        &LeagueError::AlreadyRecorded {
+            tournament: "t1".into(),
+        },
+    );
+    // The open season goes on.
+    let mut next = late;
+    next.season = "2027".into();
+    run(&mut state, &[record(next)]);
+    assert_eq!(state.tournaments().count(), 1);
+}
+
+#[test]
 fn changing_the_formula_rescores_the_season_and_the_old_standings_stay_queryable() {
     let mut state = given_two_tournaments();
     let before = state.standings(SEASON, None, Scope::Season).unwrap();
@@ -1222,6 +1330,9 @@ fn fixture_events() -> Vec<Event> {
             Command::UnmergePlayers {
                 keep: "ann".into(),
                 merge: "eve".into(),
+            },
+            Command::CloseSeason {
+                season: SEASON.into(),
             },
         ],
     ));

@@ -112,6 +112,8 @@ pub const CATALOGUE: &[EventType] = &[
     league("FormulaSet", 1),
     // Release 0.4.0: a season's score formulas.
     league("SeasonScoreSet", 1),
+    // Release 0.9.0: a season closed, its results final.
+    league("SeasonClosed", 1),
     league("PlayerRegistered", 1),
     league("PlayerRenamed", 1),
     league("PlayersMerged", 1),

@@ -66,7 +66,18 @@ pub enum ProjectionError {
 }
 
 /// The kinds of document.
-pub const KINDS: [&str; 4] = ["tournament", "table", "leaderboard", "player"];
+///
+/// A closed season's documents are rendered once, as the season closes, and never again:
+/// its `leaderboard`s, its `season` (the league as the season saw it, with its results:
+/// [`LeagueState::season_archive`]) and each player's `player-season` record.
+pub const KINDS: [&str; 6] = [
+    "tournament",
+    "table",
+    "leaderboard",
+    "player",
+    "season",
+    "player-season",
+];
 
 /// Folds the global log into the read models.
 #[derive(Default)]
@@ -88,6 +99,12 @@ pub struct Projector {
     /// position: once it is written, their state need not be held (see
     /// [`Projector::release_written`]).
     releasable: Vec<(String, u64, u64)>,
+    /// The final documents of seasons closed since the last checkpoint, rendered as they
+    /// closed: handed out once, never rendered again.
+    closed: Vec<ReadModelDoc>,
+    /// Closed seasons' documents handed out with the checkpoint at this position, held
+    /// until it is written (so they can be read before the store has them).
+    closing: Vec<(u64, Vec<ReadModelDoc>)>,
 }
 
 /// One stream's fold.
@@ -359,6 +376,17 @@ impl Projector {
                 true
             }
             (Aggregate::League(state), Decoded::League(e)) => {
+                if let league::Event::SeasonClosed { season } = e
+                    && let Some(archive) = state.season_archive(season)
+                {
+                    let docs = closed_season_docs(stream, season, &archive)?;
+                    if let Some(handed) = self.handed_out.get_mut(stream) {
+                        for d in &docs {
+                            handed.remove(&(d.kind.clone(), d.key.clone()));
+                        }
+                    }
+                    self.closed.extend(docs);
+                }
                 league::apply(state, e);
                 true
             }
@@ -382,7 +410,20 @@ impl Projector {
     pub fn docs(&self) -> Result<Vec<ReadModelDoc>, ProjectionError> {
         let tournaments: Vec<&String> = self.tournament_names.iter().collect();
         let leagues: Vec<&String> = self.league_names.iter().collect();
-        self.render(&tournaments, &leagues)
+        let mut docs = self.render(&tournaments, &leagues)?;
+        docs.extend(self.closed.iter().cloned());
+        docs.sort_by(|a, b| (&a.kind, &a.key).cmp(&(&b.kind, &b.key)));
+        Ok(docs)
+    }
+
+    /// A closed season's document (`season` or `player-season`, [`KINDS`]) that the store
+    /// may not hold yet: rendered as the season closed, and not yet written by a
+    /// checkpoint. `None`: read it from the store.
+    pub fn closed_doc(&self, kind: &str, key: &str) -> Option<&ReadModelDoc> {
+        self.closed
+            .iter()
+            .chain(self.closing.iter().flat_map(|(_, docs)| docs))
+            .find(|d| d.kind == kind && d.key == key)
     }
 
     /// The documents whose inputs changed since the last call (for the live projector's
@@ -429,6 +470,7 @@ impl Projector {
     /// them is kept. One that changed since (a later version, or changes not yet handed
     /// out) is kept until the checkpoint that has them is written.
     pub fn release_written(&mut self, written: u64) {
+        self.closing.retain(|(at, _)| *at > written);
         let mut kept = Vec::new();
         for (stream, at, version) in std::mem::take(&mut self.releasable) {
             if at > written {
@@ -475,6 +517,9 @@ impl Projector {
         if folded.dirty {
             self.dirty.push(stream.to_owned());
         }
+        // A league's closed seasons, rendered again as they closed: the same bytes as
+        // stored, written again with the rest of the stream's documents.
+        self.closed.append(&mut scratch.closed);
         match folded.state {
             Aggregate::League(_) => self.league_names.insert(stream.to_owned()),
             _ => self.tournament_names.insert(stream.to_owned()),
@@ -547,6 +592,13 @@ impl Projector {
             }
             out.extend(docs);
         }
+        let closed = std::mem::take(&mut self.closed);
+        out.extend(closed.iter().cloned());
+        if let Some(position) = self.position
+            && !closed.is_empty()
+        {
+            self.closing.push((position, closed));
+        }
         Ok(out)
     }
 
@@ -576,22 +628,8 @@ impl Projector {
                 continue;
             };
             for (season_id, season) in l.seasons() {
-                for version in 1..=season.version() {
-                    let mut scopes = vec![("season".to_owned(), Scope::Season)];
-                    scopes.extend(
-                        l.venues()
-                            .keys()
-                            .map(|v| (format!("venue:{v}"), Scope::Venue(v))),
-                    );
-                    for (name, scope) in scopes {
-                        if let Ok(standings) = l.standings(season_id, Some(version), scope) {
-                            docs.push(doc(
-                                "leaderboard",
-                                &format!("{stream}/{season_id}/v{version}/{name}"),
-                                &standings,
-                            )?);
-                        }
-                    }
+                if !season.closed {
+                    leaderboards(stream, l, season_id, &mut docs)?;
                 }
             }
             for (id, record) in views::player_records(l) {
@@ -601,6 +639,59 @@ impl Projector {
         docs.sort_by(|a, b| (&a.kind, &a.key).cmp(&(&b.kind, &b.key)));
         Ok(docs)
     }
+}
+
+/// Season `season`'s leaderboards in league `l` (the league stream `stream`): every
+/// scoring version, the season and each venue.
+fn leaderboards(
+    stream: &str,
+    l: &LeagueState,
+    season_id: &str,
+    docs: &mut Vec<ReadModelDoc>,
+) -> Result<(), ProjectionError> {
+    let Some(season) = l.season(season_id) else {
+        return Ok(());
+    };
+    for version in 1..=season.version() {
+        let mut scopes = vec![("season".to_owned(), Scope::Season)];
+        scopes.extend(
+            l.venues()
+                .keys()
+                .map(|v| (format!("venue:{v}"), Scope::Venue(v))),
+        );
+        for (name, scope) in scopes {
+            if let Ok(standings) = l.standings(season_id, Some(version), scope) {
+                docs.push(doc(
+                    "leaderboard",
+                    &format!("{stream}/{season_id}/v{version}/{name}"),
+                    &standings,
+                )?);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The final documents of season `season` of the league stream `stream`, from the league
+/// as the season saw it as it closed ([`LeagueState::season_archive`]).
+fn closed_season_docs(
+    stream: &str,
+    season: &str,
+    archive: &LeagueState,
+) -> Result<Vec<ReadModelDoc>, ProjectionError> {
+    let mut docs = Vec::new();
+    leaderboards(stream, archive, season, &mut docs)?;
+    docs.push(doc("season", &format!("{stream}/{season}"), archive)?);
+    for (id, record) in views::player_records(archive) {
+        if record.played > 0 {
+            docs.push(doc(
+                "player-season",
+                &views::player_season_key(stream, season, &id),
+                &record,
+            )?);
+        }
+    }
+    Ok(docs)
 }
 
 fn doc<T: Serialize>(kind: &str, key: &str, value: &T) -> Result<ReadModelDoc, ProjectionError> {

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use league_engine::card::Card;
 use league_engine::hand::{Action, LegalActions, Phase, Seat, Street};
-use league_engine::league::LeagueState;
+use league_engine::league::{LeagueState, Totals};
 use league_engine::points::Centipoints;
 use league_engine::tournament::play::{
     Blinds, CalledClock, Cancellation, Finish, Level, Millis, Pending, PlayerId, Stage, Tournament,
@@ -332,7 +332,9 @@ pub struct RecordLine {
     pub points: Centipoints,
 }
 
-/// A player's record across the league.
+/// A player's record across the league: the totals of every season, and the result lines
+/// of the seasons still open (a closed season's lines are in its `player-season` record,
+/// [`player_season_key`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerRecord {
     pub player: PlayerId,
@@ -345,7 +347,13 @@ pub struct PlayerRecord {
     pub results: Vec<RecordLine>,
 }
 
-/// Every registered player's record (results of merged ids count for the survivor).
+/// The key of a player's record in one closed season of the league stream `stream`.
+pub fn player_season_key(stream: &str, season: &str, player: &str) -> String {
+    format!("{stream}/{season}/{player}")
+}
+
+/// Every registered player's record (results of merged ids count for the survivor; the
+/// closed seasons' totals as they were counted when each closed).
 pub fn player_records(l: &LeagueState) -> BTreeMap<PlayerId, PlayerRecord> {
     let mut records: BTreeMap<PlayerId, PlayerRecord> = l
         .players()
@@ -367,6 +375,19 @@ pub fn player_records(l: &LeagueState) -> BTreeMap<PlayerId, PlayerRecord> {
             )
         })
         .collect();
+    for id in l.players().keys() {
+        let closed = l.closed_totals(id);
+        if closed == Totals::default() {
+            continue;
+        }
+        if let Some(record) = records.get_mut(l.surviving(id)) {
+            record.played = record.played.saturating_add(closed.played);
+            record.wins = record.wins.saturating_add(closed.wins);
+            record.cashes = record.cashes.saturating_add(closed.cashes);
+            record.winnings = record.winnings.saturating_add(closed.winnings);
+            record.knockouts = record.knockouts.saturating_add(closed.knockouts);
+        }
+    }
     for outcome in l.tournaments() {
         let version = l.season(&outcome.season).map_or(0, |s| s.version());
         let points = l.tournament_points(&outcome.tournament, version);

@@ -54,12 +54,14 @@ pub(super) fn summary(
     id: &str,
     t: &Tracked,
     leagues: &BTreeMap<String, LeagueState>,
+    closed: &[LeagueState],
 ) -> TournamentSummary {
     let state = &t.state;
     let schedule = state.schedule();
     let purchases = state.purchases();
-    // The league that recorded it, and the points under its season's current version.
-    let recorded = leagues.values().find_map(|l| {
+    // The league (or the closed season) that recorded it, and the points under its
+    // season's current version.
+    let recorded = leagues.values().chain(closed).find_map(|l| {
         let outcome = l.tournament(id)?;
         let version = l.season(&outcome.season).map_or(0, |s| s.version());
         Some((outcome, version, l.tournament_points(id, version)))

@@ -52,6 +52,11 @@ pub enum Command {
         season: SeasonId,
         score: Option<SeasonScoreRule>,
     },
+    /// Close a season: its results and standings become final (no result recorded or
+    /// amended, no formula set), and the league stops holding its results in memory.
+    CloseSeason {
+        season: SeasonId,
+    },
     RegisterPlayer {
         player: PlayerId,
         name: String,

@@ -38,6 +38,8 @@ pub enum LeagueError {
     SeasonExists { season: String },
     #[error("no season `{season}`")]
     UnknownSeason { season: String },
+    #[error("season `{season}` is closed: its results and standings are final")]
+    SeasonClosed { season: String },
     #[error("season `{season}` has no scoring version {version}")]
     UnknownVersion { season: String, version: u32 },
     #[error("season `{season}`: best-N must count at least one result")]

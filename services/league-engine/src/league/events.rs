@@ -66,6 +66,10 @@ pub enum Event {
         season: SeasonId,
         score: Option<SeasonScore>,
     },
+    /// A season closed (release 0.9.0): its results and standings are final.
+    SeasonClosed {
+        season: SeasonId,
+    },
     PlayerRegistered {
         player: PlayerId,
         name: String,

@@ -226,9 +226,19 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
                 },
             ])
         }
-        Command::SetFormula { season, scoring } => set_formula(state, season, scoring),
+        Command::SetFormula { season, scoring } => {
+            open_season(state, season)?;
+            set_formula(state, season, scoring)
+        }
         Command::SetSeasonScore { season, score } => {
+            open_season(state, season)?;
             set_season_score(state, season, score.as_ref())
+        }
+        Command::CloseSeason { season } => {
+            open_season(state, season)?;
+            Ok(vec![Event::SeasonClosed {
+                season: season.clone(),
+            }])
         }
         Command::RegisterPlayer {
             player,
@@ -283,7 +293,9 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
             }])
         }
         Command::RecordTournament { outcome } => {
-            if state.tournaments.contains_key(&outcome.tournament) {
+            if state.tournaments.contains_key(&outcome.tournament)
+                || state.closed_tournaments.contains_key(&outcome.tournament)
+            {
                 return Err(LeagueError::AlreadyRecorded {
                     tournament: outcome.tournament.to_string(),
                 });
@@ -295,6 +307,11 @@ pub fn decide(state: &LeagueState, command: &Command) -> Result<Vec<Event>, Leag
             }])
         }
         Command::AmendTournament { outcome, reason } => {
+            if let Some(season) = state.closed_tournaments.get(&outcome.tournament) {
+                return Err(LeagueError::SeasonClosed {
+                    season: season.to_string(),
+                });
+            }
             if !state.tournaments.contains_key(&outcome.tournament) {
                 return Err(LeagueError::UnknownTournament {
                     tournament: outcome.tournament.to_string(),
@@ -372,6 +389,7 @@ pub fn apply(state: &mut LeagueState, event: &Event) {
                     best_n: *best_n,
                     versions: BTreeMap::new(),
                     score: None,
+                    closed: false,
                 },
             );
         }
@@ -395,6 +413,7 @@ pub fn apply(state: &mut LeagueState, event: &Event) {
                 found.score.clone_from(score);
             }
         }
+        Event::SeasonClosed { season } => close_season(state, season),
         Event::PlayerRegistered {
             player,
             name,
@@ -434,6 +453,44 @@ pub fn apply(state: &mut LeagueState, event: &Event) {
                 },
             );
         }
+    }
+}
+
+/// `season` exists and is not closed.
+fn open_season(state: &LeagueState, season: &str) -> Result<(), LeagueError> {
+    match state.seasons.get(season) {
+        None => Err(LeagueError::UnknownSeason {
+            season: season.to_owned(),
+        }),
+        Some(found) if found.closed => Err(LeagueError::SeasonClosed {
+            season: season.to_owned(),
+        }),
+        Some(_) => Ok(()),
+    }
+}
+
+/// Folds a season's close: its results leave the state, counted in each player's closed
+/// totals (under the id they counted for then) and their tournaments' ids kept.
+fn close_season(state: &mut LeagueState, season: &str) {
+    let Some(found) = state.seasons.get_mut(season) else {
+        return;
+    };
+    found.closed = true;
+    let ids: Vec<TournamentId> = state
+        .tournaments
+        .iter()
+        .filter(|(_, r)| r.outcome.season.as_str() == season)
+        .map(|(id, _)| id.clone())
+        .collect();
+    for id in ids {
+        let Some(recorded) = state.tournaments.remove(&id) else {
+            continue;
+        };
+        for finish in &recorded.outcome.finishes {
+            let holder = PlayerId::from(state.surviving(&finish.player));
+            state.closed_totals.entry(holder).or_default().add(finish);
+        }
+        state.closed_tournaments.insert(id, recorded.outcome.season);
     }
 }
 

@@ -75,6 +75,11 @@ pub(super) fn check_outcome(
         .ok_or_else(|| LeagueError::UnknownSeason {
             season: outcome.season.to_string(),
         })?;
+    if season.closed {
+        return Err(LeagueError::SeasonClosed {
+            season: outcome.season.to_string(),
+        });
+    }
     let field = outcome.field;
     if !(2..=MAX_FIELD).contains(&field) {
         return Err(LeagueError::FieldOutOfRange {

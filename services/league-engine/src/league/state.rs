@@ -74,6 +74,10 @@ pub struct Season {
     /// The season's score formulas, when it has them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<SeasonScore>,
+    /// Closed: its results and standings are final, and the league no longer holds its
+    /// results (see [`LeagueState::season_archive`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub closed: bool,
 }
 
 impl Season {
@@ -165,6 +169,46 @@ pub struct LeagueState {
     /// Merged id -> the id it was merged into.
     pub(super) merged_into: BTreeMap<PlayerId, PlayerId>,
     pub(super) tournaments: BTreeMap<TournamentId, Recorded>,
+    /// The tournaments recorded in closed seasons, with their season (their results are
+    /// no longer held).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(super) closed_tournaments: BTreeMap<TournamentId, SeasonId>,
+    /// Each player's totals over the closed seasons, by the id that held the results when
+    /// its season closed.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(super) closed_totals: BTreeMap<PlayerId, Totals>,
+}
+
+/// A player's totals over some results.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Totals {
+    pub played: u32,
+    pub wins: u32,
+    pub cashes: u32,
+    pub winnings: Cents,
+    pub knockouts: u32,
+}
+
+impl Totals {
+    /// These totals with one more finish counted (saturating: totals are for display).
+    pub fn add(&mut self, finish: &Finish) {
+        self.played = self.played.saturating_add(1);
+        self.wins = self.wins.saturating_add(u32::from(finish.place == 1));
+        self.cashes = self.cashes.saturating_add(u32::from(finish.prize > 0));
+        self.winnings = self.winnings.saturating_add(finish.prize);
+        self.knockouts = self.knockouts.saturating_add(finish.knockouts);
+    }
+
+    /// The sum of two totals (saturating).
+    pub fn plus(mut self, other: &Totals) -> Totals {
+        self.played = self.played.saturating_add(other.played);
+        self.wins = self.wins.saturating_add(other.wins);
+        self.cashes = self.cashes.saturating_add(other.cashes);
+        self.winnings = self.winnings.saturating_add(other.winnings);
+        self.knockouts = self.knockouts.saturating_add(other.knockouts);
+        self
+    }
 }
 
 impl LeagueState {
@@ -195,6 +239,52 @@ impl LeagueState {
     /// Every recorded tournament's outcome, by id.
     pub fn tournaments(&self) -> impl Iterator<Item = &TournamentOutcome> + '_ {
         self.tournaments.values().map(|r| &r.outcome)
+    }
+
+    /// The league as season `season` saw it, with that season's results only: what a
+    /// closed season is answered from once the league no longer holds its results (taken
+    /// just before it closes). `None`: no such season.
+    pub fn season_archive(&self, season: &str) -> Option<LeagueState> {
+        let (id, found) = self.seasons.get_key_value(season)?;
+        Some(LeagueState {
+            league: self.league.clone(),
+            venues: self.venues.clone(),
+            seasons: BTreeMap::from([(id.clone(), found.clone())]),
+            players: self.players.clone(),
+            merged_into: self.merged_into.clone(),
+            tournaments: self
+                .tournaments
+                .iter()
+                .filter(|(_, r)| r.outcome.season.as_str() == season)
+                .map(|(id, r)| (id.clone(), r.clone()))
+                .collect(),
+            closed_tournaments: BTreeMap::new(),
+            closed_totals: BTreeMap::new(),
+        })
+    }
+
+    /// A player's totals over the closed seasons, under the id that held them when each
+    /// closed (the caller adds those of the ids merged into it).
+    pub fn closed_totals(&self, player: &str) -> Totals {
+        self.closed_totals.get(player).copied().unwrap_or_default()
+    }
+
+    /// The closed season a tournament was recorded in, if it was.
+    pub fn closed_season_of(&self, tournament: &str) -> Option<&SeasonId> {
+        self.closed_tournaments.get(tournament)
+    }
+
+    /// The ids whose results count for `player` (itself first, then those merged into
+    /// it, directly or not).
+    pub fn merged_ids(&self, player: &str) -> Vec<PlayerId> {
+        let mut ids = vec![PlayerId::from(player)];
+        ids.extend(
+            self.merged_into
+                .keys()
+                .filter(|m| m.as_str() != player && self.surviving(m) == player)
+                .cloned(),
+        );
+        ids
     }
 
     pub fn venue(&self, venue: &str) -> Option<&Venue> {

@@ -146,6 +146,21 @@ payload! {
 }
 
 command_input! {
+    /// The input of `closeSeason`.
+    CloseSeasonInput {
+        /// The league's id, as created.
+        league_id: ID,
+        /// The season's id within the league.
+        season: ID,
+    }
+}
+
+payload! {
+    /// What `closeSeason` did, and the league it changed.
+    CloseSeasonPayload: league
+}
+
+command_input! {
     /// The input of `setSeasonScore`.
     SetSeasonScoreInput {
         /// The league's id, as created.

@@ -67,6 +67,38 @@ async fn admin_command<P: From<CommandResult>>(
     send(ctx, state, &caller, id, command, idempotency_key).await
 }
 
+/// A tournament of a closed season in which both `keep` and `merge` (with the ids merged
+/// into each) finished, if there is one.
+async fn shared_in_closed_seasons(
+    state: &ApiState,
+    league_id: &str,
+    keep: &str,
+    merge: &str,
+) -> ApiResult<Option<String>> {
+    let stream = stream_of(league_id);
+    let groups = {
+        let p = state.live.read();
+        let Some(l) = p.league(&stream) else {
+            return Ok(None);
+        };
+        if !l.seasons().values().any(|s| s.closed) {
+            return Ok(None);
+        }
+        [l.merged_ids(keep), l.merged_ids(merge)]
+    };
+    let [keep_ids, merge_ids] = groups;
+    let played: std::collections::BTreeSet<String> = super::closed_lines(state, &stream, &keep_ids)
+        .await?
+        .into_iter()
+        .map(|line| line.tournament)
+        .collect();
+    Ok(super::closed_lines(state, &stream, &merge_ids)
+        .await?
+        .into_iter()
+        .map(|line| line.tournament)
+        .find(|t| played.contains(t)))
+}
+
 /// Whether `caller` may give `outcome` as a league's result (recorded or amended): the
 /// league's admins, or a host of the outcome's venue; and a tournament this service runs is
 /// given for its own venue only (a host cannot take another venue's tournament id, whose
@@ -318,6 +350,27 @@ impl LeagueMutation {
         admin_command(ctx, league_id, command, idempotency_key).await
     }
 
+    /// Closes a season: its results and standings become final. No result is recorded in
+    /// it or amended, and no formula or score is set for it, after this (each refused
+    /// `RULE_VIOLATION`); its standings, leaderboards and players' results stay readable
+    /// as they stood. The service no longer holds a closed season's results in memory. An
+    /// admin.
+    async fn close_season(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: CloseSeasonInput,
+    ) -> ApiResult<CloseSeasonPayload> {
+        let CloseSeasonInput {
+            league_id,
+            season,
+            idempotency_key,
+        } = input;
+        let command = league::Command::CloseSeason {
+            season: season.0.into(),
+        };
+        admin_command(ctx, league_id.0, command, idempotency_key).await
+    }
+
     /// A season's score beside its points, as The Tournament Director keeps one: a
     /// tournament score for each result and an overall score over a player's results, shown
     /// in the standings as `score` and ordering them as `order` says. Both formulas are
@@ -413,12 +466,22 @@ impl LeagueMutation {
             idempotency_key,
         } = input;
         let league_id = league_id.0;
-        let keep = keep.0;
-        let merge = merge.0;
-        let command = league::Command::MergePlayers {
-            keep: PlayerId::from(keep),
-            merge: PlayerId::from(merge),
-        };
+        let (keep, merge) = (PlayerId::from(keep.0), PlayerId::from(merge.0));
+        let state = state(ctx)?;
+        principal(ctx).require_admin(&league_id)?;
+        // The engine checks the two never shared a tournament in an open season; the
+        // closed seasons' lines are in the store (final, so this cannot go stale).
+        if let Some(tournament) = shared_in_closed_seasons(state, &league_id, &keep, &merge).await?
+        {
+            return Err(ApiError::from(league_app::AppError::League(
+                league::LeagueError::PlayedTogether {
+                    keep: keep.to_string(),
+                    merge: merge.to_string(),
+                    tournament,
+                },
+            )));
+        }
+        let command = league::Command::MergePlayers { keep, merge };
         admin_command(ctx, league_id, command, idempotency_key).await
     }
 

@@ -8,7 +8,7 @@ use super::types::{
     FormulaPreviewLine, LeagueOut, LeaguePlayer, PlayerRecordOut, SeasonOut, SeasonScoreOut,
     StandingOut, VenueOut,
 };
-use super::{scope_of, standings_out, stream_of};
+use super::{closed_lines, closed_season, scope_of, standings_out, stream_of};
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult, code};
 use crate::schema::scalars::{Cents, Points};
@@ -100,12 +100,15 @@ impl LeagueQuery {
         let (league_id, season, venue) = (league_id.0, season.0, venue.map(|v| v.0));
         let scope = scope_of(venue.as_deref(), region.as_deref())?;
         let state = state(ctx)?;
+        let refused = |e| ApiError::from(league_app::AppError::League(e));
+        if let Some(archive) = closed_season(state, &league_id, &season).await? {
+            return standings_out(&archive, &season, version, scope).map_err(refused);
+        }
         let p = state.live.read();
         let l = p
             .league(&stream_of(&league_id))
             .ok_or_else(|| ApiError::not_found(format!("no league `{league_id}`")))?;
-        standings_out(l, &season, version, scope)
-            .map_err(|e| ApiError::from(league_app::AppError::League(e)))
+        standings_out(l, &season, version, scope).map_err(refused)
     }
 
     /// A player's record across the league.
@@ -117,12 +120,28 @@ impl LeagueQuery {
     ) -> ApiResult<Option<PlayerRecordOut>> {
         let (league_id, player) = (league_id.0, player.0);
         let state = state(ctx)?;
-        let p = state.live.read();
-        let Some(l) = p.league(&stream_of(&league_id)) else {
-            return Ok(None);
+        let stream = stream_of(&league_id);
+        // The record as the league holds it (every season's totals, the open seasons'
+        // lines), then the closed seasons' lines of every id that counts for the player.
+        let (mut record, ids) = {
+            let p = state.live.read();
+            let Some(l) = p.league(&stream) else {
+                return Ok(None);
+            };
+            let id = l.surviving(&player).to_owned();
+            let Some(record) = player_records(l).remove(id.as_str()) else {
+                return Ok(None);
+            };
+            (record, l.merged_ids(&id))
         };
-        let id = l.surviving(&player).to_owned();
-        Ok(player_records(l).remove(id.as_str()).map(PlayerRecordOut))
+        let closed = closed_lines(state, &stream, &ids).await?;
+        if !closed.is_empty() {
+            record.results.extend(closed);
+            record
+                .results
+                .sort_by(|a, b| (a.day, &a.tournament).cmp(&(b.day, &b.tournament)));
+        }
+        Ok(Some(PlayerRecordOut(record)))
     }
 
     /// The points a formula gives every place of a field, checked as `setFormula` checks
@@ -187,6 +206,7 @@ pub(crate) fn league_out(p: &league_projections::Projector, id: &str) -> Option<
                     overall_score: score.overall.text().to_owned(),
                     order: score.order.into(),
                 }),
+                closed: s.closed,
             })
             .collect(),
         players: l

@@ -1,7 +1,7 @@
 //! The league domain's subscription: a season's standings, live over WebSocket.
 
 use super::types::StandingOut;
-use super::{scope_of, standings_out, stream_of};
+use super::{closed_season, scope_of, standings_out, stream_of};
 use crate::error::ApiError;
 use crate::schema::state;
 use async_graphql::{Context, ID};
@@ -60,11 +60,27 @@ impl LeagueSubscription {
                 .into());
             }
         }
+        // A closed season's standings are final: sent once, and the subscription stays
+        // open (a screen shows them until it moves on).
+        if let Some(archive) = closed_season(&state, &league_id, &season).await? {
+            let scope = scope_of(venue.as_deref(), region.as_deref())?;
+            let lines = standings_out(&archive, &season, None, scope)
+                .map_err(|e| ApiError::from(league_app::AppError::League(e)))?;
+            return Ok(futures_util::stream::once(async move { lines })
+                .chain(futures_util::stream::pending())
+                .boxed());
+        }
         // Subscribe before the first rendering, so no change can fall between the two.
         let changes = state.live.changes_of(&stream);
         let render = move |p: &league_projections::Projector| -> Option<Vec<StandingOut>> {
             let scope = scope_of(venue.as_deref(), region.as_deref()).ok()?;
-            standings_out(p.league(&stream)?, &season, None, scope).ok()
+            let l = p.league(&stream)?;
+            // Closing changes no standing, and the league no longer holds the results:
+            // the last standings sent stand.
+            if l.season(&season).is_some_and(|s| s.closed) {
+                return None;
+            }
+            standings_out(l, &season, None, scope).ok()
         };
         let key = stream_of(&league_id);
         let first = true;

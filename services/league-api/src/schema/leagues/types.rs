@@ -35,6 +35,8 @@ pub struct SeasonOut {
     pub best_n: Option<u32>,
     /// The season's score formulas, as `setSeasonScore` set them (`null`: none).
     pub score: Option<SeasonScoreOut>,
+    /// Closed by `closeSeason`: its results and standings are final.
+    pub closed: bool,
 }
 
 /// A season's score formulas.
