@@ -99,7 +99,7 @@ impl Live {
             // Checkpoints are written by a task of their own, in order: a write takes tens of
             // milliseconds, and the projector folding on meanwhile is what commands wait for.
             let (checkpoints, queued) = mpsc::unbounded_channel();
-            let (written_tx, written) = watch::channel(None);
+            let (written_tx, mut written) = watch::channel(None);
             let writer = tokio::spawn(write_checkpoints(store.clone(), queued, written_tx));
             loop {
                 // Read before locking: decisions and queries wait on the projector's lock,
@@ -107,6 +107,15 @@ impl Live {
                 let room = usize::try_from(CHECKPOINT_EVERY - since_checkpoint).unwrap_or(1);
                 let batch = tokio::select! {
                     batch = subscription.next_batch(room) => batch,
+                    // A checkpoint written releases the finished tournaments it stored, also
+                    // while no event comes (a quiet league after a start that folded the
+                    // whole log holds every tournament until then).
+                    Ok(()) = written.changed() => {
+                        if let Some(written) = *written.borrow_and_update() {
+                            write(&shared).release_written(written);
+                        }
+                        continue;
+                    }
                     _ = stopped.changed() => break,
                 };
                 let batch = match batch {
@@ -127,7 +136,13 @@ impl Live {
                     u64::try_from(batch.len()).unwrap_or(u64::MAX),
                     std::sync::atomic::Ordering::Relaxed,
                 );
-                let checkpoint_due = since_checkpoint >= CHECKPOINT_EVERY;
+                // A checkpoint is also rendered as the start's fold reaches the log's head:
+                // one that folded the whole log (the snapshots were another release's, or
+                // unusable) has its checkpoints on the way not taken, behind the stored one,
+                // and would hold every finished tournament until the next was due.
+                let reaches_head = !loaded_tx.borrow().0
+                    && batch.last().is_some_and(|e| is_loaded(Some(e.position)));
+                let checkpoint_due = since_checkpoint >= CHECKPOINT_EVERY || reaches_head;
                 if checkpoint_due {
                     since_checkpoint = 0;
                 }
