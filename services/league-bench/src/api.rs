@@ -9,10 +9,19 @@
 //! command at a time per table, every table at once. Subscribers (spread evenly over the
 //! tables) subscribe to their table over `graphql-transport-ws` before play starts.
 //!
-//! Reported: commands per second and their latency (request sent to response read);
-//! delivery latency, from the moment the command that produced a table's new version was
-//! sent to the moment a subscriber of that table has the update; and updates a subscriber
-//! never saw (every command changes the table, so every command's version must arrive).
+//! With `--process` the server is a `league serve` process of its own instead (the release
+//! binary beside this benchmark, on a scratch PostgreSQL database): the load generator and
+//! the server then share the machine but not a process, and the server's memory per idle
+//! subscription is measured (its resident memory with every subscriber subscribed, less
+//! that with the tables set up).
+//!
+//! Reported: commands per second and their latency (request sent to response read); how
+//! long the subscribers took to connect and receive their first view (all at once, or
+//! paced with `--connect-rate`); delivery latency, from the moment the command that
+//! produced a table's new version was sent to the moment a subscriber of that table has
+//! the update; versions a subscriber skipped because a newer one reached it first
+//! (conflated: a dashboard gets the latest view); and subscribers that did not end at
+//! their table's final version, which fail the run.
 
 use std::collections::{BTreeMap, HashMap};
 use std::pin::Pin;
@@ -57,6 +66,17 @@ pub struct ApiArgs {
     /// waiting for the version its last command produced (`follow`).
     #[arg(long, value_enum, default_value_t = Mode::Answer)]
     mode: Mode,
+    /// Run the server as a `league serve` process of its own (PostgreSQL only: give
+    /// `--database`), and measure its memory per subscription.
+    #[arg(long)]
+    process: bool,
+    /// The `league` binary `--process` runs (default: the one beside this benchmark).
+    #[arg(long)]
+    league: Option<std::path::PathBuf>,
+    /// Subscribers connecting per second, over all load-generator threads (0: all at once,
+    /// as every screen does after a restart).
+    #[arg(long, default_value_t = 0)]
+    connect_rate: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -134,6 +154,171 @@ pub fn api(args: &ApiArgs) -> ExitCode {
     }
 }
 
+/// The server under load: in this process (its own actix system and worker threads), or a
+/// `league serve` process.
+enum Server {
+    Thread {
+        stop: std::sync::mpsc::Sender<()>,
+        thread: std::thread::JoinHandle<std::io::Result<()>>,
+        scratch: Scratch,
+        store: league_store::Store,
+    },
+    Process {
+        instance: crate::soak::Instance,
+        database: league_testkit::ScratchDatabase,
+        log: std::path::PathBuf,
+    },
+}
+
+impl Server {
+    /// The server in this process, on a scratch database of `backend`.
+    fn thread(
+        rt: &tokio::runtime::Runtime,
+        backend: Backend,
+        url: Option<&str>,
+    ) -> Result<(Server, String), String> {
+        let (scratch, store) = rt.block_on(async {
+            let scratch = Scratch::new(backend, url)
+                .await
+                .map_err(|e| e.to_string())?;
+            let store = scratch.open().await.map_err(|e| e.to_string())?;
+            Ok::<_, String>((scratch, store))
+        })?;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
+        let base = format!(
+            "http://{}",
+            listener.local_addr().map_err(|e| e.to_string())?
+        );
+        let (stop, stop_rx) = std::sync::mpsc::channel::<()>();
+        let server_store = store.clone();
+        let thread = std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                let options = league_api::Options {
+                    rate_limit: 0,
+                    burst: 0,
+                    ..league_api::Options::default()
+                };
+                let shutdown = async move {
+                    // Poll the plain channel from the async side.
+                    loop {
+                        if stop_rx.try_recv().is_ok() {
+                            break;
+                        }
+                        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+                    }
+                };
+                league_api::run_with(listener, server_store, options, shutdown).await
+            })
+        });
+        Ok((
+            Server::Thread {
+                stop,
+                thread,
+                scratch,
+                store,
+            },
+            base,
+        ))
+    }
+
+    /// `league serve` on a scratch database of its own on the PostgreSQL server of `url`.
+    fn process(
+        rt: &tokio::runtime::Runtime,
+        league: Option<&std::path::Path>,
+        url: &str,
+    ) -> Result<(Server, String), String> {
+        let league = crate::startup::league_binary(league)?;
+        let database = rt
+            .block_on(league_testkit::ScratchDatabase::new(url))
+            .map_err(|e| e.to_string())?;
+        let log = std::env::temp_dir().join(format!("league-bench-api-{}.log", std::process::id()));
+        // The run's log is dropped afterwards: a fixed signing key serves.
+        let key = league_store::hash::to_hex(&[7u8; 32]);
+        let port = crate::soak::free_port()?;
+        let instance = match crate::soak::Instance::start(&league, database.url(), port, &key, &log)
+        {
+            Ok(instance) => instance,
+            Err(e) => {
+                rt.block_on(database.drop_it());
+                return Err(format!("{e} (its log: {})", log.display()));
+            }
+        };
+        Ok((
+            Server::Process {
+                instance,
+                database,
+                log,
+            },
+            format!("http://127.0.0.1:{port}"),
+        ))
+    }
+
+    /// A store on the server's database, for setting the league up.
+    async fn store(&self) -> Result<league_store::Store, String> {
+        match self {
+            Server::Thread { store, .. } => Ok(store.clone()),
+            Server::Process { database, .. } => league_store::Store::open(database.url())
+                .await
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    /// The server process's resident memory, in KiB (`None` in this process).
+    fn rss_kib(&self) -> Option<u64> {
+        match self {
+            Server::Thread { .. } => None,
+            Server::Process { instance, .. } => instance.rss_kib(),
+        }
+    }
+
+    /// Stops the server and drops its database.
+    fn stop(self, rt: &tokio::runtime::Runtime) -> Result<(), String> {
+        match self {
+            Server::Thread {
+                stop,
+                thread,
+                scratch,
+                store,
+            } => {
+                let _ = stop.send(());
+                let stopped = match thread.join() {
+                    Ok(Ok(())) => Ok(()),
+                    Ok(Err(e)) => Err(format!("the server: {e}")),
+                    Err(_) => Err("the server thread panicked".into()),
+                };
+                rt.block_on(async {
+                    store.close().await;
+                    scratch.drop_it().await;
+                });
+                stopped
+            }
+            Server::Process {
+                mut instance,
+                database,
+                log,
+            } => {
+                let stopped = instance
+                    .stop()
+                    .map_err(|e| format!("{e} (its log: {})", log.display()));
+                rt.block_on(database.drop_it());
+                if stopped.is_ok() {
+                    let _ = std::fs::remove_file(&log);
+                }
+                stopped
+            }
+        }
+    }
+}
+
+/// What the benchmark's own thread measured of the server while the load generator set up.
+#[derive(Default)]
+struct Setup {
+    /// From the tables set up to every subscriber's first view.
+    subscribing: Duration,
+    /// The server process's memory with the tables set up, and with every subscriber idle.
+    rss_kib: Option<(u64, u64)>,
+}
+
 fn run(args: &ApiArgs) -> Result<(), String> {
     let backend = if args.url.is_some() {
         Backend::Postgres
@@ -145,41 +330,15 @@ fn run(args: &ApiArgs) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
-    let (scratch, store) = server_rt.block_on(async {
-        let scratch = Scratch::new(backend, args.url.as_deref())
-            .await
-            .map_err(|e| e.to_string())?;
-        let store = scratch.open().await.map_err(|e| e.to_string())?;
-        Ok::<_, String>((scratch, store))
-    })?;
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
-    let base = format!(
-        "http://{}",
-        listener.local_addr().map_err(|e| e.to_string())?
-    );
-    // The server on its own actix system (its HTTP workers are threads of their own).
-    let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
-    let server_store = store.clone();
-    let server = std::thread::spawn(move || {
-        actix_web::rt::System::new().block_on(async move {
-            let options = league_api::Options {
-                rate_limit: 0,
-                burst: 0,
-                ..league_api::Options::default()
-            };
-            let shutdown = async move {
-                // Poll the plain channel from the async side.
-                loop {
-                    if stop_rx.try_recv().is_ok() {
-                        break;
-                    }
-                    actix_web::rt::time::sleep(Duration::from_millis(50)).await;
-                }
-            };
-            league_api::run_with(listener, server_store, options, shutdown).await
-        })
-    });
+    let (server, base) = match (args.process, args.url.as_deref()) {
+        (true, Some(url)) => Server::process(&server_rt, args.league.as_deref(), url)?,
+        (true, None) => {
+            return Err("--process runs the server on PostgreSQL: give --database".into());
+        }
+        (false, url) => Server::thread(&server_rt, backend, url)?,
+    };
     let tokens = server_rt.block_on(async {
+        let store = server.store().await?;
         add_venues(&store, args.tables).await?;
         let mut tokens = Vec::new();
         for t in 0..args.tables {
@@ -194,15 +353,32 @@ fn run(args: &ApiArgs) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
             tokens.push(token);
         }
+        if args.process {
+            store.close().await;
+        }
         Ok::<_, String>(tokens)
-    })?;
-    let tokens = Arc::new(tokens);
+    });
+    let tokens = match tokens {
+        Ok(tokens) => Arc::new(tokens),
+        Err(e) => {
+            let _ = server.stop(&server_rt);
+            return Err(e);
+        }
+    };
 
     let clients = args.clients.max(1);
-    let started = Arc::new(std::sync::Barrier::new(
-        usize::try_from(clients).unwrap_or(1),
-    ));
+    // This thread waits with the load generator's: for the tables set up, for every
+    // subscriber's first view, and to start play.
+    let parties = usize::try_from(clients).unwrap_or(1) + 1;
+    let phases = Arc::new(Phases {
+        set_up: std::sync::Barrier::new(parties),
+        subscribed: std::sync::Barrier::new(parties),
+        started: std::sync::Barrier::new(parties),
+    });
     let measure_from = Arc::new(Mutex::new(None::<Instant>));
+    // Each thread's share of the connections a second.
+    let connect_gap = (args.connect_rate > 0)
+        .then(|| Duration::from_secs_f64(f64::from(clients) / f64::from(args.connect_rate)));
     let mut threads = Vec::new();
     for c in 0..clients {
         let tables: Vec<u32> = (0..args.tables).filter(|t| t % clients == c).collect();
@@ -212,7 +388,7 @@ fn run(args: &ApiArgs) -> Result<(), String> {
             .collect();
         let base = base.clone();
         let tokens = Arc::clone(&tokens);
-        let started = Arc::clone(&started);
+        let phases = Arc::clone(&phases);
         let measure_from = Arc::clone(&measure_from);
         let seconds = args.seconds;
         let mode = args.mode;
@@ -221,17 +397,31 @@ fn run(args: &ApiArgs) -> Result<(), String> {
                 base,
                 tokens,
                 tables,
-                subscribers,
+                (subscribers, connect_gap),
                 seconds,
                 mode,
-                started,
+                phases,
                 measure_from,
             ))
         }));
     }
+    let mut setup = Setup::default();
+    phases.set_up.wait();
+    let set_up_rss = server.rss_kib();
+    let subscribing = Instant::now();
+    phases.subscribed.wait();
+    setup.subscribing = subscribing.elapsed();
+    // Idle: every subscriber has its first view, and no table has moved since.
+    std::thread::sleep(Duration::from_secs(1));
+    setup.rss_kib = set_up_rss.zip(server.rss_kib());
+    phases.started.wait();
     let mut all = Measured::default();
+    let mut panicked = false;
     for t in threads {
-        let m = t.join().map_err(|_| "a load-generator thread panicked")?;
+        let Ok(m) = t.join() else {
+            panicked = true;
+            continue;
+        };
         for (table, commands) in m.commands {
             all.commands.entry(table).or_default().extend(commands);
         }
@@ -239,16 +429,10 @@ fn run(args: &ApiArgs) -> Result<(), String> {
         all.updates.extend(m.updates);
         all.errors.extend(m.errors);
     }
-    let _ = stop_tx.send(());
-    match server.join() {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => return Err(format!("the server: {e}")),
-        Err(_) => return Err("the server thread panicked".into()),
+    server.stop(&server_rt)?;
+    if panicked {
+        return Err("a load-generator thread panicked".into());
     }
-    server_rt.block_on(async {
-        store.close().await;
-        scratch.drop_it().await;
-    });
     // A subscriber or table that failed makes the run something other than the one asked
     // for: it fails, with no figures.
     if !all.errors.is_empty() {
@@ -261,13 +445,21 @@ fn run(args: &ApiArgs) -> Result<(), String> {
             failed.join("\n  ")
         ));
     }
-    let missed = report(args, backend, &all);
-    if missed > 0 {
+    let behind = report(args, backend, &all, &setup);
+    if behind > 0 {
         return Err(format!(
-            "{missed} updates never reached their subscribers: the run fails"
+            "{behind} subscribers did not end at their table's final version: the run fails"
         ));
     }
     Ok(())
+}
+
+/// The points at which the load generator's threads and the benchmark's wait for each
+/// other.
+struct Phases {
+    set_up: std::sync::Barrier,
+    subscribed: std::sync::Barrier,
+    started: std::sync::Barrier,
 }
 
 #[allow(
@@ -278,10 +470,10 @@ async fn client(
     base: String,
     tokens: Arc<Vec<String>>,
     tables: Vec<u32>,
-    subscribers: Vec<u32>,
+    (subscribers, connect_gap): (Vec<u32>, Option<Duration>),
     seconds: u64,
     mode: Mode,
-    started: Arc<std::sync::Barrier>,
+    phases: Arc<Phases>,
     measure_from: Arc<Mutex<Option<Instant>>>,
 ) -> Measured {
     let http = Rc::new(
@@ -307,11 +499,24 @@ async fn client(
             measured.borrow_mut().errors.push(e);
         }
     }
-    // Subscribe, and wait for every subscriber's first view.
+    let wait = |phase: fn(&Phases) -> &std::sync::Barrier| {
+        let phases = Arc::clone(&phases);
+        actix_web::rt::task::spawn_blocking(move || {
+            phase(&phases).wait();
+        })
+    };
+    let _ = wait(|p| &p.set_up).await;
+    // Subscribe (all at once, or one every `connect_gap`), and wait for every subscriber's
+    // first view.
     let (first_tx, mut first_rx) = tokio::sync::mpsc::unbounded_channel::<()>();
     let deadline_cell = Rc::new(std::cell::Cell::new(None::<Instant>));
     let mut subscriptions = Vec::new();
     for (i, &table) in subscribers.iter().enumerate() {
+        if let Some(gap) = connect_gap
+            && i > 0
+        {
+            actix_web::rt::time::sleep(gap).await;
+        }
         let base = base.clone();
         let first_tx = first_tx.clone();
         let measured = Rc::clone(&measured);
@@ -334,9 +539,9 @@ async fn client(
             None => break,
         }
     }
+    let _ = wait(|p| &p.subscribed).await;
     // Every thread starts play together.
-    let barrier = Arc::clone(&started);
-    let _ = actix_web::rt::task::spawn_blocking(move || barrier.wait()).await;
+    let _ = wait(|p| &p.started).await;
     let start = {
         let mut from = measure_from
             .lock()
@@ -751,8 +956,9 @@ fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }
 
-/// Prints the run's figures; returns how many updates no subscriber of their table saw.
-fn report(args: &ApiArgs, backend: Backend, all: &Measured) -> usize {
+/// Prints the run's figures; returns how many subscribers did not end at their table's
+/// final version.
+fn report(args: &ApiArgs, backend: Backend, all: &Measured, setup: &Setup) -> usize {
     let seconds = args.seconds.max(1);
     let mut latencies: Vec<Duration> = all
         .commands
@@ -764,7 +970,9 @@ fn report(args: &ApiArgs, backend: Backend, all: &Measured) -> usize {
     let mut queries = all.queries.clone();
     queries.sort_unstable();
     // Delivery: each update is matched to the first command of its table whose version
-    // reaches it; a command none of a subscriber's updates covered was missed.
+    // reaches it. A command none of a subscriber's updates covered, before one that was,
+    // was conflated (a newer view reached the subscriber first); one after the last
+    // covered leaves the subscriber behind its table's final version.
     let by_table: HashMap<u32, Vec<(u64, Instant)>> = all
         .commands
         .iter()
@@ -775,7 +983,8 @@ fn report(args: &ApiArgs, backend: Backend, all: &Measured) -> usize {
         })
         .collect();
     let mut delivery = Vec::new();
-    let mut missed = 0usize;
+    let mut conflated = 0usize;
+    let mut behind = 0usize;
     let mut expected = 0usize;
     for (table, seen) in &all.updates {
         let Some(commands) = by_table.get(table) else {
@@ -790,7 +999,12 @@ fn report(args: &ApiArgs, backend: Backend, all: &Measured) -> usize {
             }
         }
         expected += commands.len();
-        missed += covered.iter().filter(|c| !**c).count();
+        let last = covered.iter().rposition(|c| *c);
+        let reached = last.map_or(0, |i| i + 1);
+        conflated += covered[..reached].iter().filter(|c| !**c).count();
+        if reached < commands.len() {
+            behind += 1;
+        }
     }
     delivery.sort_unstable();
     let name = match backend {
@@ -823,11 +1037,32 @@ fn report(args: &ApiArgs, backend: Backend, all: &Measured) -> usize {
         ms(percentile(&queries, 99)),
     );
     println!(
-        "delivery: {} updates to {} subscribers; latency from the command's send p50 {}, p99 {} (goal: p99 < 100 ms); {missed} of {expected} updates never seen",
+        "subscribing: {} subscribers had their first view {:.2} s after the tables were set up ({})",
+        all.updates.len(),
+        setup.subscribing.as_secs_f64(),
+        match args.connect_rate {
+            0 => "all connecting at once".to_owned(),
+            rate => format!("connecting at {rate} a second"),
+        }
+    );
+    if let Some((set_up, subscribed)) = setup.rss_kib {
+        // Bytes per subscription, printed in KB (1,000 bytes) to a tenth.
+        let per = subscribed.saturating_sub(set_up).saturating_mul(1024)
+            / u64::from(args.subscribers.max(1));
+        println!(
+            "server memory: {} MiB with the tables set up, {} MiB with every subscriber idle: {}.{} KB per subscription (floor: at most 25 KB)",
+            set_up.div_ceil(1024),
+            subscribed.div_ceil(1024),
+            per / 1000,
+            per % 1000 / 100,
+        );
+    }
+    println!(
+        "delivery: {} updates to {} subscribers; latency from the command's send p50 {}, p99 {} (goal: p99 < 100 ms); {conflated} of {expected} versions conflated (a newer one arrived first); {behind} subscribers not at their table's final version",
         delivery.len(),
         all.updates.len(),
         ms(percentile(&delivery, 50)),
         ms(percentile(&delivery, 99)),
     );
-    missed
+    behind
 }

@@ -90,13 +90,13 @@ pub fn run(args: &SoakArgs) -> ExitCode {
 }
 
 /// A `league serve` process on a port of its own.
-struct Instance {
-    port: u16,
+pub(crate) struct Instance {
+    pub(crate) port: u16,
     child: Option<Child>,
 }
 
 impl Instance {
-    fn start(
+    pub(crate) fn start(
         league: &Path,
         url: &str,
         port: u16,
@@ -145,7 +145,7 @@ impl Instance {
         Ok(instance)
     }
 
-    fn rss_kib(&self) -> Option<u64> {
+    pub(crate) fn rss_kib(&self) -> Option<u64> {
         crate::startup::rss_kib(self.child.as_ref()?.id())
     }
 
@@ -157,7 +157,7 @@ impl Instance {
     }
 
     /// SIGTERM, and the exit status.
-    fn stop(&mut self) -> Result<(), String> {
+    pub(crate) fn stop(&mut self) -> Result<(), String> {
         let Some(mut child) = self.child.take() else {
             return Ok(());
         };
@@ -187,7 +187,7 @@ impl Drop for Instance {
     }
 }
 
-fn free_port() -> Result<u16, String> {
+pub(crate) fn free_port() -> Result<u16, String> {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
