@@ -242,7 +242,59 @@ async fn an_expired_token_is_refused_until_renewed(app: &TestApp) {
     assert_eq!(refused.unwrap_err().code(), "NOT_FOUND");
 }
 
+/// An auditor's `eventLog` is never conflated: a subscriber that stops reading while the
+/// log grows by far more than the connection's buffers hold gets, once it reads again,
+/// every event, in order, each once.
+async fn an_auditor_who_stops_reading_gets_every_event_in_order_after(app: &TestApp) {
+    const EVENTS: u32 = 60_000;
+    let auditor = app.token(Role::Auditor, None, None).await;
+    let init = json!({"Authorization": format!("Bearer {auditor}")});
+    let start = json!({
+        "id": "log",
+        "type": "subscribe",
+        "payload": {"query": "subscription { eventLog { position streamId payload } }"}
+    });
+    let mut ws = app.subscribe("graphql-transport-ws", init, start).await;
+    assert_eq!(
+        next_message(&mut ws, "the acknowledgement").await["type"],
+        "connection_ack"
+    );
+    // Not read while the log grows (about 12 MB of frames, more than the loopback's socket
+    // buffers take), for less than the 10 s after which the server closes a silent client.
+    league_testkit::fill(&app.store, EVENTS).await.unwrap();
+    ws.send(text(json!({"type": "ping"}))).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    let log: Vec<u64> = app
+        .store
+        .read_all(0, usize::MAX)
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| e.position)
+        .collect();
+    assert!(log.len() >= usize::try_from(EVENTS).unwrap());
+    let mut seen = Vec::with_capacity(log.len());
+    while seen.len() < log.len() {
+        let message = next_message(&mut ws, "the next event").await;
+        if message["type"] == "pong" {
+            continue;
+        }
+        assert_eq!(message["type"], "next", "{message:#}");
+        seen.push(
+            message["payload"]["data"]["eventLog"]["position"]
+                .as_u64()
+                .unwrap(),
+        );
+        // Answer the server's heartbeat now and then: a reader is not a silent client.
+        if seen.len() % 1_000 == 0 {
+            ws.send(text(json!({"type": "ping"}))).await.unwrap();
+        }
+    }
+    assert_eq!(seen, log, "every event, in order, each once");
+}
+
 league_tests::on_every_backend!(
+    an_auditor_who_stops_reading_gets_every_event_in_order_after,
     an_expired_token_is_refused_until_renewed,
     the_websocket_protocol_refuses_what_it_must,
     a_player_subscribed_over_the_older_protocol_sees_only_their_own_cards,
