@@ -7,7 +7,10 @@
 use futures_util::SinkExt as _;
 use league_api::auth::Role;
 use league_engine::tournament::play::Tracking;
-use league_tests::{SCHEDULE, TestApp, closed_with, code, next_message, schedule, started, text};
+use league_tests::{
+    Backend, SCHEDULE, TestApp, closed_with, code, next_message, schedule, spawn_app_with, started,
+    text,
+};
 use serde_json::json;
 
 /// What the WebSocket protocol refuses, with the `graphql-transport-ws` specification's
@@ -291,6 +294,98 @@ async fn an_auditor_who_stops_reading_gets_every_event_in_order_after(app: &Test
         }
     }
     assert_eq!(seen, log, "every event, in order, each once");
+}
+
+/// Screens of a table that changes faster than their view may be sent skip to the newest:
+/// each is sent strictly newer versions, ends at the table's last one, and is sent fewer
+/// views than the table had versions. Ten screens at 100 frames a second for the view: at
+/// most one view each 100 ms.
+async fn busy_screens_skip_to_the_newest_view(backend: Backend) {
+    const SCREENS: usize = 10;
+    const COMMANDS: usize = 30;
+    let app = spawn_app_with(
+        backend,
+        league_api::Options {
+            live_frames_per_view: 100,
+            ..league_api::Options::default()
+        },
+    )
+    .await;
+    started(&app, "t40", "crown", Tracking::Dealt, &["cy", "di", "ed"]).await;
+    let start = json!({
+        "id": "tv",
+        "type": "subscribe",
+        "payload": {"query": "subscription { table(tournamentId: \"t40\", table: 1) { version } }"}
+    });
+    let mut screens = Vec::new();
+    let mut first = Vec::new();
+    for _ in 0..SCREENS {
+        let mut ws = app
+            .subscribe("graphql-transport-ws", json!({}), start.clone())
+            .await;
+        first.push(screen_version(&mut ws).await);
+        screens.push(ws);
+    }
+    // The table's versions, as fast as the host's tablet can send commands.
+    let mut versions = Vec::new();
+    let mut view = json!({"inHand": false});
+    for _ in 0..COMMANDS {
+        let done = if view["inHand"] == true {
+            app.admin(
+                "mutation($s: Int!) { act(input: {tournamentId: \"t40\", table: 1, seat: $s, action: FOLD}) { version table(table: 1) { inHand toAct } } }",
+                json!({"s": view["toAct"]}),
+            )
+            .await["act"]
+                .clone()
+        } else {
+            app.admin(
+                "mutation { startHand(input: {tournamentId: \"t40\", table: 1}) { version table(table: 1) { inHand toAct } } }",
+                json!({}),
+            )
+            .await["startHand"]
+                .clone()
+        };
+        versions.push(done["version"].as_u64().unwrap());
+        view = done["table"].clone();
+    }
+    let last = *versions.last().unwrap();
+    for (ws, first) in screens.iter_mut().zip(first) {
+        let mut seen = vec![first];
+        while *seen.last().unwrap() < last {
+            seen.push(screen_version(ws).await);
+        }
+        assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+        assert_eq!(seen.last(), Some(&last), "{seen:?}");
+        assert!(
+            seen.len() < COMMANDS,
+            "a view paced at 100 ms skipped none of {COMMANDS} versions: {seen:?}"
+        );
+    }
+    app.stop().await;
+}
+
+/// The version of a screen's next table view.
+async fn screen_version(ws: &mut league_tests::WebSocket) -> u64 {
+    loop {
+        let message = next_message(ws, "the table's view").await;
+        if message["type"] == "next" {
+            return message["payload"]["data"]["table"]["version"]
+                .as_u64()
+                .unwrap();
+        }
+    }
+}
+
+#[actix_web::test]
+async fn busy_screens_skip_to_the_newest_view_on_sqlite() {
+    busy_screens_skip_to_the_newest_view(Backend::Sqlite).await;
+}
+
+#[actix_web::test]
+async fn busy_screens_skip_to_the_newest_view_on_postgres() {
+    if league_tests::postgres_is_configured() {
+        busy_screens_skip_to_the_newest_view(Backend::Postgres).await;
+    }
 }
 
 league_tests::on_every_backend!(

@@ -97,6 +97,13 @@ pub struct Options {
     /// time for a load balancer's health checks (or Kubernetes' endpoints) to take it out,
     /// so that no request is sent to it once it refuses them.
     pub shutdown_drain: std::time::Duration,
+    /// Frames a second one shared view (a table, a tournament, standings) may send its
+    /// screens in all: a view on `n` screens is sent at most `this / n` times a second. A
+    /// change within that time of the last one sent waits for it, and is sent as the view
+    /// then is (the versions between are conflated; each view says its version). A view on
+    /// few screens is never held; one on a whole league's screens changing many times a
+    /// second is, which bounds the server's work per change. 0: every version is sent.
+    pub live_frames_per_view: u32,
 }
 
 /// Where a server is in its life.
@@ -122,9 +129,14 @@ impl Default for Options {
             anonymous_introspection: true,
             shutdown_grace: std::time::Duration::from_secs(SHUTDOWN_GRACE_SECS),
             shutdown_drain: std::time::Duration::ZERO,
+            live_frames_per_view: LIVE_FRAMES_PER_VIEW,
         }
     }
 }
+
+/// [`Options::live_frames_per_view`] unless told otherwise: a table on 200 screens is sent
+/// at most 5 times a second, one on 10 screens 100 times.
+pub const LIVE_FRAMES_PER_VIEW: u32 = 1000;
 
 /// The listen backlog [`listen`] asks for unless told otherwise: room for every screen of a
 /// league reconnecting at once after a restart or a Wi-Fi drop (the kernel caps it at
@@ -191,7 +203,10 @@ where
     let state = ApiState {
         store,
         live: Arc::clone(&live),
-        hub: Arc::new(ws::Hub::new(Arc::clone(&metrics))),
+        hub: Arc::new(ws::Hub::new(
+            Arc::clone(&metrics),
+            options.live_frames_per_view,
+        )),
         metrics,
         limiter: Arc::new(metrics::RateLimiter::new(options.rate_limit, options.burst)),
         auth_failures: Arc::new(metrics::AuthBackoff::new(options.auth_failures_per_minute)),

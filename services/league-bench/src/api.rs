@@ -19,7 +19,9 @@
 //! long the subscribers took to connect and receive their first view (all at once, or
 //! paced with `--connect-rate`); delivery latency, from the moment the command that
 //! produced a table's new version was sent to the moment a subscriber of that table has
-//! the update; versions a subscriber skipped because a newer one reached it first
+//! the update; the screens' lag, from each command's send until a subscriber shows its
+//! version or a newer one (a skipped version counts until its replacement arrived);
+//! versions a subscriber skipped because a newer one reached it first
 //! (conflated: a dashboard gets the latest view); and subscribers that did not end at
 //! their table's final version, which fail the run.
 
@@ -818,7 +820,10 @@ fn report(args: &ApiArgs, backend: Backend, all: &Measured, setup: &Setup) -> us
     // Delivery: each update is matched to the first command of its table whose version
     // reaches it. A command none of a subscriber's updates covered, before one that was,
     // was conflated (a newer view reached the subscriber first); one after the last
-    // covered leaves the subscriber behind its table's final version.
+    // covered leaves the subscriber behind its table's final version. A screen's lag, per
+    // command and subscriber, runs from the command's send to the first update showing its
+    // version or a newer one: a conflated version counts until the view that replaced it
+    // arrived.
     let by_table: HashMap<u32, Vec<(u64, Instant)>> = all
         .commands
         .iter()
@@ -829,6 +834,7 @@ fn report(args: &ApiArgs, backend: Backend, all: &Measured, setup: &Setup) -> us
         })
         .collect();
     let mut delivery = Vec::new();
+    let mut lag = Vec::new();
     let mut conflated = 0usize;
     let mut behind = 0usize;
     let mut expected = 0usize;
@@ -837,12 +843,21 @@ fn report(args: &ApiArgs, backend: Backend, all: &Measured, setup: &Setup) -> us
             continue;
         };
         let mut covered = vec![false; commands.len()];
+        // The commands whose versions the subscriber already shows.
+        let mut shown = 0usize;
         for (version, at) in seen {
             let i = commands.partition_point(|(v, _)| v < version);
             if let Some((_, sent)) = commands.get(i) {
                 delivery.push(at.saturating_duration_since(*sent));
                 covered[i] = true;
             }
+            // Every command up to this version is on the screen from now: a conflated
+            // version waited for the newer view that replaced it.
+            let now_shown = commands.partition_point(|(v, _)| v <= version);
+            for (_, sent) in commands.get(shown..now_shown).unwrap_or_default() {
+                lag.push(at.saturating_duration_since(*sent));
+            }
+            shown = shown.max(now_shown);
         }
         expected += commands.len();
         let last = covered.iter().rposition(|c| *c);
@@ -853,6 +868,7 @@ fn report(args: &ApiArgs, backend: Backend, all: &Measured, setup: &Setup) -> us
         }
     }
     delivery.sort_unstable();
+    lag.sort_unstable();
     let name = match backend {
         Backend::Sqlite => "SQLite",
         Backend::Postgres => "PostgreSQL",
@@ -904,11 +920,16 @@ fn report(args: &ApiArgs, backend: Backend, all: &Measured, setup: &Setup) -> us
         );
     }
     println!(
-        "delivery: {} updates to {} subscribers; latency from the command's send p50 {}, p99 {} (goal: p99 < 100 ms); {conflated} of {expected} versions conflated (a newer one arrived first); {behind} subscribers not at their table's final version",
+        "delivery: {} updates to {} subscribers; latency of each update from its command's send p50 {}, p99 {} (goal: p99 < 100 ms); {conflated} of {expected} versions conflated (a newer one arrived first); {behind} subscribers not at their table's final version",
         delivery.len(),
         all.updates.len(),
         ms(percentile(&delivery, 50)),
         ms(percentile(&delivery, 99)),
+    );
+    println!(
+        "screens' lag: from each command's send until each subscriber of its table shows its version or a newer one, p50 {}, p99 {}",
+        ms(percentile(&lag, 50)),
+        ms(percentile(&lag, 99)),
     );
     behind
 }

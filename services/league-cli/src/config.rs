@@ -77,6 +77,11 @@ pub struct ServeConfig {
     /// screen reconnecting at once after a restart (capped by `net.core.somaxconn`).
     #[arg(long, env = "LEAGUE_LISTEN_BACKLOG", default_value_t = league_api::LISTEN_BACKLOG)]
     pub listen_backlog: u32,
+    /// Frames a second one shared view (a table, a tournament, standings) may send its
+    /// screens in all: a view on N screens is sent at most this/N times a second, each time
+    /// as it then is (versions between are skipped). 0 sends every version.
+    #[arg(long, env = "LEAGUE_LIVE_FRAMES_PER_VIEW", default_value_t = league_api::LIVE_FRAMES_PER_VIEW)]
+    pub live_frames_per_view: u32,
     /// Requests a second per token (per address without a token); 0 for no limit.
     #[arg(long, env = "LEAGUE_RATE_LIMIT", default_value_t = 200)]
     pub rate_limit: u32,

@@ -151,6 +151,7 @@ pub fn serve(args: ServeConfig) -> ExitCode {
             anonymous_introspection: !args.no_anonymous_introspection,
             shutdown_grace: std::time::Duration::from_secs(args.shutdown_grace),
             shutdown_drain: std::time::Duration::from_secs(args.shutdown_drain),
+            live_frames_per_view: args.live_frames_per_view,
         };
         let served = league_api::run_with(listener, store.clone(), options, shutdown).await;
         sealer.stop();
