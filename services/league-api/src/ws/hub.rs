@@ -234,7 +234,8 @@ fn hold(screens: usize, frames_per_view: u32) -> Duration {
     Duration::from_micros(micros).min(MAX_HOLD)
 }
 
-/// A subscriber's view of a shared query: the latest response, then each later one.
+/// A subscriber's view of a shared query: the latest response, then each later one it is
+/// ready for; of several that arrived while it was busy, only the newest.
 fn follow(shared: Arc<Shared>) -> BoxStream<'static, Bytes> {
     let (receiver, first) = {
         let tail = lock(&shared.tail);
@@ -246,7 +247,7 @@ fn follow(shared: Arc<Shared>) -> BoxStream<'static, Bytes> {
         return futures_util::stream::iter(first.map(|(_, b)| b)).boxed();
     };
     Follower {
-        shared,
+        _shared: shared,
         receiver,
         first,
         seen: 0,
@@ -256,7 +257,7 @@ fn follow(shared: Arc<Shared>) -> BoxStream<'static, Bytes> {
 
 struct Follower {
     /// Keeps the query running while this subscriber is.
-    shared: Arc<Shared>,
+    _shared: Arc<Shared>,
     receiver: broadcast::Receiver<(u64, Bytes)>,
     first: Option<(u64, Bytes)>,
     /// The number of the last response yielded.
@@ -269,14 +270,8 @@ impl Follower {
         loop {
             match self.receiver.try_recv() {
                 Ok(next) if next.0 > received.0 => received = next,
-                Ok(_) => {}
-                Err(broadcast::error::TryRecvError::Lagged(_)) => {
-                    if let Some(last) = lock(&self.shared.tail).last.clone()
-                        && last.0 > received.0
-                    {
-                        received = last;
-                    }
-                }
+                // Overrun: the channel goes on from the oldest response it still holds.
+                Ok(_) | Err(broadcast::error::TryRecvError::Lagged(_)) => {}
                 Err(
                     broadcast::error::TryRecvError::Empty | broadcast::error::TryRecvError::Closed,
                 ) => {
@@ -301,17 +296,9 @@ impl Follower {
                         f.seen = seq;
                         return Some((bytes, f));
                     }
-                    Ok(_) => {}
-                    Err(broadcast::error::RecvError::Lagged(_)) => {
-                        // Too slow for the broadcast: skip to the latest response.
-                        let last = lock(&f.shared.tail).last.clone();
-                        if let Some((seq, bytes)) = last
-                            && seq > f.seen
-                        {
-                            f.seen = seq;
-                            return Some((bytes, f));
-                        }
-                    }
+                    // Too slow for the broadcast: it goes on from the oldest response it
+                    // still holds, and `newest` skips from there to the latest.
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
                     Err(broadcast::error::RecvError::Closed) => return None,
                 }
             }
@@ -390,6 +377,18 @@ mod tests {
         (tx, stream)
     }
 
+    /// The query `key(1)` started on `hub` from a fed channel, and its first subscriber.
+    fn started(
+        hub: &Arc<Hub>,
+    ) -> (
+        tokio::sync::mpsc::UnboundedSender<&'static str>,
+        BoxStream<'static, Bytes>,
+    ) {
+        let (feed, stream) = fed();
+        let mut stream = Some(stream);
+        (feed, hub.join(key(1), || stream.take().unwrap()))
+    }
+
     fn key(n: u8) -> Key {
         Key {
             principal: Principal::Anonymous,
@@ -409,9 +408,7 @@ mod tests {
     #[tokio::test]
     async fn subscribers_share_one_execution_and_joiners_start_from_the_latest() {
         let hub = Arc::new(Hub::new(Arc::default(), 0));
-        let (feed, stream) = fed();
-        let mut started = Some(stream);
-        let mut a = hub.join(key(1), || started.take().unwrap());
+        let (feed, mut a) = started(&hub);
         feed.send("v1").unwrap();
         assert_eq!(next(&mut a).await.as_deref(), Some("v1"));
         // A second subscriber of the same question runs nothing new.
@@ -452,9 +449,7 @@ mod tests {
     #[tokio::test]
     async fn the_last_subscriber_leaving_stops_the_query() {
         let hub = Arc::new(Hub::new(Arc::default(), 0));
-        let (feed, stream) = fed();
-        let mut started = Some(stream);
-        let a = hub.join(key(1), || started.take().unwrap());
+        let (feed, a) = started(&hub);
         let b = hub.join(key(1), || panic!("executed twice"));
         drop(a);
         assert_eq!(hub.running(), 1);
@@ -474,9 +469,7 @@ mod tests {
     #[tokio::test]
     async fn a_subscriber_that_falls_behind_skips_to_the_latest_in_order() {
         let hub = Arc::new(Hub::new(Arc::default(), 0));
-        let (feed, stream) = fed();
-        let mut started = Some(stream);
-        let mut slow = hub.join(key(1), || started.take().unwrap());
+        let (feed, mut slow) = started(&hub);
         let mut fast = hub.join(key(1), || panic!("executed twice"));
         let names: Vec<&'static str> = (0..SHARED_CAPACITY * 2 + 7)
             .map(|i| &*Box::leak(format!("v{i}").into_boxed_str()))
@@ -496,9 +489,7 @@ mod tests {
     #[tokio::test]
     async fn a_subscriber_busy_sending_gets_only_the_newest_of_what_arrived_meanwhile() {
         let hub = Arc::new(Hub::new(Arc::default(), 0));
-        let (feed, stream) = fed();
-        let mut started = Some(stream);
-        let mut screen = hub.join(key(1), || started.take().unwrap());
+        let (feed, mut screen) = started(&hub);
         feed.send("v1").unwrap();
         assert_eq!(next(&mut screen).await.as_deref(), Some("v1"));
         // Three versions while the screen was sending v1: it is sent v4 alone.
@@ -529,9 +520,7 @@ mod tests {
     async fn a_view_changing_faster_than_its_budget_is_sent_as_it_then_is() {
         // 10 frames a second for one screen: at most one view each 100 ms.
         let hub = Arc::new(Hub::new(Arc::default(), 10));
-        let (feed, stream) = fed();
-        let mut started = Some(stream);
-        let mut screen = hub.join(key(1), || started.take().unwrap());
+        let (feed, mut screen) = started(&hub);
         let start = tokio::time::Instant::now();
         feed.send("v1").unwrap();
         assert_eq!(next(&mut screen).await.as_deref(), Some("v1"));
