@@ -14,9 +14,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use league_engine::cash::{self, CashEvent, CashRules, HouseTake, TableConfig};
 use league_engine::phh::{self, PhhError};
-use league_engine::rules::HouseRules;
+use league_engine::rules::{HouseRules, Preset};
 use league_engine::sim::Simulator;
+use league_engine::units::Chips;
 
 fn shared() -> PathBuf {
     match std::env::var_os("LEAGUE_SHARED_DIR") {
@@ -114,6 +116,78 @@ fn pokerkit_agrees_on_2000_simulated_hands_and_repairs_none() {
         let text = phh::write(&events).unwrap();
         std::fs::write(dir.join(format!("{i:04}.phh")), text).unwrap();
     }
+    let script = shared().join("tools/phh_check.py");
+    let output = Command::new("python3")
+        .arg(&script)
+        .arg(&dir)
+        .arg("--quiet")
+        .output()
+        .expect("python3 must be installed to run PokerKit, the referee");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "phh_check.py failed (is PokerKit installed? `pip install pokerkit`):\n{stdout}\n{stderr}"
+    );
+    assert!(
+        stdout.contains("AGREE: 2000   DIFFER: 0   LOAD_FAIL (failed to load): 0   REPLAY_FAIL: 0"),
+        "PokerKit disagrees:\n{stdout}"
+    );
+    assert!(
+        !stdout.contains("repaired"),
+        "PokerKit repaired hands:\n{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Writes the hands of a cash session as PHH files, one per hand, from `first` on.
+fn write_cash_hands(events: &[CashEvent], dir: &Path, first: usize) -> usize {
+    let mut written = 0;
+    let mut hand: Vec<league_engine::hand::Event> = Vec::new();
+    let flush = |hand: &mut Vec<league_engine::hand::Event>, written: &mut usize| {
+        if !hand.is_empty() {
+            let text = phh::write(hand).unwrap();
+            std::fs::write(dir.join(format!("{:04}.phh", first + *written)), text).unwrap();
+            *written += 1;
+            hand.clear();
+        }
+    };
+    for event in events {
+        match event {
+            CashEvent::HandDealt { .. } => flush(&mut hand, &mut written),
+            CashEvent::Hand { event } => hand.push(event.clone()),
+            _ => {}
+        }
+    }
+    flush(&mut hand, &mut written);
+    written
+}
+
+#[test]
+fn pokerkit_agrees_on_2000_cash_hands_with_straddles_and_missed_blinds() {
+    let dir = std::env::temp_dir().join(format!("league-cash-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut written = 0;
+    for (seed, preset) in [(1, Preset::Oracle), (2, Preset::Hippodrome)] {
+        let config = TableConfig {
+            small_blind: Chips::new(1),
+            big_blind: Chips::new(2),
+            min_buy_in: Chips::new(40),
+            max_buy_in: Chips::new(200),
+            seats: 9,
+            rules: preset.rules(),
+            straddle: CashRules::straddle(preset),
+            take: HouseTake::SessionFee {
+                amount: Chips::new(3),
+                period_minutes: 30,
+            },
+        };
+        let mut session = cash::sim::Session::open(seed, config, 0).unwrap();
+        assert_eq!(session.play(1_000, 90).unwrap(), 1_000);
+        written += write_cash_hands(&session.events, &dir, written);
+    }
+    assert_eq!(written, 2_000);
     let script = shared().join("tools/phh_check.py");
     let output = Command::new("python3")
         .arg(&script)

@@ -7,6 +7,8 @@
 //!   seed's `sha256` commitment.
 //! - [`eval`]: the seven-card hand evaluator.
 //! - [`rules`]: `HouseRules`, the options where the houses differ, and their presets.
+//! - [`cash`]: a cash table (ring game): buy-ins, top-ups, sitting out, missed blinds,
+//!   straddles, session fees, the waiting list, and its hands on the same hand engine.
 //! - [`button`]: where the button and blinds go between hands (moving, dead, heads-up).
 //! - [`hand`]: one hand of No-Limit Hold'em as `decide(&state, command)` and
 //!   `apply(state, &event)` (and `execute`, both in one pass, for replay loops).
@@ -36,6 +38,7 @@
 
 pub mod button;
 pub mod card;
+pub mod cash;
 pub mod deck;
 pub mod eval;
 pub mod hand;
