@@ -18,7 +18,7 @@ use league_engine::cash::{self, CashEvent, CashRules, HouseTake, TableConfig};
 use league_engine::phh::{self, PhhError};
 use league_engine::rules::{HouseRules, Preset};
 use league_engine::sim::Simulator;
-use league_engine::units::Chips;
+use league_engine::units::{Chips, VenueId};
 
 fn shared() -> PathBuf {
     match std::env::var_os("LEAGUE_SHARED_DIR") {
@@ -155,7 +155,7 @@ fn write_cash_hands(events: &[CashEvent], dir: &Path, first: usize) -> usize {
     for event in events {
         match event {
             CashEvent::HandDealt { .. } => flush(&mut hand, &mut written),
-            CashEvent::Hand { event } => hand.push(event.clone()),
+            CashEvent::HandEvent { event } => hand.push(event.clone()),
             _ => {}
         }
     }
@@ -171,6 +171,8 @@ fn pokerkit_agrees_on_2000_cash_hands_with_straddles_and_missed_blinds() {
     let mut written = 0;
     for (seed, preset) in [(1, Preset::Oracle), (2, Preset::Hippodrome)] {
         let config = TableConfig {
+            venue: VenueId::new("cardroom"),
+            name: "1/2 No-Limit".into(),
             small_blind: Chips::new(1),
             big_blind: Chips::new(2),
             min_buy_in: Chips::new(40),

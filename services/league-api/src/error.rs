@@ -6,6 +6,7 @@
 
 use async_graphql::ErrorExtensions as _;
 use league_app::AppError;
+use league_engine::cash::CashError;
 use league_engine::hand::RuleError;
 use league_engine::league::{LeagueError, ScoreFormula};
 use league_engine::tournament::play::TournamentError;
@@ -136,6 +137,7 @@ impl From<AppError> for ApiError {
                 internal @ ApiError::Internal(_) => internal,
             },
             AppError::League(e) => league_error(&e),
+            AppError::Cash(e) => cash_error(e),
             AppError::Store(e) => e.into(),
             AppError::BadInput { field, message } => ApiError::bad_field(field, message),
             AppError::PastTheEnd { position, end } => {
@@ -194,6 +196,23 @@ fn hand_error(e: RuleError) -> ApiError {
         | RuleError::OnTheBoard { .. }
         | RuleError::CardUnavailable { .. } => ApiError::bad_input(message),
         _ => ApiError::client(code::RULE_VIOLATION, message),
+    }
+}
+
+/// A cash table's refusal: its own stable code goes in `extensions.rule`.
+fn cash_error(e: CashError) -> ApiError {
+    let message = e.to_string();
+    let rule = e.code();
+    match e {
+        CashError::Rule(e) => hand_error(e),
+        CashError::NotOpen => ApiError::not_found("no such cash table"),
+        CashError::AlreadyOpen => ApiError::client(code::ID_TAKEN, message).with_field("id"),
+        CashError::BadConfig(_) | CashError::NotACashHouse(_) => {
+            ApiError::bad_field("table", message)
+        }
+        CashError::NoSuchSeat { .. } => ApiError::bad_field("seat", message),
+        CashError::ZeroAmount => ApiError::bad_field("amount", message),
+        _ => ApiError::client(code::RULE_VIOLATION, message).with("rule", rule),
     }
 }
 

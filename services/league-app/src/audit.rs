@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 
+use league_engine::cash::CashEvent;
 use league_engine::hand::{self, Seat};
 use league_engine::league::{self, LeagueState};
 use league_engine::tournament::play::{self, Stage, Tournament, TournamentEvent};
@@ -21,8 +22,10 @@ use serde::Serialize;
 
 use crate::AppError;
 
+mod cash;
 mod summary;
 
+use cash::{CashOutcomes, CashTracked, fold_cash};
 use summary::summary;
 pub use summary::{PlaceLine, TournamentSummary, summary_csv};
 
@@ -32,7 +35,9 @@ const BATCH: usize = 10_000;
 /// One completed hand, as the log recorded it.
 #[derive(Clone, Debug)]
 pub struct LoggedHand {
-    /// The tournament's id.
+    /// The stream the hand was played in: `tournament:<id>` or `cash:<id>`.
+    pub stream: String,
+    /// The tournament's id (for a cash table, the table's name).
     pub tournament: String,
     /// The log position of the tournament's first event: its number in PokerStars text.
     pub tournament_number: u64,
@@ -55,6 +60,8 @@ pub struct LoggedHand {
     pub events: Vec<hand::Event>,
     /// The log position of each of `events`.
     pub positions: Vec<u64>,
+    /// Played at a cash table (no tournament, no level).
+    pub cash: bool,
 }
 
 impl LoggedHand {
@@ -134,7 +141,7 @@ impl LoggedHand {
             &self.events,
             &pokerstars::Header {
                 hand: self.position,
-                tournament: self.tournament_number,
+                tournament: (!self.cash).then_some(self.tournament_number),
                 table: &table,
                 level: self.level,
                 seat_count: self.seat_count,
@@ -232,6 +239,8 @@ pub async fn read_log(
 /// The log read in order: the tournaments folded, the leagues' results.
 struct Reader {
     tracked: HashMap<String, Tracked>,
+    /// The cash tables, by stream.
+    cash: HashMap<String, CashTracked>,
     leagues: BTreeMap<String, LeagueState>,
     /// The closed seasons, each as it stood when it closed (the leagues no longer hold
     /// their results).
@@ -275,6 +284,10 @@ pub struct OutcomeCounts {
     pub results: u64,
     /// Re-scorings (a new formula version's points for every result of the season).
     pub rescorings: u64,
+    /// Cash-table deals (who was dealt in, the button, the blinds and the blinds missed).
+    pub cash_deals: u64,
+    /// Cash-table money: buy-ins, top-ups, session fees charged and paid, cash-outs.
+    pub cash_money: u64,
 }
 
 impl Outcomes {
@@ -462,10 +475,14 @@ impl Reader {
     fn new(tournament: Option<&str>) -> Reader {
         Reader {
             tracked: HashMap::new(),
+            cash: HashMap::new(),
             leagues: BTreeMap::new(),
             closed: Vec::new(),
             events: 0,
-            wanted: tournament.map(|t| format!("{}{t}", StreamKind::Tournament.prefix())),
+            wanted: tournament.map(|t| match t.strip_prefix(StreamKind::Cash.prefix()) {
+                Some(_) => t.to_owned(),
+                None => format!("{}{t}", StreamKind::Tournament.prefix()),
+            }),
             keep_finished: true,
             dropped: HashSet::new(),
             outcomes: None,
@@ -492,6 +509,27 @@ impl Reader {
                     self.closed.push(archive);
                 }
                 league::apply(state, &decoded);
+            }
+            Some(StreamKind::Cash) => {
+                if self.wanted.as_deref().is_some_and(|w| w != event.stream_id) {
+                    return Ok(());
+                }
+                let decoded: CashEvent = decode_event(event)?;
+                let t = self
+                    .cash
+                    .entry(event.stream_id.to_owned())
+                    .or_insert_with(|| CashTracked::new(event.position));
+                let outcomes = self
+                    .outcomes
+                    .as_mut()
+                    .filter(|o| (o.from..=o.to).contains(&event.position))
+                    .map(|o| CashOutcomes {
+                        counts: &mut o.counts,
+                        failures: &mut o.failures,
+                    });
+                if let Some(done) = fold_cash(t, event, &decoded, outcomes) {
+                    hand(done)?;
+                }
             }
             Some(StreamKind::Tournament) => {
                 if self.wanted.as_deref().is_some_and(|w| w != event.stream_id)
@@ -619,6 +657,7 @@ pub(crate) fn fold(
             let id = tournament_id(stream);
             let schedule = t.state.schedule();
             let started = LoggedHand {
+                stream: stream.to_owned(),
                 tournament: id.to_owned(),
                 tournament_number: t.number,
                 venue: schedule.map(|s| s.venue.to_string()).unwrap_or_default(),
@@ -639,6 +678,7 @@ pub(crate) fn fold(
                     .collect(),
                 events: Vec::new(),
                 positions: Vec::new(),
+                cash: false,
             };
             t.running.insert(*table, started);
             None
@@ -719,6 +759,12 @@ impl std::fmt::Display for Rederived {
             "outcomes re-derived: {} finishes (every place and prize), {} payouts set, {} deals; \
              {} league results and {} re-scorings (points under every formula version)",
             o.finishes, o.payouts, o.deals, o.results, o.rescorings
+        )?;
+        writeln!(
+            f,
+            "cash tables:        {} deals (who was dealt in, the button, the blinds, the blinds \
+             missed) and {} buy-ins, top-ups, session fees and cash-outs decided again",
+            o.cash_deals, o.cash_money
         )?;
         if self.failures.is_empty() {
             write!(
@@ -817,7 +863,7 @@ pub async fn rederive(store: &Store, from: u64, to: u64) -> Result<Rederived, Ap
             };
             out.failures.push(Difference {
                 position,
-                stream: format!("tournament:{}", hand.tournament),
+                stream: hand.stream.clone(),
                 what: format!(
                     "table {}, hand {}): {}; the log holds {}; the engine decides {}",
                     hand.table,

@@ -11,9 +11,10 @@
 
 use std::time::Duration;
 
+use league_engine::cash::{CashCommand, CashState};
 use league_engine::league;
 use league_engine::tournament::play::{self, TournamentCommand};
-use league_engine::units::{LeagueId, TournamentId};
+use league_engine::units::{CashTableId, LeagueId, TournamentId};
 use league_events::{StreamKind, encode};
 use league_store::{Appended, ExpectedVersion, Metadata, NewEvent, Store, StoreError};
 
@@ -52,6 +53,10 @@ pub enum Command {
         id: LeagueId,
         command: Box<league::Command>,
     },
+    Cash {
+        id: CashTableId,
+        command: Box<CashCommand>,
+    },
 }
 
 impl Command {
@@ -59,6 +64,7 @@ impl Command {
         match self {
             Command::Tournament { id, .. } => StreamKind::Tournament.stream(id),
             Command::League { id, .. } => StreamKind::League.stream(id),
+            Command::Cash { id, .. } => StreamKind::Cash.stream(id),
         }
     }
 }
@@ -87,6 +93,9 @@ pub async fn execute(
             matches!(**command, league::Command::CreateLeague { .. })
                 .then_some(("league", id.as_str()))
         }
+        Command::Cash { id, command } => {
+            matches!(**command, CashCommand::Open { .. }).then_some(("cash table", id.as_str()))
+        }
     };
     if let Some((what, id)) = created
         && !league_engine::units::is_id(id)
@@ -106,7 +115,7 @@ pub async fn execute(
         // A finished tournament whose state the projector released is read back first.
         let released = match &command {
             Command::Tournament { .. } => live.released_tournament(store, &stream).await?,
-            Command::League { .. } => None,
+            Command::League { .. } | Command::Cash { .. } => None,
         };
         let decided = {
             let p = live.read();
@@ -137,12 +146,20 @@ pub async fn execute(
                         .map(encode)
                         .collect::<Result<_, _>>()?)
                 }
+                Command::Cash { command, .. } => {
+                    let empty = CashState::new();
+                    let state = p.cash_table(&stream).unwrap_or(&empty);
+                    Ok(league_engine::cash::decide(state, command)?
+                        .iter()
+                        .map(encode)
+                        .collect::<Result<_, _>>()?)
+                }
             })();
             events.map(|events| (version, events))
         };
         let (version, events) = match decided {
             Ok(decided) => decided,
-            Err(e @ (AppError::Tournament(_) | AppError::League(_))) => {
+            Err(e @ (AppError::Tournament(_) | AppError::League(_) | AppError::Cash(_))) => {
                 // A refusal stands only on the stream's current version: an acceptance is
                 // checked by the append's expected version, a refusal by reading the
                 // stream's head. Behind it (another instance appended), the projector

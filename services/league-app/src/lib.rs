@@ -50,6 +50,8 @@ pub enum AppError {
     Tournament(#[from] league_engine::tournament::play::TournamentError),
     #[error("league rules: {0}")]
     League(#[from] league_engine::league::LeagueError),
+    #[error("cash table rules: {0}")]
+    Cash(#[from] league_engine::cash::CashError),
     #[error("encoding an event: {0}")]
     Encode(#[from] serde_json::Error),
     /// Refused on a state another command changed while this one ran: decided first on

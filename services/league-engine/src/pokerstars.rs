@@ -19,8 +19,9 @@ pub struct Header<'a> {
     /// The hand's number (the log position of the event that started it: unique, numeric,
     /// as the format wants).
     pub hand: u64,
-    /// The tournament's number (the log position of its first event).
-    pub tournament: u64,
+    /// The tournament's number (the log position of its first event); `None` for a hand at
+    /// a cash table, which has no tournament and no level.
+    pub tournament: Option<u64>,
     /// The table's name, as the format's `Table '…'` shows it.
     pub table: &'a str,
     /// The level the hand was played at (from 1).
@@ -54,15 +55,24 @@ pub fn write(events: &[Event], header: &Header<'_>) -> Result<String, String> {
         .find(|b| b.kind == BlindKind::SmallBlind)
         .map_or(0, |b| b.amount);
     let mut out = String::with_capacity(2048);
-    let _ = writeln!(
-        out,
-        "PokerStars Hand #{}: Tournament #{}, Hold'em No Limit - Level {} ({small_blind}/{}) - {} UTC",
-        header.hand,
-        header.tournament,
-        roman(header.level),
-        setup.big_blind,
-        utc(header.started_at),
-    );
+    match header.tournament {
+        Some(tournament) => writeln!(
+            out,
+            "PokerStars Hand #{}: Tournament #{tournament}, Hold'em No Limit - Level {} ({small_blind}/{}) - {} UTC",
+            header.hand,
+            roman(header.level),
+            setup.big_blind,
+            utc(header.started_at),
+        ),
+        None => writeln!(
+            out,
+            "PokerStars Hand #{}:  Hold'em No Limit ({small_blind}/{}) - {} UTC",
+            header.hand,
+            setup.big_blind,
+            utc(header.started_at),
+        ),
+    }
+    .map_err(|e| e.to_string())?;
     let _ = writeln!(
         out,
         "Table '{}' {}-max Seat #{} is the button",

@@ -457,6 +457,10 @@ text_id!(
     /// A hand's id, as the command that started it named it (a UUID).
     HandId
 );
+text_id!(
+    /// A cash table's id: its stream is `cash:<id>`.
+    CashTableId
+);
 
 /// `items` for a message: `1, 2 and 3`.
 pub fn listed<T: fmt::Display>(items: &[T]) -> String {

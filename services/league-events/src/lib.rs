@@ -6,6 +6,8 @@
 //! - `tournament:<id>`: [`TournamentEvent`] payloads (one stream per tournament).
 //! - `league:<id>`: `league_engine::league::Event` payloads (venues, seasons, players,
 //!   formulas, recorded tournament results).
+//! - `cash:<id>`: [`CashEvent`] payloads (one stream per cash table: its seats, fees and
+//!   hands).
 //!
 //! Payloads are the events' JSON (`serde_json`), with the event's `type` tag; the store's
 //! `event_type` column repeats the tag and `schema_version` carries the version of the
@@ -17,6 +19,7 @@ pub mod versions;
 
 use std::fmt;
 
+use league_engine::cash::CashEvent;
 use league_engine::league;
 use league_engine::tournament::play::TournamentEvent;
 use league_store::NewEvent;
@@ -33,6 +36,7 @@ pub const RELEASE: &str = env!("CARGO_PKG_VERSION");
 pub enum StreamKind {
     Tournament,
     League,
+    Cash,
 }
 
 impl StreamKind {
@@ -41,6 +45,8 @@ impl StreamKind {
             Some(StreamKind::Tournament)
         } else if stream.starts_with(StreamKind::League.prefix()) {
             Some(StreamKind::League)
+        } else if stream.starts_with(StreamKind::Cash.prefix()) {
+            Some(StreamKind::Cash)
         } else {
             None
         }
@@ -51,10 +57,12 @@ impl StreamKind {
         match self {
             StreamKind::Tournament => "tournament:",
             StreamKind::League => "league:",
+            StreamKind::Cash => "cash:",
         }
     }
 
-    /// The stream of the aggregate `id` of this kind: `tournament:<id>` or `league:<id>`.
+    /// The stream of the aggregate `id` of this kind: `tournament:<id>`, `league:<id>` or
+    /// `cash:<id>`.
     pub fn stream(self, id: &str) -> String {
         format!("{}{id}", self.prefix())
     }
@@ -64,11 +72,12 @@ impl StreamKind {
         stream.strip_prefix(self.prefix())
     }
 
-    /// The kind's name: `tournament` or `league`.
+    /// The kind's name: `tournament`, `league` or `cash`.
     pub fn name(self) -> &'static str {
         match self {
             StreamKind::Tournament => "tournament",
             StreamKind::League => "league",
+            StreamKind::Cash => "cash",
         }
     }
 }
@@ -100,6 +109,10 @@ impl LogEvent for TournamentEvent {
 
 impl LogEvent for league::Event {
     const KIND: StreamKind = StreamKind::League;
+}
+
+impl LogEvent for CashEvent {
+    const KIND: StreamKind = StreamKind::Cash;
 }
 
 /// Reads a stored event of type `event_type`, version `version`: refused when this build

@@ -41,6 +41,14 @@ const fn tournament(name: &'static str, version: u32) -> EventType {
     }
 }
 
+const fn cash(name: &'static str, version: u32) -> EventType {
+    EventType {
+        kind: StreamKind::Cash,
+        name,
+        version,
+    }
+}
+
 const fn league(name: &'static str, version: u32) -> EventType {
     EventType {
         kind: StreamKind::League,
@@ -121,6 +129,23 @@ pub const CATALOGUE: &[EventType] = &[
     league("TournamentRecorded", 1),
     // Version 2 (release 0.2.0) adds `reason`.
     league("TournamentAmended", 2),
+    // Cash tables (release 0.10.0).
+    cash("TableOpened", 1),
+    cash("TableClosed", 1),
+    cash("PlayerSeated", 1),
+    cash("ChipsAdded", 1),
+    cash("PlayerSatOut", 1),
+    cash("PlayerReturned", 1),
+    cash("BlindMissed", 1),
+    cash("PlayerCashedOut", 1),
+    cash("SeatReserved", 1),
+    cash("ReservationCancelled", 1),
+    cash("WaitingListJoined", 1),
+    cash("WaitingListLeft", 1),
+    cash("SessionFeeCharged", 1),
+    cash("SessionFeePaid", 1),
+    cash("HandDealt", 1),
+    cash("HandEvent", 1),
 ];
 
 /// Every kind of event a hand records (inside `HandEvent`): a golden log holds each.

@@ -202,6 +202,13 @@ fn product_kinds() -> Vec<(StreamKind, BTreeMap<String, Value>)> {
             StreamKind::League,
             variants("league", &schemars::schema_for!(league::Event)),
         ),
+        (
+            StreamKind::Cash,
+            variants(
+                "cash",
+                &schemars::schema_for!(league_engine::cash::CashEvent),
+            ),
+        ),
     ]
 }
 

@@ -28,6 +28,7 @@ pub mod views;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::RangeBounds;
 
+use league_engine::cash::{CashEvent, CashState};
 use league_engine::league::{self, LeagueState, Scope};
 use league_engine::tournament::play::{self, Tournament};
 use league_store::{LogEntry, ReadModelDoc, RecordedEvent, Snapshot};
@@ -87,6 +88,7 @@ pub struct Projector {
     /// The tournament and league streams, in order (for documents and listings).
     tournament_names: BTreeSet<String>,
     league_names: BTreeSet<String>,
+    cash_names: BTreeSet<String>,
     position: Option<u64>,
     events: u64,
     /// Streams whose documents changed since the last [`Projector::take_changed`], each
@@ -126,6 +128,7 @@ struct Folded {
 enum Aggregate {
     Tournament(Box<Tournament>),
     League(Box<LeagueState>),
+    Cash(Box<CashState>),
     /// A finished tournament whose state is not held: its documents are stored, and its
     /// events are in the log.
     Released(Box<Listing>),
@@ -151,6 +154,7 @@ impl Entry<'_> {
 enum Decoded {
     Tournament(play::TournamentEvent),
     League(league::Event),
+    Cash(CashEvent),
 }
 
 impl Projector {
@@ -207,7 +211,7 @@ impl Projector {
         match &self.streams.get(stream)?.state {
             Aggregate::Tournament(t) => t.schedule().map(|s| s.venue.as_str()),
             Aggregate::Released(l) => Some(l.venue.as_str()),
-            Aggregate::League(_) => None,
+            Aggregate::League(_) | Aggregate::Cash(_) => None,
         }
     }
 
@@ -221,7 +225,7 @@ impl Projector {
             .filter_map(|s| match &self.streams.get(s)?.state {
                 Aggregate::Tournament(t) => Some((s, Entry::Held(t))),
                 Aggregate::Released(l) => Some((s, Entry::Released(l))),
-                Aggregate::League(_) => None,
+                Aggregate::League(_) | Aggregate::Cash(_) => None,
             })
     }
 
@@ -245,6 +249,21 @@ impl Projector {
             Aggregate::League(l) => Some(l),
             _ => None,
         }
+    }
+
+    /// A cash table, by its stream.
+    pub fn cash_table(&self, stream: &str) -> Option<&CashState> {
+        match &self.streams.get(stream)?.state {
+            Aggregate::Cash(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Every cash table, by stream name.
+    pub fn cash_tables(&self) -> impl Iterator<Item = (&String, &CashState)> {
+        self.cash_names
+            .iter()
+            .filter_map(|s| Some((s, self.cash_table(s)?)))
     }
 
     /// Every league, by stream name.
@@ -326,6 +345,9 @@ impl Projector {
             Some(StreamKind::League) => {
                 Decoded::League(decode(event_type, schema_version, payload).map_err(decode_error)?)
             }
+            Some(StreamKind::Cash) => {
+                Decoded::Cash(decode(event_type, schema_version, payload).map_err(decode_error)?)
+            }
             None => {
                 return Err(ProjectionError::UnknownStream {
                     position,
@@ -345,6 +367,10 @@ impl Projector {
                     Decoded::League(_) => {
                         self.league_names.insert(stream.to_owned());
                         Aggregate::League(Box::default())
+                    }
+                    Decoded::Cash(_) => {
+                        self.cash_names.insert(stream.to_owned());
+                        Aggregate::Cash(Box::default())
                     }
                 };
                 self.streams.entry(stream.to_owned()).or_insert(Folded {
@@ -388,6 +414,10 @@ impl Projector {
                     self.closed.extend(docs);
                 }
                 league::apply(state, e);
+                true
+            }
+            (Aggregate::Cash(state), Decoded::Cash(e)) => {
+                state.apply(e);
                 true
             }
             (Aggregate::Released(_), _) => {
@@ -522,6 +552,7 @@ impl Projector {
         self.closed.append(&mut scratch.closed);
         match folded.state {
             Aggregate::League(_) => self.league_names.insert(stream.to_owned()),
+            Aggregate::Cash(_) => self.cash_names.insert(stream.to_owned()),
             _ => self.tournament_names.insert(stream.to_owned()),
         };
         self.streams.insert(stream.to_owned(), folded);

@@ -13,6 +13,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use league_engine::cash::CashState;
 use league_engine::league::LeagueState;
 use league_engine::tournament::play::{Millis, Stage, Tournament};
 use league_engine::units::VenueId;
@@ -27,7 +28,7 @@ use crate::{Aggregate, Folded, ProjectionError, Projector};
 /// (the engine's aggregates included): a snapshot of another format is not read, and its
 /// stream is folded from its events instead. The test `a_snapshot_keeps_its_format` pins
 /// the bytes of this format.
-pub const FORMAT: u32 = 4;
+pub const FORMAT: u32 = 5;
 
 /// The manifest's stream name: no stream is named so.
 const MANIFEST: &str = "";
@@ -75,6 +76,7 @@ struct SavedRef<'a> {
 enum StateRef<'a> {
     Tournament(&'a Tournament),
     League(&'a LeagueState),
+    Cash(&'a CashState),
     Released(&'a Listing),
 }
 
@@ -91,6 +93,7 @@ struct Saved {
 enum State {
     Tournament(Box<Tournament>),
     League(Box<LeagueState>),
+    Cash(Box<CashState>),
     Released(Box<Listing>),
 }
 
@@ -151,6 +154,7 @@ pub(crate) fn of_stream(
         (Some(l), _) => StateRef::Released(l),
         (None, Aggregate::Tournament(t)) => StateRef::Tournament(t),
         (None, Aggregate::League(l)) => StateRef::League(l),
+        (None, Aggregate::Cash(c)) => StateRef::Cash(c),
         (None, Aggregate::Released(l)) => StateRef::Released(l),
     };
     let released = matches!(state, StateRef::Released(_));
@@ -253,6 +257,7 @@ impl Projector {
                         State::Tournament(_) | State::Released(_),
                         Some(StreamKind::Tournament)
                     ) | (State::League(_), Some(StreamKind::League))
+                        | (State::Cash(_), Some(StreamKind::Cash))
                 );
                 if matches && row.version > 0 {
                     Ok(saved)
@@ -266,6 +271,7 @@ impl Projector {
             match kind {
                 Some(StreamKind::Tournament) => p.tournament_names.insert(row.stream.clone()),
                 Some(StreamKind::League) => p.league_names.insert(row.stream.clone()),
+                Some(StreamKind::Cash) => p.cash_names.insert(row.stream.clone()),
                 None => false,
             };
             let saved = match saved {
@@ -279,6 +285,7 @@ impl Projector {
             let state = match saved.state {
                 State::Tournament(t) => Aggregate::Tournament(t),
                 State::League(l) => Aggregate::League(l),
+                State::Cash(c) => Aggregate::Cash(c),
                 State::Released(l) => Aggregate::Released(l),
             };
             if let Some(documents) = saved.documents {

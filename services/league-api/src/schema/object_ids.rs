@@ -213,6 +213,16 @@ pub(crate) async fn created_by(
                 _ => None,
             }
         }
+        Some(StreamKind::Cash) => {
+            match league_events::decode::<league_engine::cash::CashEvent>(
+                &first.event_type,
+                first.schema_version,
+                &first.payload,
+            ) {
+                Ok(league_engine::cash::CashEvent::TableOpened { .. }) => stream_id(),
+                _ => None,
+            }
+        }
         None => None,
     })
 }

@@ -215,6 +215,12 @@ impl Run {
             return Err(CashError::NotACashHouse(preset.name()));
         }
         let bad = |what: &str| Err(CashError::BadConfig(what.to_owned()));
+        if !crate::units::is_text(&config.name) {
+            return Err(CashError::BadConfig(format!(
+                "the name must be {}",
+                crate::units::TEXT_RULE
+            )));
+        }
         if config.small_blind.is_zero() || config.small_blind > config.big_blind {
             return bad("the small blind must be positive and at most the big blind");
         }
@@ -646,7 +652,7 @@ impl Run {
         let mut events = Vec::new();
         hand::execute(&mut hand, command, &mut events)?;
         for event in events {
-            self.emit(CashEvent::Hand { event });
+            self.emit(CashEvent::HandEvent { event });
         }
         Ok(())
     }

@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::hand::{self, HandState, Seat};
 use crate::rules::{HouseRules, Preset};
-use crate::units::{Chips, PlayerId};
+use crate::units::{Chips, PlayerId, VenueId};
 
 mod decide;
 mod errors;
@@ -84,6 +84,10 @@ pub enum HouseTake {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TableConfig {
+    /// The venue whose host runs the table.
+    pub venue: VenueId,
+    /// What the venue calls it (`£1/£2 No-Limit`).
+    pub name: String,
     pub small_blind: Chips,
     pub big_blind: Chips,
     pub min_buy_in: Chips,
@@ -281,7 +285,7 @@ pub enum CashEvent {
         at: Seconds,
     },
     /// One event of the running hand.
-    Hand {
+    HandEvent {
         event: hand::Event,
     },
 }
@@ -504,7 +508,7 @@ impl CashState {
                 self.hands = *number;
                 self.hand = Some(HandState::new());
             }
-            CashEvent::Hand { event } => self.apply_hand(event),
+            CashEvent::HandEvent { event } => self.apply_hand(event),
         }
     }
 

@@ -6,11 +6,14 @@ use super::*;
 use crate::deck::Seed;
 use crate::hand::{Action, BlindKind, Command, Event};
 use crate::sim::Simulator;
+use crate::units::VenueId;
 
 const HOUR: Seconds = 3600;
 
 fn config(preset: Preset) -> TableConfig {
     TableConfig {
+        venue: VenueId::new("oracle-casino"),
+        name: "1/2 No-Limit".into(),
         small_blind: Chips::new(1),
         big_blind: Chips::new(2),
         min_buy_in: Chips::new(40),
@@ -138,7 +141,7 @@ impl Table {
             .iter()
             .rev()
             .find_map(|e| match e {
-                CashEvent::Hand {
+                CashEvent::HandEvent {
                     event: Event::HandStarted { setup },
                 } => Some((**setup).clone()),
                 _ => None,
@@ -765,7 +768,7 @@ fn long_sessions_reach_every_rule_and_conserve_chips() {
         let straddles = count(&|e| {
             matches!(
                 e,
-                CashEvent::Hand {
+                CashEvent::HandEvent {
                     event: Event::BlindPosted {
                         kind: BlindKind::Straddle,
                         ..
@@ -776,7 +779,7 @@ fn long_sessions_reach_every_rule_and_conserve_chips() {
         let dead = count(&|e| {
             matches!(
                 e,
-                CashEvent::Hand {
+                CashEvent::HandEvent {
                     event: Event::AntePosted { .. }
                 }
             )
