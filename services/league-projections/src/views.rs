@@ -3,6 +3,8 @@
 use std::collections::BTreeMap;
 
 use league_engine::card::Card;
+use league_engine::cash::{CashState, TableConfig};
+use league_engine::hand::AnteStructure;
 use league_engine::hand::{Action, LegalActions, Phase, Seat, Street};
 use league_engine::league::{LeagueState, Totals};
 use league_engine::points::Centipoints;
@@ -423,4 +425,141 @@ pub fn player_records(l: &LeagueState) -> BTreeMap<PlayerId, PlayerRecord> {
             .sort_by(|a, b| (a.day, &a.tournament).cmp(&(b.day, &b.tournament)));
     }
     records
+}
+
+/// A seat at a cash table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CashSeatView {
+    pub seat: Seat,
+    pub player: PlayerId,
+    /// Chips now (during a hand: what is left after this hand's bets).
+    pub chips: Chips,
+    pub sitting_out: bool,
+    /// Dealt in only when the big blind reaches the seat.
+    pub waiting_for_big_blind: bool,
+    /// Posts a big blind, or the blinds owed, to be dealt in next hand.
+    pub posting: bool,
+    pub owes_small_blind: bool,
+    pub owes_big_blind: bool,
+    /// Session fees charged while away, paid on return.
+    pub fees_due: Chips,
+}
+
+/// A cash table: its seats as the table holds them, and its hand in a tournament table's
+/// shape (`hand`), as `viewer` may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CashTableView {
+    pub config: TableConfig,
+    pub closed: bool,
+    pub seats: Vec<CashSeatView>,
+    pub waiting_list: Vec<PlayerId>,
+    /// Seats held: the seat, for whom, until when (seconds since the Unix epoch).
+    pub reservations: Vec<(Seat, PlayerId, u64)>,
+    /// When the last session fee was charged (seconds since the Unix epoch).
+    pub last_fee_at: Option<u64>,
+    pub takings: Chips,
+    pub hand: TableView,
+}
+
+/// The cash table `id` as `viewer` may see it.
+pub fn cash_table_view(id: &str, c: &CashState, viewer: &Viewer) -> Option<CashTableView> {
+    let config = c.config.clone()?;
+    let hand = c.hand.as_ref();
+    let in_hand = c.in_hand();
+    let over = hand.is_some_and(|h| h.is_over());
+    let live = hand.filter(|_| in_hand);
+    let seats: Vec<SeatView> = c
+        .seats
+        .iter()
+        .map(|(&seat, held)| {
+            let dealt = c.is_dealt_in(seat);
+            let cards = hand.and_then(|h| {
+                let cards = h.hole_cards(seat)?;
+                let visible = h.is_shown(seat)
+                    || matches!(viewer, Viewer::Player(p) if *p == held.player)
+                    || (matches!(viewer, Viewer::Auditor) && over);
+                visible.then_some(cards)
+            });
+            SeatView {
+                seat,
+                player: held.player.clone(),
+                chips: c.chips(seat).unwrap_or(held.stack),
+                absent: held.sitting_out,
+                in_hand: dealt && hand.is_some_and(|h| h.is_live(seat)),
+                cards,
+                bet: match (dealt, hand.and_then(|h| h.bet(seat))) {
+                    (true, Some(bet)) => Chips::new(bet),
+                    _ => Chips::ZERO,
+                },
+            }
+        })
+        .collect();
+    let table = TableView {
+        table: 1,
+        hand: c.hands,
+        hand_id: (c.hands > 0).then(|| format!("{id}-{}", c.hands)),
+        hand_ordinal: c.hands,
+        seats,
+        in_hand,
+        button: c.button,
+        board: hand.map(|h| h.board().collect()).unwrap_or_default(),
+        pot: hand
+            .filter(|h| h.phase() != Phase::Complete)
+            .map_or(Chips::ZERO, |h| Chips::new(h.pot_total())),
+        to_act: live.and_then(|h| h.to_act()),
+        current_bet: live.map_or(Chips::ZERO, |h| Chips::new(h.current_bet())),
+        street: live
+            .filter(|h| h.phase() == Phase::Betting)
+            .map(|h| h.street()),
+        legal: live.and_then(|h| h.legal_actions()),
+        to_show: live.and_then(|h| h.to_show()),
+        awaiting_board: live.and_then(|h| h.awaiting_board()),
+        pots: live
+            .map(|h| {
+                h.pots_by_seat()
+                    .into_iter()
+                    .filter(|(amount, _)| *amount > 0)
+                    .map(|(amount, seats)| PotView {
+                        amount: Chips::new(amount),
+                        seats,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        blinds: live.map(|_| Blinds {
+            small_blind: config.small_blind,
+            big_blind: config.big_blind,
+            ante: AnteStructure::None,
+        }),
+        clock: None,
+        out_of_turn: live.and_then(|h| h.out_of_turn()),
+    };
+    Some(CashTableView {
+        seats: c
+            .seats
+            .iter()
+            .map(|(&seat, held)| CashSeatView {
+                seat,
+                player: held.player.clone(),
+                chips: c.chips(seat).unwrap_or(held.stack),
+                sitting_out: held.sitting_out,
+                waiting_for_big_blind: held.waiting_for_big_blind,
+                posting: held.posting,
+                owes_small_blind: held.owes_small,
+                owes_big_blind: held.owes_big,
+                fees_due: held.fees_due,
+            })
+            .collect(),
+        config,
+        closed: c.closed,
+        waiting_list: c.waiting_list.clone(),
+        reservations: c
+            .reservations
+            .iter()
+            .map(|(&seat, (player, until))| (seat, player.clone(), *until))
+            .collect(),
+        last_fee_at: c.last_fee.map(|(at, _)| at),
+        takings: c.takings,
+        hand: table,
+    })
 }

@@ -3,6 +3,7 @@
 //!
 //! - [`tournaments`]: tournaments and their tables: views, commands, live views.
 //! - [`leagues`]: leagues, standings, player records, league commands.
+//! - [`cash`]: cash tables (ring games): views, commands, live views.
 //! - [`audit`]: the global event log (auditors), who am I.
 //! - [`proofs`]: signed tree heads, inclusion and consistency proofs, `verify` (auditors).
 //!
@@ -11,6 +12,7 @@
 //! [`league_app::commands::execute`] by [`run_command`], with an optional idempotency key.
 
 pub mod audit;
+pub mod cash;
 pub mod leagues;
 pub mod object_ids;
 pub mod payloads;
@@ -71,6 +73,7 @@ pub struct Query(
     tournaments::TournamentQuery,
     tournaments::HandHistoryQuery,
     leagues::LeagueQuery,
+    cash::CashQuery,
     audit::AuditQuery,
     proofs::ProofQuery,
 );
@@ -87,6 +90,7 @@ pub struct Mutation(
     tournaments::RulingMutation,
     tournaments::EntropyMutation,
     leagues::LeagueMutation,
+    cash::CashMutation,
 );
 
 /// Live views over WebSocket (`graphql-transport-ws`, or the older `graphql-ws`): each sends
@@ -95,6 +99,7 @@ pub struct Mutation(
 pub struct Subscription(
     tournaments::TournamentSubscription,
     leagues::LeagueSubscription,
+    cash::CashSubscription,
     audit::AuditSubscription,
 );
 
@@ -295,6 +300,7 @@ pub(crate) async fn run_command(
                     e,
                     league_app::AppError::Tournament(_)
                         | league_app::AppError::League(_)
+                        | league_app::AppError::Cash(_)
                         | league_app::AppError::Raced(_)
                 )
                 && let Some(result) = replay(state, &stream, key, request).await?

@@ -87,6 +87,33 @@ macro_rules! payload {
             }
         });
     };
+    ($(#[$doc:meta])* $name:ident: cash creates) => {
+        $crate::schema::payloads::payload!(@cash $(#[$doc])* $name {
+            /// The id of what the command created: the one given, or the UUIDv7 the server
+            /// generated when none was (a retry with the same idempotency key names the
+            /// same).
+            async fn created_id(&self) -> Option<async_graphql::ID> {
+                self.0.created.clone().map(async_graphql::ID)
+            }
+        });
+    };
+    ($(#[$doc:meta])* $name:ident: cash) => {
+        $crate::schema::payloads::payload!(@cash $(#[$doc])* $name {});
+    };
+    (@cash $(#[$doc:meta])* $name:ident { $($extra:tt)* }) => {
+        $crate::schema::payloads::payload!(@common $(#[$doc])* $name {
+            /// The cash table as the caller may see it after the command (or a later
+            /// version): whose turn it is and what they may do, without another request.
+            async fn cash_table(
+                &self,
+                ctx: &async_graphql::Context<'_>,
+            ) -> $crate::error::ApiResult<Option<$crate::schema::cash::types::CashTableOut>> {
+                $crate::schema::payloads::cash_now(ctx, &self.0)
+            }
+
+            $($extra)*
+        });
+    };
     ($(#[$doc:meta])* $name:ident: league) => {
         $crate::schema::payloads::payload!(@league $(#[$doc])* $name {});
     };
@@ -142,7 +169,7 @@ macro_rules! payload {
         $(#[$doc])*
         #[async_graphql::Object]
         impl $name {
-            /// The stream the command went to (`tournament:<id>` or `league:<id>`).
+            /// The stream the command went to (`tournament:<id>`, `league:<id>` or `cash:<id>`).
             async fn stream(&self) -> &str {
                 &self.0.stream
             }
@@ -209,6 +236,18 @@ pub async fn table_after(
         return Ok(None);
     }
     table_now(state(ctx)?, &result.stream, table, &principal(ctx)).await
+}
+
+/// The cash table a command went to, as the caller may see it now.
+pub fn cash_now(
+    ctx: &Context<'_>,
+    result: &CommandResult,
+) -> ApiResult<Option<super::cash::types::CashTableOut>> {
+    let Some(id) = StreamKind::Cash.id_of(&result.stream) else {
+        return Ok(None);
+    };
+    let p = state(ctx)?.live.read();
+    Ok(super::cash::table_out(&p, id, &principal(ctx)))
 }
 
 /// The league a command went to, as it stands now.

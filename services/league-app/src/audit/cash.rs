@@ -183,6 +183,7 @@ fn check(t: &mut CashTracked, event: &Logged<'_>, decoded: &CashEvent, o: &mut C
             let command = CashCommand::TopUp {
                 seat: *seat,
                 amount: *amount,
+                at: 0,
             };
             o.first_is(state, &command, event, decoded, "top-up");
         }
@@ -191,7 +192,7 @@ fn check(t: &mut CashTracked, event: &Logged<'_>, decoded: &CashEvent, o: &mut C
             let command = CashCommand::ChargeSessionFee { at: *at };
             o.first_is(state, &command, event, decoded, "session fee");
         }
-        CashEvent::SessionFeePaid { seat, amount } => {
+        CashEvent::SessionFeePaid { seat, amount, .. } => {
             o.counts.cash_money += 1;
             let fee = match state.config.as_ref().map(|c| c.take) {
                 Some(HouseTake::SessionFee { amount, .. }) => amount,

@@ -31,6 +31,7 @@ pub enum CashCommand {
     TopUp {
         seat: Seat,
         amount: Chips,
+        at: Seconds,
     },
     SitOut {
         seat: Seat,
@@ -145,7 +146,7 @@ impl Run {
                 post,
                 at,
             } => self.sit(*seat, player, *buy_in, *entry, *post, *at),
-            CashCommand::TopUp { seat, amount } => self.top_up(*seat, *amount),
+            CashCommand::TopUp { seat, amount, at } => self.top_up(*seat, *amount, *at),
             CashCommand::SitOut { seat, at } => {
                 if self.seat(*seat)?.sitting_out {
                     return Err(CashError::AlreadySittingOut(*seat));
@@ -371,12 +372,12 @@ impl Run {
         if let Some(amount) = fee {
             // Hippodrome, Procedures 4a: a new player pays the charge just taken.
             let amount = amount.min(buy_in);
-            self.emit(CashEvent::SessionFeePaid { seat, amount });
+            self.emit(CashEvent::SessionFeePaid { seat, amount, at });
         }
         Ok(())
     }
 
-    fn top_up(&mut self, seat: Seat, amount: Chips) -> Result<(), CashError> {
+    fn top_up(&mut self, seat: Seat, amount: Chips, at: Seconds) -> Result<(), CashError> {
         let held = self.seat(seat)?;
         let stack = held.stack;
         let due = held.fees_due;
@@ -392,7 +393,7 @@ impl Run {
         self.emit(CashEvent::ChipsAdded { seat, amount });
         if !due.is_zero() && !self.seat(seat)?.sitting_out {
             let amount = due.min(after);
-            self.emit(CashEvent::SessionFeePaid { seat, amount });
+            self.emit(CashEvent::SessionFeePaid { seat, amount, at });
         }
         Ok(())
     }
@@ -414,6 +415,7 @@ impl Run {
             self.emit(CashEvent::SessionFeePaid {
                 seat,
                 amount: due.min(stack),
+                at,
             });
         }
         Ok(())
@@ -425,7 +427,11 @@ impl Run {
         let player = held.player.clone();
         let due = held.fees_due.min(held.stack);
         if !due.is_zero() {
-            self.emit(CashEvent::SessionFeePaid { seat, amount: due });
+            self.emit(CashEvent::SessionFeePaid {
+                seat,
+                amount: due,
+                at,
+            });
         }
         let amount = self.seat(seat)?.stack;
         self.emit(CashEvent::PlayerCashedOut {

@@ -278,6 +278,7 @@ pub enum CashEvent {
     SessionFeePaid {
         seat: Seat,
         amount: Chips,
+        at: Seconds,
     },
     /// Hand `number` of the table is dealt (its events follow).
     HandDealt {
@@ -314,6 +315,8 @@ pub struct CashState {
     pub bought_in: Chips,
     pub cashed: Chips,
     pub takings: Chips,
+    /// The house's take by day (days since the Unix epoch, UTC).
+    pub takings_by_day: BTreeMap<u64, Chips>,
 }
 
 impl CashState {
@@ -392,6 +395,12 @@ impl CashState {
             ));
         }
         Ok(())
+    }
+
+    fn take(&mut self, amount: Chips, at: Seconds) {
+        self.takings = self.takings.saturating_add(amount);
+        let day = self.takings_by_day.entry(at / 86_400).or_default();
+        *day = day.saturating_add(amount);
     }
 
     /// Folds one event into the table. Events are trusted: they were decided, or are
@@ -484,7 +493,7 @@ impl CashState {
                     if let Some(held) = self.seats.get_mut(&fee.seat) {
                         held.stack = held.stack.saturating_sub(fee.amount);
                     }
-                    self.takings = self.takings.saturating_add(fee.amount);
+                    self.take(fee.amount, *at);
                 }
                 for fee in owed {
                     if let Some(held) = self.seats.get_mut(&fee.seat) {
@@ -497,12 +506,12 @@ impl CashState {
                 };
                 self.last_fee = Some((*at, amount));
             }
-            CashEvent::SessionFeePaid { seat, amount } => {
+            CashEvent::SessionFeePaid { seat, amount, at } => {
                 if let Some(held) = self.seats.get_mut(seat) {
                     held.stack = held.stack.saturating_sub(*amount);
                     held.fees_due = held.fees_due.saturating_sub(*amount);
                 }
-                self.takings = self.takings.saturating_add(*amount);
+                self.take(*amount, *at);
             }
             CashEvent::HandDealt { number, .. } => {
                 self.hands = *number;

@@ -118,6 +118,7 @@ impl Session {
                         0..=2 if room > 0 => CashCommand::TopUp {
                             seat,
                             amount: Chips::new(1 + self.below(room)),
+                            at,
                         },
                         3..=5 => CashCommand::SitOut { seat, at },
                         6 => CashCommand::Leave { seat, at },

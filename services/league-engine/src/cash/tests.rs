@@ -220,10 +220,12 @@ fn chips_are_added_between_hands_up_to_the_maximum() {
     table.ok(CashCommand::TopUp {
         seat: 0,
         amount: Chips::new(1),
+        at: 0,
     });
     let error = table.refused(CashCommand::TopUp {
         seat: 0,
         amount: Chips::new(100),
+        at: 0,
     });
     assert_eq!(error.code(), "ABOVE_MAXIMUM_BUY_IN");
     table.deal(None).unwrap();
@@ -232,6 +234,7 @@ fn chips_are_added_between_hands_up_to_the_maximum() {
     let error = table.refused(CashCommand::TopUp {
         seat: in_hand,
         amount: Chips::new(5),
+        at: 0,
     });
     assert_eq!(error, CashError::InHand(in_hand));
     table.play_out();
@@ -245,6 +248,7 @@ fn chips_are_added_between_hands_up_to_the_maximum() {
     table.ok(CashCommand::TopUp {
         seat: shortest,
         amount: Chips::new(5),
+        at: 0,
     });
 }
 
@@ -661,7 +665,8 @@ fn closing_cashes_everyone_out() {
     assert_eq!(
         table.refused(CashCommand::TopUp {
             seat: 0,
-            amount: Chips::new(1)
+            amount: Chips::new(1),
+            at: 0,
         }),
         CashError::Closed
     );
@@ -715,7 +720,7 @@ proptest! {
                     post,
                     at,
                 },
-                Step::TopUp(seat, amount) => CashCommand::TopUp { seat, amount: Chips::new(amount) },
+                Step::TopUp(seat, amount) => CashCommand::TopUp { seat, amount: Chips::new(amount), at },
                 Step::SitOut(seat) => CashCommand::SitOut { seat, at },
                 Step::Return(seat, post) => CashCommand::Return { seat, post, at },
                 Step::Leave(seat) => CashCommand::Leave { seat, at },

@@ -168,7 +168,7 @@ pub(super) async fn send<P: From<CommandResult>>(
 }
 
 /// The engine's action for what a client names: `amount` only with `BET` and `RAISE_TO`.
-pub(super) fn action(kind: ActionKind, amount: Option<scalars::Chips>) -> ApiResult<Action> {
+pub(crate) fn action(kind: ActionKind, amount: Option<scalars::Chips>) -> ApiResult<Action> {
     let need = || ApiError::bad_field("amount", "amount: BET and RAISE_TO need an amount");
     if amount.is_some() && !matches!(kind, ActionKind::Bet | ActionKind::RaiseTo) {
         return Err(ApiError::bad_field(
