@@ -421,6 +421,51 @@ async fn cancelled(w: &mut Writer<'_>, players: &[PlayerId]) -> Result<(), Failu
 }
 
 /// Writes a golden log into `dir` (which must not hold one yet).
+/// A cash table played through [`league_engine::cash::sim`] and closed, each command's
+/// events appended as one batch.
+async fn cash_table(
+    w: &mut Writer<'_>,
+    id: &str,
+    preset: Preset,
+    venue: &str,
+    seed: u64,
+) -> Result<(), Failure> {
+    use league_engine::cash::{self, CashRules, HouseTake, TableConfig};
+    use league_engine::units::Chips;
+    let config = TableConfig {
+        venue: venue.into(),
+        name: format!("{} 1/2 No-Limit", preset.name()),
+        small_blind: Chips::new(1),
+        big_blind: Chips::new(2),
+        min_buy_in: Chips::new(40),
+        max_buy_in: Chips::new(200),
+        seats: 9,
+        rules: preset.rules(),
+        straddle: CashRules::straddle(preset),
+        take: match preset {
+            Preset::Hippodrome => HouseTake::SessionFee {
+                amount: Chips::new(3),
+                period_minutes: 30,
+            },
+            _ => HouseTake::None,
+        },
+    };
+    let stream = StreamKind::Cash.stream(id);
+    let mut session = cash::sim::Session::open(seed, config, 1_000_000)?;
+    let mut sent = 0;
+    for _ in 0..150 {
+        session.between_hands();
+        w.append(&stream, &session.events[sent..]).await?;
+        sent = session.events.len();
+        session.play(1, 120)?;
+        w.append(&stream, &session.events[sent..]).await?;
+        sent = session.events.len();
+    }
+    session.run(&cash::CashCommand::Close { at: session.now })?;
+    w.append(&stream, &session.events[sent..]).await?;
+    Ok(())
+}
+
 pub async fn write(dir: &Path) -> Result<Written, Failure> {
     std::fs::create_dir_all(dir)?;
     let db = dir.join(DATABASE);
@@ -675,6 +720,24 @@ async fn play(store: &Store) -> Result<Written, Failure> {
     }
     // A tournament called off after some play: every entrant refunded.
     cancelled(&mut w, &players).await?;
+    // Cash tables (release 0.10.0): an Oracle table with its straddle, and a Hippodrome
+    // table with a session fee, each appended command by command.
+    for (i, (preset, venue)) in [
+        (Preset::Oracle, "queens-arms"),
+        (Preset::Hippodrome, "pennant"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        cash_table(
+            &mut w,
+            &format!("{venue}-cash"),
+            preset,
+            venue,
+            2_000 + u64::try_from(i)?,
+        )
+        .await?;
+    }
     league
         .send(
             &mut w,

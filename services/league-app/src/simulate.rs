@@ -7,7 +7,8 @@
 //! players in one of the three tracking modes and one of the houses' rules, with re-buys,
 //! late entries, absentees, balancing, breaks, colour-ups and penalties
 //! ([`league_engine::tournament::sim`]), each in its own stream (`tournament:<id>`); its
-//! finish is recorded in the league stream. Every command is decided by the engine on the
+//! finish is recorded in the league stream. Every other venue also runs a cash table each
+//! week (`cash:<venue>-cash-w<week>`, [`league_engine::cash::sim`]). Every command is decided by the engine on the
 //! state folded so far and appended with the stream version it was decided on.
 
 use std::time::{Duration, Instant};
@@ -42,6 +43,9 @@ pub struct Options {
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     pub tournaments: u32,
+    /// Cash tables opened (one a week at every other venue), and their hands.
+    pub cash_tables: u32,
+    pub cash_hands: u32,
     pub events: u64,
     pub appends: u64,
     pub last_position: u64,
@@ -282,6 +286,9 @@ pub async fn run(
                 )
                 .await?;
             report.tournaments += 1;
+            if v % 2 == 0 {
+                play_cash(store, venue, week, rng.next_u64(), &mut report).await?;
+            }
         }
         if week == 2 && players.len() > 2 {
             // A duplicate registration found and merged (and the merge stands).
@@ -326,6 +333,58 @@ pub async fn run(
     }
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// Hands a simulated cash table deals in its session.
+const CASH_HANDS: u32 = 30;
+
+/// A cash table at `venue` in week `week`: opened, played for [`CASH_HANDS`] hands with
+/// players coming and going ([`league_engine::cash::sim`]), and closed. Odd weeks play the
+/// Oracle's rules with its straddle, even weeks the Hippodrome's with a session fee.
+async fn play_cash(
+    store: &Store,
+    venue: &str,
+    week: u32,
+    seed: u64,
+    report: &mut Report,
+) -> Result<(), AppError> {
+    use league_engine::cash::{self, CashRules, HouseTake, TableConfig};
+    use league_engine::units::Chips;
+    let preset = if week % 2 == 1 {
+        Preset::Oracle
+    } else {
+        Preset::Hippodrome
+    };
+    let config = TableConfig {
+        venue: venue.into(),
+        name: "1/2 No-Limit".into(),
+        small_blind: Chips::new(1),
+        big_blind: Chips::new(2),
+        min_buy_in: Chips::new(40),
+        max_buy_in: Chips::new(200),
+        seats: 9,
+        rules: preset.rules(),
+        straddle: CashRules::straddle(preset),
+        take: if preset == Preset::Hippodrome {
+            HouseTake::SessionFee {
+                amount: Chips::new(3),
+                period_minutes: 30,
+            }
+        } else {
+            HouseTake::None
+        },
+    };
+    // The evening of the week's day, in seconds.
+    let start = u64::from(week) * 7 * 86_400 + 18 * 3_600;
+    let mut session = cash::sim::Session::open(seed, config, start)?;
+    let hands = session.play(CASH_HANDS, 150)?;
+    session.run(&cash::CashCommand::Close { at: session.now })?;
+    let stream = StreamKind::Cash.stream(&format!("{venue}-cash-w{week:02}"));
+    let mut version = 0u64;
+    append(store, &stream, &mut version, &session.events, report).await?;
+    report.cash_tables += 1;
+    report.cash_hands += hands;
+    Ok(())
 }
 
 async fn play_tournament(

@@ -67,8 +67,10 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
         }
         store.close().await;
         println!(
-            "simulated {} tournaments: {} events in {} appends, projected live, in {:.2} s ({} events/s)",
+            "simulated {} tournaments and {} cash tables ({} cash hands): {} events in {} appends, projected live, in {:.2} s ({} events/s)",
             report.tournaments,
+            report.cash_tables,
+            report.cash_hands,
             report.events,
             report.appends,
             report.elapsed.as_secs_f64(),

@@ -385,7 +385,15 @@ impl Run {
         if amount.is_zero() {
             return Err(CashError::ZeroAmount);
         }
-        let max = self.config()?.max_buy_in;
+        let (min, max) = {
+            let config = self.config()?;
+            (config.min_buy_in, config.max_buy_in)
+        };
+        // Broke, the player buys in again as a new player (Hippodrome, Blinds 10): at least
+        // the table minimum.
+        if stack.is_zero() && amount < min {
+            return Err(CashError::BelowMinimumBuyIn { min, got: amount });
+        }
         let after = stack.checked_add(amount).ok_or(CashError::Overflow)?;
         if after > max {
             return Err(CashError::AboveMaximumBuyIn { max, got: after });
@@ -724,7 +732,18 @@ impl Deal {
         }
         let dealt: Vec<Seat> = dealt.into_iter().collect();
         if dealt.len() == 2 {
-            // Heads-up: the button posts the small blind.
+            // Heads-up: the button posts the small blind. When play becomes heads-up, the
+            // player who had the big blind most recently is given the button (Hippodrome,
+            // Blinds 3; Oracle's button rule reads the same way: no one takes the big blind
+            // twice in a row).
+            let was_ringed = state
+                .hand
+                .as_ref()
+                .is_some_and(|h| h.seats_in_order().count() > 2);
+            let button = match state.big_blind {
+                Some(last_big) if was_ringed && dealt.contains(&last_big) => last_big,
+                _ => button,
+            };
             let other = dealt.iter().copied().find(|&s| s != button).unwrap_or(big);
             return Ok(Deal {
                 button,

@@ -440,6 +440,14 @@ impl CashState {
             }
             CashEvent::ChipsAdded { seat, amount } => {
                 if let Some(held) = self.seats.get_mut(seat) {
+                    // A player who went broke and buys again is a new player: they wait
+                    // for the big blind, and owe no blind missed before (Hippodrome,
+                    // Blinds 10).
+                    if held.stack.is_zero() {
+                        held.waiting_for_big_blind = true;
+                        held.owes_small = false;
+                        held.owes_big = false;
+                    }
                     held.stack = held.stack.saturating_add(*amount);
                 }
                 self.bought_in = self.bought_in.saturating_add(*amount);

@@ -75,6 +75,7 @@ impl Session {
                 let _ = self.run(&CashCommand::ChargeSessionFee { at });
             }
         }
+        self.waiting_list(at);
         for _ in 0..self.below(3) {
             let seat = u8::try_from(self.below(u64::from(config.seats))).unwrap_or(0);
             let command = match self.state.seats.get(&seat) {
@@ -128,6 +129,63 @@ impl Session {
             };
             let _ = self.run(&command);
         }
+    }
+
+    /// The waiting list: now and then a newcomer puts their name down; the first on it is
+    /// called to a free seat (sometimes held for them a while first), or gives up.
+    fn waiting_list(&mut self, at: Seconds) {
+        let config = self.config();
+        let free: Vec<Seat> = (0..config.seats)
+            .filter(|s| !self.state.seats.contains_key(s))
+            .collect();
+        if self.chance(if free.is_empty() { 30 } else { 5 }) {
+            self.players += 1;
+            let player = PlayerId::new(format!("cash-{}", self.players - 1));
+            let _ = self.run(&CashCommand::JoinWaitingList { player });
+        }
+        let Some(first) = self.state.waiting_list.first().cloned() else {
+            return;
+        };
+        if self.chance(10) {
+            let _ = self.run(&CashCommand::LeaveWaitingList { player: first });
+            return;
+        }
+        let held = self
+            .state
+            .reservations
+            .iter()
+            .find(|(_, (p, until))| *p == first && *until > at)
+            .map(|(&seat, _)| seat);
+        let seat = match (held, free.first()) {
+            (Some(seat), _) => seat,
+            (None, Some(&seat)) => {
+                if self.chance(40) {
+                    let until = at + 600;
+                    let _ = self.run(&CashCommand::Reserve {
+                        seat,
+                        player: first,
+                        until,
+                        at,
+                    });
+                    if self.chance(20) {
+                        let _ = self.run(&CashCommand::CancelReservation { seat });
+                    }
+                    return;
+                }
+                seat
+            }
+            (None, None) => return,
+        };
+        let buy_in = config.min_buy_in.get()
+            + self.below(config.max_buy_in.get() - config.min_buy_in.get() + 1);
+        let _ = self.run(&CashCommand::Sit {
+            seat,
+            player: first,
+            buy_in: Chips::new(buy_in),
+            entry: Entry::BuyIn,
+            post: false,
+            at,
+        });
     }
 
     /// Deals and plays one hand with random legal actions (a straddle now and then).

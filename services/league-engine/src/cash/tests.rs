@@ -475,6 +475,78 @@ fn a_hippodrome_player_back_posts_the_big_blind_or_waits() {
     panic!("never dealt back in");
 }
 
+/// Hippodrome, Rules for using blinds 3: "When play becomes heads-up, the player who had
+/// the big blind the most recently is given the button, and his opponent is given the big
+/// blind."
+#[test]
+fn when_play_becomes_heads_up_the_last_big_blind_takes_the_button() {
+    let mut table = Table::open(config(Preset::Hippodrome));
+    for seat in [0, 3, 6] {
+        table.sit(seat, 100, false);
+    }
+    table.deal(None).unwrap();
+    table.fold_round();
+    let (button, big) = (table.state.button.unwrap(), table.state.big_blind.unwrap());
+    // The button leaves: two players are left, and the one who just had the big blind
+    // gets the button.
+    table.ok(CashCommand::Leave {
+        seat: button,
+        at: 0,
+    });
+    table.deal(None).unwrap();
+    assert_eq!(table.state.button, Some(big));
+    assert_eq!(table.state.small_blind, Some(big));
+    assert_ne!(table.state.big_blind, Some(big));
+}
+
+/// Hippodrome, Rules for using blinds 10: "A player who goes all-in and loses is not
+/// obligated to make up the blinds if they are missed before a rebuy is made. (The person
+/// is treated as a new player when re-entering.)"
+#[test]
+fn a_player_who_went_broke_comes_back_as_a_new_player() {
+    let mut table = Table::open(config(Preset::Hippodrome));
+    for seat in [0, 3, 6, 7] {
+        table.sit(seat, 100, false);
+    }
+    // Play until someone goes broke.
+    let mut broke = None;
+    for _ in 0..2_000 {
+        table.deal(None).unwrap();
+        table.play_out();
+        broke = table
+            .state
+            .seats
+            .iter()
+            .find(|(_, h)| h.stack.is_zero())
+            .map(|(&s, _)| s);
+        if broke.is_some() {
+            break;
+        }
+    }
+    let broke = broke.expect("someone goes broke");
+    // Hands go by without them: they owe nothing for it.
+    table.deal(None).unwrap();
+    assert!(!table.dealt().contains(&broke));
+    table.play_out();
+    let held = &table.state.seats[&broke];
+    assert!(!held.owes_big && !held.owes_small);
+    table.ok(CashCommand::TopUp {
+        seat: broke,
+        amount: Chips::new(100),
+        at: 0,
+    });
+    assert!(table.state.seats[&broke].waiting_for_big_blind);
+    for _ in 0..6 {
+        table.deal(None).unwrap();
+        if table.dealt().contains(&broke) {
+            assert_eq!(table.state.big_blind, Some(broke));
+            return;
+        }
+        table.play_out();
+    }
+    panic!("never dealt back in");
+}
+
 /// Oracle, Rules for using blinds 12: "One live 'straddle bet' is allowed."
 #[test]
 fn oracle_allows_one_live_straddle_left_of_the_big_blind() {
@@ -792,6 +864,14 @@ fn long_sessions_reach_every_rule_and_conserve_chips() {
         let posted = count(&|e| matches!(e, CashEvent::PlayerReturned { posts: true, .. }));
         let cashed = count(&|e| matches!(e, CashEvent::PlayerCashedOut { .. }));
         let fees = count(&|e| matches!(e, CashEvent::SessionFeeCharged { .. }));
+        let listed = count(&|e| matches!(e, CashEvent::WaitingListJoined { .. }));
+        let held = count(&|e| matches!(e, CashEvent::SeatReserved { .. }));
+        let released = count(&|e| matches!(e, CashEvent::ReservationCancelled { .. }));
+        let gave_up = count(&|e| matches!(e, CashEvent::WaitingListLeft { .. }));
+        assert!(
+            listed > 10 && held > 5 && released > 0 && gave_up > 0,
+            "{preset:?}: {listed} listed, {held} seats held, {released} released, {gave_up} gave up"
+        );
         assert!(
             missed > 20 && straddles > 20 && posted > 20 && cashed > 20,
             "{preset:?}: {missed} missed, {straddles} straddles, {posted} posted, {cashed} cashed out"
