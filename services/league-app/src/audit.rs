@@ -37,7 +37,7 @@ const BATCH: usize = 10_000;
 pub struct LoggedHand {
     /// The stream the hand was played in: `tournament:<id>` or `cash:<id>`.
     pub stream: String,
-    /// The tournament's id (for a cash table, the table's name).
+    /// The tournament's id (for a cash table, the table's id).
     pub tournament: String,
     /// The log position of the tournament's first event: its number in PokerStars text.
     pub tournament_number: u64,
@@ -159,6 +159,8 @@ pub struct Findings {
     pub summaries: BTreeMap<String, TournamentSummary>,
     /// Hands still running at the end of the log (not handed out).
     pub unfinished_hands: u64,
+    /// Cash tables read.
+    pub cash_tables: usize,
     /// Events read.
     pub events: u64,
 }
@@ -583,6 +585,14 @@ impl Reader {
     fn findings(self) -> Findings {
         let mut findings = Findings {
             events: self.events,
+            cash_tables: self.cash.len(),
+            unfinished_hands: self
+                .cash
+                .values()
+                .filter(|t| t.state.in_hand())
+                .count()
+                .try_into()
+                .unwrap_or(u64::MAX),
             ..Findings::default()
         };
         for (stream, t) in &self.tracked {

@@ -287,7 +287,12 @@ pub async fn run(
                 .await?;
             report.tournaments += 1;
             if v % 2 == 0 {
-                play_cash(store, venue, week, rng.next_u64(), &mut report).await?;
+                // Its own seed: the tournaments draw from `rng` as they always have.
+                let seed = options
+                    .seed
+                    .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                    .wrapping_add(u64::from(week) << 16 | u64::try_from(v).unwrap_or(0));
+                play_cash(store, venue, week, seed, &mut report).await?;
             }
         }
         if week == 2 && players.len() > 2 {

@@ -182,10 +182,17 @@ async fn run(store: &Store, args: &ExportArgs) -> Result<String, Failed> {
     }
     if let Some(id) = &args.tournament
         && !findings.summaries.contains_key(id)
+        && !(id.starts_with(league_events::StreamKind::Cash.prefix()) && findings.cash_tables > 0)
     {
         return Err(Failed::NotFound(id.clone()));
     }
-    let tournaments = findings.summaries.len();
+    let tournaments = match findings.cash_tables {
+        0 => format!("{} tournaments", findings.summaries.len()),
+        cash => format!(
+            "{} tournaments and {cash} cash tables",
+            findings.summaries.len()
+        ),
+    };
     let skipped = format!(
         "{} voided hands have no hand-history form; {} hands still running were left out",
         written.voided, findings.unfinished_hands
@@ -194,13 +201,13 @@ async fn run(store: &Store, args: &ExportArgs) -> Result<String, Failed> {
         Format::Phh => {
             written.files = written.hands;
             Ok(format!(
-                "wrote {} PHH files ({tournaments} tournaments) to {}; {skipped}",
+                "wrote {} PHH files ({tournaments}) to {}; {skipped}",
                 written.files,
                 out.display()
             ))
         }
         Format::Pokerstars => Ok(format!(
-            "wrote {} hands of {tournaments} tournaments as PokerStars text to {}; {skipped}",
+            "wrote {} hands of {tournaments} as PokerStars text to {}; {skipped}",
             written.hands,
             out.display()
         )),

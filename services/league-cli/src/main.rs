@@ -81,6 +81,7 @@ fn long_version() -> String {
     for kind in [
         league_events::StreamKind::Tournament,
         league_events::StreamKind::League,
+        league_events::StreamKind::Cash,
     ] {
         let types: Vec<String> = league_events::CATALOGUE
             .iter()

@@ -83,7 +83,7 @@ fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
     let out = export(&db, "phh", &phh, None);
     assert!(out.status.success(), "{}", text(&out));
     assert!(
-        text(&out).starts_with("wrote 142 PHH files (4 tournaments)"),
+        text(&out).starts_with("wrote 202 PHH files (4 tournaments and 2 cash tables)"),
         "{}",
         text(&out)
     );
@@ -99,7 +99,7 @@ fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
     assert!(checked.status.success(), "{}", text(&checked));
     let report: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
     let hands = report["hands"].as_array().unwrap();
-    assert_eq!(hands.len(), 142);
+    assert_eq!(hands.len(), 202);
     let mut agree = 0;
     for hand in hands {
         let name = hand["hand"].as_str().unwrap();
@@ -134,7 +134,7 @@ fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
             other => panic!("{name}: {other}\n{hand}"),
         }
     }
-    assert!(agree >= 140, "{agree} of 142 agree");
+    assert!(agree >= 200, "{agree} of 202 agree");
 
     let stars = dir.join("stars");
     let out = export(&db, "pokerstars", &stars, None);
@@ -146,9 +146,32 @@ fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
         .output()
         .unwrap();
     let said = text(&read);
-    assert!(read.status.success(), "{said}");
-    let counts = said.lines().last().unwrap();
-    assert!(counts.ends_with("DIFFER: 0   FAILED: 0"), "{said}");
+    let counts = said
+        .lines()
+        .find(|l| l.starts_with("AGREE:"))
+        .unwrap_or_else(|| panic!("no counts: {said}"));
+    // PokerKit's PokerStars parser reads no straddle and no second blind (a player coming
+    // into a cash game posts one): such cash hands are checked as PHH above, and only they
+    // may fail to parse here.
+    let failed: Vec<&str> = said
+        .lines()
+        .filter(|l| l.starts_with("PARSE_FAIL"))
+        .collect();
+    for line in &failed {
+        assert!(
+            line.contains("-cash-")
+                && (line.contains("posts straddle")
+                    || line.matches("posts big blind").count() > 1
+                    || line.matches("posts small blind").count() > 1),
+            "{line}"
+        );
+    }
+    assert!(
+        counts.contains("DIFFER: 0")
+            && counts.ends_with(&format!("FAILED: {}", failed.len()))
+            && failed.len() < 20,
+        "{said}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -75,10 +75,10 @@ fn newer_types_versions_and_stream_kinds_are_refused_by_name_and_fold_nothing() 
     let stream = p
         .apply(&event(
             2,
-            "cash:table-1",
-            "TableOpened",
+            "profile:ann",
+            "ProfileCreated",
             1,
-            r#"{"type":"TableOpened"}"#,
+            r#"{"type":"ProfileCreated"}"#,
         ))
         .unwrap_err();
     assert!(matches!(
@@ -88,7 +88,7 @@ fn newer_types_versions_and_stream_kinds_are_refused_by_name_and_fold_nothing() 
     assert!(
         stream
             .to_string()
-            .contains("is in stream cash:table-1, of a kind release"),
+            .contains("is in stream profile:ann, of a kind release"),
         "{stream}"
     );
 

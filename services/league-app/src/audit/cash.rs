@@ -111,23 +111,20 @@ pub(crate) fn fold_cash(
         t.missed.clear();
         t.dealt_at = None;
         let config = t.state.config.as_ref()?;
+        let id = event
+            .stream_id
+            .strip_prefix(league_events::StreamKind::Cash.prefix())
+            .unwrap_or(event.stream_id);
         t.running = Some(LoggedHand {
             stream: event.stream_id.to_owned(),
-            tournament: config.name.clone(),
+            tournament: id.to_owned(),
             tournament_number: t.number,
             venue: config.venue.to_string(),
             position: event.position,
             started_at: event.recorded_at.div_euclid(1000),
             table: 1,
             ordinal: t.state.hands,
-            id: format!(
-                "{}-{}",
-                event
-                    .stream_id
-                    .strip_prefix(league_events::StreamKind::Cash.prefix())
-                    .unwrap_or(event.stream_id),
-                t.state.hands
-            ),
+            id: format!("{id}-{}", t.state.hands),
             level: 0,
             seat_count: u32::from(config.seats),
             players: t

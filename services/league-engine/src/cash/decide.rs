@@ -418,7 +418,7 @@ impl Run {
             posts: post,
             at,
         });
-        if !due.is_zero() {
+        if !due.is_zero() && !stack.is_zero() {
             // Hippodrome, Procedures 4a: fees charged while away are paid on return.
             self.emit(CashEvent::SessionFeePaid {
                 seat,

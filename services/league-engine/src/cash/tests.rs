@@ -245,9 +245,15 @@ fn chips_are_added_between_hands_up_to_the_maximum() {
         .min_by_key(|(_, held)| held.stack)
         .unwrap()
         .0;
+    // A stack left with nothing buys in again (at least the minimum); any other tops up.
+    let amount = if table.state.seats[&shortest].stack.is_zero() {
+        40
+    } else {
+        5
+    };
     table.ok(CashCommand::TopUp {
         seat: shortest,
-        amount: Chips::new(5),
+        amount: Chips::new(amount),
         at: 0,
     });
 }
@@ -505,7 +511,7 @@ fn when_play_becomes_heads_up_the_last_big_blind_takes_the_button() {
 #[test]
 fn a_player_who_went_broke_comes_back_as_a_new_player() {
     let mut table = Table::open(config(Preset::Hippodrome));
-    for seat in [0, 3, 6, 7] {
+    for seat in [0, 2, 3, 5, 6, 7] {
         table.sit(seat, 100, false);
     }
     // Play until someone goes broke.
@@ -524,12 +530,48 @@ fn a_player_who_went_broke_comes_back_as_a_new_player() {
         }
     }
     let broke = broke.expect("someone goes broke");
+    // Others broke in the same hand leave; newcomers keep a game going.
+    let gone: Vec<Seat> = table
+        .state
+        .seats
+        .iter()
+        .filter(|(s, h)| **s != broke && h.stack.is_zero())
+        .map(|(s, _)| *s)
+        .collect();
+    for seat in gone {
+        table.ok(CashCommand::Leave { seat, at: 0 });
+    }
+    while table
+        .state
+        .seats
+        .values()
+        .filter(|h| !h.stack.is_zero())
+        .count()
+        < 3
+    {
+        let seat = (0..9).find(|s| !table.state.seats.contains_key(s)).unwrap();
+        table.ok(CashCommand::Sit {
+            seat,
+            player: PlayerId::new(format!("new-{seat}")),
+            buy_in: Chips::new(100),
+            entry: Entry::BuyIn,
+            post: false,
+            at: 0,
+        });
+    }
     // Hands go by without them: they owe nothing for it.
     table.deal(None).unwrap();
     assert!(!table.dealt().contains(&broke));
     table.play_out();
     let held = &table.state.seats[&broke];
     assert!(!held.owes_big && !held.owes_small);
+    // Buying again is a buy-in: at least the table minimum.
+    let error = table.refused(CashCommand::TopUp {
+        seat: broke,
+        amount: Chips::new(39),
+        at: 0,
+    });
+    assert_eq!(error.code(), "BELOW_MINIMUM_BUY_IN");
     table.ok(CashCommand::TopUp {
         seat: broke,
         amount: Chips::new(100),

@@ -26,7 +26,9 @@ use crate::schema::{
 /// pays on return; a newcomer pays the last one within the house's grace).
 #[derive(InputObject, Debug)]
 pub struct SessionFeeInput {
+    /// Chips from each seated player per period.
     pub amount: Chips,
+    /// The period, in minutes (the Hippodrome: 30).
     pub period_minutes: u32,
 }
 
@@ -41,7 +43,9 @@ command_input!(
         name: String,
         /// The house whose cash rules the table plays by: `ORACLE` or `HIPPODROME`.
         house: PresetName,
+        /// The small blind, in chips.
         small_blind: Chips,
+        /// The big blind, in chips: the smallest bet.
         big_blind: Chips,
         /// The smallest buy-in, at least the big blind.
         min_buy_in: Chips,
@@ -59,15 +63,21 @@ command_input!(
 );
 command_input!(
     /// Closes a cash table between hands: every player is cashed out.
-    CloseCashTableInput { id: ID }
+    CloseCashTableInput {
+        /// The cash table's id.
+        id: ID,
+    }
 );
 command_input!(
     /// Sits a player down with a buy-in.
     SitDownInput {
+        /// The cash table's id.
         table: ID,
         /// The seat, from 0.
         seat: Seat,
+        /// The player's id.
         player: ID,
+        /// Chips bought, from the table's minimum to its maximum.
         buy_in: Chips,
         /// Moved by the house from a broken or must-move game of the same stakes: the same
         /// amount plays, even outside the limits (staff only).
@@ -82,19 +92,29 @@ command_input!(
 command_input!(
     /// Adds chips to a stack between hands, up to the table maximum.
     TopUpInput {
+        /// The cash table's id.
         table: ID,
+        /// The seat, from 0.
         seat: Seat,
+        /// Chips added.
         amount: Chips,
     }
 );
 command_input!(
     /// A player sits out from the next hand.
-    SitOutInput { table: ID, seat: Seat }
+    SitOutInput {
+        /// The cash table's id.
+        table: ID,
+        /// The seat, from 0.
+        seat: Seat,
+    }
 );
 command_input!(
     /// A player back from sitting out.
     ComeBackInput {
+        /// The cash table's id.
         table: ID,
+        /// The seat, from 0.
         seat: Seat,
         /// Post the blinds missed (the house's rule) to be dealt in next hand; otherwise
         /// wait for the big blind.
@@ -104,33 +124,56 @@ command_input!(
 );
 command_input!(
     /// A player leaves the table with their chips, between hands.
-    CashOutInput { table: ID, seat: Seat }
+    CashOutInput {
+        /// The cash table's id.
+        table: ID,
+        /// The seat, from 0.
+        seat: Seat,
+    }
 );
 command_input!(
     /// Holds a free seat for a player for some minutes.
     ReserveCashSeatInput {
+        /// The cash table's id.
         table: ID,
+        /// The seat, from 0.
         seat: Seat,
+        /// The player's id.
         player: ID,
+        /// How long the seat is held.
         minutes: u32,
     }
 );
 command_input!(
     /// Releases a seat held.
-    CancelCashReservationInput { table: ID, seat: Seat }
+    CancelCashReservationInput {
+        /// The cash table's id.
+        table: ID,
+        /// The seat held.
+        seat: Seat,
+    }
 );
 command_input!(
     /// Puts a player on the table's waiting list (or takes them off).
-    CashWaitingListInput { table: ID, player: ID }
+    CashWaitingListInput {
+        /// The cash table's id.
+        table: ID,
+        /// The player's id.
+        player: ID,
+    }
 );
 command_input!(
     /// Collects the session fee now due.
-    ChargeSessionFeeInput { table: ID }
+    ChargeSessionFeeInput {
+        /// The cash table's id.
+        table: ID,
+    }
 );
 command_input!(
     /// Deals the next hand from a deck the server orders from a fresh seed (committed to in
     /// the hand's start, revealed at its end).
     DealCashHandInput {
+        /// The cash table's id.
         table: ID,
         /// The seat that straddles this hand, where the house allows it there.
         straddle: Option<Seat>,
@@ -139,8 +182,11 @@ command_input!(
 command_input!(
     /// A seat's action in the hand being played.
     CashActInput {
+        /// The cash table's id.
         table: ID,
+        /// The seat, from 0.
         seat: Seat,
+        /// What the seat does: fold, check, call, bet or raise.
         action: ActionKind,
         /// For a bet or raise, the total the seat puts in this street (raise-to).
         amount: Option<Chips>,
@@ -149,7 +195,9 @@ command_input!(
 command_input!(
     /// A seat shows (or mucks) at the showdown.
     CashShowdownInput {
+        /// The cash table's id.
         table: ID,
+        /// The seat, from 0.
         seat: Seat,
         /// Give up the pot without showing.
         #[graphql(default)]

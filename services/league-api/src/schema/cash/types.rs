@@ -35,7 +35,9 @@ impl From<StraddlePolicy> for CashStraddle {
 /// A session fee: `amount` from every seated player each `periodMinutes`.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct SessionFeeOut {
+    /// Chips from each seated player per period.
     pub amount: Chips,
+    /// The period, in minutes.
     pub period_minutes: u32,
 }
 
@@ -45,9 +47,11 @@ pub struct SessionFeeOut {
 pub struct CashSeatOut {
     /// The seat's number, from 0.
     pub seat: Seat,
+    /// The player's id.
     pub player: ID,
     /// Chips now (during a hand, what is left after this hand's bets).
     pub chips: Chips,
+    /// Away from the table: not dealt in.
     pub sitting_out: bool,
     /// Dealt in only when the big blind reaches the seat.
     pub waiting_for_big_blind: bool,
@@ -65,7 +69,9 @@ pub struct CashSeatOut {
 #[derive(SimpleObject, Clone, Debug)]
 #[graphql(name = "CashReservation")]
 pub struct ReservationOut {
+    /// The seat held, from 0.
     pub seat: Seat,
+    /// For whom.
     pub player: ID,
     /// Until when the seat is held.
     pub until: Millis,
@@ -106,9 +112,11 @@ impl CashTableOut {
     async fn house(&self) -> PresetName {
         self.view.config.rules.preset.into()
     }
+    /// The small blind, in chips.
     async fn small_blind(&self) -> Chips {
         Chips(self.view.config.small_blind)
     }
+    /// The big blind, in chips: the smallest bet.
     async fn big_blind(&self) -> Chips {
         Chips(self.view.config.big_blind)
     }
@@ -210,10 +218,12 @@ impl CashTableOut {
 /// What the house took at one cash table on one day.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct CashTakingsDay {
+    /// The cash table's id.
     pub table: ID,
     /// The table's name.
     pub name: String,
     /// The day, `YYYY-MM-DD` (UTC).
     pub day: String,
+    /// Chips the house took that day (session fees).
     pub amount: Chips,
 }
