@@ -453,7 +453,7 @@ async fn cash_table(
     let stream = StreamKind::Cash.stream(id);
     let mut session = cash::sim::Session::open(seed, config, 1_000_000)?;
     let mut sent = 0;
-    for _ in 0..150 {
+    for _ in 0..60 {
         session.between_hands();
         w.append(&stream, &session.events[sent..]).await?;
         sent = session.events.len();
