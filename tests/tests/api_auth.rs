@@ -500,6 +500,8 @@ enum May {
     StaffOrPlayer,
     /// The staff and any player registered in the tournament.
     StaffOrEntrant,
+    /// The staff and the table mate (bob), at his own seat.
+    StaffOrTableMate,
 }
 
 impl May {
@@ -515,6 +517,12 @@ impl May {
                 who,
                 Who::Admin | Who::LeagueAdmin | Who::Host | Who::Player | Who::TableMate
             ),
+            May::StaffOrTableMate => {
+                matches!(
+                    who,
+                    Who::Admin | Who::LeagueAdmin | Who::Host | Who::TableMate
+                )
+            }
         }
     }
 }
@@ -565,6 +573,9 @@ async fn callers(app: &TestApp) -> Vec<(Who, Option<String>)> {
     ]
 }
 
+/// A cash table at crown (Oracle's rules, a session fee).
+const CASH_TABLE: &str = "mutation { openCashTable(input: {id: \"c1\", venue: \"crown\", name: \"1/2\", house: ORACLE, smallBlind: 1, bigBlind: 2, minBuyIn: 40, maxBuyIn: 200, seats: 6, straddle: true, sessionFee: {amount: 3, periodMinutes: 30}}) { events } }";
+
 /// Every mutation against every role: a role that may not gets `FORBIDDEN` (or
 /// `UNAUTHENTICATED` without a token) and nothing is appended; a role that may gets past
 /// the authorisation (the engine may still refuse the command for its own reasons).
@@ -589,6 +600,14 @@ async fn every_mutation_against_every_role(app: &TestApp) {
             .unwrap()
     };
     let ann = seat_of("ann");
+    app.admin(CASH_TABLE, json!({})).await;
+    for (seat, player) in [(0, "ann"), (1, "bob")] {
+        app.admin(
+            "mutation($s: Int!, $p: ID!) { sitDown(input: {table: \"c1\", seat: $s, player: $p, buyIn: 100}) { events } }",
+            json!({"s": seat, "p": player}),
+        )
+        .await;
+    }
     let tokens = callers(app).await;
     let outcome = json!({
         "tournament": "x1", "venue": "crown", "season": "s1", "day": 9, "buyin": 2000,
@@ -645,6 +664,21 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         ("callClock", format!("callClock(input: {{tournamentId: \"m1\", table: 1, seat: {ann}}})"), May::Staff),
         ("actOutOfTurn", format!("actOutOfTurn(input: {{tournamentId: \"m1\", table: 1, seat: {ann}, action: RAISE_TO, amount: 999999999}})"), May::Staff),
         ("voidHand", "voidHand(input: {tournamentId: \"m1\", table: 1, kind: MISDEAL, reason: \"a card exposed\"})".into(), May::Staff),
+        ("openCashTable", "openCashTable(input: {id: \"c2\", venue: \"crown\", name: \"2/4\", house: HIPPODROME, smallBlind: 2, bigBlind: 4, minBuyIn: 80, maxBuyIn: 400, seats: 6})".into(), May::Staff),
+        ("sitDown", "sitDown(input: {table: \"c1\", seat: 4, player: \"ann\", buyIn: 100})".into(), May::StaffOrPlayer),
+        ("topUp", "topUp(input: {table: \"c1\", seat: 0, amount: 1})".into(), May::StaffOrPlayer),
+        ("joinCashWaitingList", "joinCashWaitingList(input: {table: \"c1\", player: \"ann\"})".into(), May::StaffOrPlayer),
+        ("leaveCashWaitingList", "leaveCashWaitingList(input: {table: \"c1\", player: \"ann\"})".into(), May::StaffOrPlayer),
+        ("reserveCashSeat", "reserveCashSeat(input: {table: \"c1\", seat: 3, player: \"bob\", minutes: 5})".into(), May::Staff),
+        ("cancelCashReservation", "cancelCashReservation(input: {table: \"c1\", seat: 3})".into(), May::Staff),
+        ("chargeSessionFee", "chargeSessionFee(input: {table: \"c1\"})".into(), May::Staff),
+        ("dealCashHand", "dealCashHand(input: {table: \"c1\"})".into(), May::Staff),
+        ("cashAct", "cashAct(input: {table: \"c1\", seat: 0, action: FOLD})".into(), May::StaffOrPlayer),
+        ("cashShowdown", "cashShowdown(input: {table: \"c1\", seat: 0})".into(), May::StaffOrPlayer),
+        ("sitOut", "sitOut(input: {table: \"c1\", seat: 0})".into(), May::StaffOrPlayer),
+        ("comeBack", "comeBack(input: {table: \"c1\", seat: 0})".into(), May::StaffOrPlayer),
+        ("cashOut", "cashOut(input: {table: \"c1\", seat: 1})".into(), May::StaffOrTableMate),
+        ("closeCashTable", "closeCashTable(input: {id: \"c1\"})".into(), May::Staff),
         // Last: the tournament is over for every case after it.
         ("addEntropy", "addEntropy(input: {tournamentId: \"m1\", entropy: \"4d1c\"})".into(), May::StaffOrEntrant),
         ("cancelTournament", "cancelTournament(input: {tournamentId: \"m1\", reason: \"called off\"})".into(), May::Staff),
@@ -759,6 +793,8 @@ enum Sees {
     /// The log's integrity (signed heads, proofs, verify): any admin or auditor, of every
     /// league or one (hashes reveal nothing); refused to the other roles.
     Integrity,
+    /// A venue's cash takings: its staff and the auditors whose scope takes it in.
+    Takings,
 }
 
 /// Every query and subscription against every role, within and across scopes: the public
@@ -784,6 +820,7 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
         )
         .await;
     }
+    app.admin(CASH_TABLE, json!({})).await;
     let tokens = callers(app).await;
     // The last event: the other league's, so the log's tail is known to each reader.
     app.admin(
@@ -860,6 +897,21 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
             "verify { ok eventsChecked handsRederived differences { message } }",
             Sees::Integrity,
         ),
+        (
+            "cashTable",
+            "cashTable(id: \"c1\") { id name }",
+            Sees::Public,
+        ),
+        (
+            "cashTables",
+            "cashTables(venue: \"crown\") { id }",
+            Sees::Public,
+        ),
+        (
+            "cashTakings",
+            "cashTakings(venue: \"crown\") { table day amount }",
+            Sees::Takings,
+        ),
     ];
     let subscriptions: Vec<(&str, &str, Sees)> = vec![
         (
@@ -878,6 +930,11 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
             Sees::Public,
         ),
         ("eventLog", "eventLog { streamId }", Sees::Log),
+        (
+            "cashTable",
+            "cashTable(id: \"c1\") { id name }",
+            Sees::Public,
+        ),
     ];
     // Every query and subscription of the schema is in the matrix.
     let sdl = league_api::sdl();
@@ -899,6 +956,25 @@ async fn every_query_and_subscription_within_scope(app: &TestApp) {
             errors[0]["extensions"]["code"], "UNAUTHENTICATED",
             "{name} as {who:?}: {errors:#}"
         ),
+        Sees::Takings => {
+            let allowed = matches!(
+                who,
+                Who::Admin | Who::LeagueAdmin | Who::Auditor | Who::Host
+            );
+            if allowed {
+                assert!(errors.is_null(), "{name} as {who:?}: {errors:#}");
+            } else {
+                let expected = if who == Who::Anonymous {
+                    "UNAUTHENTICATED"
+                } else {
+                    "FORBIDDEN"
+                };
+                assert_eq!(
+                    errors[0]["extensions"]["code"], expected,
+                    "{name} as {who:?}: {errors:#}"
+                );
+            }
+        }
         Sees::Token => {
             assert!(errors.is_null(), "{name} as {who:?}: {errors:#}");
             assert_eq!(

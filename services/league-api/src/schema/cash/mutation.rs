@@ -270,11 +270,15 @@ async fn for_seat(
     {
         let p = state.live.read();
         let venue = venue_of(&p, id)?;
+        // Who sits where is public (the table's view): an empty seat is said so to anyone.
         let seated = p
             .cash_table(&stream_of(id))
             .and_then(|t| t.seats.get(&seat))
-            .map(|s| s.player.to_string());
-        caller.require_seat(&venue, seated.as_deref(), &p)?;
+            .map(|s| s.player.to_string())
+            .ok_or_else(|| {
+                ApiError::not_found(format!("seat {seat} of cash table {id:?} is empty"))
+            })?;
+        caller.require_seat(&venue, Some(&seated), &p)?;
     }
     send(ctx, state, &caller, id, command, idempotency_key)
         .await
