@@ -171,10 +171,10 @@ async fn a_cash_session(app: &TestApp) {
         "BELOW_MINIMUM_BUY_IN"
     );
     let mut bought = 0;
-    for (seat, (player, token)) in tokens.iter().enumerate() {
-        let buy_in = 100 + 20 * seat as u64;
+    for (seat, (player, token)) in (0u64..).zip(tokens.iter()) {
+        let buy_in = 100 + 20 * seat;
         let body = app
-            .graphql(Some(token), SIT, sit(seat as u64, player, buy_in))
+            .graphql(Some(token), SIT, sit(seat, player, buy_in))
             .await;
         assert!(body["errors"].is_null(), "{body:#}");
         bought += buy_in;

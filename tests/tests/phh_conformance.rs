@@ -156,7 +156,8 @@ fn write_cash_hands(events: &[CashEvent], dir: &Path, first: usize) -> (usize, V
                 std::fs::write(dir.join(&name), text).unwrap();
                 let split_otherwise = hand.iter().any(|e| {
                     matches!(e, league_engine::hand::Event::PotAwarded { amount, shares, .. }
-                    if shares.len() >= 3 && amount % shares.len() as u64 >= 2)
+                    if shares.len() >= 3
+                        && amount % u64::try_from(shares.len()).unwrap() >= 2)
                 });
                 if split_otherwise {
                     odd.push(name);
