@@ -447,7 +447,11 @@ async fn cash_table(
                 amount: Chips::new(3),
                 period_minutes: 30,
             },
-            _ => HouseTake::None,
+            _ => HouseTake::Rake(league_engine::hand::Rake {
+                basis_points: 500,
+                cap: 6,
+                no_flop_no_drop: true,
+            }),
         },
     };
     let stream = StreamKind::Cash.stream(id);

@@ -104,6 +104,8 @@ pub struct Options {
     /// few screens is never held; one on a whole league's screens changing many times a
     /// second is, which bounds the server's work per change. 0: every version is sent.
     pub live_frames_per_view: u32,
+    /// Where the server reads the time: the system's clock, or (in tests) a manual one.
+    pub clock: league_app::clock::Clock,
 }
 
 /// Where a server is in its life.
@@ -130,6 +132,7 @@ impl Default for Options {
             shutdown_grace: std::time::Duration::from_secs(SHUTDOWN_GRACE_SECS),
             shutdown_drain: std::time::Duration::ZERO,
             live_frames_per_view: LIVE_FRAMES_PER_VIEW,
+            clock: league_app::clock::Clock::system(),
         }
     }
 }
@@ -218,6 +221,7 @@ where
         league_codes: Arc::default(),
         heavy_reads: Arc::new(tokio::sync::Semaphore::new(1)),
         stage,
+        clock: options.clock.clone(),
     };
     let schema = schema::build(Some(state.clone()));
     let workers = std::thread::available_parallelism()
@@ -269,6 +273,7 @@ where
     let clock = tokio::spawn(league_app::clock::run(
         clock_store,
         Arc::clone(&live),
+        options.clock.clone(),
         async {
             let _ = clock_stopped.await;
         },

@@ -114,6 +114,60 @@ pub async fn tick(store: &Store, live: &Live, now: Millis) -> Result<Vec<String>
     Ok(advanced)
 }
 
+/// Where the server reads the time: the system's clock, or a clock that moves only when
+/// told (`manual`), with which a test plays hours of a table or a tournament in seconds
+/// through the same commands. Clones share one clock.
+#[derive(Clone, Debug, Default)]
+pub struct Clock {
+    manual: Option<std::sync::Arc<std::sync::atomic::AtomicI64>>,
+}
+
+impl Clock {
+    /// The system's clock.
+    pub fn system() -> Clock {
+        Clock::default()
+    }
+
+    /// A clock standing at `start` (milliseconds since the Unix epoch) until advanced.
+    pub fn manual(start: Millis) -> Clock {
+        Clock {
+            manual: Some(std::sync::Arc::new(std::sync::atomic::AtomicI64::new(start))),
+        }
+    }
+
+    /// Milliseconds since the Unix epoch.
+    pub fn now(&self) -> Millis {
+        match &self.manual {
+            Some(at) => at.load(std::sync::atomic::Ordering::SeqCst),
+            None => now_millis(),
+        }
+    }
+
+    /// Moves a manual clock on by `millis` (the system's clock cannot be moved: `false`).
+    pub fn advance(&self, millis: Millis) -> bool {
+        match &self.manual {
+            Some(at) => {
+                at.fetch_add(millis.max(0), std::sync::atomic::Ordering::SeqCst);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Two clocks are equal when both are the system's or they are one manual clock.
+impl PartialEq for Clock {
+    fn eq(&self, other: &Clock) -> bool {
+        match (&self.manual, &other.manual) {
+            (None, None) => true,
+            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Clock {}
+
 /// Milliseconds since the Unix epoch.
 pub fn now_millis() -> Millis {
     std::time::SystemTime::now()
@@ -126,6 +180,7 @@ pub fn now_millis() -> Millis {
 pub async fn run(
     store: Store,
     live: std::sync::Arc<Live>,
+    clock: Clock,
     stop: impl std::future::Future<Output = ()>,
 ) {
     let mut stop = std::pin::pin!(stop);
@@ -135,7 +190,7 @@ pub async fn run(
         tokio::select! {
             () = &mut stop => return,
             _ = ticks.tick() => {
-                if let Err(e) = tick(&store, &live, now_millis()).await {
+                if let Err(e) = tick(&store, &live, clock.now()).await {
                     tracing::warn!("the clock's tick failed: {e}");
                 }
             }

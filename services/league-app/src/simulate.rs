@@ -376,7 +376,11 @@ async fn play_cash(
                 period_minutes: 30,
             }
         } else {
-            HouseTake::None
+            HouseTake::Rake(league_engine::hand::Rake {
+                basis_points: 500,
+                cap: 6,
+                no_flop_no_drop: true,
+            })
         },
     };
     // The evening of the week's day, in seconds.

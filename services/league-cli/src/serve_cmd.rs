@@ -152,6 +152,7 @@ pub fn serve(args: ServeConfig) -> ExitCode {
             shutdown_grace: std::time::Duration::from_secs(args.shutdown_grace),
             shutdown_drain: std::time::Duration::from_secs(args.shutdown_drain),
             live_frames_per_view: args.live_frames_per_view,
+            clock: league_app::clock::Clock::system(),
         };
         let served = league_api::run_with(listener, store.clone(), options, shutdown).await;
         sealer.stop();

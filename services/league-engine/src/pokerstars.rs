@@ -98,6 +98,7 @@ pub fn write(events: &[Event], header: &Header<'_>) -> Result<String, String> {
     let mut street_name = "before Flop";
     let mut hole_cards_shown = false;
     let mut collected: BTreeMap<Seat, u64> = BTreeMap::new();
+    let mut rake = 0u64;
     let all_in = |all_in: bool| if all_in { " and is all-in" } else { "" };
     for event in events {
         match event {
@@ -225,7 +226,13 @@ pub fn write(events: &[Event], header: &Header<'_>) -> Result<String, String> {
                 outcome.insert(*seat, Outcome::Mucked);
                 let _ = writeln!(out, "{}: mucks hand", name(*seat)?);
             }
-            Event::PotAwarded { pot: n, shares, .. } => {
+            Event::PotAwarded {
+                pot: n,
+                shares,
+                rake: taken,
+                ..
+            } => {
+                rake += taken;
                 for share in shares {
                     *collected.entry(share.seat).or_default() += share.amount;
                     let from = match n {
@@ -247,7 +254,7 @@ pub fn write(events: &[Event], header: &Header<'_>) -> Result<String, String> {
         }
     }
     out.push_str("*** SUMMARY ***\n");
-    let _ = writeln!(out, "Total pot {pot} | Rake 0");
+    let _ = writeln!(out, "Total pot {pot} | Rake {rake}");
     if !board.is_empty() {
         let _ = writeln!(out, "Board [{}]", cards_text(&board));
     }

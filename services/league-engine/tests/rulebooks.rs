@@ -1025,6 +1025,7 @@ fn straddled(rules: HouseRules, blinds: [u64; 3], straddler: u64) -> Table {
         antes: Vec::new(),
         dealing: Dealing::Recorded,
         rules,
+        rake: None,
     })
 }
 
@@ -1069,6 +1070,7 @@ fn hippodrome_a_raise_over_the_button_straddle_is_to_twice_it() {
         antes: Vec::new(),
         dealing: Dealing::Recorded,
         rules: HouseRules::hippodrome(),
+        rake: None,
     });
     assert_eq!(t.to_act(), Some(A));
     assert_eq!(t.state.legal_actions().unwrap().call, Some(300));

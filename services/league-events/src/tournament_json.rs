@@ -294,12 +294,18 @@ fn event_data(c: &mut Cursor<'_>, name: &[u8]) -> Option<Event> {
             let shares = c.list(Cursor::share)?;
             c.lit(b",\"value\":")?;
             let value = c.nullable(|c| HandValue::new(u16::try_from(c.uint()?).ok()?))?;
+            let rake = if c.rest.starts_with(b",\"rake\":") {
+                c.key_uint(b",\"rake\":")?
+            } else {
+                0
+            };
             Event::PotAwarded {
                 pot,
                 amount,
                 eligible,
                 shares,
                 value,
+                rake,
             }
         }
         b"BlindPosted" => {
@@ -423,6 +429,7 @@ fn setup(c: &mut Cursor<'_>) -> Option<HandSetup> {
         antes,
         dealing,
         rules,
+        rake: None,
     })
 }
 
@@ -707,14 +714,16 @@ mod tests {
                 chips(),
                 prop::collection::vec(seat(), 0..10),
                 shares(),
-                prop::option::of(1u16..=7462)
+                prop::option::of(1u16..=7462),
+                prop_oneof![Just(0u64), chips()],
             )
-                .prop_map(|(pot, amount, eligible, shares, value)| Event::PotAwarded {
+                .prop_map(|(pot, amount, eligible, shares, value, rake)| Event::PotAwarded {
                     pot,
                     amount,
                     eligible,
                     shares,
                     value: value.map(|v| HandValue::new(v).unwrap()),
+                    rake,
                 }),
             (seat(), 0..3u8, chips(), bools()).prop_map(|(seat, k, amount, all_in)| {
                 Event::BlindPosted {
@@ -784,6 +793,7 @@ mod tests {
             None => Dealing::Recorded,
         });
         let rules = prop::sample::select(Preset::ALL.to_vec()).prop_map(Preset::rules);
+        // A tournament's hand takes no rake (a raked setup is read by serde).
         (seat(), seats, chips(), blinds, antes, dealing, rules).prop_map(
             |(button, seats, big_blind, blinds, antes, dealing, rules)| HandSetup {
                 button,
@@ -793,6 +803,7 @@ mod tests {
                 antes,
                 dealing,
                 rules,
+                rake: None,
             },
         )
     }
@@ -1103,6 +1114,7 @@ mod tests {
                     amount: 14_222,
                 }],
                 value: HandValue::new(2146),
+                rake: 0,
             },
             Event::BlindPosted {
                 seat: 7,
@@ -1161,6 +1173,7 @@ mod tests {
                         commitment: seed.commitment(),
                     },
                     rules: Preset::Wsop.rules(),
+                    rake: None,
                 }),
             },
         ];

@@ -79,7 +79,8 @@ pub const CATALOGUE: &[EventType] = &[
     // Version 2 (release 0.4.0) adds the house rules' `straddle_raise` and `short_all_in_bet`.
     // Version 3 (release 0.8.0) adds three out-of-turn rules (`OracleRule8`,
     // `HeldUnlessActionChanges`, `WphRules31And40`).
-    tournament("HandEvent", 3),
+    // Version 4 (release 0.11.0) adds a cash table's `rake` to the setup and to each pot.
+    tournament("HandEvent", 4),
     tournament("PlayerBusted", 1),
     tournament("RebuyAnnounced", 1),
     tournament("RebuyMade", 1),
@@ -130,7 +131,8 @@ pub const CATALOGUE: &[EventType] = &[
     // Version 2 (release 0.2.0) adds `reason`.
     league("TournamentAmended", 2),
     // Cash tables (release 0.10.0).
-    cash("TableOpened", 1),
+    // Version 2 (release 0.11.0) adds the house's take `Rake`.
+    cash("TableOpened", 2),
     cash("TableClosed", 1),
     cash("PlayerSeated", 1),
     cash("ChipsAdded", 1),
@@ -145,7 +147,8 @@ pub const CATALOGUE: &[EventType] = &[
     cash("SessionFeeCharged", 1),
     cash("SessionFeePaid", 1),
     cash("HandDealt", 1),
-    cash("HandEvent", 1),
+    // Version 2 (release 0.11.0): as the tournament's `HandEvent` version 4.
+    cash("HandEvent", 2),
 ];
 
 /// Every kind of event a hand records (inside `HandEvent`): a golden log holds each.
@@ -205,6 +208,24 @@ pub const UPCASTERS: &[Upcaster] = &[
         event_type: "HandEvent",
         from: 2,
         upcast: hand_event_v2_to_v3,
+    },
+    Upcaster {
+        kind: StreamKind::Tournament,
+        event_type: "HandEvent",
+        from: 3,
+        upcast: hand_event_without_rake,
+    },
+    Upcaster {
+        kind: StreamKind::Cash,
+        event_type: "HandEvent",
+        from: 1,
+        upcast: hand_event_without_rake,
+    },
+    Upcaster {
+        kind: StreamKind::Cash,
+        event_type: "TableOpened",
+        from: 1,
+        upcast: cash_table_without_rake,
     },
     Upcaster {
         kind: StreamKind::Tournament,
@@ -268,6 +289,32 @@ fn hand_started_v1_to_v2(mut value: Value) -> Result<Value, String> {
         .ok_or("a TableHandStarted event holds data")?;
     if data.contains_key("hand_id") {
         return Err("version 1 has no hand_id".into());
+    }
+    Ok(value)
+}
+
+/// `HandEvent` version 3 (releases 0.8.0 to 0.10.0) of a tournament and version 1 (release
+/// 0.10.0) of a cash table: no hand was raked, and version 4 (2 of a cash table) adds only
+/// the `rake` a table takes, absent when none is taken. An old hand reads as written.
+fn hand_event_without_rake(value: Value) -> Result<Value, String> {
+    let event = value
+        .pointer("/data/event")
+        .ok_or("a HandEvent holds data.event")?;
+    let raked = event.pointer("/data/setup/rake").is_some() || event.pointer("/data/rake").is_some();
+    if raked {
+        return Err("a hand before release 0.11.0 has no rake".into());
+    }
+    Ok(value)
+}
+
+/// `TableOpened` version 1 (release 0.10.0): the house's take was none or a session fee;
+/// version 2 adds a rake. A table of version 1 reads as it was opened.
+fn cash_table_without_rake(value: Value) -> Result<Value, String> {
+    let take = value
+        .pointer("/data/config/take")
+        .ok_or("a TableOpened event holds data.config.take")?;
+    if take.get("Rake").is_some() {
+        return Err("version 1 has no rake".into());
     }
     Ok(value)
 }
@@ -595,6 +642,78 @@ mod tests {
             matches!(refused, Err(DecodeError::Upcast { from: 1, .. })),
             "{refused:?}"
         );
+    }
+
+    /// A pot and a cash table as release 0.10.0 wrote them (from its golden log) read as
+    /// the current versions unchanged: no rake; an old version that names a rake is not
+    /// what that release wrote, and is refused.
+    #[test]
+    fn hands_and_tables_before_the_rake_read_as_written() {
+        use league_engine::cash::{CashEvent, HouseTake};
+        use league_engine::tournament::play::TournamentEvent;
+        let pot = br#"{"type":"HandEvent","data":{"event":{"type":"PotAwarded","data":{"pot":0,"amount":284,"eligible":[8,5],"shares":[{"seat":5,"amount":284}],"value":5862}}}}"#;
+        let cash = |version, bytes: &[u8]| {
+            CODEC.read::<CashEvent>(StreamKind::Cash, "HandEvent", version, bytes, |b| {
+                serde_json::from_slice(b)
+            })
+        };
+        let old = cash(1, pot).unwrap();
+        assert_eq!(old, cash(2, pot).unwrap());
+        assert!(matches!(
+            old,
+            CashEvent::HandEvent {
+                event: league_engine::hand::Event::PotAwarded { rake: 0, amount: 284, .. }
+            }
+        ));
+        let raked = String::from_utf8(pot.to_vec())
+            .unwrap()
+            .replace(r#""value":5862"#, r#""value":5862,"rake":14"#);
+        assert!(matches!(
+            cash(1, raked.as_bytes()),
+            Err(DecodeError::Upcast { from: 1, .. })
+        ));
+        assert!(matches!(
+            cash(2, raked.as_bytes()),
+            Ok(CashEvent::HandEvent {
+                event: league_engine::hand::Event::PotAwarded { rake: 14, .. }
+            })
+        ));
+        // A tournament's pot of version 3 reads as version 4.
+        let tournament_pot = String::from_utf8(pot.to_vec())
+            .unwrap()
+            .replace(r#""data":{"event""#, r#""data":{"table":2,"event""#);
+        let tournament = |version, bytes: &[u8]| {
+            CODEC.read::<TournamentEvent>(
+                StreamKind::Tournament,
+                "HandEvent",
+                version,
+                bytes,
+                crate::parse_tournament,
+            )
+        };
+        assert_eq!(
+            tournament(3, tournament_pot.as_bytes()).unwrap(),
+            tournament(4, tournament_pot.as_bytes()).unwrap()
+        );
+        let opened = br#"{"type":"TableOpened","data":{"config":{"venue":"queens-arms","name":"oracle 1/2 No-Limit","small_blind":1,"big_blind":2,"min_buy_in":40,"max_buy_in":200,"seats":9,"rules":{"preset":"oracle","button":"Dead","heads_up_start":"SmallBlindOnButton","misdeal_cutoff":{"PlayersActed":{"players":2,"never_after_big_blind":false}},"short_all_in":"TwoConsecutiveReopen","undersized_raise":"HalfRule","straddle_raise":"TwiceTheStraddle","short_all_in_bet":"DoesNotReopen","odd_chip":"OneEachLeftOfButton","showdown_order":"LastAggressorElseLeftOfButton","out_of_turn":"OracleRule8","clock":{"seconds":60,"countdown":10}},"straddle":"UnderTheGun","take":"None"},"at":1000000}}"#;
+        let table = |version, bytes: &[u8]| {
+            CODEC.read::<CashEvent>(StreamKind::Cash, "TableOpened", version, bytes, |b| {
+                serde_json::from_slice(b)
+            })
+        };
+        let Ok(CashEvent::TableOpened { config, .. }) = table(1, opened) else {
+            panic!("not read as a table");
+        };
+        assert_eq!(config.take, HouseTake::None);
+        let raking = String::from_utf8(opened.to_vec()).unwrap().replace(
+            r#""take":"None""#,
+            r#""take":{"Rake":{"basis_points":500,"cap":6,"no_flop_no_drop":true}}"#,
+        );
+        assert!(matches!(
+            table(1, raking.as_bytes()),
+            Err(DecodeError::Upcast { from: 1, .. })
+        ));
+        assert!(table(2, raking.as_bytes()).is_ok());
     }
 
     /// A hand of version 2 (releases 0.4.0 to 0.7.0) reads as written, with the out-of-turn

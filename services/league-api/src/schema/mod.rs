@@ -64,6 +64,8 @@ pub struct ApiState {
     pub heavy_reads: Arc<tokio::sync::Semaphore>,
     /// Where the server is in its life: serving, draining, closing.
     pub stage: tokio::sync::watch::Receiver<crate::Stage>,
+    /// Where commands read the time.
+    pub clock: league_app::clock::Clock,
 }
 
 /// The queries: tournaments and their tables, leagues with their standings and player
@@ -372,8 +374,10 @@ async fn replay(
 }
 
 /// Milliseconds since the Unix epoch: the `at` of clock commands.
-pub(crate) fn now_millis() -> i64 {
-    league_app::clock::now_millis()
+/// The server's time (its [`league_app::clock::Clock`]), in milliseconds since the epoch.
+pub(crate) fn now_millis(ctx: &async_graphql::Context<'_>) -> i64 {
+    ctx.data_opt::<ApiState>()
+        .map_or_else(league_app::clock::now_millis, |s| s.clock.now())
 }
 
 /// A live view of one tournament stream: the current rendering first, then a new one

@@ -254,6 +254,11 @@ impl Run {
         {
             return bad("a session fee needs a positive amount and period");
         }
+        if let HouseTake::Rake(rake) = config.take
+            && (rake.basis_points == 0 || rake.basis_points > 10_000 || rake.cap == 0)
+        {
+            return bad("a rake is more than 0% and at most 100% of a pot, with a positive cap");
+        }
         self.emit(CashEvent::TableOpened {
             config: Box::new(config.clone()),
             at,
@@ -643,6 +648,10 @@ impl Run {
                 None => Dealing::Recorded,
             },
             rules: config.rules,
+            rake: match config.take {
+                HouseTake::Rake(rake) => Some(rake),
+                _ => None,
+            },
         };
         let number = self.state.hands.checked_add(1).ok_or(CashError::Overflow)?;
         self.emit(CashEvent::HandDealt { number, at });

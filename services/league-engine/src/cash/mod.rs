@@ -20,6 +20,7 @@
 //! | missed blinds | posts them all, up to the big blind live and the rest dead, or waits (Blinds 7) | posts the big blind or waits (Blinds 8) |
 //! | straddle | one live straddle, left of the big blind (Blinds 12) | a button straddle three- or four-handed (Procedures 9) |
 //! | returning | | within two hours of cashing out, buys in for at least what was taken (Procedures 7) |
+//! | rake | a share of each pot up to a cap, if the table rakes (Betting 5) | |
 //! | session fee | | on the hour and the half hour; paid on return when away; a new player pays the last one within ten minutes (Procedures 4, 4a) |
 //!
 //! The button moves one player on each hand (Oracle Blinds 2a, Hippodrome Blinds 2a); a
@@ -78,6 +79,9 @@ pub enum HouseTake {
     /// `amount` from every seated player each `period_minutes`, collected before the deal
     /// (Hippodrome, Procedures 4, 4a).
     SessionFee { amount: Chips, period_minutes: u32 },
+    /// A share of each pot, up to a cap, taken before the pot is awarded (Oracle, Betting 5:
+    /// "the rake or collection").
+    Rake(hand::Rake),
 }
 
 /// Everything fixed when a table opens.
@@ -317,6 +321,9 @@ pub struct CashState {
     pub takings: Chips,
     /// The house's take by day (days since the Unix epoch, UTC).
     pub takings_by_day: BTreeMap<u64, Chips>,
+    /// When the current (or last) hand was dealt: its rake counts on that day.
+    #[serde(default)]
+    pub hand_at: Seconds,
 }
 
 impl CashState {
@@ -379,8 +386,12 @@ impl CashState {
                 .seats_in_order()
                 .filter_map(|seat| self.seats.get(&seat).map(|s| s.stack.get()))
                 .sum();
+            // The pots raked so far are already the house's.
+            let left = starting
+                .checked_sub(hand.raked())
+                .ok_or("more raked than was dealt in")?;
             on_table = on_table
-                .checked_add(Chips::new(starting))
+                .checked_add(Chips::new(left))
                 .ok_or("the stacks overflow")?;
         }
         let expected = self
@@ -521,9 +532,10 @@ impl CashState {
                 }
                 self.take(*amount, *at);
             }
-            CashEvent::HandDealt { number, .. } => {
+            CashEvent::HandDealt { number, at } => {
                 self.hands = *number;
                 self.hand = Some(HandState::new());
+                self.hand_at = *at;
             }
             CashEvent::HandEvent { event } => self.apply_hand(event),
         }
@@ -535,6 +547,11 @@ impl CashState {
         };
         hand::apply(&mut hand, event);
         self.hand = Some(hand);
+        if let hand::Event::PotAwarded { rake, .. } = event
+            && *rake > 0
+        {
+            self.take(Chips::new(*rake), self.hand_at);
+        }
         if let hand::Event::HandStarted { setup } = event {
             self.button = Some(setup.button);
             self.small_blind = None;

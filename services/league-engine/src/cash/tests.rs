@@ -812,14 +812,20 @@ fn step() -> impl Strategy<Value = Step> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
-    /// Chips are conserved through buy-ins, top-ups, cash-outs, fees and hands; refusals
-    /// change nothing; a replay of the events gives the same table.
+    /// Chips are conserved through buy-ins, top-ups, cash-outs, fees, rakes and hands;
+    /// refusals change nothing; a replay of the events gives the same table; the house's
+    /// takings are the fees and rakes of the events.
     #[test]
     fn random_sessions_conserve_chips(
         preset in prop_oneof![Just(Preset::Oracle), Just(Preset::Hippodrome)],
+        rake in proptest::option::of((1u16..=10_000, 1u64..50, any::<bool>())),
         steps in proptest::collection::vec(step(), 1..60),
     ) {
-        let mut table = Table::open(TableConfig { seats: 6, ..with_fee(preset) });
+        let mut config = TableConfig { seats: 6, ..with_fee(preset) };
+        if let Some((basis_points, cap, no_flop_no_drop)) = rake {
+            config.take = HouseTake::Rake(hand::Rake { basis_points, cap, no_flop_no_drop });
+        }
+        let mut table = Table::open(config);
         for seat in 0..3 {
             table.sit(seat, 100, false);
         }
@@ -849,6 +855,20 @@ proptest! {
             }
         }
         prop_assert_eq!(replay(&table.events), table.state.clone());
+        let taken: u64 = table.events.iter().map(|e| match e {
+            CashEvent::SessionFeeCharged { paid, .. } => paid.iter().map(|f| f.amount.get()).sum(),
+            CashEvent::SessionFeePaid { amount, .. } => amount.get(),
+            CashEvent::HandEvent { event: Event::PotAwarded { rake, amount, .. } } => {
+                if let Some((basis_points, cap, _)) = rake_of(&table.state) {
+                    assert!(*rake <= cap && u128::from(*rake) * 10_000 <= u128::from(*amount) * u128::from(basis_points));
+                } else {
+                    assert_eq!(*rake, 0);
+                }
+                *rake
+            }
+            _ => 0,
+        }).sum();
+        prop_assert_eq!(table.state.takings, Chips::new(taken));
         table.ok(CashCommand::Close { at: 1 << 40 });
         prop_assert_eq!(table.state.cashed, table.state.bought_in.checked_sub(table.state.takings).unwrap());
     }
@@ -867,7 +887,11 @@ fn long_sessions_reach_every_rule_and_conserve_chips() {
                     period_minutes: 30,
                 }
             } else {
-                HouseTake::None
+                HouseTake::Rake(hand::Rake {
+                    basis_points: 500,
+                    cap: 6,
+                    no_flop_no_drop: true,
+                })
             },
             ..config(preset)
         };
@@ -918,8 +942,17 @@ fn long_sessions_reach_every_rule_and_conserve_chips() {
             missed > 20 && straddles > 20 && posted > 20 && cashed > 20,
             "{preset:?}: {missed} missed, {straddles} straddles, {posted} posted, {cashed} cashed out"
         );
+        let raked = count(&|e| {
+            matches!(
+                e,
+                CashEvent::HandEvent {
+                    event: Event::PotAwarded { rake: 1.., .. }
+                }
+            )
+        });
         if preset == Preset::Oracle {
             assert!(dead > 5, "dead small blinds: {dead}");
+            assert!(raked > 200, "raked pots: {raked}");
         } else {
             assert!(fees > 50, "fees: {fees}");
         }
@@ -930,4 +963,167 @@ fn long_sessions_reach_every_rule_and_conserve_chips() {
 #[test]
 fn a_table_seats_as_many_as_a_hand_deals() {
     assert_eq!(usize::from(MAX_TABLE_SEATS), hand::MAX_SEATS);
+}
+
+fn rake_of(state: &CashState) -> Option<(u16, u64, bool)> {
+    match state.config.as_ref()?.take {
+        HouseTake::Rake(r) => Some((r.basis_points, r.cap, r.no_flop_no_drop)),
+        _ => None,
+    }
+}
+
+fn raking(basis_points: u16, cap: u64) -> TableConfig {
+    TableConfig {
+        take: HouseTake::Rake(hand::Rake {
+            basis_points,
+            cap,
+            no_flop_no_drop: true,
+        }),
+        ..config(Preset::Oracle)
+    }
+}
+
+fn cards(text: &str) -> Vec<crate::card::Card> {
+    crate::card::parse_cards(text).expect("cards")
+}
+
+fn hole(text: &str) -> [crate::card::Card; 2] {
+    let c = cards(text);
+    [c[0], c[1]]
+}
+
+impl Table {
+    /// Plays a hand dealt from a physical deck: every player all-in at their turn, the
+    /// board `board`, and each hand shown with the cards in `holes` (by seat).
+    fn all_in_recorded(&mut self, holes: &[(Seat, &str)], board: &str) {
+        self.ok(CashCommand::StartHand {
+            at: 0,
+            seed: None,
+            straddle: None,
+        });
+        let board = cards(board);
+        while self.state.in_hand() {
+            let hand = self.state.hand.expect("a hand");
+            let command = if let Some(legal) = hand.legal_actions() {
+                Command::Act {
+                    seat: legal.seat,
+                    action: if legal.call.is_some() || legal.bet_or_raise.is_some() {
+                        Action::AllIn
+                    } else {
+                        Action::Check
+                    },
+                }
+            } else if let Some(seat) = hand.to_show() {
+                let (_, text) = holes.iter().find(|(s, _)| *s == seat).expect("cards");
+                Command::Show {
+                    seat,
+                    cards: Some(hole(text)),
+                }
+            } else if let Some(street) = hand.awaiting_board() {
+                let dealt = hand.board().count();
+                let count = if street == hand::Street::Flop { 3 } else { 1 };
+                Command::DealBoard {
+                    cards: board[dealt..dealt + count].to_vec(),
+                }
+            } else {
+                panic!("the hand is stuck: {hand:?}");
+            };
+            self.ok(CashCommand::Hand(command));
+        }
+    }
+
+    fn awards(&self) -> Vec<(u64, u64, u64)> {
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                CashEvent::HandEvent {
+                    event:
+                        Event::PotAwarded {
+                            amount,
+                            shares,
+                            rake,
+                            ..
+                        },
+                } => Some((*amount, shares.iter().map(|s| s.amount).sum(), *rake)),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// Oracle, Betting 5: "the smallest chip used in the antes, blinds, rake or collection".
+/// The rake is taken from the pot before it is awarded, rounded down to a chip and capped:
+/// 10% of a 300 pot is 30, capped at 5; the winner is paid 295 and the house's takings are
+/// 5, on the day the hand was dealt.
+#[test]
+fn the_rake_is_taken_from_the_pot_before_it_is_awarded_up_to_its_cap() {
+    let mut table = Table::open(raking(1_000, 5));
+    for seat in 0..3 {
+        table.sit(seat, 100, false);
+    }
+    table.all_in_recorded(&[(0, "AsAh"), (1, "7c2d"), (2, "8c3d")], "KdQc9s4h5h");
+    assert_eq!(table.awards(), vec![(300, 295, 5)]);
+    assert_eq!(table.state.takings, Chips::new(5));
+    assert_eq!(table.state.takings_by_day.get(&0), Some(&Chips::new(5)));
+    assert_eq!(table.state.seats[&0].stack, Chips::new(295));
+}
+
+/// No flop, no drop: a hand won before the flop is not raked.
+#[test]
+fn a_hand_that_ends_before_the_flop_is_not_raked() {
+    let mut table = Table::open(raking(1_000, 5));
+    for seat in 0..3 {
+        table.sit(seat, 100, false);
+    }
+    table.deal(None).unwrap();
+    table.fold_round();
+    let awards = table.awards();
+    assert_eq!(awards.len(), 1);
+    assert_eq!(awards[0].2, 0, "{awards:?}");
+    assert_eq!(table.state.takings, Chips::ZERO);
+}
+
+/// A pot is raked once: a short all-in's main pot and the side pot above it, both won by
+/// one player, are one pot of 440 (raked 10% up to the cap of 30: 30), not 120 and 320
+/// raked apart (12 + 30). This is how PokerKit, the reference, builds the pots it rakes.
+#[test]
+fn pots_won_by_the_same_hand_are_raked_as_one() {
+    let mut table = Table::open(raking(1_000, 30));
+    table.sit(0, 40, false);
+    table.sit(1, 200, false);
+    table.sit(2, 200, false);
+    table.all_in_recorded(&[(0, "7c2d"), (1, "AsAh"), (2, "8c3d")], "KdQc9s4h5h");
+    assert_eq!(table.awards(), vec![(440, 410, 30)]);
+    // Won by different hands they are two pots, each raked: the short stack wins the
+    // main pot (120: 12), the big stack with the better of the other two the side (320:
+    // capped at 30).
+    let mut table = Table::open(raking(1_000, 30));
+    table.sit(0, 40, false);
+    table.sit(1, 200, false);
+    table.sit(2, 200, false);
+    table.all_in_recorded(&[(0, "AsAh"), (1, "KsKh"), (2, "8c3d")], "2d7c9s4h5h");
+    let mut awards = table.awards();
+    awards.sort();
+    assert_eq!(awards, vec![(120, 108, 12), (320, 290, 30)]);
+    assert_eq!(table.state.takings, Chips::new(42));
+}
+
+/// A rake of nothing, of more than the pot, or without a cap is refused when the table
+/// opens.
+#[test]
+fn a_rake_is_a_share_of_the_pot_with_a_cap() {
+    for (basis_points, cap) in [(0, 5), (10_001, 5), (500, 0)] {
+        let result = decide(
+            &CashState::new(),
+            &CashCommand::Open {
+                config: raking(basis_points, cap),
+                at: 0,
+            },
+        );
+        assert_eq!(
+            result.map(|_| ()).map_err(|e| e.code()),
+            Err("BAD_TABLE"),
+            "{basis_points} {cap}"
+        );
+    }
 }

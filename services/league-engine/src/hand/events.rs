@@ -120,14 +120,17 @@ pub enum Event {
     HandMucked {
         seat: Seat,
     },
-    /// Pot `pot` (0 is the main pot) of `amount`, contested by `eligible`, split among the
-    /// winners (their hand `value` when it went to a showdown).
+    /// Pot `pot` (0 is the main pot) of `amount`, contested by `eligible`: the house's
+    /// `rake` is taken first (cash tables that rake), and the rest split among the winners
+    /// (their hand `value` when it went to a showdown).
     PotAwarded {
         pot: u8,
         amount: u64,
         eligible: Vec<Seat>,
         shares: Vec<Share>,
         value: Option<HandValue>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        rake: u64,
     },
     HandEnded {
         stacks: Vec<Share>,
@@ -150,4 +153,8 @@ pub enum Event {
         reason: VoidReason,
         refunds: Vec<Share>,
     },
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

@@ -155,7 +155,8 @@ impl HandState {
                     }
                 }
             }
-            Event::PotAwarded { shares, .. } => {
+            Event::PotAwarded { shares, rake, .. } => {
+                self.raked = self.raked.saturating_add(*rake);
                 for share in shares {
                     if let Ok(p) = self.position(share.seat) {
                         self.players[usize::from(p)].stack += share.amount;
@@ -220,6 +221,7 @@ impl HandState {
             }
         }
         self.rules = Some(setup.rules);
+        self.rake = setup.rake;
         self.big_blind = setup.big_blind;
         let straddle = setup
             .blinds

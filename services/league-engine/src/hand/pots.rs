@@ -22,18 +22,25 @@ impl Run<'_> {
             }
         }
         let mut pots = s.pots();
-        if rules.odd_chip == OddChip::AllToFirstLeftOfButton {
+        if rules.odd_chip == OddChip::AllToFirstLeftOfButton || s.rake.is_some() {
             // PokerKit (the PHH reference) first kills every hand that cannot win any
             // pot, then builds the pots among the rest: neighbouring pots left with the
-            // same contenders become one, which moves odd chips.
+            // same contenders become one, which moves odd chips (and is the pot a rake is
+            // taken from).
             let winners = pots
                 .iter()
                 .fold(0u16, |mask, pot| mask | s.winners(pot, &values).0);
             pots = s.pots_among(winners);
         }
         // Side pots are awarded before the main pot.
+        let flop = self.state.board_len > 0;
         for (index, pot) in pots.iter().enumerate().rev() {
-            let (shares, value) = self.state.split(pot, &values, rules.odd_chip);
+            let rake = self.state.rake.map_or(0, |r| r.of(pot.amount, flop));
+            let rest = Pot {
+                amount: pot.amount - rake,
+                eligible: pot.eligible,
+            };
+            let (shares, value) = self.state.split(&rest, &values, rules.odd_chip);
             self.emit(Event::PotAwarded {
                 pot: u8::try_from(index).unwrap_or(u8::MAX),
                 amount: pot.amount,
@@ -42,6 +49,7 @@ impl Run<'_> {
                     .collect(),
                 shares,
                 value,
+                rake,
             });
         }
         let stacks = self

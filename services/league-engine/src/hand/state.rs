@@ -114,6 +114,11 @@ pub struct HandState {
     pub(super) awarded: u64,
     /// Position of the big blind, if one was posted.
     pub(super) bb_pos: Option<u8>,
+    /// The rake taken from each pot, and the chips raked so far.
+    #[serde(default)]
+    pub(super) rake: Option<Rake>,
+    #[serde(default)]
+    pub(super) raked: u64,
 }
 
 impl Default for HandState {
@@ -157,6 +162,8 @@ impl Default for HandState {
             no_raise: 0,
             awarded: 0,
             bb_pos: None,
+            rake: None,
+            raked: 0,
         }
     }
 }
@@ -249,6 +256,11 @@ impl HandState {
 
     pub fn board(&self) -> impl Iterator<Item = Card> + '_ {
         self.board.iter().flatten().copied()
+    }
+
+    /// The chips the house has raked from this hand's pots so far.
+    pub fn raked(&self) -> u64 {
+        self.raked
     }
 
     pub fn is_over(&self) -> bool {
@@ -376,8 +388,15 @@ impl HandState {
                 return Err(format!("seat {}: round bet above total put in", p.seat));
             }
         }
+        // The rake stays in what was put in until the hand ends, and leaves the table then.
+        let raked_away = if self.phase == Phase::Complete {
+            self.raked
+        } else {
+            0
+        };
         let total = total
             .checked_sub(self.awarded)
+            .and_then(|t| t.checked_add(raked_away))
             .ok_or_else(|| "awarded more than was put in".to_string())?;
         if total != starting {
             return Err(format!(

@@ -70,6 +70,37 @@ pub struct HandSetup {
     pub antes: Vec<Ante>,
     pub dealing: Dealing,
     pub rules: HouseRules,
+    /// The house's take from each pot (cash tables that rake); tournaments take none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rake: Option<Rake>,
+}
+
+/// The rake a cash table takes from each pot before it is awarded: `basis_points`
+/// hundredths of a percent of the pot, rounded down to a whole chip, at most `cap`.
+///
+/// A pot is every chip the same hands contest when it is awarded: pots whose contenders
+/// are the same once the hands that cannot win are out are one pot (as PokerKit, the
+/// reference, builds them), so a hand is raked once per pot someone else could have won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Rake {
+    /// Hundredths of a percent: 500 is 5%. At most 10,000.
+    pub basis_points: u16,
+    /// The most taken from one pot.
+    pub cap: u64,
+    /// No flop, no drop: a hand that ends before the flop is not raked.
+    pub no_flop_no_drop: bool,
+}
+
+impl Rake {
+    /// The chips taken from a pot of `amount` (`flop` when the board has cards).
+    pub fn of(&self, amount: u64, flop: bool) -> u64 {
+        if self.no_flop_no_drop && !flop {
+            return 0;
+        }
+        let share = u128::from(amount) * u128::from(self.basis_points.min(10_000)) / 10_000;
+        u64::try_from(share).unwrap_or(u64::MAX).min(self.cap).min(amount)
+    }
 }
 
 /// The antes of a standard structure.
@@ -149,6 +180,7 @@ impl HandSetup {
             AnteStructure::BigBlind(amount) => vec![Ante { seat: bb, amount }],
         };
         Ok(HandSetup {
+            rake: None,
             button,
             seats,
             big_blind,
@@ -206,6 +238,9 @@ pub(super) fn validate_setup(setup: &HandSetup) -> Result<(), RuleError> {
         .try_fold(0u64, |acc, s| acc.checked_add(s.stack));
     if total.is_none() {
         return Err(RuleError::BadSetup("stacks overflow"));
+    }
+    if setup.rake.is_some_and(|r| r.basis_points > 10_000) {
+        return Err(RuleError::BadSetup("the rake is at most 100% of a pot"));
     }
     Ok(())
 }

@@ -30,7 +30,7 @@ mod parser;
 mod replayer;
 mod writer;
 
-pub use parser::{MAX_BYTES, MAX_NESTING, parse};
+pub use parser::{MAX_BYTES, MAX_NESTING, RAKE_CAP, RAKE_NO_FLOP, RAKE_PERCENT, parse};
 pub use replayer::{
     Replayed, expected_stacks, replay, replay_into, replay_observed, replay_with, setup,
 };
@@ -61,6 +61,8 @@ pub struct PhhHand {
     pub actions: String,
     /// Recorded final stacks in half chips (some logs record split pots as `x.5`).
     pub finishing_stacks: Option<Vec<HalfChips>>,
+    /// The rake of a raked cash hand (its `_rake_*` user-defined fields).
+    pub rake: Option<hand::Rake>,
 }
 
 impl PhhHand {

@@ -41,7 +41,8 @@ pub fn parse(text: &str) -> Result<PhhHand, PhhError> {
                 let numbers = parser.numbers().map_err(|m| syntax(&parser, m))?;
                 fields.set_numbers(key, numbers)?;
             }
-            "variant" | "ante_trimming_status" | "min_bet" => {
+            "variant" | "ante_trimming_status" | "min_bet" | RAKE_PERCENT | RAKE_CAP
+            | RAKE_NO_FLOP => {
                 let value = parser.value().map_err(|m| syntax(&parser, m))?;
                 fields.set(key, value)?;
             }
@@ -346,7 +347,16 @@ pub(super) struct Fields {
     pub(super) starting_stacks: Option<Vec<u64>>,
     pub(super) actions: Option<String>,
     pub(super) finishing_stacks: Option<Vec<HalfChips>>,
+    pub(super) rake_basis_points: Option<u64>,
+    pub(super) rake_cap: Option<u64>,
+    pub(super) rake_no_flop: Option<bool>,
 }
+
+/// The user-defined fields (PHH's leading underscore) in which a raked cash hand records
+/// its rake: PHH itself has no field for it, and PokerKit takes it as a function.
+pub const RAKE_PERCENT: &str = "_rake_basis_points";
+pub const RAKE_CAP: &str = "_rake_cap";
+pub const RAKE_NO_FLOP: &str = "_rake_no_flop_no_drop";
 
 impl Fields {
     /// A numeric array field; the chip fields must be whole.
@@ -424,6 +434,21 @@ impl Fields {
                 }
                 self.actions = Some(actions);
             }
+            RAKE_PERCENT | RAKE_CAP => match value {
+                Value::Num(text) => {
+                    let n = parse_chips(&text).map_err(|m| field_error("_rake", &m))?;
+                    if key == RAKE_CAP {
+                        self.rake_cap = Some(n);
+                    } else {
+                        self.rake_basis_points = Some(n);
+                    }
+                }
+                _ => return Err(field_error("_rake", "expected a number")),
+            },
+            RAKE_NO_FLOP => match value {
+                Value::Bool(b) => self.rake_no_flop = Some(b),
+                _ => return Err(field_error("_rake", "expected a boolean")),
+            },
             "finishing_stacks" => {
                 let Value::Array(items) = value else {
                     return Err(field_error("finishing_stacks", "expected an array"));
@@ -470,7 +495,25 @@ impl Fields {
                 "expected one entry per player",
             ));
         }
+        let rake = match (self.rake_basis_points, self.rake_cap) {
+            (None, None) => None,
+            (Some(basis_points), Some(cap)) => Some(hand::Rake {
+                basis_points: u16::try_from(basis_points)
+                    .ok()
+                    .filter(|&b| b <= 10_000)
+                    .ok_or_else(|| field_error("_rake", "a rake is at most 10000 basis points"))?,
+                cap,
+                no_flop_no_drop: self.rake_no_flop.unwrap_or(false),
+            }),
+            _ => {
+                return Err(field_error(
+                    "_rake",
+                    "a rake needs both _rake_basis_points and _rake_cap",
+                ));
+            }
+        };
         Ok(PhhHand {
+            rake,
             variant,
             ante_trimming_status: self.ante_trimming_status.unwrap_or(false),
             antes,

@@ -54,6 +54,7 @@ pub fn setup(hand: &PhhHand, rules: HouseRules) -> Result<HandSetup, PhhError> {
         antes,
         dealing: Dealing::Recorded,
         rules,
+        rake: hand.rake,
     })
 }
 

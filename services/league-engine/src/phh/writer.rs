@@ -103,6 +103,11 @@ pub fn write(events: &[Event]) -> Result<String, String> {
         .collect();
     let _ = writeln!(out, "seats = [{}]", seats.join(", "));
     let _ = writeln!(out, "finishing_stacks = [{}]", list(&finishing));
+    if let Some(rake) = setup.rake {
+        let _ = writeln!(out, "{RAKE_PERCENT} = {}", rake.basis_points);
+        let _ = writeln!(out, "{RAKE_CAP} = {}", rake.cap);
+        let _ = writeln!(out, "{RAKE_NO_FLOP} = {}", rake.no_flop_no_drop);
+    }
     Ok(out)
 }
 

@@ -32,6 +32,19 @@ pub struct SessionFeeInput {
     pub period_minutes: u32,
 }
 
+/// A rake: `basisPoints` hundredths of a percent of each pot, rounded down, at most `cap`
+/// from one pot, taken before the pot is awarded.
+#[derive(InputObject, Debug)]
+pub struct RakeInput {
+    /// Hundredths of a percent, 1 to 10000: 500 is 5%.
+    pub basis_points: u16,
+    /// The most taken from one pot, in chips.
+    pub cap: Chips,
+    /// No flop, no drop: a hand that ends before the flop is not raked.
+    #[graphql(default = true)]
+    pub no_flop_no_drop: bool,
+}
+
 command_input!(
     /// Opens a cash table at a venue.
     OpenCashTableInput {
@@ -57,8 +70,10 @@ command_input!(
         /// Hippodrome: the button's, three- or four-handed).
         #[graphql(default)]
         straddle: bool,
-        /// The session fee the table charges, if any.
+        /// The session fee the table charges, if any (not with `rake`).
         session_fee: Option<SessionFeeInput>,
+        /// The rake the table takes from each pot, if any (not with `sessionFee`).
+        rake: Option<RakeInput>,
     }
 );
 command_input!(
@@ -214,8 +229,8 @@ payload!(
     CashTablePayload: cash
 );
 
-fn now_seconds() -> u64 {
-    u64::try_from(now_millis() / 1000).unwrap_or(0)
+fn now_seconds(ctx: &Context<'_>) -> u64 {
+    u64::try_from(now_millis(ctx) / 1000).unwrap_or(0)
 }
 
 fn chips(c: Chips) -> league_engine::units::Chips {
@@ -352,17 +367,28 @@ impl CashMutation {
             } else {
                 StraddlePolicy::None
             },
-            take: match input.session_fee {
-                Some(fee) => HouseTake::SessionFee {
+            take: match (input.session_fee, input.rake) {
+                (Some(_), Some(_)) => {
+                    return Err(ApiError::bad_field(
+                        "rake",
+                        "a table takes a session fee or a rake, not both",
+                    ));
+                }
+                (Some(fee), None) => HouseTake::SessionFee {
                     amount: chips(fee.amount),
                     period_minutes: fee.period_minutes,
                 },
-                None => HouseTake::None,
+                (None, Some(rake)) => HouseTake::Rake(league_engine::hand::Rake {
+                    basis_points: rake.basis_points,
+                    cap: chips(rake.cap).get(),
+                    no_flop_no_drop: rake.no_flop_no_drop,
+                }),
+                (None, None) => HouseTake::None,
             },
         };
         let command = CashCommand::Open {
             config,
-            at: now_seconds(),
+            at: now_seconds(ctx),
         };
         created(
             send(ctx, state, &caller, &id, command, input.idempotency_key).await,
@@ -376,7 +402,7 @@ impl CashMutation {
         ctx: &Context<'_>,
         #[graphql(desc = "What the command names and carries.")] input: CloseCashTableInput,
     ) -> ApiResult<CashTablePayload> {
-        let command = CashCommand::Close { at: now_seconds() };
+        let command = CashCommand::Close { at: now_seconds(ctx) };
         staff(ctx, &input.id, command, input.idempotency_key).await
     }
 
@@ -398,7 +424,7 @@ impl CashMutation {
                 Entry::BuyIn
             },
             post: input.post_big_blind,
-            at: now_seconds(),
+            at: now_seconds(ctx),
         };
         if input.transfer {
             return staff(ctx, &input.table, command, input.idempotency_key).await;
@@ -422,7 +448,7 @@ impl CashMutation {
         let command = CashCommand::TopUp {
             seat: input.seat,
             amount: chips(input.amount),
-            at: now_seconds(),
+            at: now_seconds(ctx),
         };
         for_seat(
             ctx,
@@ -442,7 +468,7 @@ impl CashMutation {
     ) -> ApiResult<CashTablePayload> {
         let command = CashCommand::SitOut {
             seat: input.seat,
-            at: now_seconds(),
+            at: now_seconds(ctx),
         };
         for_seat(
             ctx,
@@ -464,7 +490,7 @@ impl CashMutation {
         let command = CashCommand::Return {
             seat: input.seat,
             post: input.post,
-            at: now_seconds(),
+            at: now_seconds(ctx),
         };
         for_seat(
             ctx,
@@ -484,7 +510,7 @@ impl CashMutation {
     ) -> ApiResult<CashTablePayload> {
         let command = CashCommand::Leave {
             seat: input.seat,
-            at: now_seconds(),
+            at: now_seconds(ctx),
         };
         for_seat(
             ctx,
@@ -502,7 +528,7 @@ impl CashMutation {
         ctx: &Context<'_>,
         #[graphql(desc = "What the command names and carries.")] input: ReserveCashSeatInput,
     ) -> ApiResult<CashTablePayload> {
-        let at = now_seconds();
+        let at = now_seconds(ctx);
         let command = CashCommand::Reserve {
             seat: input.seat,
             player: player_id(&input.player)?,
@@ -569,7 +595,7 @@ impl CashMutation {
         ctx: &Context<'_>,
         #[graphql(desc = "What the command names and carries.")] input: ChargeSessionFeeInput,
     ) -> ApiResult<CashTablePayload> {
-        let command = CashCommand::ChargeSessionFee { at: now_seconds() };
+        let command = CashCommand::ChargeSessionFee { at: now_seconds(ctx) };
         staff(ctx, &input.table, command, input.idempotency_key).await
     }
 
@@ -582,7 +608,7 @@ impl CashMutation {
         #[graphql(desc = "What the command names and carries.")] input: DealCashHandInput,
     ) -> ApiResult<CashTablePayload> {
         let command = CashCommand::StartHand {
-            at: now_seconds(),
+            at: now_seconds(ctx),
             seed: Some(draws::fresh_seed()?),
             straddle: input.straddle,
         };

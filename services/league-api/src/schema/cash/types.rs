@@ -41,6 +41,18 @@ pub struct SessionFeeOut {
     pub period_minutes: u32,
 }
 
+/// The rake a table takes from each pot.
+#[derive(SimpleObject, Clone, Debug)]
+#[graphql(name = "CashRake")]
+pub struct RakeOut {
+    /// Hundredths of a percent of each pot (500 is 5%), rounded down to a chip.
+    pub basis_points: u16,
+    /// The most taken from one pot.
+    pub cap: Chips,
+    /// No flop, no drop: a hand that ends before the flop is not raked.
+    pub no_flop_no_drop: bool,
+}
+
 /// A player at a cash table.
 #[derive(SimpleObject, Clone, Debug)]
 #[graphql(name = "CashSeat")]
@@ -146,7 +158,18 @@ impl CashTableOut {
                 amount: Chips(amount),
                 period_minutes,
             }),
-            HouseTake::None => None,
+            HouseTake::None | HouseTake::Rake(_) => None,
+        }
+    }
+    /// The rake the table takes from each pot, if it rakes.
+    async fn rake(&self) -> Option<RakeOut> {
+        match self.view.config.take {
+            HouseTake::Rake(rake) => Some(RakeOut {
+                basis_points: rake.basis_points,
+                cap: Chips(league_engine::units::Chips::new(rake.cap)),
+                no_flop_no_drop: rake.no_flop_no_drop,
+            }),
+            HouseTake::None | HouseTake::SessionFee { .. } => None,
         }
     }
     /// When the last session fee was charged.

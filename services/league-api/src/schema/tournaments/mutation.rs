@@ -359,7 +359,7 @@ impl TournamentMutation {
             idempotency_key,
             |seed, next_commitment| TournamentCommand::LateEntry {
                 player,
-                at: now_millis(),
+                at: now_millis(ctx),
                 seed,
                 next_commitment,
             },
@@ -378,7 +378,7 @@ impl TournamentMutation {
             idempotency_key,
         } = input;
         let tournament_id = tournament_id.0;
-        let command = TournamentCommand::Pause { at: now_millis() };
+        let command = TournamentCommand::Pause { at: now_millis(ctx) };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
@@ -393,7 +393,7 @@ impl TournamentMutation {
             idempotency_key,
         } = input;
         let tournament_id = tournament_id.0;
-        let command = TournamentCommand::Resume { at: now_millis() };
+        let command = TournamentCommand::Resume { at: now_millis(ctx) };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
@@ -450,7 +450,7 @@ impl TournamentMutation {
         let player = player.0;
         let command = TournamentCommand::RemoveAbsent {
             player: PlayerId::from(player),
-            at: now_millis(),
+            at: now_millis(ctx),
         };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
@@ -471,7 +471,7 @@ impl TournamentMutation {
         let player = player.0;
         let command = TournamentCommand::AnnounceRebuy {
             player: PlayerId::from(player),
-            at: now_millis(),
+            at: now_millis(ctx),
         };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
@@ -537,7 +537,7 @@ impl TournamentMutation {
             tournament_id,
             idempotency_key,
             |seed, next_commitment| TournamentCommand::Start {
-                at: now_millis(),
+                at: now_millis(ctx),
                 seed,
                 next_commitment,
             },
@@ -557,7 +557,7 @@ impl TournamentMutation {
             idempotency_key,
         } = input;
         let tournament_id = tournament_id.0;
-        let at = now_millis();
+        let at = now_millis(ctx);
         let command = match level {
             Some(level) => TournamentCommand::StartLevel { level, at },
             None => TournamentCommand::AdvanceLevel { at },
@@ -782,7 +782,7 @@ impl TournamentMutation {
         let player = player.0;
         let command = TournamentCommand::Rebuy {
             player: PlayerId::from(player),
-            at: now_millis(),
+            at: now_millis(ctx),
         };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
@@ -804,7 +804,7 @@ impl TournamentMutation {
         let player = player.0;
         let command = TournamentCommand::AddOn {
             player: PlayerId::from(player),
-            at: now_millis(),
+            at: now_millis(ctx),
         };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }

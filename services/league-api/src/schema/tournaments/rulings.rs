@@ -37,7 +37,7 @@ impl RulingMutation {
         let command = TournamentCommand::CallClock {
             table,
             seat,
-            at: now_millis(),
+            at: now_millis(ctx),
         };
         staff_command(ctx, tournament_id.0, command, idempotency_key).await
     }

@@ -526,10 +526,10 @@ impl TournamentOut {
     }
     /// Milliseconds left in the level when this answer was made (a subscription's answer
     /// is made when the tournament changes: count down from `levelEndsAt` instead).
-    async fn time_left(&self) -> Option<i64> {
+    async fn time_left(&self, ctx: &async_graphql::Context<'_>) -> Option<i64> {
         self.0
             .level_ends_at
-            .map(|end| end.saturating_sub(crate::schema::now_millis()).max(0))
+            .map(|end| end.saturating_sub(crate::schema::now_millis(ctx)).max(0))
     }
     /// The level after this one (before the start: the second level); `null` at the last
     /// level and once the tournament is over.

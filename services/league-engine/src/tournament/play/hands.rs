@@ -157,6 +157,7 @@ impl Run<'_> {
                 None => Dealing::Recorded,
             },
             rules: self.state.rules(),
+            rake: None,
         };
         let hand_events = hand::decide(
             &HandState::new(),
