@@ -724,8 +724,9 @@ async fn play(store: &Store) -> Result<Written, Failure> {
     }
     // A tournament called off after some play: every entrant refunded.
     cancelled(&mut w, &players).await?;
-    // Cash tables (release 0.10.0): an Oracle table with its straddle, and a Hippodrome
-    // table with a session fee, each appended command by command.
+    // Cash tables (release 0.10.0): an Oracle table with its straddle and (release 0.11.0)
+    // a rake from each pot, and a Hippodrome table with a session fee, each appended
+    // command by command.
     for (i, (preset, venue)) in [
         (Preset::Oracle, "queens-arms"),
         (Preset::Hippodrome, "pennant"),

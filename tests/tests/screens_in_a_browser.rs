@@ -680,6 +680,140 @@ async fn the_bar_tv_screens_follow_the_night_in_a_real_browser() {
     app.stop().await;
 }
 
+/// A cardroom's cash games on the bar TV: the venue's running tables with their stakes,
+/// seats taken and waiting list, live within a second of a player sitting down, joining the
+/// list or cashing out, and a table closed leaves the screen; the picker links the venue's
+/// games; the screen fits 1920x1080 and the page logs no error.
+#[actix_web::test]
+async fn a_venues_cash_games_on_the_bar_tv_in_a_real_browser() {
+    let app = spawn_app(Backend::Sqlite).await;
+    the_league(&app).await;
+    let open = "mutation($i: OpenCashTableInput!) { openCashTable(input: $i) { events } }";
+    for (id, name, sb, bb, house) in [
+        ("small", "1/2 No-Limit", 1, 2, "ORACLE"),
+        ("big", "5/10 No-Limit", 5, 10, "HIPPODROME"),
+    ] {
+        app.admin(
+            open,
+            json!({"i": {"id": id, "venue": "crown", "name": name, "house": house,
+                "smallBlind": sb, "bigBlind": bb, "minBuyIn": bb * 20, "maxBuyIn": bb * 100, "seats": 6,
+                "rake": {"basisPoints": 500, "cap": 6}}}),
+        )
+        .await;
+    }
+    let sit = "mutation($i: SitDownInput!) { sitDown(input: $i) { events } }";
+    for (seat, player) in [(0, "ann"), (1, "bob")] {
+        app.admin(
+            sit,
+            json!({"i": {"table": "small", "seat": seat, "player": player, "buyIn": 100}}),
+        )
+        .await;
+    }
+    let browser = Browser::start().await;
+    browser.viewport(1920, 1080).await;
+    browser.open(&format!("{}/cash/crown", app.base)).await;
+    seen(
+        &browser,
+        "document.querySelectorAll('#cash-tables [data-table]').length === 2          && document.querySelector('[data-table=\"small\"]').dataset.taken === '2'          && document.querySelector('[data-table=\"big\"]').dataset.taken === '0'",
+        Duration::from_secs(3),
+        "the venue's two tables",
+    )
+    .await;
+    assert_eq!(
+        browser
+            .eval("document.getElementById('title').textContent")
+            .await,
+        "Cash games · The Crown"
+    );
+    let small = browser
+        .eval("document.querySelector('[data-table=\"small\"]').innerText")
+        .await;
+    let small = small.as_str().unwrap();
+    for text in [
+        "1/2 No-Limit",
+        "1 / 2",
+        "Oracle",
+        "2 of 6 seats taken",
+        "Ann Archer",
+        "Bob Baker",
+        "nobody",
+    ] {
+        assert!(small.contains(text), "{text} in {small}");
+    }
+    // The tables by stakes, the smallest first.
+    assert_eq!(
+        browser
+            .eval("[...document.querySelectorAll('#cash-tables [data-table]')].map(e => e.dataset.table).join(',')")
+            .await,
+        "small,big"
+    );
+
+    // A player sits down, another queues: on the screen within a second.
+    app.admin(
+        sit,
+        json!({"i": {"table": "small", "seat": 2, "player": "cat", "buyIn": 80}}),
+    )
+    .await;
+    app.admin(
+        "mutation { joinCashWaitingList(input: {table: \"big\", player: \"dan\"}) { events } }",
+        json!({}),
+    )
+    .await;
+    seen(
+        &browser,
+        "document.querySelector('[data-table=\"small\"]').dataset.taken === '3'          && document.querySelector('[data-table=\"small\"] li[data-player=\"cat\"]').dataset.chips === '80'          && document.querySelector('[data-table=\"big\"]').dataset.waiting === '1'          && document.querySelector('[data-table=\"big\"] .waiting').textContent.includes('Dan Dale')",
+        LIVE,
+        "a seat taken and the waiting list",
+    )
+    .await;
+    browser.screenshot(&shots().join("cash-1920x1080.png")).await;
+    fits(&browser, "#cash-tables [data-table]", "1920x1080").await;
+
+    // Bob cashes out; the big table closes and leaves the screen at the next listing.
+    app.admin(
+        "mutation { cashOut(input: {table: \"small\", seat: 1}) { events } }",
+        json!({}),
+    )
+    .await;
+    seen(
+        &browser,
+        "document.querySelector('[data-table=\"small\"]').dataset.taken === '2'          && document.querySelector('[data-table=\"small\"] li[data-player=\"bob\"]') === null",
+        LIVE,
+        "a player cashed out",
+    )
+    .await;
+    app.admin(
+        "mutation { closeCashTable(input: {id: \"big\"}) { events } }",
+        json!({}),
+    )
+    .await;
+    seen(
+        &browser,
+        "document.querySelectorAll('#cash-tables [data-table]').length === 1",
+        LIVE,
+        "the closed table gone",
+    )
+    .await;
+
+    // The picker links the venue's cash games.
+    browser.open(&format!("{}/", app.base)).await;
+    seen(
+        &browser,
+        "document.querySelector('#cash-games a[href=\"/cash/crown\"]') !== null          && document.querySelector('#cash-games').innerText.includes('The Crown')          && document.querySelector('#cash-games').innerText.includes('1 table · 2 playing')",
+        LIVE,
+        "the picker's cash games",
+    )
+    .await;
+    let log = browser.log().await;
+    let wrong: Vec<&Value> = log
+        .iter()
+        .filter(|e| matches!(e["level"].as_str(), Some("SEVERE" | "WARNING")))
+        .collect();
+    assert!(wrong.is_empty(), "the browser's console: {wrong:#?}");
+    browser.quit().await;
+    app.stop().await;
+}
+
 /// The pages come compressed, the assets cached for good under the release's path, the
 /// pages themselves revalidated and allowed to load from and connect to this server only;
 /// an unknown asset is a 404.

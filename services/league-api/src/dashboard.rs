@@ -1,6 +1,7 @@
 //! The league's screens, served by `league serve` from the binary: the picker at `/`, a
 //! tournament at `/tournament/{id}`, a season's leaderboard at
-//! `/leaderboard/{league}/{season}` and a TV rotation at `/tv`.
+//! `/leaderboard/{league}/{season}`, a venue's cash games at `/cash/{venue}` and a TV
+//! rotation at `/tv`.
 //!
 //! One page (`assets/dashboard/`: HTML, CSS and plain JavaScript with no dependency) is
 //! embedded at build time and routes on its path in the browser. It reads as the public
@@ -44,6 +45,7 @@ const PAGES: &[&str] = &[
     "/tv",
     "/tournament/{id}",
     "/leaderboard/{league}/{season}",
+    "/cash/{venue}",
 ];
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

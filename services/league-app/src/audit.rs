@@ -25,7 +25,8 @@ use crate::AppError;
 mod cash;
 mod summary;
 
-use cash::{CashOutcomes, CashTracked, fold_cash};
+use cash::CashOutcomes;
+pub(crate) use cash::{CashTracked, fold_cash};
 use summary::summary;
 pub use summary::{PlaceLine, TournamentSummary, summary_csv};
 

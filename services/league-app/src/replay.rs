@@ -4,7 +4,9 @@
 //! completed hand), the busts and eliminations (with how many are left; the places are
 //! listed when the tournament finishes), re-buys and add-ons, table moves and
 //! breaks with the rule and reason the engine gave, colour-ups, penalties, payouts, deals
-//! and the final places.
+//! and the final places. A cash table reads the same way: its stakes and the house's take,
+//! every player sitting down, topping up, sitting out, coming back and cashing out, the
+//! blinds missed, the session fees, each hand (with its rake), and what the house took.
 
 use std::fmt::Write as _;
 
@@ -16,7 +18,7 @@ use league_events::StreamKind;
 use league_store::{Store, StoreError};
 
 use crate::AppError;
-use crate::audit::{Logged, Tracked, decode_event, fold};
+use crate::audit::{CashTracked, Logged, Tracked, decode_event, fold, fold_cash};
 
 /// The tournament `id` as text, or `None` when the log holds no such tournament.
 pub async fn replay(store: &Store, id: &str) -> Result<Option<String>, AppError> {
@@ -66,6 +68,147 @@ pub async fn replay(store: &Store, id: &str) -> Result<Option<String>, AppError>
     if t.state.stage() == Stage::Running {
         out.push_str("\nThe log ends here: the tournament is still running.\n");
     }
+    Ok(Some(out))
+}
+
+/// The cash table `id` as text, or `None` when the log holds no such table.
+pub async fn replay_cash(store: &Store, id: &str) -> Result<Option<String>, AppError> {
+    use league_engine::cash::{CashEvent, Entry, HouseTake};
+    let stream = format!("{}{id}", StreamKind::Cash.prefix());
+    let events = match store.read_stream(&stream, 1).await {
+        Ok(events) => events,
+        Err(StoreError::StreamNotFound(_)) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    let Some(first) = events.first() else {
+        return Ok(None);
+    };
+    let mut t = CashTracked::new(first.position);
+    let mut out = String::new();
+    for event in &events {
+        let logged = Logged::from(event);
+        let decoded: CashEvent = decode_event(&logged)?;
+        let player = |seat: &u8| {
+            t.state
+                .seats
+                .get(seat)
+                .map_or_else(|| format!("seat {}", u32::from(*seat) + 1), |s| s.player.to_string())
+        };
+        let line = match &decoded {
+            CashEvent::TableOpened { config: c, .. } => {
+                let take = match c.take {
+                    HouseTake::None => "no house take".to_owned(),
+                    HouseTake::SessionFee {
+                        amount,
+                        period_minutes,
+                    } => format!("a session fee of {amount} every {period_minutes} min"),
+                    HouseTake::Rake(r) => format!(
+                        "a rake of {}.{:02}% of each pot, at most {}{}",
+                        r.basis_points / 100,
+                        r.basis_points % 100,
+                        r.cap,
+                        if r.no_flop_no_drop { ", no flop no drop" } else { "" }
+                    ),
+                };
+                format!(
+                    "Opened: {:?} at venue {}, {}/{} No-Limit, buy-in {} to {}, {} seats, {} rules, straddle {:?}; {take}",
+                    c.name,
+                    c.venue,
+                    c.small_blind,
+                    c.big_blind,
+                    c.min_buy_in,
+                    c.max_buy_in,
+                    c.seats,
+                    c.rules.preset.name(),
+                    c.straddle
+                )
+            }
+            CashEvent::TableClosed { .. } => "Closed: every player cashed out".to_owned(),
+            CashEvent::PlayerSeated {
+                seat,
+                player,
+                buy_in,
+                entry,
+                waits_for_big_blind,
+                posts_big_blind,
+                ..
+            } => format!(
+                "{player} sits down at seat {} with {buy_in}{}{}",
+                u32::from(*seat) + 1,
+                if *entry == Entry::Transfer { " (moved from another game)" } else { "" },
+                if *posts_big_blind {
+                    ", posting a big blind"
+                } else if *waits_for_big_blind {
+                    ", waiting for the big blind"
+                } else {
+                    ""
+                }
+            ),
+            CashEvent::ChipsAdded { seat, amount } => format!("{} adds {amount}", player(seat)),
+            CashEvent::PlayerSatOut { seat, .. } => format!("{} sits out", player(seat)),
+            CashEvent::PlayerReturned { seat, posts, .. } => format!(
+                "{} comes back, {}",
+                player(seat),
+                if *posts { "posting what is owed" } else { "waiting for the big blind" }
+            ),
+            CashEvent::BlindMissed { seat, blind } => format!("{} misses the {blind:?}", player(seat)),
+            CashEvent::PlayerCashedOut { player, amount, .. } => {
+                format!("{player} cashes out {amount}")
+            }
+            CashEvent::SeatReserved { seat, player, until } => format!(
+                "seat {} held for {player} until {} UTC",
+                u32::from(*seat) + 1,
+                utc(i64::try_from(*until).unwrap_or(i64::MAX).saturating_mul(1000))
+            ),
+            CashEvent::ReservationCancelled { seat } => {
+                format!("seat {} no longer held", u32::from(*seat) + 1)
+            }
+            CashEvent::WaitingListJoined { player } => format!("{player} joins the waiting list"),
+            CashEvent::WaitingListLeft { player } => format!("{player} leaves the waiting list"),
+            CashEvent::SessionFeeCharged { paid, owed, .. } => {
+                let list = |fees: &[league_engine::cash::Fee]| {
+                    fees.iter()
+                        .map(|f| format!("{} {}", player(&f.seat), f.amount))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                format!(
+                    "Session fee: paid by {}{}",
+                    if paid.is_empty() { "nobody".to_owned() } else { list(paid) },
+                    if owed.is_empty() { String::new() } else { format!("; owed by {}", list(owed)) }
+                )
+            }
+            CashEvent::SessionFeePaid { seat, amount, .. } => {
+                format!("{} pays a session fee of {amount}", player(seat))
+            }
+            CashEvent::HandDealt { .. } | CashEvent::HandEvent { .. } => String::new(),
+        };
+        let at = logged.recorded_at.div_euclid(1000);
+        if let Some(hand) = fold_cash(&mut t, &logged, &decoded, None) {
+            out.push('\n');
+            match hand.pokerstars() {
+                Ok(text) => out.push_str(&text),
+                Err(why) => {
+                    let _ = writeln!(out, "Hand #{}: {why}", hand.position);
+                }
+            }
+            out.push('\n');
+            continue;
+        }
+        if !line.is_empty() {
+            let _ = writeln!(out, "[{}] {line}", utc(at));
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\n{} {} played; bought in {}, cashed out {}, taken by the house {}{}",
+        t.hands,
+        plural(u32::try_from(t.hands).unwrap_or(u32::MAX), "hand"),
+        t.state.bought_in,
+        t.state.cashed,
+        t.state.takings,
+        if t.state.closed { "" } else { "; the table is still open" }
+    );
     Ok(Some(out))
 }
 

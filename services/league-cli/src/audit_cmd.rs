@@ -1,5 +1,5 @@
 //! `league audit export`: the log's hands and tournaments written for other tools; `league
-//! audit replay`: one tournament as a person reads it.
+//! audit replay`: one tournament, or one cash table, as a person reads it.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -52,8 +52,11 @@ pub struct ReplayArgs {
     #[command(flatten)]
     db: DatabaseArgs,
     /// The tournament's id.
+    #[arg(long, required_unless_present = "cash_table", conflicts_with = "cash_table")]
+    tournament: Option<String>,
+    /// A cash table's id, instead of a tournament.
     #[arg(long)]
-    tournament: String,
+    cash_table: Option<String>,
 }
 
 pub fn replay(args: &ReplayArgs) -> ExitCode {
@@ -66,14 +69,24 @@ pub fn replay(args: &ReplayArgs) -> ExitCode {
             Ok(s) => s,
             Err(code) => return code,
         };
-        let text = league_app::replay::replay(&store, &args.tournament).await;
+        let (text, what) = match (&args.tournament, &args.cash_table) {
+            (Some(id), _) => (
+                league_app::replay::replay(&store, id).await,
+                format!("tournament {id:?}"),
+            ),
+            (None, Some(id)) => (
+                league_app::replay::replay_cash(&store, id).await,
+                format!("cash table {id:?}"),
+            ),
+            (None, None) => (Ok(None), "tournament or cash table".to_owned()),
+        };
         store.close().await;
         match text {
             Ok(Some(text)) => {
                 print!("{text}");
                 ExitCode::SUCCESS
             }
-            Ok(None) => fail(format!("the log holds no tournament {:?}", args.tournament)),
+            Ok(None) => fail(format!("the log holds no {what}")),
             Err(e) => fail(e),
         }
     })

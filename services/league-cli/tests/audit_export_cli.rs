@@ -330,6 +330,57 @@ fn a_replay_reads_the_night_in_order_with_every_hand_and_the_places() {
         assert!(line.starts_with(&prefix), "{line:?} is not {prefix:?}");
     }
 
+    // A cash table reads the same way: its stakes and take, the players coming and going,
+    // each hand with its rake, and what the house took in all.
+    let out = league()
+        .args([
+            "audit",
+            "replay",
+            "--cash-table",
+            "venue-01-cash-w01",
+            "--database",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let cash = String::from_utf8(out.stdout).unwrap();
+    let first = cash.lines().next().unwrap();
+    assert!(
+        first.contains("Opened: ") && first.contains("oracle rules") && first.contains("a rake of 5.00% of each pot, at most 6, no flop no drop"),
+        "{first}"
+    );
+    for line in ["] cash-", " sits down at seat ", " cashes out ", "] Closed: every player cashed out"] {
+        assert!(cash.contains(line), "{line:?} in the cash table's replay");
+    }
+    let hands = cash.matches("\nPokerStars Hand #").count();
+    assert_eq!(hands, 30, "every hand, once");
+    let raked: u64 = cash
+        .lines()
+        .filter_map(|l| l.strip_prefix("Total pot "))
+        .map(|l| l.split(" | Rake ").nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    let last = cash.lines().last().unwrap();
+    assert!(
+        last.starts_with("30 hands played; bought in ")
+            && last.ends_with(&format!("taken by the house {raked}")),
+        "{last} (the hands' rakes: {raked})"
+    );
+    assert!(raked > 0);
+    let out = league()
+        .args([
+            "audit",
+            "replay",
+            "--cash-table",
+            "no-such-table",
+            "--database",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("the log holds no cash table \"no-such-table\""));
+
     let out = league()
         .args([
             "audit",

@@ -1,6 +1,7 @@
 // The league's screens: the picker (`/`), a tournament (`/tournament/<id>`), a season's
 // leaderboard (`/leaderboard/<league>/<season>?venue=|region=`, the league and the venue
-// by code or id) and a TV rotation of both (`/tv?tournament=&league=&season=&every=`).
+// by code or id), a venue's cash games (`/cash/<venue>`) and a TV rotation of them
+// (`/tv?tournament=&league=&season=&cash=&every=`).
 // They read as the public role: no token is ever sent. Live views come over GraphQL
 // subscriptions (`graphql-transport-ws` at `/graphql/ws`); the connection comes back by
 // itself with back-off after a restart or a network drop, and the screen says plainly while
@@ -677,6 +678,96 @@
     return { screen, refit: paginate, stop: () => clearInterval(pager), title: () => state.title, venue: () => state.venue };
   }
 
+  // ---- a venue's cash games ----
+
+  const CASH_TABLE = `subscription($id: ID!) { cashTable(id: $id) {
+    id version venue name house smallBlind bigBlind seatCount seatsFree closed waitingList
+    seats { seat player chips sittingOut }
+  } }`;
+
+  // The venue's running cash tables, each live: stakes, seats taken, who is sitting out,
+  // the waiting list. New tables appear and closed ones go within the listing's refresh.
+  function cashScreen(venueId, container, options) {
+    const screen = el("section", { class: "cash", "data-screen": "cash" });
+    container.append(screen);
+    const state = { tables: new Map(), names: new Map(), venue: null, listed: false };
+    const name = (player) => state.names.get(player) || player;
+    const title = () => "Cash games" + (state.venue && state.venue.name ? " · " + state.venue.name : "");
+
+    function render() {
+      if (!options.quiet) setHeader(title(), state.venue);
+      screen.dataset.title = title();
+      const tables = [...state.tables.values()]
+        .filter((t) => t.view && !t.view.closed)
+        .sort((a, b) => a.view.bigBlind - b.view.bigBlind || a.view.name.localeCompare(b.view.name));
+      if (!tables.length) {
+        screen.replaceChildren(el("p", { class: "note", id: "cash-tables", text: state.listed ? "No cash game is running." : "Loading…" }));
+        return;
+      }
+      screen.replaceChildren(el("div", { class: "tables", id: "cash-tables" }, tables.map(({ view: t }) => {
+        const taken = t.seatCount - t.seatsFree;
+        return el("div", { class: "panel table", "data-table": t.id, "data-taken": taken, "data-waiting": t.waitingList.length },
+          el("h3", { text: t.name }),
+          el("div", { class: "stakes big", text: chips(t.smallBlind) + " / " + chips(t.bigBlind) }),
+          el("div", { class: "label", text: t.house.charAt(0) + t.house.slice(1).toLowerCase() + " · " + taken + " of " + t.seatCount + " seats taken" }),
+          el("ul", { class: "list" }, t.seats.slice().sort((a, b) => a.seat - b.seat).map((s) =>
+            el("li", { "data-player": s.player, "data-chips": s.chips },
+              el("span", { class: "who", text: s.seat + "  " + name(s.player) + (s.sittingOut ? " (away)" : "") }),
+              el("span", { class: "num", text: chips(s.chips) })))),
+          el("div", { class: "waiting" },
+            el("span", { class: "label", text: "Waiting list: " }),
+            t.waitingList.length ? t.waitingList.map(name).join(", ") : "nobody"));
+      })));
+      document.body.dataset.updated = String(Date.now());
+    }
+
+    async function list() {
+      const data = await query("query($v: ID) { cashTables(venue: $v) { id } }", { v: venueId });
+      state.listed = true;
+      const ids = new Set(data.cashTables.map((t) => t.id));
+      for (const [id, t] of state.tables) {
+        if (!ids.has(id)) {
+          t.stop();
+          state.tables.delete(id);
+        }
+      }
+      for (const id of ids) {
+        if (state.tables.has(id)) continue;
+        const entry = { view: null, stop: null };
+        state.tables.set(id, entry);
+        entry.stop = live.subscribe(CASH_TABLE, { id }, (d) => {
+          entry.view = d.cashTable;
+          render();
+        }, (message) => showNote(screen, message));
+      }
+      render();
+    }
+
+    (async () => {
+      try {
+        const [venueData, league] = await Promise.all([
+          query("query($id: ID!) { venue(id: $id) { id name logo } }", { id: venueId }),
+          leagueOfVenue(venueId),
+        ]);
+        state.venue = venueData.venue || { id: venueId };
+        if (league) for (const p of league.players) state.names.set(p.id, p.name);
+      } catch (e) {
+        state.venue = { id: venueId };
+      }
+      const refresh = async () => {
+        try {
+          await list();
+        } catch (e) {
+          // Offline: the live views say so; the listing tries again.
+        }
+        setTimeout(refresh, 15000);
+      };
+      await refresh();
+    })();
+    render();
+    return { screen, refit: () => {}, stop: () => {}, title, venue: () => state.venue };
+  }
+
   // ---- the picker ----
 
   async function home(container) {
@@ -690,7 +781,8 @@
         `query($from: Millis!, $before: Millis!) {
           leagues { id code name venues { id name region } seasons { id bestN } }
           tournaments(startsFrom: $from, startsBefore: $before, first: 1000) {
-            tournaments { id name venue startsAt stage remaining entries } } }`,
+            tournaments { id name venue startsAt stage remaining entries } }
+          cashTables { venue seatCount seatsFree } }`,
         { from: start.getTime() - 86400000, before: end.getTime() },
       );
       const grid = el("div", { class: "home", id: "home" });
@@ -715,6 +807,24 @@
               el("span", { class: "num" }, t.stage.toLowerCase(), tv ? " · " : "", tv ? el("a", { href: tv, text: "TV" }) : null));
           }))
           : el("p", { class: "note", text: "No tournament is scheduled today." })));
+      // The venues with cash games running now.
+      const cash = new Map();
+      for (const t of data.cashTables) {
+        const c = cash.get(t.venue) || { tables: 0, taken: 0 };
+        c.tables += 1;
+        c.taken += t.seatCount - t.seatsFree;
+        cash.set(t.venue, c);
+      }
+      if (cash.size) {
+        const venueName = (id) => {
+          for (const l of data.leagues) for (const v of l.venues) if (v.id === id) return v.name || id;
+          return id;
+        };
+        grid.append(el("div", { class: "panel", id: "cash-games" }, el("h2", { text: "Cash games now" }),
+          el("ul", { class: "list" }, [...cash.entries()].sort().map(([venue, c]) => el("li", {},
+            el("span", { class: "who" }, el("a", { href: "/cash/" + encodeURIComponent(venue), text: venueName(venue) })),
+            el("span", { class: "num", text: c.tables + (c.tables === 1 ? " table · " : " tables · ") + c.taken + " playing" }))))));
+      }
       for (const l of data.leagues) {
         const regions = [...new Set(l.venues.map((v) => v.region))].sort();
         grid.append(el("div", { class: "panel", "data-league": l.id }, el("h2", { text: l.name }),
@@ -757,8 +867,9 @@
     if (leagueId && season) {
       screens.push(leaderboardScreen(leagueId, season, { venue: param("venue"), region: param("region") }, box, { quiet: true }));
     }
+    if (param("cash")) screens.push(cashScreen(param("cash"), box, { quiet: true }));
     if (!screens.length) {
-      showNote(container, "Name what to show: /tv?tournament=<id>&league=<code or id>&season=<id>&every=<seconds>");
+      showNote(container, "Name what to show: /tv?tournament=<id>&league=<code or id>&season=<id>&cash=<venue>&every=<seconds>");
       return;
     }
     let shown = 0;
@@ -797,6 +908,8 @@
     } else if ((m = path.match(/^\/leaderboard\/([^/]+)\/([^/]+)\/?$/))) {
       leaderboardScreen(decodeURIComponent(m[1]), decodeURIComponent(m[2]),
         { venue: param("venue"), region: param("region") }, main, {});
+    } else if ((m = path.match(/^\/cash\/([^/]+)\/?$/))) {
+      cashScreen(decodeURIComponent(m[1]), main, {});
     } else if (path === "/tv" || path === "/tv/") {
       tv(main);
     } else {

@@ -102,7 +102,7 @@ impl CashQuery {
             .collect())
     }
 
-    /// What the house took (session fees) at each of a venue's cash tables, by day (UTC),
+    /// What the house took (session fees and rake) at each of a venue's cash tables, by day (UTC),
     /// oldest first. The venue's staff, or an auditor.
     async fn cash_takings(
         &self,
