@@ -13,7 +13,15 @@ function, which PokerKit calls on every pot it pushes:
 The rake of a pot is `pot * basis_points // 10000` chips (rounded down, as the house takes
 whole chips), at most the cap. A file without these fields is replayed unraked.
 
+Nor has PHH an action for the runout count a player chooses when all-in: a hand whose board
+ran twice says so in `_runout_count = 2`, and each player PokerKit asks (its runout-count
+selection) chooses 2; its boards are the file's `d db` actions in order, the first run's
+then the second's. PokerKit splits each pot between the runs, the odd chip to the first.
+
 Usage: python3 tools/pokerkit_cash.py DIR --json OUT [--quiet]
+
+Every `*.phh` file under DIR (recursively, sorted) is one hand; unraked hands (a tournament's
+included) replay as `../shared/tools/phh_check.py` replays them.
 
 Each hand's status: AGREE (final stacks equal), DIFFER, LOAD_FAIL (PokerKit could not read
 it) or REPLAY_FAIL (PokerKit refused an action). A hand where PokerKit applied operations
@@ -32,13 +40,14 @@ import warnings
 from typing import Any
 
 try:
-    from pokerkit import HandHistory
+    from pokerkit import Automation, HandHistory
 except ImportError:  # pragma: no cover
     sys.exit('pokerkit_cash: PokerKit is not installed (pip install pokerkit)')
 
 RAKE_PERCENT = '_rake_basis_points'
 RAKE_CAP = '_rake_cap'
 RAKE_NO_FLOP = '_rake_no_flop_no_drop'
+RUNOUT_COUNT = '_runout_count'
 
 _OPS = {'f': 'Folding', 'cc': 'CheckingOrCalling',
         'cbr': 'CompletionBettingOrRaisingTo', 'dh': 'HoleDealing',
@@ -81,14 +90,26 @@ def repairs(hh: HandHistory, state: Any) -> str:
 def check(text: str) -> dict[str, Any]:
     try:
         plain = HandHistory.loads(text)
-        rake = rake_function(plain.user_defined_fields)
-        hh = HandHistory.loads(text, rake=rake) if rake else plain
+        fields = plain.user_defined_fields
+        runouts = int(fields.get(RUNOUT_COUNT, 1))
+        options: dict[str, Any] = {}
+        if rake := rake_function(fields):
+            options['rake'] = rake
+        if runouts > 1:
+            # The players choose; PokerKit would otherwise choose for them at once.
+            options['automations'] = tuple(
+                a for a in plain.automations if a != Automation.RUNOUT_COUNT_SELECTION
+            )
+        hh = HandHistory.loads(text, **options) if options else plain
     except Exception as exc:  # noqa: BLE001
         return {'status': 'LOAD_FAIL', 'error': f'{type(exc).__name__}: {exc}'}
     try:
         state = None
         for state in hh:
-            pass
+            # Every player asked chooses the file's runout count (PokerKit's own loop
+            # would choose none, which runs the board once).
+            while state.can_select_runout_count():
+                state.select_runout_count(runouts if runouts > 1 else None)
     except Exception as exc:  # noqa: BLE001
         return {'status': 'REPLAY_FAIL', 'error': f'{type(exc).__name__}: {exc}'}
     recorded = [str(v) for v in (hh.finishing_stacks or [])]
@@ -109,7 +130,12 @@ def main() -> int:
     parser.add_argument('--json', metavar='OUT', required=True)
     parser.add_argument('--quiet', action='store_true')
     args = parser.parse_args()
-    names = sorted(n for n in os.listdir(args.dir) if n.endswith('.phh'))
+    names = sorted(
+        os.path.relpath(os.path.join(root, n), args.dir)
+        for root, _, files in os.walk(args.dir)
+        for n in files
+        if n.endswith('.phh')
+    )
     if not names:
         print('pokerkit_cash: no .phh files', file=sys.stderr)
         return 2

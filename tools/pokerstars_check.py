@@ -18,13 +18,17 @@ reported apart too (DEAD_BUTTON): the parser puts the button on the player befor
 small blind. The PHH export of those hands says where the button is, and PokerKit
 replays it.
 
-PokerKit's parser ignores two kinds of line PokerStars writes: antes (`posts the ante`)
+PokerKit's parser reads no rake: a raked cash hand is replayed with the rake its PHH file
+records (`_rake_*`, as `tools/pokerkit_cash.py` reads it), and the text's `Rake` must be
+what PokerKit took. A hand whose board ran twice is reported apart (RUN_TWICE): PokerKit's
+parser reads one board, and the hand's PHH file is what PokerKit replays. PokerKit's parser ignores two kinds of line PokerStars writes: antes (`posts the ante`)
 and mucks at the showdown (`mucks hand`); the subclass below adds only those two. Exit status 0 when every hand
 parses and agrees, 1 otherwise.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 import tomllib
@@ -32,6 +36,9 @@ import warnings
 from pathlib import Path
 
 from pokerkit import PokerStarsParser
+
+# A raked cash hand's rake, as PokerKit's rake function (beside this file).
+from pokerkit_cash import rake_function  # noqa: E402
 
 
 class PokerStarsWithAntes(PokerStarsParser):
@@ -62,13 +69,14 @@ class PokerStarsWithAntes(PokerStarsParser):
         return players
 
 
-def phh_outcomes(root: Path) -> dict[int, tuple[dict[str, int], str]]:
-    """Finishing stacks by player name, and the odd-chip rule, by the hand's log position."""
+def phh_outcomes(root: Path) -> dict[int, tuple[dict[str, int], str, object]]:
+    """Finishing stacks by player name, the odd-chip rule, and the rake (PokerKit's rake
+    function, from the `_rake_*` fields of a raked cash hand), by the hand's log position."""
     out = {}
     for path in sorted(root.rglob('*.phh')):
         data = tomllib.loads(path.read_text())
         stacks = dict(zip(data['players'], data['finishing_stacks']))
-        out[int(data['_position'])] = (stacks, data.get('_odd_chips', ''))
+        out[int(data['_position'])] = (stacks, data.get('_odd_chips', ''), rake_function(data))
     return out
 
 
@@ -101,7 +109,7 @@ def main() -> int:
     stars_dir, phh_dir = Path(sys.argv[1]), Path(sys.argv[2])
     expected = phh_outcomes(phh_dir)
     parser = PokerStarsWithAntes()
-    agree = odd = differ = failed = 0
+    agree = odd = differ = failed = twice = 0
     dead = 0
     for path in sorted(stars_dir.glob('*.txt')):
         # Hand by hand, so that one hand PokerKit cannot read does not hide the others.
@@ -110,6 +118,12 @@ def main() -> int:
             if not text.startswith('PokerStars Hand #'):
                 continue
             number = text.split('#', 1)[1].split(':', 1)[0]
+            if 'Hand was run twice' in text:
+                # PokerKit's parser reads one board; the PHH export of the hand, with its
+                # runout count, is what PokerKit replays.
+                print(f'RUN_TWICE {path.name} hand {number}: checked as PHH')
+                twice += 1
+                continue
             with warnings.catch_warnings():
                 warnings.simplefilter('error')
                 # PokerKit's own parser sets this field and then warns about it.
@@ -124,14 +138,23 @@ def main() -> int:
                         print(f'PARSE_FAIL {path.name} hand {number}: {e}')
                         failed += 1
                     continue
-            final = list(hh)[-1]
-            stacks = dict(zip(hh.players, final.stacks))
             found = expected.get(int(hh.hand))
             if found is None:
                 print(f'MISSING   {path.name} hand {hh.hand}: no PHH file has it')
                 failed += 1
                 continue
-            want, rule = found
+            want, rule, rake = found
+            if rake is not None:
+                hh = dataclasses.replace(hh, rake=rake)
+            final = list(hh)[-1]
+            stacks = dict(zip(hh.players, final.stacks))
+            # The text's own rake is what PokerKit took.
+            said = re.search(r'^Total pot \d+ \| Rake (\d+)$', text, re.MULTILINE)
+            taken = sum(hh.starting_stacks) - sum(final.stacks)
+            if said is None or int(said[1]) != taken:
+                print(f'DIFFER    {path.name} hand {hh.hand}: rake {said and said[1]}, PokerKit took {taken}')
+                differ += 1
+                continue
             if stacks == want:
                 agree += 1
             elif odd_chips_only(want, stacks, rule):
@@ -140,7 +163,7 @@ def main() -> int:
             else:
                 print(f'DIFFER    {path.name} hand {hh.hand}: PokerKit {stacks}, PHH {want}')
                 differ += 1
-    print(f'AGREE: {agree}   ODD_CHIPS: {odd}   DEAD_BUTTON: {dead}   DIFFER: {differ}   FAILED: {failed}')
+    print(f'AGREE: {agree}   ODD_CHIPS: {odd}   DEAD_BUTTON: {dead}   RUN_TWICE: {twice}   DIFFER: {differ}   FAILED: {failed}')
     return 0 if differ == 0 and failed == 0 and agree > 0 else 1
 
 

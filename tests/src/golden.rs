@@ -453,6 +453,7 @@ async fn cash_table(
                 no_flop_no_drop: true,
             }),
         },
+        run_twice: (preset == Preset::Hippodrome).then_some(Chips::new(100)),
     };
     let stream = StreamKind::Cash.stream(id);
     let mut session = cash::sim::Session::open(seed, config, 1_000_000)?;

@@ -675,6 +675,7 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         ("dealCashHand", "dealCashHand(input: {table: \"c1\"})".into(), May::Staff),
         ("cashAct", "cashAct(input: {table: \"c1\", seat: 0, action: FOLD})".into(), May::StaffOrPlayer),
         ("cashShowdown", "cashShowdown(input: {table: \"c1\", seat: 0})".into(), May::StaffOrPlayer),
+        ("cashRunItTwice", "cashRunItTwice(input: {table: \"c1\", seat: 0, agree: true})".into(), May::StaffOrPlayer),
         ("sitOut", "sitOut(input: {table: \"c1\", seat: 0})".into(), May::StaffOrPlayer),
         ("comeBack", "comeBack(input: {table: \"c1\", seat: 0})".into(), May::StaffOrPlayer),
         ("cashOut", "cashOut(input: {table: \"c1\", seat: 1})".into(), May::StaffOrTableMate),

@@ -1,7 +1,8 @@
 //! Two hours of a cardroom's cash games through the API, on a clock the test moves (the
 //! server's clock, which stamps every command): from 23:00 to 01:00 UTC, so the house's
 //! takings fall on two days. An Oracle table rakes 5% of each pot up to 6 chips; a
-//! Hippodrome table charges a session fee of 5 chips every half hour. Players sit down,
+//! Hippodrome table charges a session fee of 5 chips every half hour and runs the board
+//! twice from a pot of 60 when the players all-in agree. Players sit down,
 //! play every hand for their own seats, top up, sit out and come back, cash out, queue on
 //! the waiting list and return; the host deals and charges the fees. At every hand's end
 //! each table's chips are accounted for (what is at the table, plus what was cashed out,
@@ -22,7 +23,7 @@ use serde_json::{Value, json};
 const START: i64 = 1_795_906_800_000;
 const MINUTE: i64 = 60_000;
 
-const VIEW: &str = "query($t: ID!) { cashTable(id: $t) { takings closed seats { seat player chips sittingOut waitingForBigBlind } waitingList table { inHand pot toShow legalActions { seat canCheck call betOrRaise { raise min max } } } } }";
+const VIEW: &str = "query($t: ID!) { cashTable(id: $t) { takings closed runItTwiceAsked runs firstRunBoard seats { seat player chips sittingOut waitingForBigBlind } waitingList table { inHand pot board toShow legalActions { seat canCheck call betOrRaise { raise min max } } } } }";
 
 struct Room {
     host: String,
@@ -48,7 +49,14 @@ impl Room {
         &self.tokens[player]
     }
 
-    async fn sit(&mut self, app: &TestApp, table: &'static str, seat: u64, player: &str, buy_in: u64) {
+    async fn sit(
+        &mut self,
+        app: &TestApp,
+        table: &'static str,
+        seat: u64,
+        player: &str,
+        buy_in: u64,
+    ) {
         self.gql(
             app,
             self.token(player),
@@ -78,7 +86,12 @@ impl Room {
     /// What was bought in is at the table, cashed out, or the house's.
     async fn accounted(&self, app: &TestApp, table: &'static str) {
         let v = self.view(app, table).await;
-        let behind: u64 = v["seats"].as_array().unwrap().iter().map(|s| u(&s["chips"])).sum();
+        let behind: u64 = v["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| u(&s["chips"]))
+            .sum();
         let at_table = behind + u(&v["table"]["pot"]);
         assert_eq!(
             at_table + self.cashed.get(table).copied().unwrap_or(0) + u(&v["takings"]),
@@ -88,8 +101,10 @@ impl Room {
     }
 
     /// The host deals; each seat's player acts for themselves (the first to act raises
-    /// the minimum, the rest call or check, so most pots see a flop) and shows at the end.
-    async fn play_hand(&mut self, app: &TestApp, table: &'static str) {
+    /// the minimum, the rest call or check, so most pots see a flop; or, `all_in`, every
+    /// player puts all their chips in), answers when asked to run the board twice
+    /// (agreeing), and shows at the end. Returns the hand's last view.
+    async fn play_hand(&mut self, app: &TestApp, table: &'static str, all_in: bool) -> Value {
         self.gql(
             app,
             &self.host,
@@ -104,7 +119,19 @@ impl Room {
             let hand = &v["table"];
             if hand["inHand"] != true {
                 self.accounted(app, table).await;
-                return;
+                return v;
+            }
+            if let Some(seat) = v["runItTwiceAsked"].as_array().and_then(|a| a.first()) {
+                let seat = u(seat);
+                let player = player_at(&v, seat);
+                self.gql(
+                    app,
+                    self.token(&player),
+                    "mutation($t: ID!, $s: Int!) { cashRunItTwice(input: {table: $t, seat: $s, agree: true}) { events } }",
+                    json!({"t": table, "s": seat}),
+                )
+                .await;
+                continue;
             }
             if let Some(seat) = hand["toShow"].as_u64() {
                 let player = player_at(&v, seat);
@@ -121,7 +148,9 @@ impl Room {
             let seat = u(&legal["seat"]);
             let player = player_at(&v, seat);
             let range = &legal["betOrRaise"];
-            let (action, amount) = if !raised && range["raise"] == true {
+            let (action, amount) = if all_in {
+                ("ALL_IN", Value::Null)
+            } else if !raised && range["raise"] == true {
                 raised = true;
                 ("RAISE_TO", range["min"].clone())
             } else if legal["canCheck"] == true {
@@ -194,13 +223,16 @@ async fn two_hours(backend: Backend) {
     both["house"] = json!("ORACLE");
     both["rake"] = json!({"basisPoints": 500, "cap": 6});
     both["sessionFee"] = json!({"amount": 5, "periodMinutes": 30});
-    let refused = app.graphql(Some(&room.host), open, json!({"i": both})).await;
+    let refused = app
+        .graphql(Some(&room.host), open, json!({"i": both}))
+        .await;
     assert_eq!(code(&refused), "BAD_INPUT", "{refused:#}");
     let mut fee = common.clone();
     fee["id"] = json!("hippodrome-1");
     fee["name"] = json!("Hippodrome 1/2");
     fee["house"] = json!("HIPPODROME");
     fee["sessionFee"] = json!({"amount": 5, "periodMinutes": 30});
+    fee["runItTwiceFrom"] = json!(60);
     room.gql(&app, &room.host, open, json!({"i": fee})).await;
 
     for (seat, p) in (0u64..).zip(["ann", "bob", "cat", "dan"]) {
@@ -213,6 +245,7 @@ async fn two_hours(backend: Backend) {
     let charge = "mutation { chargeSessionFee(input: {table: \"hippodrome-1\"}) { events } }";
     let mut fees_charged = 0;
     let mut bob_took = 0;
+    let mut ran_twice = false;
     // Two hours, a hand at each table every two minutes.
     for step in 0..60 {
         let minute = step * 2;
@@ -222,7 +255,10 @@ async fn two_hours(backend: Backend) {
             fees_charged += 1;
             assert_eq!(minute % 30, 0, "a fee charged at minute {minute}");
         } else {
-            assert_eq!(body["errors"][0]["extensions"]["rule"], "FEE_NOT_DUE", "{body:#}");
+            assert_eq!(
+                body["errors"][0]["extensions"]["rule"], "FEE_NOT_DUE",
+                "{body:#}"
+            );
         }
         match minute {
             // Bob leaves the Oracle table; Hal queues for it.
@@ -302,11 +338,29 @@ async fn two_hours(backend: Backend) {
                     *room.bought.entry(table).or_default() += 200 - chips;
                 }
             }
-            room.play_hand(&app, table).await;
+            // Once, at the Hippodrome table, everyone all-in: asked to run it twice, all
+            // agree, and the board runs twice.
+            let all_in = table == "hippodrome-1" && minute == 100;
+            let last = room.play_hand(&app, table, all_in).await;
+            if all_in {
+                assert_eq!(last["runs"], 2, "{last:#}");
+                assert_eq!(
+                    last["firstRunBoard"].as_array().map(Vec::len),
+                    Some(5),
+                    "{last:#}"
+                );
+                assert_eq!(
+                    last["table"]["board"].as_array().map(Vec::len),
+                    Some(5),
+                    "{last:#}"
+                );
+                ran_twice = true;
+            }
         }
         clock.advance(2 * MINUTE);
     }
     assert_eq!(fees_charged, 4, "a fee at 23:00, 23:30, 00:00 and 00:30");
+    assert!(ran_twice);
     assert!(bob_took > 0);
     assert!(room.hands >= 100, "{} hands", room.hands);
 
@@ -369,7 +423,10 @@ async fn two_hours(backend: Backend) {
             } else {
                 u64::try_from(START / 1000).unwrap() / 86_400 + 1
             };
-            ((r["table"].as_str().unwrap().to_owned(), n), u(&r["amount"]))
+            (
+                (r["table"].as_str().unwrap().to_owned(), n),
+                u(&r["amount"]),
+            )
         })
         .collect();
     assert_eq!(queried, logged);
@@ -387,8 +444,16 @@ async fn two_hours(backend: Backend) {
         )
         .await;
         let taken = u(&before["takings"]);
-        let behind: u64 = before["seats"].as_array().unwrap().iter().map(|s| u(&s["chips"])).sum();
-        assert_eq!(behind + room.cashed.get(table).copied().unwrap_or(0) + taken, room.bought[table]);
+        let behind: u64 = before["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| u(&s["chips"]))
+            .sum();
+        assert_eq!(
+            behind + room.cashed.get(table).copied().unwrap_or(0) + taken,
+            room.bought[table]
+        );
     }
     app.stop().await;
 }

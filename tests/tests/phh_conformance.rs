@@ -178,19 +178,21 @@ fn write_cash_hands(events: &[CashEvent], dir: &Path, first: usize) -> (usize, V
 }
 
 /// 2,000 hands of two cash tables, an Oracle table raking 5% of each pot up to 6 chips (no
-/// flop, no drop) and a Hippodrome table charging a session fee, with straddles, missed
-/// blinds, players coming and going: PokerKit, in its cash-game mode with the table's rake
-/// as its rake function (`tools/pokerkit_cash.py`), replays every one to the same stacks,
-/// repairing none; only a pot the cardrooms split one odd chip each and PokerKit all to
-/// the first winner differs, by its odd chips.
+/// flop, no drop) and a Hippodrome table charging a session fee and running the board twice
+/// from a pot of 40 when all agree, with straddles, missed blinds, players coming and going:
+/// PokerKit, in its cash-game mode with the table's rake as its rake function and each
+/// player choosing the runout count the file records (`tools/pokerkit_cash.py`), replays
+/// every one to the same stacks, repairing none; only a pot the cardrooms split one odd
+/// chip each and PokerKit all to the first winner differs, by its odd chips.
 #[test]
-fn pokerkit_agrees_on_2000_cash_hands_with_straddles_missed_blinds_and_rake() {
+fn pokerkit_agrees_on_2000_cash_hands_with_straddles_missed_blinds_rake_and_run_twice() {
     let dir = std::env::temp_dir().join(format!("league-cash-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let mut written = 0;
     let mut odd = Vec::new();
     let mut raked = 0;
+    let mut twice = 0;
     for (seed, preset) in [(1, Preset::Oracle), (2, Preset::Hippodrome)] {
         let config = TableConfig {
             venue: VenueId::new("cardroom"),
@@ -214,6 +216,7 @@ fn pokerkit_agrees_on_2000_cash_hands_with_straddles_missed_blinds_and_rake() {
                     period_minutes: 30,
                 }
             },
+            run_twice: (preset == Preset::Hippodrome).then_some(Chips::new(40)),
         };
         let mut session = cash::sim::Session::open(seed, config, 0).unwrap();
         raked += session
@@ -228,6 +231,18 @@ fn pokerkit_agrees_on_2000_cash_hands_with_straddles_missed_blinds_and_rake() {
                 )
             })
             .count();
+        twice += session
+            .events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    CashEvent::HandEvent {
+                        event: league_engine::hand::Event::BoardRunAgain { .. }
+                    }
+                )
+            })
+            .count();
         assert_eq!(session.play(1_000, 90).unwrap(), 1_000);
         let (n, mut split) = write_cash_hands(&session.events, &dir, written);
         written += n;
@@ -235,6 +250,7 @@ fn pokerkit_agrees_on_2000_cash_hands_with_straddles_missed_blinds_and_rake() {
     }
     assert_eq!(written, 2_000);
     assert!(raked > 300, "{raked} raked pots");
+    assert!(twice > 30, "{twice} hands run twice");
     let report = dir.join("pokerkit.json");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/pokerkit_cash.py");
     let output = Command::new("python3")

@@ -766,7 +766,9 @@ async fn a_venues_cash_games_on_the_bar_tv_in_a_real_browser() {
         "a seat taken and the waiting list",
     )
     .await;
-    browser.screenshot(&shots().join("cash-1920x1080.png")).await;
+    browser
+        .screenshot(&shots().join("cash-1920x1080.png"))
+        .await;
     fits(&browser, "#cash-tables [data-table]", "1920x1080").await;
 
     // Bob cashes out; the big table closes and leaves the screen at the next listing.

@@ -131,7 +131,9 @@ impl Clock {
     /// A clock standing at `start` (milliseconds since the Unix epoch) until advanced.
     pub fn manual(start: Millis) -> Clock {
         Clock {
-            manual: Some(std::sync::Arc::new(std::sync::atomic::AtomicI64::new(start))),
+            manual: Some(std::sync::Arc::new(std::sync::atomic::AtomicI64::new(
+                start,
+            ))),
         }
     }
 

@@ -89,10 +89,10 @@ pub async fn replay_cash(store: &Store, id: &str) -> Result<Option<String>, AppE
         let logged = Logged::from(event);
         let decoded: CashEvent = decode_event(&logged)?;
         let player = |seat: &u8| {
-            t.state
-                .seats
-                .get(seat)
-                .map_or_else(|| format!("seat {}", u32::from(*seat) + 1), |s| s.player.to_string())
+            t.state.seats.get(seat).map_or_else(
+                || format!("seat {}", u32::from(*seat) + 1),
+                |s| s.player.to_string(),
+            )
         };
         let line = match &decoded {
             CashEvent::TableOpened { config: c, .. } => {
@@ -107,7 +107,11 @@ pub async fn replay_cash(store: &Store, id: &str) -> Result<Option<String>, AppE
                         r.basis_points / 100,
                         r.basis_points % 100,
                         r.cap,
-                        if r.no_flop_no_drop { ", no flop no drop" } else { "" }
+                        if r.no_flop_no_drop {
+                            ", no flop no drop"
+                        } else {
+                            ""
+                        }
                     ),
                 };
                 format!(
@@ -135,7 +139,11 @@ pub async fn replay_cash(store: &Store, id: &str) -> Result<Option<String>, AppE
             } => format!(
                 "{player} sits down at seat {} with {buy_in}{}{}",
                 u32::from(*seat) + 1,
-                if *entry == Entry::Transfer { " (moved from another game)" } else { "" },
+                if *entry == Entry::Transfer {
+                    " (moved from another game)"
+                } else {
+                    ""
+                },
                 if *posts_big_blind {
                     ", posting a big blind"
                 } else if *waits_for_big_blind {
@@ -149,16 +157,28 @@ pub async fn replay_cash(store: &Store, id: &str) -> Result<Option<String>, AppE
             CashEvent::PlayerReturned { seat, posts, .. } => format!(
                 "{} comes back, {}",
                 player(seat),
-                if *posts { "posting what is owed" } else { "waiting for the big blind" }
+                if *posts {
+                    "posting what is owed"
+                } else {
+                    "waiting for the big blind"
+                }
             ),
-            CashEvent::BlindMissed { seat, blind } => format!("{} misses the {blind:?}", player(seat)),
+            CashEvent::BlindMissed { seat, blind } => {
+                format!("{} misses the {blind:?}", player(seat))
+            }
             CashEvent::PlayerCashedOut { player, amount, .. } => {
                 format!("{player} cashes out {amount}")
             }
-            CashEvent::SeatReserved { seat, player, until } => format!(
+            CashEvent::SeatReserved {
+                seat,
+                player,
+                until,
+            } => format!(
                 "seat {} held for {player} until {} UTC",
                 u32::from(*seat) + 1,
-                utc(i64::try_from(*until).unwrap_or(i64::MAX).saturating_mul(1000))
+                utc(i64::try_from(*until)
+                    .unwrap_or(i64::MAX)
+                    .saturating_mul(1000))
             ),
             CashEvent::ReservationCancelled { seat } => {
                 format!("seat {} no longer held", u32::from(*seat) + 1)
@@ -174,8 +194,16 @@ pub async fn replay_cash(store: &Store, id: &str) -> Result<Option<String>, AppE
                 };
                 format!(
                     "Session fee: paid by {}{}",
-                    if paid.is_empty() { "nobody".to_owned() } else { list(paid) },
-                    if owed.is_empty() { String::new() } else { format!("; owed by {}", list(owed)) }
+                    if paid.is_empty() {
+                        "nobody".to_owned()
+                    } else {
+                        list(paid)
+                    },
+                    if owed.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; owed by {}", list(owed))
+                    }
                 )
             }
             CashEvent::SessionFeePaid { seat, amount, .. } => {
@@ -207,7 +235,11 @@ pub async fn replay_cash(store: &Store, id: &str) -> Result<Option<String>, AppE
         t.state.bought_in,
         t.state.cashed,
         t.state.takings,
-        if t.state.closed { "" } else { "; the table is still open" }
+        if t.state.closed {
+            ""
+        } else {
+            "; the table is still open"
+        }
     );
     Ok(Some(out))
 }

@@ -382,6 +382,7 @@ async fn play_cash(
                 no_flop_no_drop: true,
             })
         },
+        run_twice: (preset == Preset::Hippodrome).then_some(Chips::new(100)),
     };
     // The evening of the week's day, in seconds.
     let start = u64::from(week) * 7 * 86_400 + 18 * 3_600;

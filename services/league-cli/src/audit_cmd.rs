@@ -52,7 +52,11 @@ pub struct ReplayArgs {
     #[command(flatten)]
     db: DatabaseArgs,
     /// The tournament's id.
-    #[arg(long, required_unless_present = "cash_table", conflicts_with = "cash_table")]
+    #[arg(
+        long,
+        required_unless_present = "cash_table",
+        conflicts_with = "cash_table"
+    )]
     tournament: Option<String>,
     /// A cash table's id, instead of a tournament.
     #[arg(long)]

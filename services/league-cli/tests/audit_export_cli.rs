@@ -1,7 +1,7 @@
 //! `league audit export` as an auditor runs it on a simulated season: the PHH files replay
-//! in PokerKit (`../shared/tools/phh_check.py`), the PokerStars text reads back through
-//! PokerKit's own PokerStars parser to the same stacks (`tools/pokerstars_check.py`), and
-//! the summary adds up. Needs `python3` with PokerKit (`pip install pokerkit`).
+//! in PokerKit, a raked cash hand with its rake (`tools/pokerkit_cash.py`), the PokerStars
+//! text reads back through PokerKit's own PokerStars parser to the same stacks
+//! (`tools/pokerstars_check.py`), and the summary adds up. Needs `python3` with PokerKit (`pip install pokerkit`).
 
 #![allow(
     clippy::unwrap_used,
@@ -88,8 +88,10 @@ fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
         text(&out)
     );
     let report = dir.join("pokerkit.json");
+    // PokerKit with each raked hand's rake as its rake function (`tools/pokerkit_cash.py`;
+    // the unraked hands replay as `../shared/tools/phh_check.py` replays them).
     let checked = Command::new("python3")
-        .arg(root().join("../shared/tools/phh_check.py"))
+        .arg(root().join("tools/pokerkit_cash.py"))
         .arg(&phh)
         .arg("--quiet")
         .arg("--json")
@@ -347,10 +349,17 @@ fn a_replay_reads_the_night_in_order_with_every_hand_and_the_places() {
     let cash = String::from_utf8(out.stdout).unwrap();
     let first = cash.lines().next().unwrap();
     assert!(
-        first.contains("Opened: ") && first.contains("oracle rules") && first.contains("a rake of 5.00% of each pot, at most 6, no flop no drop"),
+        first.contains("Opened: ")
+            && first.contains("oracle rules")
+            && first.contains("a rake of 5.00% of each pot, at most 6, no flop no drop"),
         "{first}"
     );
-    for line in ["] cash-", " sits down at seat ", " cashes out ", "] Closed: every player cashed out"] {
+    for line in [
+        "] cash-",
+        " sits down at seat ",
+        " cashes out ",
+        "] Closed: every player cashed out",
+    ] {
         assert!(cash.contains(line), "{line:?} in the cash table's replay");
     }
     let hands = cash.matches("\nPokerStars Hand #").count();

@@ -99,6 +99,13 @@ pub fn write(events: &[Event], header: &Header<'_>) -> Result<String, String> {
     let mut hole_cards_shown = false;
     let mut collected: BTreeMap<Seat, u64> = BTreeMap::new();
     let mut rake = 0u64;
+    // A board run twice: the runs' street names, the cards both share, the first run's.
+    let twice = events
+        .iter()
+        .any(|e| matches!(e, Event::BoardRunAgain { .. }));
+    let mut run = "";
+    let mut shared = 0;
+    let mut first_board: Vec<Card> = Vec::new();
     let all_in = |all_in: bool| if all_in { " and is all-in" } else { "" };
     for event in events {
         match event {
@@ -189,6 +196,15 @@ pub fn write(events: &[Event], header: &Header<'_>) -> Result<String, String> {
                 pot = pot.saturating_sub(*amount);
                 let _ = writeln!(out, "Uncalled bet ({amount}) returned to {}", name(*seat)?);
             }
+            Event::RunTwiceChosen { .. } if twice => {
+                run = "FIRST ";
+                shared = board.len();
+            }
+            Event::BoardRunAgain { first } => {
+                run = "SECOND ";
+                first_board.clone_from(first);
+                board.truncate(shared);
+            }
             Event::BoardDealt { street, cards } => {
                 round.clear();
                 let before = board.clone();
@@ -201,11 +217,11 @@ pub fn write(events: &[Event], header: &Header<'_>) -> Result<String, String> {
                 };
                 street_name = named;
                 if before.is_empty() {
-                    let _ = writeln!(out, "*** {title} *** [{}]", cards_text(cards));
+                    let _ = writeln!(out, "*** {run}{title} *** [{}]", cards_text(cards));
                 } else {
                     let _ = writeln!(
                         out,
-                        "*** {title} *** [{}] [{}]",
+                        "*** {run}{title} *** [{}] [{}]",
                         cards_text(&before),
                         cards_text(cards)
                     );
@@ -255,7 +271,11 @@ pub fn write(events: &[Event], header: &Header<'_>) -> Result<String, String> {
     }
     out.push_str("*** SUMMARY ***\n");
     let _ = writeln!(out, "Total pot {pot} | Rake {rake}");
-    if !board.is_empty() {
+    if twice {
+        out.push_str("Hand was run twice\n");
+        let _ = writeln!(out, "FIRST Board [{}]", cards_text(&first_board));
+        let _ = writeln!(out, "SECOND Board [{}]", cards_text(&board));
+    } else if !board.is_empty() {
         let _ = writeln!(out, "Board [{}]", cards_text(&board));
     }
     for seat in &setup.seats {

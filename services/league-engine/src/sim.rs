@@ -100,6 +100,11 @@ impl Simulator {
 
     /// The next command a random player would send, or `None` once the hand is over.
     pub fn next_command(&mut self, state: &HandState) -> Option<Command> {
+        // Asked to run the board twice: most players agree.
+        if let Some(&seat) = state.run_twice_pending().first() {
+            let agree = !self.chance(25);
+            return Some(Command::RunTwice { seat, agree });
+        }
         if let Some(legal) = state.legal_actions() {
             let seat = legal.seat;
             let roll = self.below(100);

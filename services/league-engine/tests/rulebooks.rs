@@ -1026,6 +1026,7 @@ fn straddled(rules: HouseRules, blinds: [u64; 3], straddler: u64) -> Table {
         dealing: Dealing::Recorded,
         rules,
         rake: None,
+        run_twice: None,
     })
 }
 
@@ -1071,6 +1072,7 @@ fn hippodrome_a_raise_over_the_button_straddle_is_to_twice_it() {
         dealing: Dealing::Recorded,
         rules: HouseRules::hippodrome(),
         rake: None,
+        run_twice: None,
     });
     assert_eq!(t.to_act(), Some(A));
     assert_eq!(t.state.legal_actions().unwrap().call, Some(300));

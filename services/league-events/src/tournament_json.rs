@@ -299,6 +299,7 @@ fn event_data(c: &mut Cursor<'_>, name: &[u8]) -> Option<Event> {
             } else {
                 0
             };
+            // A tournament's board runs once: a pot naming a run is left to serde.
             Event::PotAwarded {
                 pot,
                 amount,
@@ -306,6 +307,7 @@ fn event_data(c: &mut Cursor<'_>, name: &[u8]) -> Option<Event> {
                 shares,
                 value,
                 rake,
+                run: 0,
             }
         }
         b"BlindPosted" => {
@@ -430,6 +432,7 @@ fn setup(c: &mut Cursor<'_>) -> Option<HandSetup> {
         dealing,
         rules,
         rake: None,
+        run_twice: None,
     })
 }
 
@@ -717,13 +720,16 @@ mod tests {
                 prop::option::of(1u16..=7462),
                 prop_oneof![Just(0u64), chips()],
             )
-                .prop_map(|(pot, amount, eligible, shares, value, rake)| Event::PotAwarded {
-                    pot,
-                    amount,
-                    eligible,
-                    shares,
-                    value: value.map(|v| HandValue::new(v).unwrap()),
-                    rake,
+                .prop_map(|(pot, amount, eligible, shares, value, rake)| {
+                    Event::PotAwarded {
+                        pot,
+                        amount,
+                        eligible,
+                        shares,
+                        value: value.map(|v| HandValue::new(v).unwrap()),
+                        rake,
+                        run: 0,
+                    }
                 }),
             (seat(), 0..3u8, chips(), bools()).prop_map(|(seat, k, amount, all_in)| {
                 Event::BlindPosted {
@@ -804,6 +810,7 @@ mod tests {
                 dealing,
                 rules,
                 rake: None,
+                run_twice: None,
             },
         )
     }
@@ -1115,6 +1122,7 @@ mod tests {
                 }],
                 value: HandValue::new(2146),
                 rake: 0,
+                run: 0,
             },
             Event::BlindPosted {
                 seat: 7,
@@ -1174,6 +1182,7 @@ mod tests {
                     },
                     rules: Preset::Wsop.rules(),
                     rake: None,
+                    run_twice: None,
                 }),
             },
         ];

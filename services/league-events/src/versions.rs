@@ -79,7 +79,8 @@ pub const CATALOGUE: &[EventType] = &[
     // Version 2 (release 0.4.0) adds the house rules' `straddle_raise` and `short_all_in_bet`.
     // Version 3 (release 0.8.0) adds three out-of-turn rules (`OracleRule8`,
     // `HeldUnlessActionChanges`, `WphRules31And40`).
-    // Version 4 (release 0.11.0) adds a cash table's `rake` to the setup and to each pot.
+    // Version 4 (release 0.11.0) adds a cash table's `rake` and `run_twice` to the setup,
+    // `rake` and `run` to each pot, and the events of running the board twice.
     tournament("HandEvent", 4),
     tournament("PlayerBusted", 1),
     tournament("RebuyAnnounced", 1),
@@ -131,7 +132,7 @@ pub const CATALOGUE: &[EventType] = &[
     // Version 2 (release 0.2.0) adds `reason`.
     league("TournamentAmended", 2),
     // Cash tables (release 0.10.0).
-    // Version 2 (release 0.11.0) adds the house's take `Rake`.
+    // Version 2 (release 0.11.0) adds the house's take `Rake` and `run_twice`.
     cash("TableOpened", 2),
     cash("TableClosed", 1),
     cash("PlayerSeated", 1),
@@ -175,6 +176,8 @@ pub const HAND_EVENTS: &[&str] = &[
     "ActedOutOfTurn",
     "OutOfTurnRuled",
     "HandVoided",
+    "RunTwiceChosen",
+    "BoardRunAgain",
 ];
 
 /// A pure function from one version of a type's JSON to the next.
@@ -294,27 +297,43 @@ fn hand_started_v1_to_v2(mut value: Value) -> Result<Value, String> {
 }
 
 /// `HandEvent` version 3 (releases 0.8.0 to 0.10.0) of a tournament and version 1 (release
-/// 0.10.0) of a cash table: no hand was raked, and version 4 (2 of a cash table) adds only
-/// the `rake` a table takes, absent when none is taken. An old hand reads as written.
+/// 0.10.0) of a cash table: no hand was raked or run twice. Version 4 (2 of a cash table)
+/// adds only what a table's rake and running the board twice write, each absent when
+/// unused, so an old hand reads as written.
 fn hand_event_without_rake(value: Value) -> Result<Value, String> {
     let event = value
         .pointer("/data/event")
         .ok_or("a HandEvent holds data.event")?;
-    let raked = event.pointer("/data/setup/rake").is_some() || event.pointer("/data/rake").is_some();
-    if raked {
-        return Err("a hand before release 0.11.0 has no rake".into());
+    let newer = [
+        "/data/setup/rake",
+        "/data/setup/run_twice",
+        "/data/rake",
+        "/data/run",
+    ]
+    .iter()
+    .any(|field| event.pointer(field).is_some())
+        || matches!(
+            event.get("type").and_then(Value::as_str),
+            Some("RunTwiceChosen" | "BoardRunAgain")
+        );
+    if newer {
+        return Err("a hand before release 0.11.0 has no rake and runs its board once".into());
     }
     Ok(value)
 }
 
-/// `TableOpened` version 1 (release 0.10.0): the house's take was none or a session fee;
-/// version 2 adds a rake. A table of version 1 reads as it was opened.
+/// `TableOpened` version 1 (release 0.10.0): the house's take was none or a session fee,
+/// and no board ran twice; version 2 adds a rake and `run_twice`. A table of version 1
+/// reads as it was opened.
 fn cash_table_without_rake(value: Value) -> Result<Value, String> {
-    let take = value
-        .pointer("/data/config/take")
+    let config = value
+        .pointer("/data/config")
+        .ok_or("a TableOpened event holds data.config")?;
+    let take = config
+        .get("take")
         .ok_or("a TableOpened event holds data.config.take")?;
-    if take.get("Rake").is_some() {
-        return Err("version 1 has no rake".into());
+    if take.get("Rake").is_some() || config.get("run_twice").is_some() {
+        return Err("version 1 has no rake and no run_twice".into());
     }
     Ok(value)
 }
@@ -662,7 +681,11 @@ mod tests {
         assert!(matches!(
             old,
             CashEvent::HandEvent {
-                event: league_engine::hand::Event::PotAwarded { rake: 0, amount: 284, .. }
+                event: league_engine::hand::Event::PotAwarded {
+                    rake: 0,
+                    amount: 284,
+                    ..
+                }
             }
         ));
         let raked = String::from_utf8(pot.to_vec())

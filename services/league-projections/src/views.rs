@@ -459,6 +459,12 @@ pub struct CashTableView {
     pub last_fee_at: Option<u64>,
     pub takings: Chips,
     pub hand: TableView,
+    /// Running the board twice: the seats still to answer, the runs decided (0 while
+    /// answers are awaited or none was asked), and the first run's board once the
+    /// second is dealt.
+    pub run_twice_asked: Vec<Seat>,
+    pub runs: u8,
+    pub first_run_board: Option<Vec<league_engine::card::Card>>,
 }
 
 /// The cash table `id` as `viewer` may see it.
@@ -550,6 +556,9 @@ pub fn cash_table_view(id: &str, c: &CashState, viewer: &Viewer) -> Option<CashT
                 fees_due: held.fees_due,
             })
             .collect(),
+        run_twice_asked: live.map(|h| h.run_twice_pending()).unwrap_or_default(),
+        runs: hand.map_or(0, |h| h.runs()),
+        first_run_board: hand.and_then(|h| h.first_run_board()),
         config,
         closed: c.closed,
         waiting_list: c.waiting_list.clone(),

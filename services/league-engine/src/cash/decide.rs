@@ -254,6 +254,12 @@ impl Run {
         {
             return bad("a session fee needs a positive amount and period");
         }
+        if config.run_twice.is_some() && !CashRules::of(preset).is_some_and(|r| r.run_twice) {
+            return Err(CashError::BadConfig(format!(
+                "the {} house does not run the board twice",
+                preset.name()
+            )));
+        }
         if let HouseTake::Rake(rake) = config.take
             && (rake.basis_points == 0 || rake.basis_points > 10_000 || rake.cap == 0)
         {
@@ -652,6 +658,7 @@ impl Run {
                 HouseTake::Rake(rake) => Some(rake),
                 _ => None,
             },
+            run_twice: config.run_twice.map(Chips::get),
         };
         let number = self.state.hands.checked_add(1).ok_or(CashError::Overflow)?;
         self.emit(CashEvent::HandDealt { number, at });

@@ -21,6 +21,7 @@
 //! | straddle | one live straddle, left of the big blind (Blinds 12) | a button straddle three- or four-handed (Procedures 9) |
 //! | returning | | within two hours of cashing out, buys in for at least what was taken (Procedures 7) |
 //! | rake | a share of each pot up to a cap, if the table rakes (Betting 5) | |
+//! | running it twice | | above the table's minimum pot, every player agreeing (Showdown 8) |
 //! | session fee | | on the hour and the half hour; paid on return when away; a new player pays the last one within ten minutes (Procedures 4, 4a) |
 //!
 //! The button moves one player on each hand (Oracle Blinds 2a, Hippodrome Blinds 2a); a
@@ -101,6 +102,10 @@ pub struct TableConfig {
     pub rules: HouseRules,
     pub straddle: StraddlePolicy,
     pub take: HouseTake,
+    /// The smallest pot the players may run twice (Hippodrome, Showdown 8: £500 at
+    /// £1/£2); `None`: the board runs once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_twice: Option<Chips>,
 }
 
 /// How a new player gets a hand.
@@ -133,6 +138,8 @@ pub struct CashRules {
     /// How long after a session fee a new player pays it on sitting down (Hippodrome,
     /// Procedures 4a: ten minutes).
     pub fee_grace: Seconds,
+    /// Whether the players may run the board twice (Hippodrome, Showdown 8).
+    pub run_twice: bool,
 }
 
 impl CashRules {
@@ -144,12 +151,14 @@ impl CashRules {
                 missed_blinds: MissedBlinds::PostAll,
                 return_window: None,
                 fee_grace: 0,
+                run_twice: false,
             }),
             Preset::Hippodrome => Some(CashRules {
                 new_player: NewPlayer::Wait,
                 missed_blinds: MissedBlinds::PostBigBlind,
                 return_window: Some(2 * 60 * 60),
                 fee_grace: 10 * 60,
+                run_twice: true,
             }),
             _ => None,
         }

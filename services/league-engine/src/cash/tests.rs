@@ -22,6 +22,7 @@ fn config(preset: Preset) -> TableConfig {
         rules: preset.rules(),
         straddle: CashRules::straddle(preset),
         take: HouseTake::None,
+        run_twice: None,
     }
 }
 
@@ -819,9 +820,13 @@ proptest! {
     fn random_sessions_conserve_chips(
         preset in prop_oneof![Just(Preset::Oracle), Just(Preset::Hippodrome)],
         rake in proptest::option::of((1u16..=10_000, 1u64..50, any::<bool>())),
+        run_twice in proptest::option::of(0u64..400),
         steps in proptest::collection::vec(step(), 1..60),
     ) {
         let mut config = TableConfig { seats: 6, ..with_fee(preset) };
+        if preset == Preset::Hippodrome {
+            config.run_twice = run_twice.map(Chips::new);
+        }
         if let Some((basis_points, cap, no_flop_no_drop)) = rake {
             config.take = HouseTake::Rake(hand::Rake { basis_points, cap, no_flop_no_drop });
         }
@@ -855,19 +860,27 @@ proptest! {
             }
         }
         prop_assert_eq!(replay(&table.events), table.state.clone());
+        // Each pot's rake (with the first run's part), and the whole pot.
+        let mut pots: Vec<(u64, u64)> = Vec::new();
         let taken: u64 = table.events.iter().map(|e| match e {
             CashEvent::SessionFeeCharged { paid, .. } => paid.iter().map(|f| f.amount.get()).sum(),
             CashEvent::SessionFeePaid { amount, .. } => amount.get(),
-            CashEvent::HandEvent { event: Event::PotAwarded { rake, amount, .. } } => {
-                if let Some((basis_points, cap, _)) = rake_of(&table.state) {
-                    assert!(*rake <= cap && u128::from(*rake) * 10_000 <= u128::from(*amount) * u128::from(basis_points));
-                } else {
-                    assert_eq!(*rake, 0);
+            CashEvent::HandEvent { event: Event::PotAwarded { rake, amount, run, .. } } => {
+                match (run, pots.last_mut()) {
+                    (1, Some(last)) => last.1 += amount,
+                    _ => pots.push((*rake, *amount)),
                 }
                 *rake
             }
             _ => 0,
         }).sum();
+        for (rake, amount) in pots {
+            if let Some((basis_points, cap, _)) = rake_of(&table.state) {
+                prop_assert!(rake <= cap && u128::from(rake) * 10_000 <= u128::from(amount) * u128::from(basis_points));
+            } else {
+                prop_assert_eq!(rake, 0);
+            }
+        }
         prop_assert_eq!(table.state.takings, Chips::new(taken));
         table.ok(CashCommand::Close { at: 1 << 40 });
         prop_assert_eq!(table.state.cashed, table.state.bought_in.checked_sub(table.state.takings).unwrap());
@@ -893,6 +906,7 @@ fn long_sessions_reach_every_rule_and_conserve_chips() {
                     no_flop_no_drop: true,
                 })
             },
+            run_twice: (preset == Preset::Hippodrome).then_some(Chips::new(40)),
             ..config(preset)
         };
         let mut session = sim::Session::open(seed, config, 0).unwrap();
@@ -955,6 +969,26 @@ fn long_sessions_reach_every_rule_and_conserve_chips() {
             assert!(raked > 200, "raked pots: {raked}");
         } else {
             assert!(fees > 50, "fees: {fees}");
+            let twice = count(&|e| {
+                matches!(
+                    e,
+                    CashEvent::HandEvent {
+                        event: Event::BoardRunAgain { .. }
+                    }
+                )
+            });
+            let asked = count(&|e| {
+                matches!(
+                    e,
+                    CashEvent::HandEvent {
+                        event: Event::RunTwiceChosen { .. }
+                    }
+                )
+            });
+            assert!(
+                twice > 10 && asked > 2 * twice,
+                "run twice: {twice} of {asked} answers"
+            );
         }
         assert!(checked > 10_000);
     }
@@ -1126,4 +1160,178 @@ fn a_rake_is_a_share_of_the_pot_with_a_cap() {
             "{basis_points} {cap}"
         );
     }
+}
+
+impl Table {
+    /// A hand from a physical deck: every player all-in at their turn, each asked to run it
+    /// twice answering `agree(seat)`, the board cards dealt from `boards` in order (the
+    /// second run's after the first's), and each hand shown with `holes`.
+    fn all_in_twice(&mut self, holes: &[(Seat, &str)], boards: &str, agree: impl Fn(Seat) -> bool) {
+        self.ok(CashCommand::StartHand {
+            at: 0,
+            seed: None,
+            straddle: None,
+        });
+        let boards = cards(boards);
+        let mut next = 0;
+        while self.state.in_hand() {
+            let hand = self.state.hand.expect("a hand");
+            let command = if let Some(legal) = hand.legal_actions() {
+                Command::Act {
+                    seat: legal.seat,
+                    action: if legal.call.is_some() || legal.bet_or_raise.is_some() {
+                        Action::AllIn
+                    } else {
+                        Action::Check
+                    },
+                }
+            } else if let Some(&seat) = hand.run_twice_pending().first() {
+                Command::RunTwice {
+                    seat,
+                    agree: agree(seat),
+                }
+            } else if let Some(seat) = hand.to_show() {
+                let (_, text) = holes.iter().find(|(s, _)| *s == seat).expect("cards");
+                Command::Show {
+                    seat,
+                    cards: Some(hole(text)),
+                }
+            } else if let Some(street) = hand.awaiting_board() {
+                let count = if street == hand::Street::Flop { 3 } else { 1 };
+                next += count;
+                Command::DealBoard {
+                    cards: boards[next - count..next].to_vec(),
+                }
+            } else {
+                panic!("the hand is stuck: {hand:?}");
+            };
+            self.ok(CashCommand::Hand(command));
+        }
+    }
+
+    fn awarded_by_run(&self) -> Vec<(u8, Seat, u64)> {
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                CashEvent::HandEvent {
+                    event: Event::PotAwarded { run, shares, .. },
+                } => Some(
+                    shares
+                        .iter()
+                        .map(|s| (*run, s.seat, s.amount))
+                        .collect::<Vec<_>>(),
+                ),
+                _ => None,
+            })
+            .flatten()
+            .collect()
+    }
+}
+
+fn running_twice(min_pot: u64) -> TableConfig {
+    TableConfig {
+        run_twice: Some(Chips::new(min_pot)),
+        ..config(Preset::Hippodrome)
+    }
+}
+
+/// Hippodrome, Showdown 8: "Running it twice ... MINIMUM £500 IN THE POT ... All players
+/// involved in a pot should agree to run it twice to make the pot eligible." Three players
+/// all-in before the flop for 300, above the table's minimum of 100, all agree: the board
+/// is dealt twice, each run wins half the pot (150): the kings make a set on the first
+/// board, the aces hold on the second.
+#[test]
+fn hippodrome_runs_it_twice_when_every_player_agrees() {
+    let mut table = Table::open(running_twice(100));
+    for seat in 0..3 {
+        table.sit(seat, 100, false);
+    }
+    table.all_in_twice(
+        &[(0, "AsAh"), (1, "KsKh"), (2, "7c2d")],
+        "Kd9s4h2c3dQc8s5h6dJc",
+        |_| true,
+    );
+    let hand = table.state.hand.expect("a hand");
+    assert_eq!(hand.runs(), 2);
+    assert_eq!(hand.first_run_board(), Some(cards("Kd9s4h2c3d")));
+    assert_eq!(hand.board().collect::<Vec<_>>(), cards("Qc8s5h6dJc"));
+    let first: Vec<Event> = table
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            CashEvent::HandEvent {
+                event: event @ Event::BoardRunAgain { .. },
+            } => Some(event.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        first,
+        vec![Event::BoardRunAgain {
+            first: cards("Kd9s4h2c3d")
+        }]
+    );
+    let mut awarded = table.awarded_by_run();
+    awarded.sort();
+    assert_eq!(awarded, vec![(0, 1, 150), (1, 0, 150)]);
+    assert_eq!(table.state.seats[&0].stack, Chips::new(150));
+    assert_eq!(table.state.seats[&1].stack, Chips::new(150));
+}
+
+/// One player who does not agree, and the board runs once: the aces win it all. A pot
+/// below the table's minimum is not run twice, and nobody is asked.
+#[test]
+fn the_board_runs_once_unless_everyone_agrees_on_a_pot_at_the_minimum() {
+    let mut table = Table::open(running_twice(100));
+    for seat in 0..3 {
+        table.sit(seat, 100, false);
+    }
+    table.all_in_twice(
+        &[(0, "AsAh"), (1, "KsKh"), (2, "7c2d")],
+        "Qc8s5h6dJc",
+        |seat| seat != 2,
+    );
+    assert_eq!(table.state.hand.expect("a hand").runs(), 1);
+    assert_eq!(table.awarded_by_run(), vec![(0, 0, 300)]);
+
+    let mut table = Table::open(running_twice(301));
+    for seat in 0..3 {
+        table.sit(seat, 100, false);
+    }
+    table.all_in_twice(
+        &[(0, "AsAh"), (1, "KsKh"), (2, "7c2d")],
+        "Qc8s5h6dJc",
+        |_| panic!("nobody is asked below the minimum"),
+    );
+    assert_eq!(table.awarded_by_run(), vec![(0, 0, 300)]);
+    // Answering while nobody is asked is refused.
+    let mut table = Table::open(running_twice(100));
+    for seat in 0..3 {
+        table.sit(seat, 100, false);
+    }
+    table.deal(None).unwrap();
+    let seat = table
+        .state
+        .hand
+        .expect("a hand")
+        .to_act()
+        .expect("a player to act");
+    let error = table.refused(CashCommand::Hand(Command::RunTwice { seat, agree: true }));
+    assert_eq!(error, CashError::Rule(hand::RuleError::RunTwiceNotOffered));
+}
+
+/// Only the Hippodrome's book offers to run it twice: an Oracle table that would is refused.
+#[test]
+fn only_the_hippodrome_runs_it_twice() {
+    let result = decide(
+        &CashState::new(),
+        &CashCommand::Open {
+            config: TableConfig {
+                run_twice: Some(Chips::new(100)),
+                ..config(Preset::Oracle)
+            },
+            at: 0,
+        },
+    );
+    assert_eq!(result.map(|_| ()).map_err(|e| e.code()), Err("BAD_TABLE"));
 }

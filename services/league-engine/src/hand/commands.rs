@@ -59,4 +59,6 @@ pub enum Command {
     /// A player acted before their turn (one such declaration may wait at a time). It is
     /// ruled on by the house's out-of-turn rule when the turn comes.
     OutOfTurn { seat: Seat, action: Action },
+    /// A player's answer when the table offers to run the rest of the board twice.
+    RunTwice { seat: Seat, agree: bool },
 }

@@ -26,7 +26,9 @@ impl Run<'_> {
             return Err(RuleError::SeededDealing);
         }
         let next = match (s.phase, s.street.next()) {
-            (Phase::RoundComplete, Some(next)) if s.live_count() > 1 => next,
+            (Phase::RoundComplete, Some(next)) if s.live_count() > 1 && !s.offers_run_twice() => {
+                next
+            }
             _ => return Err(RuleError::NotWaitingForBoard),
         };
         if cards.len() != next.cards() {
@@ -57,7 +59,8 @@ impl HandState {
             if cards[..i].contains(card) {
                 return Err(RuleError::DuplicateCard { card: *card });
             }
-            if self.board().any(|c| c == *card) {
+            let first_run = self.first_board.iter().flatten().flatten();
+            if self.board().chain(first_run.copied()).any(|c| c == *card) {
                 return Err(RuleError::OnTheBoard { card: *card });
             }
         }

@@ -76,6 +76,10 @@ pub enum RuleError {
     OutOfTurnPending,
     #[error("too late for a misdeal: the cut-off ({cutoff}) has passed")]
     MisdealPastCutoff { cutoff: MisdealCutoff },
+    #[error("running the board twice is not offered now")]
+    RunTwiceNotOffered,
+    #[error("seat {seat} has already answered")]
+    AlreadyChosen { seat: Seat },
 }
 
 /// Where a card given by the caller was to go, for a refusal worded from the caller's view.

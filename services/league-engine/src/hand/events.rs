@@ -131,6 +131,23 @@ pub enum Event {
         value: Option<HandValue>,
         #[serde(default, skip_serializing_if = "is_zero")]
         rake: u64,
+        /// The run whose board decided this part of the pot when the board was run twice
+        /// (0, the first, or 1); each pot is then awarded once per run, the rake with the
+        /// first run's part.
+        #[serde(default, skip_serializing_if = "is_first")]
+        run: u8,
+    },
+    /// A player's answer when the table offers to run the rest of the board twice: once
+    /// the betting is over with every hand face up and the pot at least the table's
+    /// minimum. The board runs twice when every player in the hand agrees.
+    RunTwiceChosen {
+        seat: Seat,
+        agree: bool,
+    },
+    /// The first run's board (`first`) is complete: the board is dealt again from where
+    /// the betting ended, for the second run.
+    BoardRunAgain {
+        first: Vec<Card>,
     },
     HandEnded {
         stacks: Vec<Share>,
@@ -157,4 +174,8 @@ pub enum Event {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+fn is_first(run: &u8) -> bool {
+    *run == 0
 }

@@ -119,6 +119,37 @@ impl HandState {
                 self.current_bet = 0;
                 self.begin_round();
             }
+            Event::RunTwiceChosen { seat, agree } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.run_answers |= bit(p);
+                    if *agree {
+                        self.run_agreed |= bit(p);
+                    } else {
+                        self.runs = 1;
+                    }
+                    let live = (0..self.n)
+                        .filter(|&q| self.players[usize::from(q)].status == Status::Live)
+                        .fold(0u16, |mask, q| mask | bit(q));
+                    if self.runs == 0 && live & !self.run_answers == 0 {
+                        self.runs = if live & !self.run_agreed == 0 { 2 } else { 1 };
+                        self.run_from = self.board_len;
+                    }
+                }
+            }
+            Event::BoardRunAgain { .. } => {
+                self.first_board = Some(self.board);
+                let from = usize::from(self.run_from).min(self.board.len());
+                for slot in &mut self.board[from..] {
+                    *slot = None;
+                }
+                self.board_len = self.run_from;
+                self.street = match self.run_from {
+                    0 => Street::Preflop,
+                    3 => Street::Flop,
+                    4 => Street::Turn,
+                    _ => Street::River,
+                };
+            }
             Event::ShowdownStarted { order } => {
                 for pl in &mut self.players[..usize::from(self.n)] {
                     pl.bet = 0;
@@ -222,6 +253,7 @@ impl HandState {
         }
         self.rules = Some(setup.rules);
         self.rake = setup.rake;
+        self.run_twice = setup.run_twice;
         self.big_blind = setup.big_blind;
         let straddle = setup
             .blinds

@@ -14,43 +14,74 @@ impl Run<'_> {
     pub(super) fn award(&mut self) {
         let s = &self.state;
         let rules = s.rules.unwrap_or_else(HouseRules::wsop);
-        let mut values = [None; MAX_SEATS];
-        for p in 0..s.n {
-            let pl = &s.players[usize::from(p)];
-            if pl.status == Status::Live {
-                values[usize::from(p)] = pl.hole.and_then(|h| s.value_of(h));
-            }
+        // The boards: the first run's and the second's when the board ran twice.
+        let twice = s.first_board.is_some();
+        let mut boards = vec![s.board().collect::<Vec<Card>>()];
+        if let Some(first) = s.first_board {
+            boards.insert(0, first.iter().flatten().copied().collect());
         }
+        let values: Vec<[Option<HandValue>; MAX_SEATS]> = boards
+            .iter()
+            .map(|board| {
+                let mut values = [None; MAX_SEATS];
+                for p in 0..s.n {
+                    let pl = &s.players[usize::from(p)];
+                    if pl.status == Status::Live {
+                        values[usize::from(p)] = pl
+                            .hole
+                            .and_then(|h| HandState::value_on(h, board.iter().copied()));
+                    }
+                }
+                values
+            })
+            .collect();
         let mut pots = s.pots();
-        if rules.odd_chip == OddChip::AllToFirstLeftOfButton || s.rake.is_some() {
+        if rules.odd_chip == OddChip::AllToFirstLeftOfButton || s.rake.is_some() || twice {
             // PokerKit (the PHH reference) first kills every hand that cannot win any
-            // pot, then builds the pots among the rest: neighbouring pots left with the
-            // same contenders become one, which moves odd chips (and is the pot a rake is
-            // taken from).
-            let winners = pots
-                .iter()
-                .fold(0u16, |mask, pot| mask | s.winners(pot, &values).0);
+            // pot on any board, then builds the pots among the rest: neighbouring pots
+            // left with the same contenders become one, which moves odd chips (and is the
+            // pot a rake is taken from, and that the runs split).
+            let winners = pots.iter().fold(0u16, |mask, pot| {
+                values
+                    .iter()
+                    .fold(mask, |mask, v| mask | s.winners(pot, v).0)
+            });
             pots = s.pots_among(winners);
         }
-        // Side pots are awarded before the main pot.
-        let flop = self.state.board_len > 0;
+        // Side pots are awarded before the main pot. Run twice, each pot (less its rake)
+        // is split between the runs, the odd chip to the first run (as PokerKit splits
+        // it), and each run's part goes to that run's best hand.
+        let flop = self.state.board_len > 0 || twice;
         for (index, pot) in pots.iter().enumerate().rev() {
             let rake = self.state.rake.map_or(0, |r| r.of(pot.amount, flop));
-            let rest = Pot {
-                amount: pot.amount - rake,
-                eligible: pot.eligible,
+            let rest = pot.amount - rake;
+            let parts = if twice {
+                vec![rest - rest / 2, rest / 2]
+            } else {
+                vec![rest]
             };
-            let (shares, value) = self.state.split(&rest, &values, rules.odd_chip);
-            self.emit(Event::PotAwarded {
-                pot: u8::try_from(index).unwrap_or(u8::MAX),
-                amount: pot.amount,
-                eligible: positions(pot.eligible)
-                    .map(|p| self.state.seat_of(p))
-                    .collect(),
-                shares,
-                value,
-                rake,
-            });
+            for (run, part) in parts.into_iter().enumerate() {
+                if run > 0 && part == 0 {
+                    continue;
+                }
+                let taken = if run == 0 { rake } else { 0 };
+                let piece = Pot {
+                    amount: part,
+                    eligible: pot.eligible,
+                };
+                let (shares, value) = self.state.split(&piece, &values[run], rules.odd_chip);
+                self.emit(Event::PotAwarded {
+                    pot: u8::try_from(index).unwrap_or(u8::MAX),
+                    amount: part + taken,
+                    eligible: positions(pot.eligible)
+                        .map(|p| self.state.seat_of(p))
+                        .collect(),
+                    shares,
+                    value,
+                    rake: taken,
+                    run: u8::try_from(run).unwrap_or(0),
+                });
+            }
         }
         let stacks = self
             .state

@@ -72,6 +72,10 @@ pub fn rederive(recorded: &[Event]) -> Result<(), Mismatch> {
                 cards: (!seeded).then_some(*cards),
             },
             Event::HandMucked { seat } => Command::Muck { seat: *seat },
+            Event::RunTwiceChosen { seat, agree } => Command::RunTwice {
+                seat: *seat,
+                agree: *agree,
+            },
             Event::ActedOutOfTurn { seat, action, .. } => Command::OutOfTurn {
                 seat: *seat,
                 action: *action,

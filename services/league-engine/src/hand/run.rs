@@ -36,7 +36,24 @@ impl Run<'_> {
             (_, Command::DealBoard { cards }) => self.deal_board(cards),
             (_, Command::Show { seat, cards }) => self.show(*seat, *cards),
             (_, Command::Muck { seat }) => self.muck(*seat),
+            (_, Command::RunTwice { seat, agree }) => self.run_twice(*seat, *agree),
         }
+    }
+
+    fn run_twice(&mut self, seat: Seat, agree: bool) -> Result<(), RuleError> {
+        let s = &self.state;
+        if !s.offers_run_twice() {
+            return Err(RuleError::RunTwiceNotOffered);
+        }
+        let p = s.position(seat)?;
+        if s.players[usize::from(p)].status != Status::Live {
+            return Err(RuleError::RunTwiceNotOffered);
+        }
+        if s.run_answers & bit(p) != 0 {
+            return Err(RuleError::AlreadyChosen { seat });
+        }
+        self.emit(Event::RunTwiceChosen { seat, agree });
+        Ok(())
     }
 
     pub(super) fn start(
@@ -139,6 +156,12 @@ impl Run<'_> {
                         } else {
                             return;
                         }
+                    } else if s.offers_run_twice() {
+                        // Every player in the hand answers first.
+                        return;
+                    } else if s.street == Street::River && s.runs == 2 && s.first_board.is_none() {
+                        let first = s.board().collect();
+                        self.emit(Event::BoardRunAgain { first });
                     } else if s.street == Street::River {
                         let order = s.showdown_order().iter().map(|&p| s.seat_of(p)).collect();
                         self.emit(Event::ShowdownStarted { order });

@@ -102,12 +102,15 @@ impl HandState {
         (self.show_next < self.show_len).then(|| self.show_order[usize::from(self.show_next)])
     }
 
-    /// The value of a hand with the full board (`None` before the river is out).
-    pub(super) fn value_of(&self, hole: [Card; 2]) -> Option<HandValue> {
+    /// The value of a hand with a full `board` (`None` before the river is out).
+    pub(super) fn value_on(
+        hole: [Card; 2],
+        board: impl Iterator<Item = Card>,
+    ) -> Option<HandValue> {
         let mut cards = [hole[0]; 7];
         cards[1] = hole[1];
         let mut len = 2;
-        for card in self.board() {
+        for card in board.take(5) {
             cards[len] = card;
             len += 1;
         }

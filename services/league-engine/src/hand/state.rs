@@ -119,6 +119,22 @@ pub struct HandState {
     pub(super) rake: Option<Rake>,
     #[serde(default)]
     pub(super) raked: u64,
+    /// Running the board twice: the smallest pot it is offered for; who has answered and
+    /// who agreed (position masks); the runs decided (0 until every answer is in, or a
+    /// refusal); the board cards both runs share; the first run's board once the second
+    /// is dealt.
+    #[serde(default)]
+    pub(super) run_twice: Option<u64>,
+    #[serde(default)]
+    pub(super) run_answers: u16,
+    #[serde(default)]
+    pub(super) run_agreed: u16,
+    #[serde(default)]
+    pub(super) runs: u8,
+    #[serde(default)]
+    pub(super) run_from: u8,
+    #[serde(default)]
+    pub(super) first_board: Option<[Option<Card>; 5]>,
 }
 
 impl Default for HandState {
@@ -164,6 +180,12 @@ impl Default for HandState {
             bb_pos: None,
             rake: None,
             raked: 0,
+            run_twice: None,
+            run_answers: 0,
+            run_agreed: 0,
+            runs: 0,
+            run_from: 0,
+            first_board: None,
         }
     }
 }
@@ -258,6 +280,47 @@ impl HandState {
         self.board.iter().flatten().copied()
     }
 
+    /// The seats still to answer whether to run the board twice (empty when it is not
+    /// offered now).
+    pub fn run_twice_pending(&self) -> Vec<Seat> {
+        if !self.offers_run_twice() {
+            return Vec::new();
+        }
+        (0..self.n)
+            .filter(|&p| {
+                self.players[usize::from(p)].status == Status::Live
+                    && self.run_answers & bit(p) == 0
+            })
+            .map(|p| self.seat_of(p))
+            .collect()
+    }
+
+    /// The first run's board, once the board is being run a second time.
+    pub fn first_run_board(&self) -> Option<Vec<Card>> {
+        self.first_board
+            .map(|b| b.iter().flatten().copied().collect())
+    }
+
+    /// How many times the board runs: 1, 2, or 0 while the players are still answering.
+    pub fn runs(&self) -> u8 {
+        self.runs
+    }
+
+    /// Whether the players are being asked to run the board twice now: the table offers
+    /// it, the betting is over with two or more hands and cards to come, every hand a
+    /// server dealt is face up, and the pot is at least the table's minimum.
+    pub(super) fn offers_run_twice(&self) -> bool {
+        let Some(min) = self.run_twice else {
+            return false;
+        };
+        self.runs == 0
+            && self.phase == Phase::RoundComplete
+            && self.street != Street::River
+            && self.runout_face_up()
+            && (!self.seeded || self.next_face_up().is_none())
+            && self.pot_total() >= min
+    }
+
     /// The chips the house has raked from this hand's pots so far.
     pub fn raked(&self) -> u64 {
         self.raked
@@ -294,7 +357,11 @@ impl HandState {
 
     /// Is the engine waiting for board cards to be recorded?
     pub fn awaiting_board(&self) -> Option<Street> {
-        if self.phase == Phase::RoundComplete && !self.seeded && self.live_count() > 1 {
+        if self.phase == Phase::RoundComplete
+            && !self.seeded
+            && self.live_count() > 1
+            && !self.offers_run_twice()
+        {
             self.street.next()
         } else {
             None

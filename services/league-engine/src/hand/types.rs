@@ -73,6 +73,11 @@ pub struct HandSetup {
     /// The house's take from each pot (cash tables that rake); tournaments take none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rake: Option<Rake>,
+    /// The smallest pot the players may run twice (cash tables that offer it; Hippodrome,
+    /// Showdown 8): once the betting is over with cards to come, every player in the hand
+    /// is asked, and the rest of the board is dealt twice if all agree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_twice: Option<u64>,
 }
 
 /// The rake a cash table takes from each pot before it is awarded: `basis_points`
@@ -99,7 +104,10 @@ impl Rake {
             return 0;
         }
         let share = u128::from(amount) * u128::from(self.basis_points.min(10_000)) / 10_000;
-        u64::try_from(share).unwrap_or(u64::MAX).min(self.cap).min(amount)
+        u64::try_from(share)
+            .unwrap_or(u64::MAX)
+            .min(self.cap)
+            .min(amount)
     }
 }
 
@@ -181,6 +189,7 @@ impl HandSetup {
         };
         Ok(HandSetup {
             rake: None,
+            run_twice: None,
             button,
             seats,
             big_blind,

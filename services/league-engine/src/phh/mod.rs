@@ -30,7 +30,9 @@ mod parser;
 mod replayer;
 mod writer;
 
-pub use parser::{MAX_BYTES, MAX_NESTING, RAKE_CAP, RAKE_NO_FLOP, RAKE_PERCENT, parse};
+pub use parser::{
+    MAX_BYTES, MAX_NESTING, RAKE_CAP, RAKE_NO_FLOP, RAKE_PERCENT, RUNOUT_COUNT, parse,
+};
 pub use replayer::{
     Replayed, expected_stacks, replay, replay_into, replay_observed, replay_with, setup,
 };
@@ -63,6 +65,8 @@ pub struct PhhHand {
     pub finishing_stacks: Option<Vec<HalfChips>>,
     /// The rake of a raked cash hand (its `_rake_*` user-defined fields).
     pub rake: Option<hand::Rake>,
+    /// The board ran twice (`_runout_count = 2`): every player agreed when asked.
+    pub runs_twice: bool,
 }
 
 impl PhhHand {

@@ -41,8 +41,13 @@ pub fn parse(text: &str) -> Result<PhhHand, PhhError> {
                 let numbers = parser.numbers().map_err(|m| syntax(&parser, m))?;
                 fields.set_numbers(key, numbers)?;
             }
-            "variant" | "ante_trimming_status" | "min_bet" | RAKE_PERCENT | RAKE_CAP
-            | RAKE_NO_FLOP => {
+            "variant"
+            | "ante_trimming_status"
+            | "min_bet"
+            | RAKE_PERCENT
+            | RAKE_CAP
+            | RAKE_NO_FLOP
+            | RUNOUT_COUNT => {
                 let value = parser.value().map_err(|m| syntax(&parser, m))?;
                 fields.set(key, value)?;
             }
@@ -350,6 +355,7 @@ pub(super) struct Fields {
     pub(super) rake_basis_points: Option<u64>,
     pub(super) rake_cap: Option<u64>,
     pub(super) rake_no_flop: Option<bool>,
+    pub(super) runouts: Option<u64>,
 }
 
 /// The user-defined fields (PHH's leading underscore) in which a raked cash hand records
@@ -357,6 +363,9 @@ pub(super) struct Fields {
 pub const RAKE_PERCENT: &str = "_rake_basis_points";
 pub const RAKE_CAP: &str = "_rake_cap";
 pub const RAKE_NO_FLOP: &str = "_rake_no_flop_no_drop";
+/// The user-defined field in which a hand whose board ran twice says so (`2`): PokerKit
+/// takes the runout count as each player's choice, which PHH has no action for.
+pub const RUNOUT_COUNT: &str = "_runout_count";
 
 impl Fields {
     /// A numeric array field; the chip fields must be whole.
@@ -445,6 +454,16 @@ impl Fields {
                 }
                 _ => return Err(field_error("_rake", "expected a number")),
             },
+            RUNOUT_COUNT => match value {
+                Value::Num(text) => {
+                    let n = parse_chips(&text).map_err(|m| field_error("_runout_count", &m))?;
+                    if !(1..=2).contains(&n) {
+                        return Err(field_error("_runout_count", "the board runs once or twice"));
+                    }
+                    self.runouts = Some(n);
+                }
+                _ => return Err(field_error("_runout_count", "expected a number")),
+            },
             RAKE_NO_FLOP => match value {
                 Value::Bool(b) => self.rake_no_flop = Some(b),
                 _ => return Err(field_error("_rake", "expected a boolean")),
@@ -514,6 +533,7 @@ impl Fields {
         };
         Ok(PhhHand {
             rake,
+            runs_twice: self.runouts == Some(2),
             variant,
             ante_trimming_status: self.ante_trimming_status.unwrap_or(false),
             antes,

@@ -55,6 +55,7 @@ pub fn setup(hand: &PhhHand, rules: HouseRules) -> Result<HandSetup, PhhError> {
         dealing: Dealing::Recorded,
         rules,
         rake: hand.rake,
+        run_twice: hand.runs_twice.then_some(0),
     })
 }
 
@@ -140,6 +141,11 @@ pub(super) fn replay_by(
             message,
         };
         before(&state, text).map_err(refused)?;
+        // A board that ran twice: every player agreed when asked.
+        for seat in state.run_twice_pending() {
+            let agree = Command::RunTwice { seat, agree: true };
+            step(&mut state, &agree).map_err(|error| refused(explain(&error)))?;
+        }
         let command = match action_command(text, n, &state) {
             Ok(Some(command)) => command,
             Ok(None) => continue,

@@ -103,6 +103,12 @@ pub fn write(events: &[Event]) -> Result<String, String> {
         .collect();
     let _ = writeln!(out, "seats = [{}]", seats.join(", "));
     let _ = writeln!(out, "finishing_stacks = [{}]", list(&finishing));
+    if events
+        .iter()
+        .any(|e| matches!(e, Event::BoardRunAgain { .. }))
+    {
+        let _ = writeln!(out, "{RUNOUT_COUNT} = 2");
+    }
     if let Some(rake) = setup.rake {
         let _ = writeln!(out, "{RAKE_PERCENT} = {}", rake.basis_points);
         let _ = writeln!(out, "{RAKE_CAP} = {}", rake.cap);

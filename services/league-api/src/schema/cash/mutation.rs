@@ -74,6 +74,9 @@ command_input!(
         session_fee: Option<SessionFeeInput>,
         /// The rake the table takes from each pot, if any (not with `sessionFee`).
         rake: Option<RakeInput>,
+        /// The smallest pot the players may run twice, if they may (Hippodrome, Showdown
+        /// 8: £500 at £1/£2); every player in the hand must agree.
+        run_it_twice_from: Option<Chips>,
     }
 );
 command_input!(
@@ -205,6 +208,17 @@ command_input!(
         action: ActionKind,
         /// For a bet or raise, the total the seat puts in this street (raise-to).
         amount: Option<Chips>,
+    }
+);
+command_input!(
+    /// A seat's answer when asked to run the board twice.
+    CashRunItTwiceInput {
+        /// The cash table's id.
+        table: ID,
+        /// The seat, from 0.
+        seat: Seat,
+        /// Run it twice (`false`: once; one refusal and the board runs once).
+        agree: bool,
     }
 );
 command_input!(
@@ -385,6 +399,7 @@ impl CashMutation {
                 }),
                 (None, None) => HouseTake::None,
             },
+            run_twice: input.run_it_twice_from.map(chips),
         };
         let command = CashCommand::Open {
             config,
@@ -402,7 +417,9 @@ impl CashMutation {
         ctx: &Context<'_>,
         #[graphql(desc = "What the command names and carries.")] input: CloseCashTableInput,
     ) -> ApiResult<CashTablePayload> {
-        let command = CashCommand::Close { at: now_seconds(ctx) };
+        let command = CashCommand::Close {
+            at: now_seconds(ctx),
+        };
         staff(ctx, &input.id, command, input.idempotency_key).await
     }
 
@@ -595,7 +612,9 @@ impl CashMutation {
         ctx: &Context<'_>,
         #[graphql(desc = "What the command names and carries.")] input: ChargeSessionFeeInput,
     ) -> ApiResult<CashTablePayload> {
-        let command = CashCommand::ChargeSessionFee { at: now_seconds(ctx) };
+        let command = CashCommand::ChargeSessionFee {
+            at: now_seconds(ctx),
+        };
         staff(ctx, &input.table, command, input.idempotency_key).await
     }
 
@@ -624,6 +643,31 @@ impl CashMutation {
         let command = CashCommand::Hand(HandCommand::Act {
             seat: input.seat,
             action: action(input.action, input.amount)?,
+        });
+        for_seat(
+            ctx,
+            &input.table,
+            input.seat,
+            command,
+            input.idempotency_key,
+        )
+        .await
+    }
+
+    /// A seat answers whether to run the rest of the board twice (Hippodrome tables with
+    /// `runItTwiceFrom`): asked of every player in the hand once the betting is over with
+    /// cards to come and the pot at least the table's minimum (`runItTwiceAsked`). It runs
+    /// twice when all agree: each pot, less its rake, is split between the runs (the odd
+    /// chip to the first) and each run's part goes to that run's best hand. Refused
+    /// (`RULE_VIOLATION`) when the seat is not asked. The seated player, or the staff.
+    async fn cash_run_it_twice(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: CashRunItTwiceInput,
+    ) -> ApiResult<CashTablePayload> {
+        let command = CashCommand::Hand(HandCommand::RunTwice {
+            seat: input.seat,
+            agree: input.agree,
         });
         for_seat(
             ctx,

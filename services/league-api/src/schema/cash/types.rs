@@ -230,6 +230,29 @@ impl CashTableOut {
     async fn takings(&self) -> Option<Chips> {
         self.staff.then_some(Chips(self.view.takings))
     }
+    /// The smallest pot the players may run twice (Hippodrome); `null`: the board runs once.
+    async fn run_it_twice_from(&self) -> Option<Chips> {
+        self.view.config.run_twice.map(Chips)
+    }
+    /// The seats still to answer whether to run the board twice (`cashRunItTwice`): asked
+    /// once the betting is over with cards to come and the pot at least
+    /// `runItTwiceFrom`. The board is dealt when all have answered.
+    async fn run_it_twice_asked(&self) -> &[Seat] {
+        &self.view.run_twice_asked
+    }
+    /// How many times the current (or last) hand's board runs: 2 when every player
+    /// agreed, 1 once one refused; `null` while no answer is due or awaited.
+    async fn runs(&self) -> Option<u8> {
+        (self.view.runs > 0).then_some(self.view.runs)
+    }
+    /// The first run's board, once the board has been dealt again for the second run
+    /// (`table.board` is then the second run's).
+    async fn first_run_board(&self) -> Option<Vec<String>> {
+        self.view
+            .first_run_board
+            .as_ref()
+            .map(|cards| cards.iter().map(ToString::to_string).collect())
+    }
     /// The hand being played (or the last one), as a tournament's table shows it: seats,
     /// chips, bets, board, pots, whose turn it is and what they may do. Cards as the caller
     /// may see them.

@@ -378,7 +378,9 @@ impl TournamentMutation {
             idempotency_key,
         } = input;
         let tournament_id = tournament_id.0;
-        let command = TournamentCommand::Pause { at: now_millis(ctx) };
+        let command = TournamentCommand::Pause {
+            at: now_millis(ctx),
+        };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
@@ -393,7 +395,9 @@ impl TournamentMutation {
             idempotency_key,
         } = input;
         let tournament_id = tournament_id.0;
-        let command = TournamentCommand::Resume { at: now_millis(ctx) };
+        let command = TournamentCommand::Resume {
+            at: now_millis(ctx),
+        };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 

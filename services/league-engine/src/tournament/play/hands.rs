@@ -158,6 +158,7 @@ impl Run<'_> {
             },
             rules: self.state.rules(),
             rake: None,
+            run_twice: None,
         };
         let hand_events = hand::decide(
             &HandState::new(),
