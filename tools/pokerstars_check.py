@@ -135,7 +135,10 @@ def main() -> int:
                         print(f'DEAD_BUTTON {path.name} hand {number}: PokerKit cannot read it')
                         dead += 1
                     else:
-                        print(f'PARSE_FAIL {path.name} hand {number}: {e}')
+                        # The forced bets the hand posts: PokerKit's parser reads no
+                        # straddle and one blind of each kind.
+                        posts = re.findall(r'posts (?:small blind|big blind|straddle)', text)
+                        print(f'PARSE_FAIL {path.name} hand {number}: {e} [{", ".join(posts)}]')
                         failed += 1
                     continue
             found = expected.get(int(hh.hand))

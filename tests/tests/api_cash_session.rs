@@ -148,11 +148,24 @@ impl Room {
             let seat = u(&legal["seat"]);
             let player = player_at(&v, seat);
             let range = &legal["betOrRaise"];
-            let (action, amount) = if all_in {
+            let (action, amount) = if all_in && !range.is_null() {
                 ("ALL_IN", Value::Null)
+            } else if all_in {
+                // Facing an all-in it may not raise: the call puts the seat all-in, or
+                // nothing is left to bet.
+                (
+                    if legal["canCheck"] == true {
+                        "CHECK"
+                    } else {
+                        "CALL"
+                    },
+                    Value::Null,
+                )
             } else if !raised && range["raise"] == true {
+                // Three times the smallest raise, so that pots are worth raking.
                 raised = true;
-                ("RAISE_TO", range["min"].clone())
+                let to = (u(&range["min"]) * 3).min(u(&range["max"]));
+                ("RAISE_TO", json!(to))
             } else if legal["canCheck"] == true {
                 ("CHECK", Value::Null)
             } else {

@@ -1335,3 +1335,44 @@ fn only_the_hippodrome_runs_it_twice() {
     );
     assert_eq!(result.map(|_| ()).map_err(|e| e.code()), Err("BAD_TABLE"));
 }
+
+/// The rake is taken from the middle: a player who raises on the flop and sees everyone
+/// fold takes back the raise nobody called, and their own bet of 10 stays in front of them
+/// (the dealer never pulls it in). The middle is the 6 of the blinds and calls before the
+/// flop and the 10 each of the two who folded: 26, raked 10% (rounded down) to 2, not the
+/// 3 of a pot of 36 that counts the winner's own bet. PokerKit collects the same chips.
+#[test]
+fn a_pot_won_when_everyone_folds_is_raked_on_the_chips_in_the_middle() {
+    let mut table = Table::open(raking(1_000, 100));
+    for seat in 0..3 {
+        table.sit(seat, 100, false);
+    }
+    table.ok(CashCommand::StartHand {
+        at: 0,
+        seed: None,
+        straddle: None,
+    });
+    let mut act = |table: &mut Table, action: Action| {
+        let seat = table
+            .state
+            .hand
+            .expect("a hand")
+            .to_act()
+            .expect("a seat to act");
+        table.ok(CashCommand::Hand(Command::Act { seat, action }));
+    };
+    act(&mut table, Action::Call);
+    act(&mut table, Action::Call);
+    act(&mut table, Action::Check);
+    table.ok(CashCommand::Hand(Command::DealBoard {
+        cards: cards("Kd9s4h"),
+    }));
+    act(&mut table, Action::Bet(10));
+    act(&mut table, Action::Call);
+    act(&mut table, Action::RaiseTo(20));
+    act(&mut table, Action::Fold);
+    act(&mut table, Action::Fold);
+    assert!(!table.state.in_hand());
+    assert_eq!(table.awards(), vec![(36, 34, 2)]);
+    assert_eq!(table.state.takings, Chips::new(2));
+}

@@ -52,8 +52,22 @@ impl Run<'_> {
         // is split between the runs, the odd chip to the first run (as PokerKit splits
         // it), and each run's part goes to that run's best hand.
         let flop = self.state.board_len > 0 || twice;
+        // The rake comes from the middle. When every other hand folded, the winner's own
+        // bet on the last street was never pulled in (PokerKit collects only the folded
+        // players' bets then), so it is not raked.
+        let in_front = if s.live_count() == 1 {
+            s.live_players_iter(false).map(|pl| pl.bet).sum()
+        } else {
+            0
+        };
+        let top = pots.len().saturating_sub(1);
         for (index, pot) in pots.iter().enumerate().rev() {
-            let rake = self.state.rake.map_or(0, |r| r.of(pot.amount, flop));
+            let middle = if index == top {
+                pot.amount.saturating_sub(in_front)
+            } else {
+                pot.amount
+            };
+            let rake = self.state.rake.map_or(0, |r| r.of(middle, flop));
             let rest = pot.amount - rake;
             let parts = if twice {
                 vec![rest - rest / 2, rest / 2]

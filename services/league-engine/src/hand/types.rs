@@ -86,6 +86,8 @@ pub struct HandSetup {
 /// A pot is every chip the same hands contest when it is awarded: pots whose contenders
 /// are the same once the hands that cannot win are out are one pot (as PokerKit, the
 /// reference, builds them), so a hand is raked once per pot someone else could have won.
+/// The rake is taken from the middle: when every other hand folds, the winner's own bet
+/// on the last street, which the dealer never pulls in, is not raked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Rake {
