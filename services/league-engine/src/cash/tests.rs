@@ -1352,7 +1352,7 @@ fn a_pot_won_when_everyone_folds_is_raked_on_the_chips_in_the_middle() {
         seed: None,
         straddle: None,
     });
-    let mut act = |table: &mut Table, action: Action| {
+    let act = |table: &mut Table, action: Action| {
         let seat = table
             .state
             .hand
