@@ -16,25 +16,23 @@ impl Run<'_> {
         let rules = s.rules.unwrap_or_else(HouseRules::wsop);
         // The boards: the first run's and the second's when the board ran twice.
         let twice = s.first_board.is_some();
-        let mut boards = vec![s.board().collect::<Vec<Card>>()];
-        if let Some(first) = s.first_board {
-            boards.insert(0, first.iter().flatten().copied().collect());
-        }
-        let values: Vec<[Option<HandValue>; MAX_SEATS]> = boards
-            .iter()
-            .map(|board| {
-                let mut values = [None; MAX_SEATS];
-                for p in 0..s.n {
-                    let pl = &s.players[usize::from(p)];
-                    if pl.status == Status::Live {
-                        values[usize::from(p)] = pl
-                            .hole
-                            .and_then(|h| HandState::value_on(h, board.iter().copied()));
-                    }
+        let boards = match s.first_board {
+            Some(first) => [first, s.board],
+            None => [s.board, s.board],
+        };
+        let runs = if twice { 2 } else { 1 };
+        let mut values = [[None; MAX_SEATS]; 2];
+        for (run, board) in boards.iter().enumerate().take(runs) {
+            for p in 0..s.n {
+                let pl = &s.players[usize::from(p)];
+                if pl.status == Status::Live {
+                    values[run][usize::from(p)] = pl
+                        .hole
+                        .and_then(|h| HandState::value_on(h, board.iter().flatten().copied()));
                 }
-                values
-            })
-            .collect();
+            }
+        }
+        let values = &values[..runs];
         let mut pots = s.pots();
         if rules.odd_chip == OddChip::AllToFirstLeftOfButton || s.rake.is_some() || twice {
             // PokerKit (the PHH reference) first kills every hand that cannot win any
@@ -69,12 +67,9 @@ impl Run<'_> {
             };
             let rake = self.state.rake.map_or(0, |r| r.of(middle, flop));
             let rest = pot.amount - rake;
-            let parts = if twice {
-                vec![rest - rest / 2, rest / 2]
-            } else {
-                vec![rest]
-            };
-            for (run, part) in parts.into_iter().enumerate() {
+            let parts = [rest - rest / 2, rest / 2];
+            let parts = if twice { &parts[..] } else { &[rest][..] };
+            for (run, &part) in parts.iter().enumerate() {
                 if run > 0 && part == 0 {
                     continue;
                 }
