@@ -136,7 +136,8 @@ struct Rulings {
     walk_in: bool,
     /// Mark an entrant absent before the start and remove them after it; disqualify another.
     absent_removed: bool,
-    /// In a dealt or recorded hand: an out-of-turn fold, an under-sized raise, a misdeal.
+    /// In a dealt or recorded hand: an out-of-turn fold, an under-sized raise, a misdeal,
+    /// the clock run out; between hands (release 0.12.0), a stack put right.
     hands: bool,
     /// Set the payouts by hand, then deal at three (or two) players left.
     payouts_and_deal: bool,
@@ -192,6 +193,7 @@ async fn tournament(
     }
     let mut to_rule = if rulings.hands {
         vec![
+            Ruling::Correction,
             Ruling::Clock,
             Ruling::Misdeal,
             Ruling::Undersized,
@@ -309,11 +311,38 @@ enum Ruling {
     OutOfTurn,
     /// The clock called on the seat to act, and run out.
     Clock,
+    /// Between hands, a chip moved from one stack to another at a table that has played.
+    Correction,
 }
 
 impl Ruling {
     /// Makes the ruling at the first table where it can be made now.
     fn try_on(self, sim: &mut TournamentSim) -> Result<bool, Failure> {
+        if let Ruling::Correction = self {
+            let tables: Vec<(u32, Vec<PlayerId>)> = sim
+                .state
+                .tables()
+                .iter()
+                .filter(|(_, t)| !t.in_hand() && t.hands > 0)
+                .map(|(n, t)| (*n, t.seats.values().cloned().collect()))
+                .collect();
+            for (table, seated) in tables {
+                let [from, to, ..] = seated.as_slice() else {
+                    continue;
+                };
+                let correct = TournamentCommand::CorrectChips {
+                    table,
+                    from: from.clone(),
+                    to: to.clone(),
+                    chips: league_engine::units::Chips::new(1),
+                    reason: "the pot was pushed to the wrong player".into(),
+                };
+                if sim.send(&correct).is_ok() {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        }
         let tables: Vec<(u32, league_engine::hand::HandState)> = sim
             .state
             .tables()
@@ -378,7 +407,7 @@ impl Ruling {
                         action: Action::Fold,
                     }
                 }
-                Ruling::Misdeal | Ruling::Clock => continue,
+                Ruling::Misdeal | Ruling::Clock | Ruling::Correction => continue,
             };
             if sim
                 .send(&TournamentCommand::Hand { table, command })
@@ -725,6 +754,8 @@ async fn play(store: &Store) -> Result<Written, Failure> {
     }
     // A tournament called off after some play: every entrant refunded.
     cancelled(&mut w, &players).await?;
+    // Release 0.12.0: the tournaments ruled on hand by hand also have a stack put right
+    // between hands (`Ruling::Correction`).
     // Cash tables (release 0.10.0): an Oracle table with its straddle and (release 0.11.0)
     // a rake from each pot, and a Hippodrome table with a session fee, each appended
     // command by command.

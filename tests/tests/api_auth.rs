@@ -664,6 +664,7 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         ("callClock", format!("callClock(input: {{tournamentId: \"m1\", table: 1, seat: {ann}}})"), May::Staff),
         ("actOutOfTurn", format!("actOutOfTurn(input: {{tournamentId: \"m1\", table: 1, seat: {ann}, action: RAISE_TO, amount: 999999999}})"), May::Staff),
         ("voidHand", "voidHand(input: {tournamentId: \"m1\", table: 1, kind: MISDEAL, reason: \"a card exposed\"})".into(), May::Staff),
+        ("correctChips", "correctChips(input: {tournamentId: \"m1\", table: 1, from: \"ann\", to: \"bob\", chips: 1, reason: \"a pot pushed wrong\"})".into(), May::Staff),
         ("openCashTable", "openCashTable(input: {id: \"c2\", venue: \"crown\", name: \"2/4\", house: HIPPODROME, smallBlind: 2, bigBlind: 4, minBuyIn: 80, maxBuyIn: 400, seats: 6})".into(), May::Staff),
         ("sitDown", "sitDown(input: {table: \"c1\", seat: 4, player: \"ann\", buyIn: 100})".into(), May::StaffOrPlayer),
         ("topUp", "topUp(input: {table: \"c1\", seat: 0, amount: 1})".into(), May::StaffOrPlayer),

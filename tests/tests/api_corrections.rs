@@ -339,7 +339,159 @@ async fn an_admin_amends_a_result_and_the_points_are_rescored(app: &TestApp) {
     );
 }
 
+async fn a_pot_pushed_to_the_wrong_player_is_put_right_before_the_next_hand(app: &TestApp) {
+    a_league(app).await;
+    started(app, "k1", "crown", Tracking::Dealt, &["ann", "bob", "cat"]).await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let other = app.token(Role::Host, Some("anchor"), None).await;
+    let table = "query { table(tournamentId: \"k1\", table: 1) { inHand toAct seats { seat player chips } } }";
+    let correct = "mutation($from: ID!, $to: ID!, $c: Chips!, $r: String!) { correctChips(input: {tournamentId: \"k1\", table: 1, from: $from, to: $to, chips: $c, reason: $r}) { events tournament { tables { seats { player chips } } } } }";
+    let start = "mutation { startHand(input: {tournamentId: \"k1\", table: 1}) { events } }";
+    let stacks = |view: &Value| -> Vec<(String, u64)> {
+        view["table"]["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                (
+                    s["player"].as_str().unwrap().to_owned(),
+                    s["chips"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let why = "the pot went to the big blind; seat 0 held the winning hand";
+    // No hand played yet: nothing to put right.
+    let body = app
+        .graphql(
+            Some(&host),
+            correct,
+            json!({"from": "ann", "to": "bob", "c": 10, "r": why}),
+        )
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    app.admin(start, json!({})).await;
+    // During the hand the window is shut.
+    let body = app
+        .graphql(
+            Some(&host),
+            correct,
+            json!({"from": "ann", "to": "bob", "c": 10, "r": why}),
+        )
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    loop {
+        let view = app.admin(table, json!({})).await;
+        if view["table"]["inHand"] != true {
+            break;
+        }
+        let seat = view["table"]["toAct"].as_u64().unwrap();
+        app.admin(
+            ACT,
+            json!({"t": "k1", "table": 1, "seat": seat, "a": "FOLD"}),
+        )
+        .await;
+    }
+    let before = stacks(&app.admin(table, json!({})).await);
+    let total: u64 = before.iter().map(|(_, c)| c).sum();
+    let (winner, won) = before.iter().max_by_key(|(_, c)| *c).cloned().unwrap();
+    let loser = before
+        .iter()
+        .find(|(p, _)| *p != winner)
+        .map(|(p, _)| p.clone())
+        .unwrap();
+    // Bad input, another venue's host, and more chips than the player has: each refused
+    // with its code, nothing appended.
+    let last = app.last_position().await;
+    for (token, vars, expected, field) in [
+        (
+            &host,
+            json!({"from": winner, "to": loser, "c": 0, "r": why}),
+            "BAD_INPUT",
+            Some("chips"),
+        ),
+        (
+            &host,
+            json!({"from": winner, "to": winner, "c": 5, "r": why}),
+            "BAD_INPUT",
+            Some("to"),
+        ),
+        (
+            &host,
+            json!({"from": winner, "to": loser, "c": 5, "r": " "}),
+            "BAD_INPUT",
+            Some("reason"),
+        ),
+        (
+            &host,
+            json!({"from": winner, "to": loser, "c": won, "r": why}),
+            "RULE_VIOLATION",
+            None,
+        ),
+        (
+            &host,
+            json!({"from": winner, "to": "nobody", "c": 5, "r": why}),
+            "NOT_FOUND",
+            None,
+        ),
+        (
+            &other,
+            json!({"from": winner, "to": loser, "c": 5, "r": why}),
+            "FORBIDDEN",
+            None,
+        ),
+    ] {
+        let body = app.graphql(Some(token), correct, vars.clone()).await;
+        assert_eq!(code(&body), expected, "{vars}: {body:#}");
+        if let Some(field) = field {
+            assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
+        }
+    }
+    assert_eq!(app.last_position().await, last, "a refusal appends nothing");
+    let body = app
+        .graphql(
+            Some(&host),
+            correct,
+            json!({"from": winner, "to": loser, "c": 15, "r": why}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    assert_eq!(body["correctChips"]["events"], 1);
+    let after = stacks(&app.admin(table, json!({})).await);
+    for (player, chips) in &after {
+        let had = before.iter().find(|(p, _)| p == player).unwrap().1;
+        let expected = if *player == winner {
+            had - 15
+        } else if *player == loser {
+            had + 15
+        } else {
+            had
+        };
+        assert_eq!(*chips, expected, "{player}: {after:?}");
+    }
+    assert_eq!(after.iter().map(|(_, c)| c).sum::<u64>(), total);
+    // The auditor reads what was done, by whom and why.
+    let events = last_events(app, "tournament:k1").await;
+    let (kind, actor, payload) = events.last().unwrap();
+    assert_eq!(kind, "ChipsCorrected");
+    assert!(actor.starts_with("host:crown:"), "{actor}");
+    assert_eq!(payload["reason"], why);
+    assert_eq!(payload["hand"], 1);
+    assert_eq!(payload["chips"], 15);
+    // The next hand shuts the window again.
+    app.admin(start, json!({})).await;
+    let body = app
+        .graphql(
+            Some(&host),
+            correct,
+            json!({"from": loser, "to": winner, "c": 15, "r": why}),
+        )
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+}
+
 on_every_backend!(
+    a_pot_pushed_to_the_wrong_player_is_put_right_before_the_next_hand,
     a_host_cancels_a_tournament_and_every_entrant_is_refunded,
     a_player_eliminated_by_mistake_is_reinstated,
     a_misdealt_hand_is_voided_and_every_chip_goes_back,

@@ -231,6 +231,7 @@ fn tournament_error(e: TournamentError) -> ApiError {
                 .with("rule", rule)
         }
         TournamentError::BadReason => ApiError::bad_field("reason", message),
+        TournamentError::BadCorrection { field, .. } => ApiError::bad_field(field, message),
         TournamentError::Cancelled => ApiError::client(code::TOURNAMENT_CANCELLED, message),
         TournamentError::AlreadyScheduled => {
             ApiError::client(code::ID_TAKEN, message).with_field("id")

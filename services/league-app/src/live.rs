@@ -311,15 +311,44 @@ impl Live {
         if position == 0 || self.folded().is_some_and(|p| p >= position) {
             return Ok(());
         }
-        let head = store.last_position().await?;
+        let (head, readable) = store.log_head().await?;
         if head.is_none_or(|head| head < position) {
             return Err(AppError::PastTheEnd {
                 position,
                 end: head,
             });
         }
+        self.fold_readable(store, position, readable, timeout).await
+    }
+
+    /// Waits until the projector has folded every event the store holds now: what a
+    /// decision must see, when another instance may have appended (a command is decided on
+    /// its stream as the store holds it, not on a projection that lags).
+    pub async fn catch_up(&self, store: &Store, timeout: Duration) -> Result<(), AppError> {
+        // The head and the horizon in one read: on a busy instance the head is nearly
+        // always past what is folded (other tables' commands), and usually readable.
+        let (head, readable) = store.log_head().await?;
+        match head {
+            Some(head) if self.folded().is_none_or(|p| p < head) => {
+                self.fold_readable(store, head, readable, timeout).await
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// [`Live::catch_up_to`] once `position` is known to be in the log: waits until it is
+    /// readable (unless it is already), wakes the readers, waits for the fold.
+    async fn fold_readable(
+        &self,
+        store: &Store,
+        position: u64,
+        readable: bool,
+        timeout: Duration,
+    ) -> Result<(), AppError> {
         let started = tokio::time::Instant::now();
-        store.wait_readable(position, timeout).await?;
+        if !readable {
+            store.wait_readable(position, timeout).await?;
+        }
         store.wake_subscribers();
         self.reach(position, timeout.saturating_sub(started.elapsed()))
             .await
@@ -327,16 +356,6 @@ impl Live {
                 position,
                 folded: self.folded(),
             })
-    }
-
-    /// Waits until the projector has folded every event the store holds now: what a
-    /// decision must see, when another instance may have appended (a command is decided on
-    /// its stream as the store holds it, not on a projection that lags).
-    pub async fn catch_up(&self, store: &Store, timeout: Duration) -> Result<(), AppError> {
-        match store.last_position().await? {
-            Some(head) => self.catch_up_to(store, head, timeout).await,
-            None => Ok(()),
-        }
     }
 
     /// Stops following and writes a last checkpoint, even while others still share this

@@ -589,6 +589,17 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
             "{player} is reinstated at table {table} seat {} with {chips} chips ({reason})",
             u32::from(*seat) + 1
         ),
+        E::ChipsCorrected {
+            table,
+            hand,
+            from,
+            to,
+            chips,
+            reason,
+        } => format!(
+            "Correction after hand {hand} at table {table}: {chips} chips from {from} to {to} \
+             ({reason})"
+        ),
         E::EntropyAdded { .. } | E::EntropyMixed { .. } => {
             "Entropy mixed into the next draw's seed".to_owned()
         }

@@ -111,6 +111,8 @@ pub const CATALOGUE: &[EventType] = &[
     tournament("VoidHandNotCounted", 1),
     // Release 0.8.0: the clock called on a player to act.
     tournament("ClockCalled", 1),
+    // Release 0.12.0: a stack put right between hands.
+    tournament("ChipsCorrected", 1),
     league("LeagueCreated", 1),
     league("VenueAdded", 1),
     // Release 0.6.0: readable codes beside the ids of a league and its venues.

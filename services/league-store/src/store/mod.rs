@@ -762,6 +762,18 @@ impl Store {
         max.map(|m| to_u64("position", m)).transpose()
     }
 
+    /// The highest position committed so far, if any, and whether `read_all` can already
+    /// return it (on PostgreSQL, whether every transaction that could still commit below it
+    /// has ended; always on SQLite): one round trip for what [`Store::last_position`] then
+    /// [`Store::wait_readable`] would ask in two.
+    pub async fn log_head(&self) -> Result<(Option<u64>, bool), StoreError> {
+        let (max, readable) = match &self.inner.db {
+            Db::Postgres(pool) => postgres::log_head(pool).await?,
+            Db::Sqlite(pool) => (sqlite::last_position(pool).await?, true),
+        };
+        Ok((max.map(|m| to_u64("position", m)).transpose()?, readable))
+    }
+
     /// Waits until `read_all` can return the event at `position` (and everything before it):
     /// at once on SQLite; on PostgreSQL once every transaction that started writing before it
     /// has finished. Returns false if that took longer than `timeout`.
@@ -772,7 +784,9 @@ impl Store {
     ) -> Result<bool, StoreError> {
         match &self.inner.db {
             Db::Sqlite(_) => Ok(true),
-            Db::Postgres(pool) => postgres::wait_readable(pool, position, timeout).await,
+            Db::Postgres(pool) => {
+                postgres::wait_readable(pool, self.inner.wake.subscribe(), position, timeout).await
+            }
         }
     }
 

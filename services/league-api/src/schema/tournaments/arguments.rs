@@ -512,6 +512,30 @@ payload! {
 }
 
 command_input! {
+    /// The input of `correctChips`.
+    CorrectChipsInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The player the chips are taken from, as the league registered them.
+        from: ID,
+        /// The player they go to, at the same table.
+        to: ID,
+        /// How many chips move: at least 1, fewer than `from` has.
+        chips: scalars::Chips,
+        /// What went wrong, as auditors and players will read it (`pot pushed to seat 3,
+        /// seat 5 won with the higher kicker`): 1 to 200 characters.
+        reason: String,
+    }
+}
+
+payload! {
+    /// What `correctChips` did, and the tournament it changed.
+    CorrectChipsPayload: tournament
+}
+
+command_input! {
     /// The input of `voidHand`.
     VoidHandInput {
         /// The tournament's id, as scheduled.

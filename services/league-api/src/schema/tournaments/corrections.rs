@@ -95,6 +95,39 @@ impl CorrectionMutation {
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
+    /// Puts a stack right after a hand, within the dispute window: between a table's last
+    /// hand and its next (starting the next hand closes it), `chips` move from one player
+    /// to another, both seated at that table (a pot pushed to the wrong player, a bet paid
+    /// from the wrong stack). The table's chips stay the same. Dealt or recorded tracking
+    /// (results tracking counts the stacks with `recordChips`). Refused during a hand
+    /// (`RULE_VIOLATION`), at a table that has played no hand yet, for a player not seated
+    /// there, and when `from` would be left with no chips: a player is put out by the
+    /// hand's rulings (`voidHand` while the hand runs), not by a correction. The log
+    /// records the table's hand it follows and the reason. The venue's staff.
+    async fn correct_chips(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: CorrectChipsInput,
+    ) -> ApiResult<CorrectChipsPayload> {
+        let CorrectChipsInput {
+            tournament_id,
+            table,
+            from,
+            to,
+            chips,
+            reason,
+            idempotency_key,
+        } = input;
+        let command = TournamentCommand::CorrectChips {
+            table,
+            from: PlayerId::from(from.0),
+            to: PlayerId::from(to.0),
+            chips: chips.0,
+            reason,
+        };
+        staff_command(ctx, tournament_id.0, command, idempotency_key).await
+    }
+
     /// Voids the hand in progress at a table (dealt or recorded tracking): every chip put
     /// in returns to the seat that put it in, and the next hand is re-dealt with the same
     /// button and blinds. The void hand is no hand played: it is not the table's hand of a

@@ -163,4 +163,17 @@ pub enum TournamentCommand {
         player: PlayerId,
         reason: String,
     },
+    /// Dealt or recorded tracking: puts a stack right after a hand, before the table's
+    /// next hand starts (the dispute window): `chips` move from `from` to `to`, both
+    /// seated at `table` (a pot pushed to the wrong player, a bet paid from the wrong
+    /// stack). The table's chips stay the same; a correction that would leave `from`
+    /// with none is refused (a player is put out by the hand's own rulings, not by a
+    /// correction).
+    CorrectChips {
+        table: u32,
+        from: PlayerId,
+        to: PlayerId,
+        chips: Chips,
+        reason: String,
+    },
 }

@@ -1,6 +1,6 @@
-//! Corrections by the venue's staff: cancelling a tournament and reinstating a player
-//! eliminated by mistake. Each is an event of its own with the staff's reason; nothing
-//! already recorded is changed.
+//! Corrections by the venue's staff: cancelling a tournament, reinstating a player
+//! eliminated by mistake, and putting a stack right between hands. Each is an event of its
+//! own with the staff's reason; nothing already recorded is changed.
 
 use super::*;
 
@@ -80,6 +80,70 @@ impl Run<'_> {
             reason,
         });
         self.settle()
+    }
+
+    /// Moves `chips` from `from` to `to` at `table`, between the table's last hand and its
+    /// next (the dispute window: the next hand's start closes it).
+    pub(super) fn correct_chips(
+        &mut self,
+        number: u32,
+        from: &PlayerId,
+        to: &PlayerId,
+        chips: Chips,
+        why: &str,
+    ) -> Result<()> {
+        self.running()?;
+        self.tracking(&[Tracking::Dealt, Tracking::Recorded])?;
+        let reason = reason(why)?;
+        if chips == Chips::ZERO {
+            return Err(TournamentError::BadCorrection {
+                field: "chips",
+                why: "a correction moves at least one chip".into(),
+            });
+        }
+        if from == to {
+            return Err(TournamentError::BadCorrection {
+                field: "to",
+                why: "a correction moves chips from one player to another".into(),
+            });
+        }
+        self.between_hands(number)?;
+        let table = self.table(number)?;
+        let cannot = |why: String| TournamentError::CannotCorrectChips { why };
+        if table.hands == 0 {
+            return Err(cannot(format!(
+                "table {number} has played no hand since it opened"
+            )));
+        }
+        let hand = table.hands;
+        for player in [from, to] {
+            match self.entrant(player.as_str())?.standing {
+                Standing::Seated { table: t, .. } if t == number => {}
+                _ => {
+                    return Err(cannot(format!("{player} is not seated at table {number}")));
+                }
+            }
+        }
+        let has = self.entrant(from.as_str())?.chips;
+        if chips >= has {
+            return Err(cannot(format!(
+                "{from} has {has} chips: a correction leaves a player at least one (a player \
+                 is put out by the hand's rulings: void the hand, or play on)"
+            )));
+        }
+        self.entrant(to.as_str())?
+            .chips
+            .checked_add(chips)
+            .ok_or(TournamentError::Overflow)?;
+        self.emit(TournamentEvent::ChipsCorrected {
+            table: number,
+            hand,
+            from: from.clone(),
+            to: to.clone(),
+            chips,
+            reason,
+        });
+        Ok(())
     }
 
     /// The seat a reinstated player goes back to: their own if it is still open (or still

@@ -205,4 +205,12 @@ pub enum TournamentError {
     NotOut(PlayerId),
     #[error("player {player} cannot be reinstated: {why}")]
     CannotReinstate { player: PlayerId, why: String },
+    /// A chip correction whose input cannot be right whatever the table's state (no chips,
+    /// the same player twice); `field` names the input.
+    #[error("{why}")]
+    BadCorrection { field: &'static str, why: String },
+    /// A chip correction the table's state refuses: no hand to correct yet, a player not
+    /// seated there, more chips than the player has.
+    #[error("the chips cannot be corrected: {why}")]
+    CannotCorrectChips { why: String },
 }

@@ -291,6 +291,18 @@ pub enum TournamentEvent {
         /// Why, as the staff gave it.
         reason: String,
     },
+    /// Staff put a stack right within the dispute window: between hand `hand` at `table`
+    /// and the table's next, `chips` moved from `from` to `to` (both seated there).
+    ChipsCorrected {
+        table: u32,
+        /// The table's hand the correction follows (its number at the table, from 1).
+        hand: u32,
+        from: PlayerId,
+        to: PlayerId,
+        chips: Chips,
+        /// Why, as the staff gave it.
+        reason: String,
+    },
     /// A void hand (`HandVoided`) is no hand played: it is re-dealt with the same button
     /// and blinds, it is not the table's hand of a hand-for-hand round, and each player
     /// listed, dealt in while serving a missed-hands penalty, has that hand still to miss

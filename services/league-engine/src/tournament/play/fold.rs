@@ -68,6 +68,14 @@ impl Tournament {
                     refunds: refunds.clone(),
                 });
             }
+            TournamentEvent::ChipsCorrected {
+                from, to, chips, ..
+            } => {
+                let from = self.entrant(from.as_str());
+                from.chips = from.chips.saturating_sub(*chips);
+                let to = self.entrant(to.as_str());
+                to.chips = to.chips.saturating_add(*chips);
+            }
             TournamentEvent::PlayerReinstated {
                 player,
                 table,

@@ -243,6 +243,13 @@ impl Run<'_> {
             TournamentCommand::Reinstate { player, reason } => {
                 self.reinstate(player.as_str(), reason)
             }
+            TournamentCommand::CorrectChips {
+                table,
+                from,
+                to,
+                chips,
+                reason,
+            } => self.correct_chips(*table, from, to, *chips, reason),
         }
     }
 }

@@ -103,6 +103,10 @@ const READ_STREAM: &str = "SELECT position, stream_id, stream_version, event_typ
 
 const LAST_POSITION: &str = "SELECT max(position) FROM events";
 
+/// The last position and the commit horizon, read in one statement's snapshot.
+const LOG_HEAD: &str = "SELECT max(position), \
+    pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16 FROM events";
+
 /// The auditor's read: events with positions in `[$1, $2]`, up to `$3`, ignoring the commit
 /// horizon.
 const READ_RANGE: &str = "SELECT position, stream_id, stream_version, event_type, \
@@ -529,17 +533,28 @@ pub(super) async fn last_position(pool: &PgPool) -> Result<Option<i64>, StoreErr
     Ok(sqlx::query_scalar(LAST_POSITION).fetch_one(pool).await?)
 }
 
+/// [`Store::log_head`] on PostgreSQL: the highest committed position, and whether the
+/// commit horizon is past it (every transaction that could still commit below it has ended).
+pub(super) async fn log_head(pool: &PgPool) -> Result<(Option<i64>, bool), StoreError> {
+    let (last, horizon): (Option<i64>, i64) = sqlx::query_as(LOG_HEAD).fetch_one(pool).await?;
+    Ok((last, last.is_none_or(|last| horizon > last)))
+}
+
 /// [`Store::wait_readable`] on PostgreSQL: polls the commit horizon.
 pub(super) async fn wait_readable(
     pool: &PgPool,
+    mut wake: watch::Receiver<u64>,
     position: u64,
     timeout: Duration,
 ) -> Result<bool, StoreError> {
     let deadline = tokio::time::Instant::now() + timeout;
     // A transaction that holds the horizon back usually ends within milliseconds; one that
-    // does not is not asked about 500 times a second by every waiter.
+    // does not is not asked about 500 times a second by every waiter. The horizon is asked
+    // again at the next local commit (most often the one that held it back: this
+    // process's own appends) or after the pause, whichever comes first.
     let mut pause = Duration::from_millis(2);
     loop {
+        wake.borrow_and_update();
         let horizon: i64 = sqlx::query_scalar(HORIZON).fetch_one(pool).await?;
         if to_u64("horizon", horizon)? > position {
             return Ok(true);
@@ -547,8 +562,12 @@ pub(super) async fn wait_readable(
         if tokio::time::Instant::now() >= deadline {
             return Ok(false);
         }
-        tokio::time::sleep(pause).await;
-        pause = (pause * 2).min(Duration::from_millis(50));
+        tokio::select! {
+            changed = wake.changed() => if changed.is_err() {
+                tokio::time::sleep(pause).await;
+            },
+            () = tokio::time::sleep(pause) => pause = (pause * 2).min(Duration::from_millis(50)),
+        }
     }
 }
 
