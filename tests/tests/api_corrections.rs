@@ -456,7 +456,7 @@ async fn a_pot_pushed_to_the_wrong_player_is_put_right_before_the_next_hand(app:
         )
         .await;
     assert!(body.get("errors").is_none(), "{body:#}");
-    assert_eq!(body["correctChips"]["events"], 1);
+    assert_eq!(body["data"]["correctChips"]["events"], 1, "{body:#}");
     let after = stacks(&app.admin(table, json!({})).await);
     for (player, chips) in &after {
         let had = before.iter().find(|(p, _)| p == player).unwrap().1;
@@ -475,9 +475,9 @@ async fn a_pot_pushed_to_the_wrong_player_is_put_right_before_the_next_hand(app:
     let (kind, actor, payload) = events.last().unwrap();
     assert_eq!(kind, "ChipsCorrected");
     assert!(actor.starts_with("host:crown:"), "{actor}");
-    assert_eq!(payload["reason"], why);
-    assert_eq!(payload["hand"], 1);
-    assert_eq!(payload["chips"], 15);
+    assert_eq!(payload["data"]["reason"], why);
+    assert_eq!(payload["data"]["hand"], 1);
+    assert_eq!(payload["data"]["chips"], 15);
     // The next hand shuts the window again.
     app.admin(start, json!({})).await;
     let body = app
