@@ -405,7 +405,7 @@ fn starting_stacks(events: &[Ev]) -> Vec<(u8, u64)> {
                 setup
                     .seats
                     .iter()
-                    .map(|s| (u8::from(s.seat), s.stack))
+                    .map(|s| (s.seat, s.stack))
                     .collect(),
             ),
             _ => None,
@@ -484,8 +484,8 @@ fn a_stack_is_put_right_between_hands_until_the_next_hand_starts() {
             hand_id: None,
         });
         let stacks = starting_stacks(&started);
-        let seat_a = u8::from(g.seat_of(a.as_str()).1);
-        let seat_b = u8::from(g.seat_of(b.as_str()).1);
+        let seat_a = g.seat_of(a.as_str()).1;
+        let seat_b = g.seat_of(b.as_str()).1;
         assert!(stacks.contains(&(seat_a, had_a - 150)), "{stacks:?}");
         assert!(stacks.contains(&(seat_b, had_b + 150)), "{stacks:?}");
         assert_eq!(
