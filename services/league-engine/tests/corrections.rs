@@ -401,13 +401,7 @@ fn starting_stacks(events: &[Ev]) -> Vec<(u8, u64)> {
             Ev::HandEvent {
                 event: league_engine::hand::Event::HandStarted { setup, .. },
                 ..
-            } => Some(
-                setup
-                    .seats
-                    .iter()
-                    .map(|s| (s.seat, s.stack))
-                    .collect(),
-            ),
+            } => Some(setup.seats.iter().map(|s| (s.seat, s.stack)).collect()),
             _ => None,
         })
         .expect("a hand started")
