@@ -1,7 +1,8 @@
 //! Corrections through the API, as a venue's host and a league's admin make them: a
 //! tournament cancelled (refunds shown, every later command refused with its code), a
 //! player eliminated by mistake reinstated (chips and places back), a hand voided (every
-//! chip back), a recorded result amended (points re-scored). Each is in the audit log with
+//! chip back), a stack put right between hands (until the next hand starts), a recorded
+//! result amended (points re-scored). Each is in the audit log with
 //! its reason and who sent it; bad reasons and other venues' objects change nothing.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a test")]

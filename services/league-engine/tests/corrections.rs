@@ -1,9 +1,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 //! Corrections by the venue's staff, given/when/then: a tournament cancelled (every entrant
 //! refunded, every later command refused), a player eliminated by mistake reinstated (the
-//! chips back from whoever took them, the places worked out again), and a void hand (every
-//! chip back, re-dealt on the same button). Each refusal changes nothing, and each log
-//! replays to the state decided.
+//! chips back from whoever took them, the places worked out again), a void hand (every
+//! chip back, re-dealt on the same button), and a stack put right between hands (until the
+//! next hand starts). Each refusal changes nothing, and each log replays to the state
+//! decided.
 
 #[path = "support/tour.rs"]
 mod tour;
