@@ -137,7 +137,8 @@ struct Rulings {
     /// Mark an entrant absent before the start and remove them after it; disqualify another.
     absent_removed: bool,
     /// In a dealt or recorded hand: an out-of-turn fold, an under-sized raise, a misdeal,
-    /// the clock run out; between hands (release 0.12.0), a stack put right.
+    /// the clock run out; between hands (release 0.12.0), a stack put right; (release
+    /// 0.13.0) a seat and the button put right.
     hands: bool,
     /// Set the payouts by hand, then deal at three (or two) players left.
     payouts_and_deal: bool,
@@ -193,6 +194,8 @@ async fn tournament(
     }
     let mut to_rule = if rulings.hands {
         vec![
+            Ruling::ButtonCorrection,
+            Ruling::SeatCorrection,
             Ruling::Correction,
             Ruling::Clock,
             Ruling::Misdeal,
@@ -313,11 +316,62 @@ enum Ruling {
     Clock,
     /// Between hands, a chip moved from one stack to another at a table that has played.
     Correction,
+    /// Between hands, a player put in an open seat at their table.
+    SeatCorrection,
+    /// Between hands, the next hand's button put at another player's seat.
+    ButtonCorrection,
 }
 
 impl Ruling {
+    /// A seat or the button put right at the first table between hands that has played
+    /// one, if any: the first seated player into the first open seat, or the button to
+    /// the first seat it is not already due at.
+    fn correct_position(self, sim: &mut TournamentSim) -> bool {
+        let tables: Vec<(u32, Vec<(u8, PlayerId)>)> = sim
+            .state
+            .tables()
+            .iter()
+            .filter(|(_, t)| !t.in_hand() && t.hands > 0)
+            .map(|(n, t)| (*n, t.seats.iter().map(|(s, p)| (*s, p.clone())).collect()))
+            .collect();
+        let size = sim.state.schedule().map_or(0, |s| s.table_size);
+        for (table, seated) in tables {
+            let commands: Vec<TournamentCommand> = match self {
+                Ruling::SeatCorrection => {
+                    let open = (0..size).find(|s| !seated.iter().any(|(t, _)| t == s));
+                    match (seated.first(), open) {
+                        (Some((_, player)), Some(seat)) => vec![TournamentCommand::CorrectSeat {
+                            player: player.clone(),
+                            table,
+                            seat,
+                            reason: "sat down at the wrong seat".into(),
+                        }],
+                        _ => continue,
+                    }
+                }
+                _ => seated
+                    .iter()
+                    .map(|(seat, _)| TournamentCommand::CorrectButton {
+                        table,
+                        button: *seat,
+                        reason: "the button was out of position last hand".into(),
+                    })
+                    .collect(),
+            };
+            for command in commands {
+                if sim.send(&command).is_ok() {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Makes the ruling at the first table where it can be made now.
     fn try_on(self, sim: &mut TournamentSim) -> Result<bool, Failure> {
+        if matches!(self, Ruling::SeatCorrection | Ruling::ButtonCorrection) {
+            return Ok(self.correct_position(sim));
+        }
         if let Ruling::Correction = self {
             let tables: Vec<(u32, Vec<PlayerId>)> = sim
                 .state
@@ -407,7 +461,11 @@ impl Ruling {
                         action: Action::Fold,
                     }
                 }
-                Ruling::Misdeal | Ruling::Clock | Ruling::Correction => continue,
+                Ruling::Misdeal
+                | Ruling::Clock
+                | Ruling::Correction
+                | Ruling::SeatCorrection
+                | Ruling::ButtonCorrection => continue,
             };
             if sim
                 .send(&TournamentCommand::Hand { table, command })
@@ -755,7 +813,8 @@ async fn play(store: &Store) -> Result<Written, Failure> {
     // A tournament called off after some play: every entrant refunded.
     cancelled(&mut w, &players).await?;
     // Release 0.12.0: the tournaments ruled on hand by hand also have a stack put right
-    // between hands (`Ruling::Correction`).
+    // between hands (`Ruling::Correction`); release 0.13.0, a seat and the button
+    // (`Ruling::SeatCorrection`, `Ruling::ButtonCorrection`).
     // Cash tables (release 0.10.0): an Oracle table with its straddle and (release 0.11.0)
     // a rake from each pot, and a Hippodrome table with a session fee, each appended
     // command by command.

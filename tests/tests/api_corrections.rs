@@ -1,8 +1,8 @@
 //! Corrections through the API, as a venue's host and a league's admin make them: a
 //! tournament cancelled (refunds shown, every later command refused with its code), a
 //! player eliminated by mistake reinstated (chips and places back), a hand voided (every
-//! chip back), a stack put right between hands (until the next hand starts), a recorded
-//! result amended (points re-scored). Each is in the audit log with
+//! chip back), a stack, a seat and the button put right between hands (until the next
+//! hand starts), a recorded result amended (points re-scored). Each is in the audit log with
 //! its reason and who sent it; bad reasons and other venues' objects change nothing.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a test")]
@@ -491,7 +491,210 @@ async fn a_pot_pushed_to_the_wrong_player_is_put_right_before_the_next_hand(app:
     assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
 }
 
+async fn a_player_in_the_wrong_seat_and_a_misplaced_button_are_put_right_between_hands(
+    app: &TestApp,
+) {
+    a_league(app).await;
+    started(app, "p1", "crown", Tracking::Dealt, &["ann", "bob", "cat"]).await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let other = app.token(Role::Host, Some("anchor"), None).await;
+    let table = "query { table(tournamentId: \"p1\", table: 1) { inHand toAct button seats { seat player chips } } }";
+    let seat_fix = "mutation($p: ID!, $s: Int!, $r: String!) { correctSeat(input: {tournamentId: \"p1\", player: $p, table: 1, seat: $s, reason: $r}) { events } }";
+    let button_fix = "mutation($b: Int!, $r: String!) { correctButton(input: {tournamentId: \"p1\", table: 1, button: $b, reason: $r}) { events } }";
+    let start = "mutation { startHand(input: {tournamentId: \"p1\", table: 1}) { events } }";
+    let seats = |view: &Value| -> Vec<(u64, String, u64)> {
+        view["table"]["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                (
+                    s["seat"].as_u64().unwrap(),
+                    s["player"].as_str().unwrap().to_owned(),
+                    s["chips"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let seat_of = |view: &Value, player: &str| -> (u64, u64) {
+        seats(view)
+            .into_iter()
+            .find(|(_, p, _)| p == player)
+            .map(|(s, _, c)| (s, c))
+            .unwrap()
+    };
+    let view = app.admin(table, json!({})).await;
+    let (ann_seat, ann_chips) = seat_of(&view, "ann");
+    let (bob_seat, _) = seat_of(&view, "bob");
+    let open = (0..9)
+        .find(|s| !seats(&view).iter().any(|(t, _, _)| t == s))
+        .unwrap();
+    let why = "sat at the wrong seat: the draw put her elsewhere";
+
+    // Refused, each with its code, nothing appended: another venue's host, a seat off
+    // the table, the player's own seat, a blank reason.
+    let last = app.last_position().await;
+    for (token, vars, expected, field) in [
+        (
+            &other,
+            json!({"p": "ann", "s": open, "r": why}),
+            "FORBIDDEN",
+            None,
+        ),
+        (
+            &host,
+            json!({"p": "ann", "s": 99, "r": why}),
+            "BAD_INPUT",
+            Some("seat"),
+        ),
+        (
+            &host,
+            json!({"p": "ann", "s": ann_seat, "r": why}),
+            "BAD_INPUT",
+            Some("seat"),
+        ),
+        (
+            &host,
+            json!({"p": "ann", "s": open, "r": ""}),
+            "BAD_INPUT",
+            Some("reason"),
+        ),
+        (
+            &host,
+            json!({"p": "nobody", "s": open, "r": why}),
+            "NOT_FOUND",
+            None,
+        ),
+    ] {
+        let body = app.graphql(Some(token), seat_fix, vars.clone()).await;
+        assert_eq!(code(&body), expected, "{vars}: {body:#}");
+        if let Some(field) = field {
+            assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
+        }
+    }
+    assert_eq!(app.last_position().await, last, "a refusal appends nothing");
+
+    // To an open seat, with her chips.
+    let body = app
+        .graphql(
+            Some(&host),
+            seat_fix,
+            json!({"p": "ann", "s": open, "r": why}),
+        )
+        .await;
+    assert_eq!(body["data"]["correctSeat"]["events"], 1, "{body:#}");
+    let view = app.admin(table, json!({})).await;
+    assert_eq!(seat_of(&view, "ann"), (open, ann_chips));
+    let (kind, actor, payload) = last_events(app, "tournament:p1").await.pop().unwrap();
+    assert_eq!(kind, "SeatCorrected");
+    assert!(actor.starts_with("host:crown:"), "{actor}");
+    assert_eq!(payload["data"]["from_seat"], ann_seat, "{payload}");
+    assert_eq!(payload["data"]["to_seat"], open, "{payload}");
+    assert_eq!(payload["data"]["reason"], why);
+    // Two players in each other's seats change places.
+    let body = app
+        .graphql(
+            Some(&host),
+            seat_fix,
+            json!({"p": "bob", "s": open, "r": why}),
+        )
+        .await;
+    assert_eq!(body["data"]["correctSeat"]["events"], 1, "{body:#}");
+    let view = app.admin(table, json!({})).await;
+    assert_eq!(seat_of(&view, "bob").0, open);
+    assert_eq!(seat_of(&view, "ann"), (bob_seat, ann_chips));
+    let (_, _, payload) = last_events(app, "tournament:p1").await.pop().unwrap();
+    assert_eq!(payload["data"]["swapped"], "ann", "{payload}");
+
+    // No button to put right before the first hand (it was drawn), and no correction
+    // while a hand runs.
+    let body = app
+        .graphql(
+            Some(&host),
+            button_fix,
+            json!({"b": open, "r": "misplaced"}),
+        )
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    app.admin(start, json!({})).await;
+    for body in [
+        app.graphql(
+            Some(&host),
+            seat_fix,
+            json!({"p": "ann", "s": ann_seat, "r": why}),
+        )
+        .await,
+        app.graphql(
+            Some(&host),
+            button_fix,
+            json!({"b": open, "r": "misplaced"}),
+        )
+        .await,
+    ] {
+        assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    }
+    loop {
+        let view = app.admin(table, json!({})).await;
+        if view["table"]["inHand"] != true {
+            break;
+        }
+        let seat = view["table"]["toAct"].as_u64().unwrap();
+        app.admin(
+            ACT,
+            json!({"t": "p1", "table": 1, "seat": seat, "a": "FOLD"}),
+        )
+        .await;
+    }
+    // The button of the hand just played belongs there again for the next one.
+    let view = app.admin(table, json!({})).await;
+    let played = view["table"]["button"].as_u64().unwrap();
+    let empty = (0..9)
+        .find(|s| !seats(&view).iter().any(|(t, _, _)| t == s))
+        .unwrap();
+    let last = app.last_position().await;
+    for (vars, expected, field) in [
+        (
+            json!({"b": 99, "r": "misplaced"}),
+            "BAD_INPUT",
+            Some("button"),
+        ),
+        (
+            json!({"b": empty, "r": "misplaced"}),
+            "RULE_VIOLATION",
+            None,
+        ),
+    ] {
+        let body = app.graphql(Some(&host), button_fix, vars.clone()).await;
+        assert_eq!(code(&body), expected, "{vars}: {body:#}");
+        if let Some(field) = field {
+            assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
+        }
+    }
+    assert_eq!(app.last_position().await, last, "a refusal appends nothing");
+    let reason = "the button moved on twice last hand";
+    let body = app
+        .graphql(Some(&host), button_fix, json!({"b": played, "r": reason}))
+        .await;
+    assert_eq!(body["data"]["correctButton"]["events"], 1, "{body:#}");
+    let (kind, actor, payload) = last_events(app, "tournament:p1").await.pop().unwrap();
+    assert_eq!(kind, "ButtonCorrected");
+    assert!(actor.starts_with("host:crown:"), "{actor}");
+    assert_eq!(payload["data"]["button"], played, "{payload}");
+    assert_eq!(payload["data"]["hand"], 1, "{payload}");
+    assert_ne!(payload["data"]["was"], played, "{payload}");
+    assert_eq!(payload["data"]["reason"], reason);
+    // Where it was due, it is refused now; the next hand is dealt on it.
+    let body = app
+        .graphql(Some(&host), button_fix, json!({"b": played, "r": reason}))
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    app.admin(start, json!({})).await;
+    let view = app.admin(table, json!({})).await;
+    assert_eq!(view["table"]["button"], played, "{view:#}");
+}
+
 on_every_backend!(
+    a_player_in_the_wrong_seat_and_a_misplaced_button_are_put_right_between_hands,
     a_pot_pushed_to_the_wrong_player_is_put_right_before_the_next_hand,
     a_host_cancels_a_tournament_and_every_entrant_is_refunded,
     a_player_eliminated_by_mistake_is_reinstated,

@@ -600,6 +600,37 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
             "Correction after hand {hand} at table {table}: {chips} chips from {from} to {to} \
              ({reason})"
         ),
+        E::SeatCorrected {
+            player,
+            from_table,
+            from_seat,
+            to_table,
+            to_seat,
+            swapped,
+            reason,
+        } => {
+            let from = format!("table {from_table} seat {}", u32::from(*from_seat) + 1);
+            let to = format!("table {to_table} seat {}", u32::from(*to_seat) + 1);
+            match swapped {
+                Some(other) => format!(
+                    "Seat correction: {player} from {from} to {to}, {other} from {to} to \
+                     {from} ({reason})"
+                ),
+                None => format!("Seat correction: {player} from {from} to {to} ({reason})"),
+            }
+        }
+        E::ButtonCorrected {
+            table,
+            hand,
+            button,
+            was,
+            reason,
+        } => format!(
+            "Button correction after hand {hand} at table {table}: the next hand's button at \
+             seat {} rather than seat {} ({reason})",
+            u32::from(*button) + 1,
+            u32::from(*was) + 1
+        ),
         E::EntropyAdded { .. } | E::EntropyMixed { .. } => {
             "Entropy mixed into the next draw's seed".to_owned()
         }

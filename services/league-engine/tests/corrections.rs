@@ -508,3 +508,291 @@ fn results_tracking_counts_stacks_rather_than_correcting_them() {
     ));
     g.assert_replays();
 }
+
+fn correct_seat(player: &PlayerId, table: u32, seat: u8) -> Cmd {
+    Cmd::CorrectSeat {
+        player: player.clone(),
+        table,
+        seat,
+        reason: "sat down at the wrong seat after the break".into(),
+    }
+}
+
+/// The first open seat at a table of nine.
+fn open_seat(g: &Game, table: u32) -> u8 {
+    (0..9)
+        .find(|s| !g.state.tables()[&table].seats.contains_key(s))
+        .expect("an open seat")
+}
+
+/// The count of players at each table, by table number.
+fn counts(g: &Game) -> Vec<(u32, usize)> {
+    g.state
+        .tables()
+        .iter()
+        .map(|(n, t)| (*n, t.seats.len()))
+        .collect()
+}
+
+#[test]
+fn a_player_in_the_wrong_seat_moves_to_the_right_one_with_their_chips() {
+    // WPH 5: "A player who started the tournament in the wrong seat with the correct
+    // chipstack amount will be moved to the correct seat and will take his current total
+    // chipstack with him." The same at any house: the correction is the director's.
+    for preset in [Preset::Wph, Preset::QueenSix, Preset::Oracle] {
+        let mut g = Game::started(schedule(preset, Tracking::Recorded), 12);
+        assert_eq!(counts(&g), vec![(1, 6), (2, 6)], "{preset:?}");
+        let at_one = g.at_table(1);
+        let (a, b) = (at_one[0].clone(), at_one[1].clone());
+        let (seat_a, seat_b) = (g.seat_of(a.as_str()).1, g.seat_of(b.as_str()).1);
+        let open = open_seat(&g, 1);
+        // Input that cannot be right, and state that refuses: each changes nothing.
+        assert!(matches!(
+            g.refused(correct_seat(&a, 1, 9)),
+            Err::BadCorrection { field: "seat", .. }
+        ));
+        assert!(matches!(
+            g.refused(correct_seat(&a, 1, seat_a)),
+            Err::BadCorrection { field: "seat", .. }
+        ));
+        assert_eq!(g.refused(correct_seat(&a, 3, 0)), Err::NoSuchTable(3));
+        assert!(matches!(
+            g.refused(correct_seat(&id(99), 1, open)),
+            Err::UnknownPlayer(_)
+        ));
+        let mut blank = correct_seat(&a, 1, open);
+        if let Cmd::CorrectSeat { reason, .. } = &mut blank {
+            *reason = " ".into();
+        }
+        assert_eq!(g.refused(blank), Err::BadReason);
+
+        // An open seat at the same table: the player takes their chips there.
+        let chips_a = g.chips(a.as_str());
+        let events = g.when(correct_seat(&a, 1, open));
+        assert_eq!(
+            events,
+            vec![Ev::SeatCorrected {
+                player: a.clone(),
+                from_table: 1,
+                from_seat: seat_a,
+                to_table: 1,
+                to_seat: open,
+                swapped: None,
+                reason: "sat down at the wrong seat after the break".into(),
+            }],
+            "{preset:?}"
+        );
+        assert_eq!(g.seat_of(a.as_str()), (1, open));
+        assert_eq!(g.chips(a.as_str()), chips_a);
+        assert!(!g.state.tables()[&1].seats.contains_key(&seat_a));
+
+        // Two players in each other's seats change places, each with their own stack.
+        let chips_b = g.chips(b.as_str());
+        let events = g.when(correct_seat(&b, 1, open));
+        assert!(
+            matches!(events.as_slice(), [Ev::SeatCorrected { swapped: Some(s), from_seat, .. }] if *s == a && *from_seat == seat_b),
+            "{events:?}"
+        );
+        assert_eq!(g.seat_of(b.as_str()), (1, open));
+        assert_eq!(g.seat_of(a.as_str()), (1, seat_b));
+        assert_eq!(
+            (g.chips(a.as_str()), g.chips(b.as_str())),
+            (chips_a, chips_b)
+        );
+
+        // The next hand is dealt to the seats as corrected; while it runs, no seat at
+        // that table is corrected, from either side.
+        let started = g.when(Cmd::StartHand {
+            table: 1,
+            seed: None,
+            hand_id: None,
+        });
+        let stacks = starting_stacks(&started);
+        assert!(stacks.contains(&(open, chips_b)), "{stacks:?}");
+        assert!(stacks.contains(&(seat_b, chips_a)), "{stacks:?}");
+        assert!(!stacks.iter().any(|(s, _)| *s == seat_a), "{stacks:?}");
+        let c = g.at_table(2)[0].clone();
+        for refused in [
+            correct_seat(&a, 1, seat_a),
+            correct_seat(&c, 1, seat_a),
+            correct_seat(&a, 2, open_seat(&g, 2)),
+        ] {
+            assert!(
+                matches!(g.refused(refused), Err::CannotCorrectSeat { .. }),
+                "{preset:?}"
+            );
+        }
+        g.fold_out(1);
+
+        // Another table's player into an open seat: the tables are then balanced by the
+        // house's rule, as after any move (7 and 5 players: one moves back).
+        let events = g.when(correct_seat(&c, 1, seat_a));
+        assert!(
+            matches!(
+                events.first(),
+                Some(Ev::SeatCorrected {
+                    to_table: 1,
+                    from_table: 2,
+                    swapped: None,
+                    ..
+                })
+            ),
+            "{events:?}"
+        );
+        assert!(
+            events.iter().any(|e| matches!(e, Ev::PlayerMoved { moved, .. } if moved.from_table == 1 && moved.to_table == 2)),
+            "{preset:?}: {events:?}"
+        );
+        assert_eq!(counts(&g), vec![(1, 6), (2, 6)]);
+        // A swap across tables keeps the counts, and needs no balancing.
+        let d = g.at_table(1)[0].clone();
+        let e = g.at_table(2)[0].clone();
+        let (seat_d, seat_e) = (g.seat_of(d.as_str()), g.seat_of(e.as_str()));
+        let events = g.when(correct_seat(&e, seat_d.0, seat_d.1));
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert_eq!(
+            (g.seat_of(e.as_str()), g.seat_of(d.as_str())),
+            (seat_d, seat_e)
+        );
+        g.assert_replays();
+    }
+}
+
+#[test]
+fn a_seat_is_put_right_in_results_tracking_but_not_over_a_re_buy_decision() {
+    let mut g = Game::started(with_rebuys(Tracking::Results), 6);
+    let table = g.at_table(1);
+    let (busted, by, other) = (table[0].clone(), table[1].clone(), table[2].clone());
+    let seat_busted = g.seat_of(busted.as_str()).1;
+    g.when(eliminate(&busted, Some(&by)));
+    // Busted and deciding on a re-buy: their seat is still theirs, and they are not
+    // seated to be moved.
+    assert!(matches!(
+        g.refused(correct_seat(&other, 1, seat_busted)),
+        Err::CannotCorrectSeat { .. }
+    ));
+    assert!(matches!(
+        g.refused(correct_seat(&busted, 1, open_seat(&g, 1))),
+        Err::CannotCorrectSeat { .. }
+    ));
+    let open = open_seat(&g, 1);
+    g.when(correct_seat(&other, 1, open));
+    assert_eq!(g.seat_of(other.as_str()), (1, open));
+    g.assert_replays();
+}
+
+fn correct_button(table: u32, button: u8) -> Cmd {
+    Cmd::CorrectButton {
+        table,
+        button,
+        reason: "the last hand's button was placed a seat early".into(),
+    }
+}
+
+/// The occupied seat after `seat`, clockwise.
+fn next_occupied(g: &Game, table: u32, seat: u8) -> u8 {
+    let seats: Vec<u8> = g.state.tables()[&table].seats.keys().copied().collect();
+    seats
+        .iter()
+        .copied()
+        .find(|&s| s > seat)
+        .unwrap_or(seats[0])
+}
+
+#[test]
+fn a_misplaced_button_is_put_right_for_the_next_hand_and_the_blinds_follow_it() {
+    // Oracle Irregularities 1: "If it is discovered that the button was placed
+    // incorrectly on the previous hand, the button and blinds will be corrected for the
+    // new hand". The window is the other corrections': until the next hand starts.
+    for preset in [
+        Preset::Oracle,
+        Preset::Wph,
+        Preset::QueenSix,
+        Preset::Invitational,
+    ] {
+        let mut g = Game::started(schedule(preset, Tracking::Recorded), 6);
+        let seats: Vec<u8> = g.state.tables()[&1].seats.keys().copied().collect();
+        // Before the table's first hand the button is the drawn one.
+        assert!(
+            matches!(
+                g.refused(correct_button(1, seats[0])),
+                Err::CannotCorrectButton { .. }
+            ),
+            "{preset:?}"
+        );
+        let first = g.fold_round(1);
+        let due = g.upcoming(1);
+        assert_ne!(due.button, first.button);
+        // Input that cannot be right, and state that refuses: each changes nothing.
+        assert!(matches!(
+            g.refused(correct_button(1, 9)),
+            Err::BadCorrection {
+                field: "button",
+                ..
+            }
+        ));
+        let empty = open_seat(&g, 1);
+        assert!(matches!(
+            g.refused(correct_button(1, empty)),
+            Err::CannotCorrectButton { .. }
+        ));
+        assert!(matches!(
+            g.refused(correct_button(1, due.button)),
+            Err::CannotCorrectButton { .. }
+        ));
+        assert_eq!(
+            g.refused(correct_button(2, first.button)),
+            Err::NoSuchTable(2)
+        );
+
+        // The button was moved on one seat too soon last hand: it belongs a seat on.
+        let button = next_occupied(&g, 1, due.button);
+        let events = g.when(correct_button(1, button));
+        assert_eq!(
+            events,
+            vec![Ev::ButtonCorrected {
+                table: 1,
+                hand: 1,
+                button,
+                was: due.button,
+                reason: "the last hand's button was placed a seat early".into(),
+            }],
+            "{preset:?}"
+        );
+        let small = next_occupied(&g, 1, button);
+        let big = next_occupied(&g, 1, small);
+        let expected = league_engine::button::Positions {
+            button,
+            small_blind: small,
+            big_blind: big,
+        };
+        // A void hand is re-dealt on the corrected button.
+        g.start_hand(1);
+        assert_eq!(
+            g.refused(correct_button(1, due.button)),
+            Err::HandInProgress { table: 1 }
+        );
+        g.when(Cmd::Hand {
+            table: 1,
+            command: HandCommand::Void {
+                reason: VoidReason::Misdeal("the first card exposed".into()),
+            },
+        });
+        assert_eq!(g.start_hand(1), expected, "{preset:?}");
+        g.fold_out(1);
+        // Then the button moves on from there as the house moves it.
+        let after = g.fold_round(1);
+        assert_eq!(after.button, small, "{preset:?}");
+        assert_eq!(after.big_blind, next_occupied(&g, 1, big), "{preset:?}");
+        g.assert_replays();
+    }
+}
+
+#[test]
+fn results_tracking_plays_no_hands_so_has_no_button_to_correct() {
+    let g = Game::started(schedule(Preset::Oracle, Tracking::Results), 4);
+    assert!(matches!(
+        g.refused(correct_button(1, 0)),
+        Err::WrongTracking { .. }
+    ));
+}

@@ -113,6 +113,9 @@ pub const CATALOGUE: &[EventType] = &[
     tournament("ClockCalled", 1),
     // Release 0.12.0: a stack put right between hands.
     tournament("ChipsCorrected", 1),
+    // Release 0.13.0: a seat and the button put right between hands.
+    tournament("SeatCorrected", 1),
+    tournament("ButtonCorrected", 1),
     league("LeagueCreated", 1),
     league("VenueAdded", 1),
     // Release 0.6.0: readable codes beside the ids of a league and its venues.

@@ -2371,11 +2371,17 @@ async fn a_subscriber_in_another_instance_is_woken_by_the_sealer(db: &TestDb) {
 
 async fn an_open_older_transaction_holds_readers_back_instead_of_letting_them_skip(db: &TestDb) {
     let store = db.open().await;
+    // An empty log has no head, and nothing to wait for.
+    assert_eq!(store.log_head().await.unwrap(), (None, true));
     let first = store
         .append("a", ExpectedVersion::Any, &[ev("T", "1")], None)
         .await
         .unwrap();
     settle(&store).await;
+    assert_eq!(
+        store.log_head().await.unwrap(),
+        (Some(first.first_position), true)
+    );
     if db.kind == Kind::Sqlite {
         // One writer at a time: an append cannot commit "behind" another. Nothing to hold.
         assert_eq!(store.read_all(0, 10).await.unwrap().len(), 1);
@@ -2410,12 +2416,22 @@ async fn an_open_older_transaction_holds_readers_back_instead_of_letting_them_sk
             .await
             .unwrap()
     );
+    // The head names the younger event, in the same statement that says it cannot be
+    // read yet (what a mutation's catch-up asks before it decides).
+    assert_eq!(
+        store.log_head().await.unwrap(),
+        (Some(younger.first_position), false)
+    );
     let mut sub = store.subscribe_all(0);
     assert_eq!(sub.next().await.unwrap().position, first.first_position);
     assert!(sub.try_next().await.unwrap().is_none());
     // ...and see it, in order, once it has finished.
     tx.rollback().await.unwrap();
     settle(&store).await;
+    assert_eq!(
+        store.log_head().await.unwrap(),
+        (Some(younger.first_position), true)
+    );
     let e = tokio::time::timeout(Duration::from_secs(5), sub.next())
         .await
         .unwrap()

@@ -370,6 +370,15 @@ impl Game {
                     last = Some(*positions);
                     big_blinds.push(positions.big_blind);
                 }
+                TournamentEvent::ButtonCorrected {
+                    table: t,
+                    button: b,
+                    ..
+                } if *t == table => {
+                    button = Some(*b);
+                    last = None;
+                    big_blinds.clear();
+                }
                 TournamentEvent::TournamentStarted { buttons, .. }
                 | TournamentEvent::SeatsRedrawn { buttons, .. } => {
                     if let Some(b) = buttons.iter().find(|b| b.table == table) {

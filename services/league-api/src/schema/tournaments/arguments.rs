@@ -536,6 +536,49 @@ payload! {
 }
 
 command_input! {
+    /// The input of `correctSeat`.
+    CorrectSeatInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The player in the wrong seat, as the league registered them.
+        player: ID,
+        /// The table of the seat they belong in, from 1 (theirs, or another).
+        table: u32,
+        /// The seat they belong in, from 0: open, or held by a player who goes to
+        /// `player`'s seat.
+        seat: Seat,
+        /// What went wrong, as auditors and players will read it (`sat at seat 4, drawn
+        /// seat 6`): 1 to 200 characters.
+        reason: String,
+    }
+}
+
+payload! {
+    /// What `correctSeat` did, and the tournament it changed.
+    CorrectSeatPayload: tournament
+}
+
+command_input! {
+    /// The input of `correctButton`.
+    CorrectButtonInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The seat, from 0, of the player who has the button for the next hand.
+        button: Seat,
+        /// What went wrong, as auditors and players will read it (`last hand's button
+        /// was placed one seat early`): 1 to 200 characters.
+        reason: String,
+    }
+}
+
+payload! {
+    /// What `correctButton` did, and the tournament it changed.
+    CorrectButtonPayload: tournament
+}
+
+command_input! {
     /// The input of `voidHand`.
     VoidHandInput {
         /// The tournament's id, as scheduled.

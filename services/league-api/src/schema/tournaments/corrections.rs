@@ -128,6 +128,65 @@ impl CorrectionMutation {
         staff_command(ctx, tournament_id.0, command, idempotency_key).await
     }
 
+    /// Puts a player recorded in the wrong seat in the one they belong in, with the chips
+    /// they have (WPH 5: "moved to the correct seat and will take his current total
+    /// chipstack with him"): at the same table or another, between hands at both. The
+    /// seat may be open, or held by the player who took `player`'s: the two change seats
+    /// (a stack that went with the wrong player is put right with `correctChips`). The
+    /// tables are then balanced by the house's rule, as after any move, and the blinds
+    /// follow the seats. Refused while a hand runs at either table, for a player not
+    /// seated (`RULE_VIOLATION`), and for a seat outside the table or the player's own
+    /// (`BAD_INPUT`, field `seat`). The venue's staff; the log records both seats and
+    /// the reason.
+    async fn correct_seat(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: CorrectSeatInput,
+    ) -> ApiResult<CorrectSeatPayload> {
+        let CorrectSeatInput {
+            tournament_id,
+            player,
+            table,
+            seat,
+            reason,
+            idempotency_key,
+        } = input;
+        let command = TournamentCommand::CorrectSeat {
+            player: PlayerId::from(player.0),
+            table,
+            seat,
+            reason,
+        };
+        staff_command(ctx, tournament_id.0, command, idempotency_key).await
+    }
+
+    /// Puts the button right after a hand played with it out of position: between the
+    /// table's last hand and its next, the next hand's button goes to `button` (a
+    /// player's seat) and the blinds follow it (Oracle Irregularities 1: "the button and
+    /// blinds will be corrected for the new hand"); the dead button's rotation starts
+    /// again from there. Dealt or recorded tracking. Refused during a hand, before the table's first hand (its button is
+    /// drawn), at an empty seat, and where the button is already due (`RULE_VIOLATION`);
+    /// a seat outside the table is `BAD_INPUT` (field `button`). The venue's staff.
+    async fn correct_button(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: CorrectButtonInput,
+    ) -> ApiResult<CorrectButtonPayload> {
+        let CorrectButtonInput {
+            tournament_id,
+            table,
+            button,
+            reason,
+            idempotency_key,
+        } = input;
+        let command = TournamentCommand::CorrectButton {
+            table,
+            button,
+            reason,
+        };
+        staff_command(ctx, tournament_id.0, command, idempotency_key).await
+    }
+
     /// Voids the hand in progress at a table (dealt or recorded tracking): every chip put
     /// in returns to the seat that put it in, and the next hand is re-dealt with the same
     /// button and blinds. The void hand is no hand played: it is not the table's hand of a

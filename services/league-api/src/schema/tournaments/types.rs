@@ -737,7 +737,8 @@ impl TableOut {
         self.view.in_hand
     }
     /// The button's seat (from 0) in the hand in progress, or in the last one between
-    /// hands; `null` before the table's first hand and after a redraw until the next hand.
+    /// hands; `null` before the table's first hand, and after a redraw or a button
+    /// correction (`correctButton`) until the next hand.
     async fn button(&self) -> Option<Seat> {
         self.view.button
     }

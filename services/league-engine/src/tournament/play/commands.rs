@@ -176,4 +176,25 @@ pub enum TournamentCommand {
         chips: Chips,
         reason: String,
     },
+    /// Puts a player recorded in the wrong seat in the right one, with the chips they
+    /// have (WPH 5: "moved to the correct seat and will take his current total
+    /// chipstack with him"): at the same table or another, between hands at both. An
+    /// open seat, or the seat of another player, who goes to `player`'s seat (two
+    /// players in each other's seats). The tables are balanced afterwards by the house's
+    /// rule, as after any move.
+    CorrectSeat {
+        player: PlayerId,
+        table: u32,
+        seat: Seat,
+        reason: String,
+    },
+    /// Dealt or recorded tracking: a hand was played with the button out of position.
+    /// Between that hand and the table's next, the director puts the button at `button`
+    /// (a player's seat) for the next hand, and the blinds follow it (Oracle
+    /// Irregularities 1: "the button and blinds will be corrected for the new hand").
+    CorrectButton {
+        table: u32,
+        button: Seat,
+        reason: String,
+    },
 }

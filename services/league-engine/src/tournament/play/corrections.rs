@@ -1,6 +1,7 @@
 //! Corrections by the venue's staff: cancelling a tournament, reinstating a player
-//! eliminated by mistake, and putting a stack right between hands. Each is an event of its
-//! own with the staff's reason; nothing already recorded is changed.
+//! eliminated by mistake, and putting a stack, a seat or the button right between hands.
+//! Each is an event of its own with the staff's reason; nothing already recorded is
+//! changed.
 
 use super::*;
 
@@ -141,6 +142,112 @@ impl Run<'_> {
             from: from.clone(),
             to: to.clone(),
             chips,
+            reason,
+        });
+        Ok(())
+    }
+
+    /// Puts `player` in `seat` at `table` with their chips (WPH 5), between hands at both
+    /// tables; whoever sits there goes to the player's old seat.
+    pub(super) fn correct_seat(
+        &mut self,
+        player: &PlayerId,
+        number: u32,
+        seat: Seat,
+        why: &str,
+    ) -> Result<()> {
+        let size = self.running()?.table_size;
+        let reason = reason(why)?;
+        if seat >= size {
+            return Err(TournamentError::BadCorrection {
+                field: "seat",
+                why: format!(
+                    "seats are numbered from 0 to {} at this tournament",
+                    size - 1
+                ),
+            });
+        }
+        let cannot = |why: String| TournamentError::CannotCorrectSeat { why };
+        let (from_table, from_seat) = match self.entrant(player.as_str())?.standing {
+            Standing::Seated { table, seat } => (table, seat),
+            _ => return Err(cannot(format!("{player} is not seated"))),
+        };
+        if (from_table, from_seat) == (number, seat) {
+            return Err(TournamentError::BadCorrection {
+                field: "seat",
+                why: format!("{player} is already in seat {seat} at table {number}"),
+            });
+        }
+        let swapped = self.table(number)?.seats.get(&seat).cloned();
+        for t in [from_table, number] {
+            if self.table(t)?.in_hand() {
+                return Err(cannot(format!(
+                    "a hand is in progress at table {t}: a seat is put right between hands"
+                )));
+            }
+        }
+        if let Some(other) = &swapped
+            && !matches!(
+                self.entrant(other.as_str())?.standing,
+                Standing::Seated { .. }
+            )
+        {
+            // A busted player deciding on a re-buy keeps the seat until they decide.
+            return Err(cannot(format!(
+                "seat {seat} at table {number} is held by {other}, who is deciding on a re-buy"
+            )));
+        }
+        self.emit(TournamentEvent::SeatCorrected {
+            player: player.clone(),
+            from_table,
+            from_seat,
+            to_table: number,
+            to_seat: seat,
+            swapped,
+            reason,
+        });
+        self.settle()
+    }
+
+    /// Puts the button for `number`'s next hand at `button`, between the table's last hand
+    /// and its next.
+    pub(super) fn correct_button(&mut self, number: u32, button: Seat, why: &str) -> Result<()> {
+        let size = self.running()?.table_size;
+        self.tracking(&[Tracking::Dealt, Tracking::Recorded])?;
+        let reason = reason(why)?;
+        if button >= size {
+            return Err(TournamentError::BadCorrection {
+                field: "button",
+                why: format!(
+                    "seats are numbered from 0 to {} at this tournament",
+                    size - 1
+                ),
+            });
+        }
+        self.between_hands(number)?;
+        let table = self.table(number)?;
+        let cannot = |why: String| TournamentError::CannotCorrectButton { why };
+        if table.hands == 0 {
+            return Err(cannot(format!(
+                "table {number} has played no hand since its button was drawn"
+            )));
+        }
+        if !table.seats.contains_key(&button) {
+            return Err(cannot(format!(
+                "seat {button} at table {number} is empty: the button goes to a player"
+            )));
+        }
+        let was = self.state.upcoming(table).button;
+        if was == button {
+            return Err(cannot(format!(
+                "the next hand's button is already at seat {button}"
+            )));
+        }
+        self.emit(TournamentEvent::ButtonCorrected {
+            table: number,
+            hand: table.hands,
+            button,
+            was,
             reason,
         });
         Ok(())

@@ -213,4 +213,12 @@ pub enum TournamentError {
     /// seated there, more chips than the player has.
     #[error("the chips cannot be corrected: {why}")]
     CannotCorrectChips { why: String },
+    /// A seat correction the tables' state refuses: a player not seated, a hand running
+    /// at either table, a seat not at the table.
+    #[error("the seat cannot be corrected: {why}")]
+    CannotCorrectSeat { why: String },
+    /// A button correction the table's state refuses: no hand played yet, an empty seat,
+    /// the button already due there.
+    #[error("the button cannot be corrected: {why}")]
+    CannotCorrectButton { why: String },
 }

@@ -303,6 +303,30 @@ pub enum TournamentEvent {
         /// Why, as the staff gave it.
         reason: String,
     },
+    /// Staff put a player recorded in the wrong seat in the right one, between hands,
+    /// with their chips; `swapped`, who sat in that seat, went to the player's old one.
+    SeatCorrected {
+        player: PlayerId,
+        from_table: u32,
+        from_seat: Seat,
+        to_table: u32,
+        to_seat: Seat,
+        swapped: Option<PlayerId>,
+        /// Why, as the staff gave it.
+        reason: String,
+    },
+    /// Staff put the button for table `table`'s next hand at seat `button`, after hand
+    /// `hand` was played with it out of position; `was` is where it would have gone.
+    /// The blinds follow it, and the dead button's rotation starts again from it.
+    ButtonCorrected {
+        table: u32,
+        /// The table's hand the correction follows (its number at the table, from 1).
+        hand: u32,
+        button: Seat,
+        was: Seat,
+        /// Why, as the staff gave it.
+        reason: String,
+    },
     /// A void hand (`HandVoided`) is no hand played: it is re-dealt with the same button
     /// and blinds, it is not the table's hand of a hand-for-hand round, and each player
     /// listed, dealt in while serving a missed-hands penalty, has that hand still to miss

@@ -76,6 +76,29 @@ impl Tournament {
                 let to = self.entrant(to.as_str());
                 to.chips = to.chips.saturating_add(*chips);
             }
+            TournamentEvent::SeatCorrected {
+                player,
+                from_table,
+                from_seat,
+                to_table,
+                to_seat,
+                swapped,
+                ..
+            } => {
+                self.seat(player.as_str(), *to_table, *to_seat);
+                if let Some(other) = swapped {
+                    self.seat(other.as_str(), *from_table, *from_seat);
+                }
+            }
+            TournamentEvent::ButtonCorrected { table, button, .. } => {
+                // As after a redraw: the next hand's positions follow the button, and the
+                // dead button's record of big blinds starts again from it.
+                if let Some(t) = self.tables.get_mut(table) {
+                    t.button = Some(*button);
+                    t.last = None;
+                    t.big_blinds.clear();
+                }
+            }
             TournamentEvent::PlayerReinstated {
                 player,
                 table,

@@ -250,6 +250,17 @@ impl Run<'_> {
                 chips,
                 reason,
             } => self.correct_chips(*table, from, to, *chips, reason),
+            TournamentCommand::CorrectSeat {
+                player,
+                table,
+                seat,
+                reason,
+            } => self.correct_seat(player, *table, *seat, reason),
+            TournamentCommand::CorrectButton {
+                table,
+                button,
+                reason,
+            } => self.correct_button(*table, *button, reason),
         }
     }
 }
