@@ -498,7 +498,7 @@ async fn a_player_in_the_wrong_seat_and_a_misplaced_button_are_put_right_between
     started(app, "p1", "crown", Tracking::Dealt, &["ann", "bob", "cat"]).await;
     let host = app.token(Role::Host, Some("crown"), None).await;
     let other = app.token(Role::Host, Some("anchor"), None).await;
-    let table = "query { table(tournamentId: \"p1\", table: 1) { inHand toAct button seats { seat player chips } } }";
+    let table = "query { table(tournamentId: \"p1\", table: 1) { inHand toAct button nextHand { button smallBlind bigBlind } seats { seat player chips } } }";
     let seat_fix = "mutation($p: ID!, $s: Int!, $r: String!) { correctSeat(input: {tournamentId: \"p1\", player: $p, table: 1, seat: $s, reason: $r}) { events } }";
     let button_fix = "mutation($b: Int!, $r: String!) { correctButton(input: {tournamentId: \"p1\", table: 1, button: $b, reason: $r}) { events } }";
     let start = "mutation { startHand(input: {tournamentId: \"p1\", table: 1}) { events } }";
@@ -672,16 +672,22 @@ async fn a_player_in_the_wrong_seat_and_a_misplaced_button_are_put_right_between
     }
     assert_eq!(app.last_position().await, last, "a refusal appends nothing");
     let reason = "the button moved on twice last hand";
+    let due = view["table"]["nextHand"]["button"].as_u64().unwrap();
+    assert_ne!(due, played, "{view:#}");
     let body = app
         .graphql(Some(&host), button_fix, json!({"b": played, "r": reason}))
         .await;
     assert_eq!(body["data"]["correctButton"]["events"], 1, "{body:#}");
+    // The table shows where the button now goes, with the blinds after it.
+    let view = app.admin(table, json!({})).await;
+    assert_eq!(view["table"]["button"], Value::Null, "{view:#}");
+    assert_eq!(view["table"]["nextHand"]["button"], played, "{view:#}");
     let (kind, actor, payload) = last_events(app, "tournament:p1").await.pop().unwrap();
     assert_eq!(kind, "ButtonCorrected");
     assert!(actor.starts_with("host:crown:"), "{actor}");
     assert_eq!(payload["data"]["button"], played, "{payload}");
     assert_eq!(payload["data"]["hand"], 1, "{payload}");
-    assert_ne!(payload["data"]["was"], played, "{payload}");
+    assert_eq!(payload["data"]["was"], due, "{payload}");
     assert_eq!(payload["data"]["reason"], reason);
     // Where it was due, it is refused now; the next hand is dealt on it.
     let body = app
@@ -691,6 +697,11 @@ async fn a_player_in_the_wrong_seat_and_a_misplaced_button_are_put_right_between
     app.admin(start, json!({})).await;
     let view = app.admin(table, json!({})).await;
     assert_eq!(view["table"]["button"], played, "{view:#}");
+    assert_eq!(
+        view["table"]["nextHand"],
+        Value::Null,
+        "a hand is in progress"
+    );
 }
 
 on_every_backend!(

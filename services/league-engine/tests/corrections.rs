@@ -723,6 +723,7 @@ fn a_misplaced_button_is_put_right_for_the_next_hand_and_the_blinds_follow_it() 
         let first = g.fold_round(1);
         let due = g.upcoming(1);
         assert_ne!(due.button, first.button);
+        assert_eq!(g.state.next_positions(1), Some(due), "{preset:?}");
         // Input that cannot be right, and state that refuses: each changes nothing.
         assert!(matches!(
             g.refused(correct_button(1, 9)),
@@ -766,8 +767,11 @@ fn a_misplaced_button_is_put_right_for_the_next_hand_and_the_blinds_follow_it() 
             small_blind: small,
             big_blind: big,
         };
+        // The table says where the button and blinds now go, before anyone deals.
+        assert_eq!(g.state.next_positions(1), Some(expected), "{preset:?}");
         // A void hand is re-dealt on the corrected button.
         g.start_hand(1);
+        assert_eq!(g.state.next_positions(1), None, "a hand is in progress");
         assert_eq!(
             g.refused(correct_button(1, due.button)),
             Err::HandInProgress { table: 1 }

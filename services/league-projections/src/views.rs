@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use league_engine::button::Positions;
 use league_engine::card::Card;
 use league_engine::cash::{CashState, TableConfig};
 use league_engine::hand::AnteStructure;
@@ -96,6 +97,10 @@ pub struct TableView {
     /// declared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub out_of_turn: Option<(Seat, Action)>,
+    /// The button and blinds of the table's next hand, while the tournament runs, between
+    /// hands, with two or more players seated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<Positions>,
 }
 
 /// A tournament as its dashboard shows it.
@@ -315,6 +320,7 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
         blinds: live.and_then(|_| table.blinds()),
         clock: live.and(table.clock().copied()),
         out_of_turn: live.and_then(|h| h.out_of_turn()),
+        next: t.next_positions(number),
     })
 }
 
@@ -539,6 +545,7 @@ pub fn cash_table_view(id: &str, c: &CashState, viewer: &Viewer) -> Option<CashT
         }),
         clock: None,
         out_of_turn: live.and_then(|h| h.out_of_turn()),
+        next: None,
     };
     Some(CashTableView {
         seats: c

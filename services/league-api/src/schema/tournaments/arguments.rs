@@ -547,8 +547,8 @@ command_input! {
         /// The seat they belong in, from 0: open, or held by a player who goes to
         /// `player`'s seat.
         seat: Seat,
-        /// What went wrong, as auditors and players will read it (`sat at seat 4, drawn
-        /// seat 6`): 1 to 200 characters.
+        /// What went wrong, as auditors and players will read it (`sat down at the wrong
+        /// seat after the break`): 1 to 200 characters.
         reason: String,
     }
 }

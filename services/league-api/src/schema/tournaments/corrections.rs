@@ -164,7 +164,8 @@ impl CorrectionMutation {
     /// table's last hand and its next, the next hand's button goes to `button` (a
     /// player's seat) and the blinds follow it (Oracle Irregularities 1: "the button and
     /// blinds will be corrected for the new hand"); the dead button's rotation starts
-    /// again from there. Dealt or recorded tracking. Refused during a hand, before the table's first hand (its button is
+    /// again from there; the table's `nextHand` shows it until that hand starts. Dealt or
+    /// recorded tracking. Refused during a hand, before the table's first hand (its button is
     /// drawn), at an empty seat, and where the button is already due (`RULE_VIOLATION`);
     /// a seat outside the table is `BAD_INPUT` (field `button`). The venue's staff.
     async fn correct_button(

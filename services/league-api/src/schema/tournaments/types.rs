@@ -207,6 +207,18 @@ pub struct TableClock {
     pub expires_at: Millis,
 }
 
+/// Where the button and the blinds go for a table's next hand.
+#[derive(SimpleObject, Clone, Copy, Debug)]
+pub struct NextHand {
+    /// The button's seat, from 0: a player's, or an empty seat under a dead button.
+    pub button: Seat,
+    /// The small blind's seat, from 0: the button's own heads-up, or an empty seat when
+    /// the small blind is dead (nobody posts it).
+    pub small_blind: Seat,
+    /// The big blind's seat, from 0: always a player's.
+    pub big_blind: Seat,
+}
+
 /// An action declared out of turn, waiting for its player's turn.
 #[derive(SimpleObject, Clone, Debug)]
 #[graphql(name = "OutOfTurn")]
@@ -738,7 +750,7 @@ impl TableOut {
     }
     /// The button's seat (from 0) in the hand in progress, or in the last one between
     /// hands; `null` before the table's first hand, and after a redraw or a button
-    /// correction (`correctButton`) until the next hand.
+    /// correction (`correctButton`) until the next hand (`nextHand` shows where it goes).
     async fn button(&self) -> Option<Seat> {
         self.view.button
     }
@@ -839,6 +851,17 @@ impl TableOut {
                 action: kind,
                 amount,
             }
+        })
+    }
+    /// Where the button and the blinds go for the table's next hand, as the house moves
+    /// them, or as `correctButton` put the button: for the dealer to place the button
+    /// and for a screen to show who posts. While the tournament runs, between hands, with
+    /// two or more players seated; `null` during a hand.
+    async fn next_hand(&self) -> Option<NextHand> {
+        self.view.next.map(|p| NextHand {
+            button: p.button,
+            small_blind: p.small_blind,
+            big_blind: p.big_blind,
         })
     }
 }

@@ -276,6 +276,16 @@ impl Tournament {
         self.stage
     }
 
+    /// The button and blinds of table `number`'s next hand, as the house moves them (or
+    /// where `CorrectButton` put the button): while the tournament runs, between hands,
+    /// with two or more players seated; `None` otherwise. The small blind or the button
+    /// may be an empty seat (a dead button).
+    pub fn next_positions(&self, number: u32) -> Option<Positions> {
+        let table = self.tables.get(&number)?;
+        (self.stage == Stage::Running && !table.in_hand() && table.occupied().len() >= 2)
+            .then(|| self.upcoming(table))
+    }
+
     pub fn schedule(&self) -> Option<&Schedule> {
         self.schedule.as_deref()
     }
