@@ -645,9 +645,9 @@ async fn a_player_in_the_wrong_seat_and_a_misplaced_button_are_put_right_between
         )
         .await;
     }
-    // The button of the hand just played belongs there again for the next one.
+    // The button was placed wrong in the hand just played: for the next one it belongs
+    // at another player's seat than the one it is due at.
     let view = app.admin(table, json!({})).await;
-    let played = view["table"]["button"].as_u64().unwrap();
     let empty = (0..9)
         .find(|s| !seats(&view).iter().any(|(t, _, _)| t == s))
         .unwrap();
@@ -671,32 +671,36 @@ async fn a_player_in_the_wrong_seat_and_a_misplaced_button_are_put_right_between
         }
     }
     assert_eq!(app.last_position().await, last, "a refusal appends nothing");
-    let reason = "the button moved on twice last hand";
+    let reason = "the button was placed at the wrong seat last hand";
     let due = view["table"]["nextHand"]["button"].as_u64().unwrap();
-    assert_ne!(due, played, "{view:#}");
+    let belongs = seats(&view)
+        .iter()
+        .map(|(s, _, _)| *s)
+        .find(|s| *s != due)
+        .unwrap();
     let body = app
-        .graphql(Some(&host), button_fix, json!({"b": played, "r": reason}))
+        .graphql(Some(&host), button_fix, json!({"b": belongs, "r": reason}))
         .await;
     assert_eq!(body["data"]["correctButton"]["events"], 1, "{body:#}");
     // The table shows where the button now goes, with the blinds after it.
     let view = app.admin(table, json!({})).await;
     assert_eq!(view["table"]["button"], Value::Null, "{view:#}");
-    assert_eq!(view["table"]["nextHand"]["button"], played, "{view:#}");
+    assert_eq!(view["table"]["nextHand"]["button"], belongs, "{view:#}");
     let (kind, actor, payload) = last_events(app, "tournament:p1").await.pop().unwrap();
     assert_eq!(kind, "ButtonCorrected");
     assert!(actor.starts_with("host:crown:"), "{actor}");
-    assert_eq!(payload["data"]["button"], played, "{payload}");
+    assert_eq!(payload["data"]["button"], belongs, "{payload}");
     assert_eq!(payload["data"]["hand"], 1, "{payload}");
     assert_eq!(payload["data"]["was"], due, "{payload}");
     assert_eq!(payload["data"]["reason"], reason);
     // Where it was due, it is refused now; the next hand is dealt on it.
     let body = app
-        .graphql(Some(&host), button_fix, json!({"b": played, "r": reason}))
+        .graphql(Some(&host), button_fix, json!({"b": belongs, "r": reason}))
         .await;
     assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
     app.admin(start, json!({})).await;
     let view = app.admin(table, json!({})).await;
-    assert_eq!(view["table"]["button"], played, "{view:#}");
+    assert_eq!(view["table"]["button"], belongs, "{view:#}");
     assert_eq!(
         view["table"]["nextHand"],
         Value::Null,
