@@ -163,7 +163,7 @@ impl Run<'_> {
                 field: "seat",
                 why: format!(
                     "seats are numbered from 0 to {} at this tournament",
-                    size - 1
+                    size.saturating_sub(1)
                 ),
             });
         }
@@ -220,7 +220,7 @@ impl Run<'_> {
                 field: "button",
                 why: format!(
                     "seats are numbered from 0 to {} at this tournament",
-                    size - 1
+                    size.saturating_sub(1)
                 ),
             });
         }

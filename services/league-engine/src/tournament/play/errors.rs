@@ -214,7 +214,7 @@ pub enum TournamentError {
     #[error("the chips cannot be corrected: {why}")]
     CannotCorrectChips { why: String },
     /// A seat correction the tables' state refuses: a player not seated, a hand running
-    /// at either table, a seat not at the table.
+    /// at either table, a seat held by a player deciding on a re-buy.
     #[error("the seat cannot be corrected: {why}")]
     CannotCorrectSeat { why: String },
     /// A button correction the table's state refuses: no hand played yet, an empty seat,
