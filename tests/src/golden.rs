@@ -20,7 +20,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use league_engine::hand::{Action, Command as HandCommand, VoidReason};
+use league_engine::hand::{Action, Command as HandCommand, KillCause, VoidReason};
 use league_engine::league::{
     self, Command as LeagueCommand, LeagueState, ScoreOrder, ScoringRule, SeasonScoreRule,
     TournamentOutcome,
@@ -138,7 +138,7 @@ struct Rulings {
     absent_removed: bool,
     /// In a dealt or recorded hand: an out-of-turn fold, an under-sized raise, a misdeal,
     /// the clock run out; between hands (release 0.12.0), a stack put right; (release
-    /// 0.13.0) a seat and the button put right.
+    /// 0.13.0) a seat and the button put right; (release 0.14.0) a hand killed out of turn.
     hands: bool,
     /// Set the payouts by hand, then deal at three (or two) players left.
     payouts_and_deal: bool,
@@ -194,6 +194,7 @@ async fn tournament(
     }
     let mut to_rule = if rulings.hands {
         vec![
+            Ruling::Kill,
             Ruling::ButtonCorrection,
             Ruling::SeatCorrection,
             Ruling::Correction,
@@ -320,6 +321,9 @@ enum Ruling {
     SeatCorrection,
     /// Between hands, the next hand's button put at another player's seat.
     ButtonCorrection,
+    /// A hand with three or more still in: the hand of a seat still to act, other than the
+    /// one to act, declared dead.
+    Kill,
 }
 
 impl Ruling {
@@ -459,6 +463,23 @@ impl Ruling {
                     HandCommand::OutOfTurn {
                         seat,
                         action: Action::Fold,
+                    }
+                }
+                Ruling::Kill => {
+                    let Some(seat) = hand
+                        .seats_in_order()
+                        .filter(|s| hand.is_live(*s) && *s != legal.seat)
+                        .find(|s| hand.bet(*s) < Some(hand.current_bet()))
+                    else {
+                        continue;
+                    };
+                    if hand.seats_in_order().filter(|s| hand.is_live(*s)).count() < 3 {
+                        continue;
+                    }
+                    HandCommand::Kill {
+                        seat,
+                        cause: KillCause::ClearIntent,
+                        reason: "pushed both cards toward the muck facing a bet".into(),
                     }
                 }
                 Ruling::Misdeal
@@ -814,7 +835,8 @@ async fn play(store: &Store) -> Result<Written, Failure> {
     cancelled(&mut w, &players).await?;
     // Release 0.12.0: the tournaments ruled on hand by hand also have a stack put right
     // between hands (`Ruling::Correction`); release 0.13.0, a seat and the button
-    // (`Ruling::SeatCorrection`, `Ruling::ButtonCorrection`).
+    // (`Ruling::SeatCorrection`, `Ruling::ButtonCorrection`); release 0.14.0, a hand killed
+    // out of turn (`Ruling::Kill`).
     // Cash tables (release 0.10.0): an Oracle table with its straddle and (release 0.11.0)
     // a rake from each pot, and a Hippodrome table with a session fee, each appended
     // command by command.

@@ -664,6 +664,7 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         ("callClock", format!("callClock(input: {{tournamentId: \"m1\", table: 1, seat: {ann}}})"), May::Staff),
         ("actOutOfTurn", format!("actOutOfTurn(input: {{tournamentId: \"m1\", table: 1, seat: {ann}, action: RAISE_TO, amount: 999999999}})"), May::Staff),
         ("voidHand", "voidHand(input: {tournamentId: \"m1\", table: 1, kind: MISDEAL, reason: \"a card exposed\"})".into(), May::Staff),
+        ("killHand", format!("killHand(input: {{tournamentId: \"m1\", table: 1, seat: {ann}, cause: EXPOSED, reason: \"cards exposed\"}})"), May::Staff),
         ("correctChips", "correctChips(input: {tournamentId: \"m1\", table: 1, from: \"ann\", to: \"bob\", chips: 1, reason: \"a pot pushed wrong\"})".into(), May::Staff),
         ("correctSeat", "correctSeat(input: {tournamentId: \"m1\", player: \"ann\", table: 1, seat: 7, reason: \"sat in the wrong seat\"})".into(), May::Staff),
         ("correctButton", "correctButton(input: {tournamentId: \"m1\", table: 1, button: 0, reason: \"the button was misplaced\"})".into(), May::Staff),
@@ -682,6 +683,7 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         ("sitOut", "sitOut(input: {table: \"c1\", seat: 0})".into(), May::StaffOrPlayer),
         ("comeBack", "comeBack(input: {table: \"c1\", seat: 0})".into(), May::StaffOrPlayer),
         ("cashOut", "cashOut(input: {table: \"c1\", seat: 1})".into(), May::StaffOrTableMate),
+        ("killCashHand", "killCashHand(input: {table: \"c1\", seat: 0, cause: FOULED, reason: \"a card from another deck\"})".into(), May::Staff),
         ("closeCashTable", "closeCashTable(input: {id: \"c1\"})".into(), May::Staff),
         // Last: the tournament is over for every case after it.
         ("addEntropy", "addEntropy(input: {tournamentId: \"m1\", entropy: \"4d1c\"})".into(), May::StaffOrEntrant),

@@ -2,8 +2,9 @@
 //! hand (`recorded`): a hand with an exposed card declared a misdeal and re-dealt on the
 //! same button; the clock called on a player and run out by the server, the hand dead; a
 //! bet out of turn ruled by the house, WPH's rule 31 and the invitational's 5.5 giving
-//! different answers to the same table; two players out in one hand on the bubble, placed
-//! by the house's rule and scored by the league.
+//! different answers to the same table; a hand killed out of turn, dead at once; two
+//! players out in one hand on the bubble, placed by the house's rule and scored by the
+//! league.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a test")]
 
@@ -24,6 +25,7 @@ const START_HAND: &str =
 const VOID: &str = "mutation($t: ID!, $r: String) { voidHand(input: {tournamentId: $t, table: 1, kind: MISDEAL, reason: $r}) { events } }";
 const CALL_CLOCK: &str = "mutation($t: ID!, $s: Int!) { callClock(input: {tournamentId: $t, table: 1, seat: $s}) { events table(table: 1) { clock { seat calledAt expiresAt } } } }";
 const OUT_OF_TURN: &str = "mutation($t: ID!, $s: Int!, $a: ActionKind!, $amount: Chips) { actOutOfTurn(input: {tournamentId: $t, table: 1, seat: $s, action: $a, amount: $amount}) { events } }";
+const KILL: &str = "mutation($t: ID!, $s: Int!, $c: KillCause!, $r: String!) { killHand(input: {tournamentId: $t, table: 1, seat: $s, cause: $c, reason: $r}) { events } }";
 const BOARD: &str = "mutation($t: ID!, $c: [String!]!) { dealBoard(input: {tournamentId: $t, table: 1, cards: $c}) { events } }";
 
 /// The tournament `id` at crown under `preset`, tracked by hand, with ann, bob and cat at
@@ -378,6 +380,127 @@ async fn invitational_5_5_a_bet_out_of_turn_after_two_checks_stands(app: &TestAp
     assert_eq!(u(&after["currentBet"]), bet);
 }
 
+async fn a_hand_killed_out_of_turn_is_dead_at_once_and_its_turn_passed_over(app: &TestApp) {
+    // WPH 46: "a player's hand is declared dead when it is clear that their intention was
+    // to fold, they do not need to be in the muck to be declared dead by a floorperson".
+    let (table, [first, second, button]) = on_the_flop(app, "k1", Preset::Wph).await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let other = app.token(Role::Host, Some("anchor"), None).await;
+    let ann = app.token(Role::Player, None, Some("ann")).await;
+    let bet = 2 * u(&table["blinds"]["bigBlind"]);
+    let body = app
+        .admin(
+            ACT,
+            json!({"t": "k1", "table": 1, "seat": first, "a": "BET", "amount": bet}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let last = app.last_position().await;
+    for (token, seat, reason, expected, field) in [
+        (&other, button, "threw them in", "FORBIDDEN", None),
+        (&ann, button, "threw them in", "FORBIDDEN", None),
+        (&host, button, "  ", "BAD_INPUT", Some("reason")),
+        (&host, 9, "threw them in", "BAD_INPUT", Some("seat")),
+        // The bet is not called yet and two others are still in: it is the bettor's until
+        // it is called (WPH 45 gives an uncalled bet back to a killed hand).
+        (&host, first, "cards exposed", "RULE_VIOLATION", None),
+    ] {
+        let body = app
+            .graphql(
+                Some(token),
+                KILL,
+                json!({"t": "k1", "s": seat, "c": "CLEAR_INTENT", "r": reason}),
+            )
+            .await;
+        assert_eq!(code(&body), expected, "{body:#}");
+        if let Some(field) = field {
+            assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
+        }
+    }
+    assert_eq!(app.last_position().await, last, "nothing appended");
+    // The button, not yet in turn, pushes its cards toward the muck: dead at once.
+    let reason = "pushed both cards toward the muck facing the bet";
+    let body = app
+        .graphql(
+            Some(&host),
+            KILL,
+            json!({"t": "k1", "s": button, "c": "CLEAR_INTENT", "r": reason}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let after = view(app, "k1").await;
+    assert_eq!(u(&after["toAct"]), second, "the player in turn still acts");
+    let seat_of = |v: &Value, seat: u64| -> Value {
+        v["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| u(&s["seat"]) == seat)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(seat_of(&after, button)["inHand"], false, "{after:#}");
+    assert_eq!(
+        chips(&after, button),
+        chips(&table, button),
+        "its chips stay in"
+    );
+    let body = app
+        .graphql(
+            Some(&host),
+            KILL,
+            json!({"t": "k1", "s": button, "c": "EXPOSED", "r": "again"}),
+        )
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    // The second player calls; the button's turn is passed over and the flop's betting
+    // is done.
+    let body = app
+        .admin(
+            ACT,
+            json!({"t": "k1", "table": 1, "seat": second, "a": "CALL"}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    assert_eq!(view(app, "k1").await["awaitingBoard"], "TURN");
+    // The log names the ruling, who made it and why.
+    let events = events_of(app, "tournament:k1").await;
+    let (_, actor, payload) = events
+        .iter()
+        .find(|(_, _, p)| p["data"]["event"]["type"] == "HandKilled")
+        .unwrap();
+    assert!(actor.starts_with("host:crown"), "{actor}");
+    assert_eq!(
+        payload["data"]["event"]["data"],
+        json!({"seat": button, "cause": "ClearIntent", "reason": reason})
+    );
+    // Played out: the first player bets the turn and the second folds.
+    app.admin(BOARD, json!({"t": "k1", "c": ["Ks"]})).await;
+    for (seat, a, amount) in [(first, "BET", Some(bet)), (second, "FOLD", None)] {
+        let body = app
+            .admin(
+                ACT,
+                json!({"t": "k1", "table": 1, "seat": seat, "a": a, "amount": amount}),
+            )
+            .await;
+        assert!(body.get("errors").is_none(), "{body:#}");
+    }
+    assert_eq!(view(app, "k1").await["inHand"], false);
+    // The hand history folds the button at its turn, after the call (p1 to act first on
+    // the flop, the button p3).
+    let body = app
+        .admin(
+            "query { handHistory(tournamentId: \"k1\") { text } }",
+            json!({}),
+        )
+        .await;
+    let text = body["handHistory"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("'p1 cbr {bet}', 'p2 cc', 'p3 f'")),
+        "{text}"
+    );
+}
+
 /// Plays the hand in progress at a recorded table to its end through the API, as
 /// `support/tour.rs` does in the engine's tests: the players named in `holes` go all in,
 /// the others check or fold; the board is recorded and the named players show.
@@ -637,4 +760,5 @@ on_every_backend!(
     the_clock_called_on_a_player_runs_out_and_the_hand_is_dead,
     wph_31_a_bet_out_of_turn_after_two_checks_is_taken_back,
     invitational_5_5_a_bet_out_of_turn_after_two_checks_stands,
+    a_hand_killed_out_of_turn_is_dead_at_once_and_its_turn_passed_over,
 );

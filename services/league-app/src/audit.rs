@@ -102,6 +102,14 @@ impl LoggedHand {
             .any(|e| matches!(e, hand::Event::HandVoided { .. }))
     }
 
+    /// Whether the floor killed a hand here that PHH cannot record ([`hand::in_turn_order`]):
+    /// killed after its last action, the pot going to the hand left, or leaving a side pot
+    /// only killed hands reached. Such a hand has no PHH file; PokerStars text folds the
+    /// killed hand where it was killed.
+    pub fn phh_cannot_record_its_kills(&self) -> bool {
+        hand::in_turn_order(&self.events).is_err()
+    }
+
     /// The hand as a PHH file, with its tournament, table, hand id, level, players and
     /// date, and two user-defined fields: its log position (`_position`) and the house's
     /// odd-chip rule (`_odd_chips`, as `league_engine::rules::OddChip` names it).

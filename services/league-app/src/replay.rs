@@ -1,7 +1,7 @@
 //! `league audit replay`: one tournament as a person reads it, from its stream: the
 //! schedule and its levels, the seat and button draws, every level and break as it
 //! started, each hand in the PokerStars layout (every card shown, as an auditor sees a
-//! completed hand), the busts and eliminations (with how many are left; the places are
+//! completed hand, and a line for each hand the floor killed), the busts and eliminations (with how many are left; the places are
 //! listed when the tournament finishes), re-buys and add-ons, table moves and
 //! breaks with the rule and reason the engine gave, colour-ups, penalties, payouts, deals
 //! and the final places. A cash table reads the same way: its stakes and the house's take,
@@ -10,6 +10,7 @@
 
 use std::fmt::Write as _;
 
+use league_engine::hand::KillCause;
 use league_engine::pokerstars::utc;
 use league_engine::tournament::play::{Level, Penalty, Seating, Stage, TournamentEvent};
 use league_engine::tournament::pool::Price;
@@ -18,7 +19,7 @@ use league_events::StreamKind;
 use league_store::{Store, StoreError};
 
 use crate::AppError;
-use crate::audit::{CashTracked, Logged, Tracked, decode_event, fold, fold_cash};
+use crate::audit::{CashTracked, Logged, LoggedHand, Tracked, decode_event, fold, fold_cash};
 
 /// The tournament `id` as text, or `None` when the log holds no such tournament.
 pub async fn replay(store: &Store, id: &str) -> Result<Option<String>, AppError> {
@@ -57,6 +58,7 @@ pub async fn replay(store: &Store, id: &str) -> Result<Option<String>, AppError>
                     );
                 }
             }
+            killed(&hand, &mut out);
             out.push('\n');
             continue;
         }
@@ -220,6 +222,7 @@ pub async fn replay_cash(store: &Store, id: &str) -> Result<Option<String>, AppE
                     let _ = writeln!(out, "Hand #{}: {why}", hand.position);
                 }
             }
+            killed(&hand, &mut out);
             out.push('\n');
             continue;
         }
@@ -653,6 +656,32 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
                 ));
             }
             line
+        }
+    }
+}
+
+/// A line under a hand for each hand the floor killed in it: the hand history shows only
+/// the fold.
+fn killed(hand: &LoggedHand, out: &mut String) {
+    for event in &hand.events {
+        if let league_engine::hand::Event::HandKilled {
+            seat,
+            cause,
+            reason,
+        } = event
+        {
+            let cause = match cause {
+                KillCause::Exposed => "exposed",
+                KillCause::ClearIntent => "a clear intention to fold",
+                KillCause::Fouled => "fouled",
+                KillCause::Penalty => "a penalty",
+            };
+            let player = hand.players.get(seat).map_or("?", String::as_str);
+            let _ = writeln!(
+                out,
+                "Ruling: the floor killed {player}'s hand (seat {}, {cause}): {reason}",
+                u32::from(*seat) + 1
+            );
         }
     }
 }

@@ -2,6 +2,7 @@
 //! audit replay`: one tournament, or one cash table, as a person reads it.
 
 use std::collections::HashSet;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -152,6 +153,8 @@ enum Failed {
 struct Written {
     hands: u64,
     voided: u64,
+    /// Hands with a killed hand PHH cannot record (after its last action): no PHH form.
+    killed: u64,
     files: u64,
 }
 
@@ -172,6 +175,10 @@ async fn run(store: &Store, args: &ExportArgs) -> Result<String, Failed> {
             return Ok(());
         }
         let result = match args.format {
+            Format::Phh if hand.phh_cannot_record_its_kills() => {
+                written.killed += 1;
+                return Ok(());
+            }
             Format::Phh => {
                 let text = hand.phh().map_err(|e| hand_error(&hand, &e))?;
                 write_phh(out, &hand, &text)
@@ -210,10 +217,17 @@ async fn run(store: &Store, args: &ExportArgs) -> Result<String, Failed> {
             findings.summaries.len()
         ),
     };
-    let skipped = format!(
+    let mut skipped = format!(
         "{} voided hands have no hand-history form; {} hands still running were left out",
         written.voided, findings.unfinished_hands
     );
+    if written.killed > 0 {
+        let _ = write!(
+            skipped,
+            "; {} hands with a hand killed by the floor that PHH cannot record were left out",
+            written.killed
+        );
+    }
     match args.format {
         Format::Phh => {
             written.files = written.hands;

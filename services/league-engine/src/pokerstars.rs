@@ -5,14 +5,16 @@
 //! An auditor's export shows every player's hole cards (`Dealt to` a line each), as a
 //! completed hand's audit view does. Amounts are chips: a raise reads `raises 40 to 80`
 //! (the increment, then the total for the round), a call the chips it adds. A voided hand
-//! has no such form (its chips were returned), and is refused as PHH refuses it.
+//! has no such form (its chips were returned), and is refused as PHH refuses it. A hand
+//! the floor killed folds at its next turn, as PHH has it; killed after its last action, it
+//! folds where it was killed.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::card::Card;
 use crate::eval;
-use crate::hand::{BlindKind, Event, Seat, Street};
+use crate::hand::{self, BlindKind, Event, FoldReason, Seat, Street};
 
 /// What the hand's events do not say: its numbers, table, level, time and who sat where.
 pub struct Header<'a> {
@@ -36,6 +38,18 @@ pub struct Header<'a> {
 
 /// Writes one hand (its events, from `HandStarted` to `HandEnded`).
 pub fn write(events: &[Event], header: &Header<'_>) -> Result<String, String> {
+    let events = &*hand::in_turn_order(events).unwrap_or_else(|_| {
+        events
+            .iter()
+            .map(|event| match event {
+                Event::HandKilled { seat, .. } => Event::PlayerFolded {
+                    seat: *seat,
+                    reason: FoldReason::Folded,
+                },
+                _ => event.clone(),
+            })
+            .collect()
+    });
     let Some(Event::HandStarted { setup }) = events.first() else {
         return Err("the events must start with HandStarted".into());
     };

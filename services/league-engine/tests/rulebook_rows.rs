@@ -540,7 +540,8 @@ fn wph_11_a_winning_hand_tabled_face_up_cannot_be_killed() {
     t.ok(B, Action::Call);
     t.ok(C, Action::Call);
     t.send(show(A, "AhAd")).unwrap();
-    // Nothing can take the tabled hand out of the pot: no muck, no clock, no misdeal.
+    // Nothing can take the tabled hand out of the pot: no muck, no clock, no misdeal, no
+    // floor ruling killing it.
     assert_eq!(
         t.send(Command::Muck { seat: A }),
         Err(RuleError::NotYourTurn {
@@ -553,6 +554,14 @@ fn wph_11_a_winning_hand_tabled_face_up_cannot_be_killed() {
         Err(RuleError::NotBetting)
     );
     assert!(t.send(misdeal()).is_err());
+    assert_eq!(
+        t.send(Command::Kill {
+            seat: A,
+            cause: league_engine::hand::KillCause::Fouled,
+            reason: "a card touched the muck".into(),
+        }),
+        Err(RuleError::HandTabled { seat: A })
+    );
     assert!(t.state.is_live(A) && t.state.is_shown(A));
     t.send(Command::Muck { seat: B }).unwrap();
     let events = t.send(show(C, "KhKc")).unwrap();

@@ -225,6 +225,7 @@ mod tests {
                         HandEvent::RaiseTreatedAsCall { .. }
                         | HandEvent::ActedOutOfTurn { .. }
                         | HandEvent::OutOfTurnRuled { .. }
+                        | HandEvent::HandKilled { .. }
                         | HandEvent::HandVoided { .. } => assert_eq!(short, None),
                         _ => {
                             assert_eq!(short, Some((*table, event.clone())));

@@ -81,7 +81,8 @@ pub const CATALOGUE: &[EventType] = &[
     // `HeldUnlessActionChanges`, `WphRules31And40`).
     // Version 4 (release 0.11.0) adds a cash table's `rake` and `run_twice` to the setup,
     // `rake` and `run` to each pot, and the events of running the board twice.
-    tournament("HandEvent", 4),
+    // Version 5 (release 0.14.0) adds `HandKilled`, a hand the floor declared dead.
+    tournament("HandEvent", 5),
     tournament("PlayerBusted", 1),
     tournament("RebuyAnnounced", 1),
     tournament("RebuyMade", 1),
@@ -154,7 +155,8 @@ pub const CATALOGUE: &[EventType] = &[
     cash("SessionFeePaid", 1),
     cash("HandDealt", 1),
     // Version 2 (release 0.11.0): as the tournament's `HandEvent` version 4.
-    cash("HandEvent", 2),
+    // Version 3 (release 0.14.0): as the tournament's `HandEvent` version 5.
+    cash("HandEvent", 3),
 ];
 
 /// Every kind of event a hand records (inside `HandEvent`): a golden log holds each.
@@ -183,6 +185,7 @@ pub const HAND_EVENTS: &[&str] = &[
     "HandVoided",
     "RunTwiceChosen",
     "BoardRunAgain",
+    "HandKilled",
 ];
 
 /// A pure function from one version of a type's JSON to the next.
@@ -224,10 +227,22 @@ pub const UPCASTERS: &[Upcaster] = &[
         upcast: hand_event_without_rake,
     },
     Upcaster {
+        kind: StreamKind::Tournament,
+        event_type: "HandEvent",
+        from: 4,
+        upcast: hand_event_before_kills,
+    },
+    Upcaster {
         kind: StreamKind::Cash,
         event_type: "HandEvent",
         from: 1,
         upcast: hand_event_without_rake,
+    },
+    Upcaster {
+        kind: StreamKind::Cash,
+        event_type: "HandEvent",
+        from: 2,
+        upcast: hand_event_before_kills,
     },
     Upcaster {
         kind: StreamKind::Cash,
@@ -323,6 +338,21 @@ fn hand_event_without_rake(value: Value) -> Result<Value, String> {
         );
     if newer {
         return Err("a hand before release 0.11.0 has no rake and runs its board once".into());
+    }
+    Ok(value)
+}
+
+/// `HandEvent` version 4 (releases 0.11.0 to 0.13.0) of a tournament and version 2 of a
+/// cash table: no hand was killed by the floor. Version 5 (3 of a cash table) adds only
+/// the event `HandKilled`, so an old hand reads as written; an old version holding one is
+/// not what those releases wrote.
+fn hand_event_before_kills(value: Value) -> Result<Value, String> {
+    let kind = value
+        .pointer("/data/event/type")
+        .and_then(Value::as_str)
+        .ok_or("a HandEvent holds data.event.type")?;
+    if kind == "HandKilled" {
+        return Err("a hand before release 0.14.0 has no killed hand".into());
     }
     Ok(value)
 }
@@ -723,6 +753,28 @@ mod tests {
             tournament(3, tournament_pot.as_bytes()).unwrap(),
             tournament(4, tournament_pot.as_bytes()).unwrap()
         );
+        // And versions 4 and 2 (no hand killed) as versions 5 and 3.
+        assert_eq!(
+            tournament(4, tournament_pot.as_bytes()).unwrap(),
+            tournament(5, tournament_pot.as_bytes()).unwrap()
+        );
+        assert_eq!(cash(2, pot).unwrap(), cash(3, pot).unwrap());
+        let killed = br#"{"type":"HandEvent","data":{"table":2,"event":{"type":"HandKilled","data":{"seat":3,"cause":"Exposed","reason":"both cards turned face up"}}}}"#;
+        assert!(matches!(
+            tournament(4, killed),
+            Err(DecodeError::Upcast { from: 4, .. })
+        ));
+        assert!(matches!(
+            tournament(5, killed),
+            Ok(TournamentEvent::HandEvent {
+                table: 2,
+                event: league_engine::hand::Event::HandKilled {
+                    seat: 3,
+                    cause: league_engine::hand::KillCause::Exposed,
+                    ..
+                }
+            })
+        ));
         let opened = br#"{"type":"TableOpened","data":{"config":{"venue":"queens-arms","name":"oracle 1/2 No-Limit","small_blind":1,"big_blind":2,"min_buy_in":40,"max_buy_in":200,"seats":9,"rules":{"preset":"oracle","button":"Dead","heads_up_start":"SmallBlindOnButton","misdeal_cutoff":{"PlayersActed":{"players":2,"never_after_big_blind":false}},"short_all_in":"TwoConsecutiveReopen","undersized_raise":"HalfRule","straddle_raise":"TwiceTheStraddle","short_all_in_bet":"DoesNotReopen","odd_chip":"OneEachLeftOfButton","showdown_order":"LastAggressorElseLeftOfButton","out_of_turn":"OracleRule8","clock":{"seconds":60,"countdown":10}},"straddle":"UnderTheGun","take":"None"},"at":1000000}}"#;
         let table = |version, bytes: &[u8]| {
             CODEC.read::<CashEvent>(StreamKind::Cash, "TableOpened", version, bytes, |b| {

@@ -29,6 +29,22 @@ pub enum VoidReason {
     DeckDefect(String),
 }
 
+/// Why the floor declares a hand dead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum KillCause {
+    /// Its cards were exposed where the house's rule makes that a dead hand.
+    Exposed,
+    /// The player made it clear they meant to fold (WPH 46): released toward the muck,
+    /// or said so.
+    ClearIntent,
+    /// Fouled: touched the muck, the wrong number of cards, a card from another deck.
+    Fouled,
+    /// A penalty the tournament director gives (Oracle tournament 4.3: "have a hand
+    /// declared dead").
+    Penalty,
+}
+
 /// A command to the hand.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -59,6 +75,14 @@ pub enum Command {
     /// A player acted before their turn (one such declaration may wait at a time). It is
     /// ruled on by the house's out-of-turn rule when the turn comes.
     OutOfTurn { seat: Seat, action: Action },
+    /// The floor declares a live hand dead, in or out of its turn: it can win nothing and
+    /// the chips it put in stay in the pot. A hand whose bet or raise nobody has called
+    /// yet is killed only when that leaves one hand (the bet then goes back, WPH 45).
+    Kill {
+        seat: Seat,
+        cause: KillCause,
+        reason: String,
+    },
     /// A player's answer when the table offers to run the rest of the board twice.
     RunTwice { seat: Seat, agree: bool },
 }

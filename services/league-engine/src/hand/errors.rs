@@ -76,6 +76,20 @@ pub enum RuleError {
     OutOfTurnPending,
     #[error("too late for a misdeal: the cut-off ({cutoff}) has passed")]
     MisdealPastCutoff { cutoff: MisdealCutoff },
+    #[error("seat {seat} holds no live hand to kill")]
+    NoLiveHand { seat: Seat },
+    #[error(
+        "cards exposed with action pending are no dead hand at this house (WPH 49): give a penalty after the hand"
+    )]
+    ExposureNotDead,
+    #[error("seat {seat}'s hand is tabled face up: it is read as it stands (WPH 11)")]
+    HandTabled { seat: Seat },
+    #[error("no hand can be killed now: the hand is being dealt or its pots awarded")]
+    NothingToKill,
+    #[error(
+        "seat {seat}'s bet is not called yet and other hands are still in: kill the hand once the bet is called or the betting round is over"
+    )]
+    UncalledBetPending { seat: Seat },
     #[error("running the board twice is not offered now")]
     RunTwiceNotOffered,
     #[error("seat {seat} has already answered")]

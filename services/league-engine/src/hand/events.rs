@@ -102,6 +102,13 @@ pub enum Event {
         declared: u64,
         rule: UndersizedRaise,
     },
+    /// The floor declared the hand at `seat` dead (`Command::Kill`): folded at once, in
+    /// or out of its turn, its chips left in the pot.
+    HandKilled {
+        seat: Seat,
+        cause: KillCause,
+        reason: String,
+    },
     UncalledBetReturned {
         seat: Seat,
         amount: u64,

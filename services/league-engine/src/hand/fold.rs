@@ -53,6 +53,11 @@ impl HandState {
                     self.advance(p);
                 }
             }
+            Event::HandKilled { seat, .. } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.kill(p);
+                }
+            }
             Event::PlayerChecked { seat } => {
                 if let Ok(p) = self.position(*seat) {
                     self.count_action(p, false);
@@ -127,13 +132,7 @@ impl HandState {
                     } else {
                         self.runs = 1;
                     }
-                    let live = (0..self.n)
-                        .filter(|&q| self.players[usize::from(q)].status == Status::Live)
-                        .fold(0u16, |mask, q| mask | bit(q));
-                    if self.runs == 0 && live & !self.run_answers == 0 {
-                        self.runs = if live & !self.run_agreed == 0 { 2 } else { 1 };
-                        self.run_from = self.board_len;
-                    }
+                    self.settle_runs();
                 }
             }
             Event::BoardRunAgain { .. } => {
@@ -219,6 +218,47 @@ impl HandState {
                 self.phase = Phase::Voided;
                 self.to_act = None;
             }
+        }
+    }
+
+    /// Once every hand still in has answered the offer to run the board twice, the runs.
+    fn settle_runs(&mut self) {
+        let live = (0..self.n)
+            .filter(|&q| self.players[usize::from(q)].status == Status::Live)
+            .fold(0u16, |mask, q| mask | bit(q));
+        if self.runs == 0 && self.run_answers != 0 && live & !self.run_answers == 0 {
+            self.runs = if live & !self.run_agreed == 0 { 2 } else { 1 };
+            self.run_from = self.board_len;
+        }
+    }
+
+    /// A hand declared dead: folded where it stands. Its turn, if it was to act, passes
+    /// on; it leaves the showdown's order; the betting is over when one hand is left.
+    fn kill(&mut self, p: u8) {
+        self.players[usize::from(p)].status = Status::Folded;
+        self.pending &= !bit(p);
+        if self.out_of_turn.is_some_and(|(q, ..)| q == p) {
+            self.out_of_turn = None;
+        }
+        if self.live_count() <= 1 {
+            self.pending = 0;
+        }
+        match self.phase {
+            Phase::Betting => {
+                let pending = self.pending;
+                self.to_act = self
+                    .to_act
+                    .filter(|&q| pending & bit(q) != 0)
+                    .or_else(|| self.next_pending(self.wrap(p + 1)));
+                if self.to_act.is_none() {
+                    self.phase = Phase::RoundComplete;
+                }
+            }
+            Phase::Showdown => self.showdown_done(p),
+            _ => {}
+        }
+        if self.run_twice.is_some() {
+            self.settle_runs();
         }
     }
 

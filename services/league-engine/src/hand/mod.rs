@@ -35,8 +35,8 @@ use crate::card::Card;
 use crate::deck::{Commitment, Deck, Seed};
 use crate::eval::{self, HandValue};
 use crate::rules::{
-    HouseRules, MisdealCutoff, OddChip, OutOfTurn, ShortAllIn, ShortAllInBet, ShowdownOrder,
-    StraddleRaise, UndersizedRaise,
+    HouseRules, MisdealCutoff, OddChip, OutOfTurn, Preset, ShortAllIn, ShortAllInBet,
+    ShowdownOrder, StraddleRaise, UndersizedRaise,
 };
 
 mod betting;
@@ -51,6 +51,7 @@ mod rulings;
 mod run;
 mod showdown;
 mod state;
+mod turns;
 mod types;
 
 pub use commands::*;
@@ -59,6 +60,7 @@ pub use events::*;
 pub use pots::Pot;
 pub use rederive::{Mismatch, rederive};
 pub use state::*;
+pub use turns::in_turn_order;
 pub use types::*;
 
 use run::Run;

@@ -80,6 +80,15 @@ pub fn rederive(recorded: &[Event]) -> Result<(), Mismatch> {
                 seat: *seat,
                 action: *action,
             },
+            Event::HandKilled {
+                seat,
+                cause,
+                reason,
+            } => Command::Kill {
+                seat: *seat,
+                cause: *cause,
+                reason: reason.clone(),
+            },
             Event::HandVoided { reason, .. } => Command::Void {
                 reason: reason.clone(),
             },

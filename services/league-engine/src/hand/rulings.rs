@@ -1,4 +1,4 @@
-//! Floor rulings: voiding a hand (misdeals) and action out of turn.
+//! Floor rulings: voiding a hand (misdeals), action out of turn, and killing a hand.
 
 use super::*;
 
@@ -20,6 +20,55 @@ impl Run<'_> {
         self.emit(Event::HandVoided {
             reason: reason.clone(),
             refunds,
+        });
+        Ok(())
+    }
+
+    /// The floor declares the hand at `seat` dead. Refused for cards exposed at WPH (rule
+    /// 49: no dead hand); for a hand already folded or mucked; for a hand tabled face up (WPH 11: "dealers cannot kill a winning hand that
+    /// was tabled face up"); while the hand is dealt or its pots awarded; and for a hand
+    /// whose bet or raise nobody has called while other hands are still in: the house
+    /// returns an uncalled bet to a killed hand (WPH 45, Oracle's killed hand), which the
+    /// engine does as it returns any uncalled bet, once only one hand is left.
+    pub(super) fn kill(
+        &mut self,
+        seat: Seat,
+        cause: KillCause,
+        reason: &str,
+    ) -> Result<(), RuleError> {
+        let s = &self.state;
+        let p = s.position(seat)?;
+        if !matches!(
+            s.phase,
+            Phase::Betting | Phase::RoundComplete | Phase::Showdown
+        ) {
+            return Err(RuleError::NothingToKill);
+        }
+        // WPH 49: "A player who exposes his cards with action pending may incur a penalty,
+        // but will not have a dead hand."
+        if cause == KillCause::Exposed && s.rules()?.preset == Preset::Wph {
+            return Err(RuleError::ExposureNotDead);
+        }
+        let player = s.players[usize::from(p)];
+        if player.status != Status::Live {
+            return Err(RuleError::NoLiveHand { seat });
+        }
+        if player.shown {
+            return Err(RuleError::HandTabled { seat });
+        }
+        let others = (0..s.n)
+            .filter(|&q| q != p)
+            .map(|q| s.players[usize::from(q)].bet)
+            .max()
+            .unwrap_or(0);
+        // A forced bet is not the player's bet or raise: a killed blind stays in the pot.
+        if player.bet > others && s.last_aggressor == Some(p) && s.live_count() > 2 {
+            return Err(RuleError::UncalledBetPending { seat });
+        }
+        self.emit(Event::HandKilled {
+            seat,
+            cause,
+            reason: reason.to_owned(),
         });
         Ok(())
     }

@@ -33,6 +33,14 @@ impl Run<'_> {
                 });
                 Ok(())
             }
+            (
+                _,
+                Command::Kill {
+                    seat,
+                    cause,
+                    reason,
+                },
+            ) => self.kill(*seat, *cause, reason),
             (_, Command::DealBoard { cards }) => self.deal_board(cards),
             (_, Command::Show { seat, cards }) => self.show(*seat, *cards),
             (_, Command::Muck { seat }) => self.muck(*seat),

@@ -2,8 +2,10 @@
 
 use super::*;
 
-/// Writes a hand the engine played (its events, in order) as a PHH file.
+/// Writes a hand the engine played (its events, in order) as a PHH file. A killed hand
+/// folds at its next turn ([`hand::in_turn_order`]).
 pub fn write(events: &[Event]) -> Result<String, String> {
+    let events = &*hand::in_turn_order(events)?;
     let Some(Event::HandStarted { setup }) = events.first() else {
         return Err("the events must start with HandStarted".into());
     };

@@ -17,6 +17,7 @@ use crate::schema::scalars::Chips;
 use crate::schema::tournaments::draws;
 use crate::schema::tournaments::inputs::PresetName;
 use crate::schema::tournaments::mutation::action;
+use crate::schema::tournaments::rulings::{HandKillCause, kill};
 use crate::schema::tournaments::types::ActionKind;
 use crate::schema::{
     ApiState, CommandResult, now_millis, object_ids, principal, run_command, state,
@@ -231,6 +232,20 @@ command_input!(
         /// Give up the pot without showing.
         #[graphql(default)]
         muck: bool,
+    }
+);
+
+command_input!(
+    /// The floor declares a seat's hand dead.
+    KillCashHandInput {
+        /// The cash table's id.
+        table: ID,
+        /// The seat, from 0.
+        seat: Seat,
+        /// Why: exposed, a clear intention to fold, fouled, a penalty.
+        cause: HandKillCause,
+        /// What happened, as the players and the house will read it: 1 to 200 characters.
+        reason: String,
     }
 );
 
@@ -692,5 +707,17 @@ impl CashMutation {
             HandCommand::Show { seat, cards: None }
         });
         for_seat(ctx, &input.table, seat, command, input.idempotency_key).await
+    }
+
+    /// Declares a seat's hand dead (`HandKilled`): in or out of its turn, it is folded at
+    /// once and its chips stay in the pot, as `killHand` at a tournament table (which gives
+    /// the refusals). The venue's staff.
+    async fn kill_cash_hand(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: KillCashHandInput,
+    ) -> ApiResult<CashTablePayload> {
+        let command = CashCommand::Hand(kill(input.seat, input.cause, input.reason)?);
+        staff(ctx, &input.table, command, input.idempotency_key).await
     }
 }

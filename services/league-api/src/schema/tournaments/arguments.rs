@@ -5,6 +5,7 @@ use league_engine::hand::Seat;
 
 use super::corrections::VoidKind;
 use super::inputs::{DealKindName, ScheduleInput, WalkInInput};
+use super::rulings::HandKillCause;
 use super::types::{ActionKind, ChipCount, PenaltyKind};
 use crate::schema::payloads::{command_input, payload};
 use crate::schema::scalars;
@@ -638,4 +639,26 @@ command_input! {
 payload! {
     /// What `actOutOfTurn` did, and the tournament it changed.
     ActOutOfTurnPayload: tournament
+}
+
+command_input! {
+    /// The input of `killHand`.
+    KillHandInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The seat whose hand is dead, from 0.
+        seat: Seat,
+        /// Why: exposed, a clear intention to fold, fouled, a penalty.
+        cause: HandKillCause,
+        /// What happened, as auditors and players will read it (`seat 4 turned both cards
+        /// face up with two players to act`): 1 to 200 characters.
+        reason: String,
+    }
+}
+
+payload! {
+    /// What `killHand` did, and the tournament it changed.
+    KillHandPayload: tournament
 }

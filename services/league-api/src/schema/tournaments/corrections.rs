@@ -28,9 +28,9 @@ pub enum VoidKind {
     DuplicateCard,
 }
 
-/// A void hand's reason as staff give it: 1 to 200 characters, not all blank, no control
-/// characters (the tournament engine checks the other corrections' reasons itself).
-fn reason(text: String) -> ApiResult<String> {
+/// A void or killed hand's reason as staff give it: 1 to 200 characters, not all blank, no
+/// control characters (the tournament engine checks the other corrections' reasons itself).
+pub(crate) fn reason(text: String) -> ApiResult<String> {
     if league_engine::units::is_text(&text) {
         Ok(text.trim().to_owned())
     } else {

@@ -56,7 +56,8 @@ impl HandHistoryQuery {
     /// were dealt into (their own hole cards and the hands shown); an auditor or admin whose
     /// scope takes in the tournament's venue gets every hand with every card. A hand still
     /// running is not listed; nor is a voided one (its chips went back; neither format can
-    /// say so). At most `first` hands (default and most 1,000) after hand number
+    /// say so), nor in PHH a hand whose killed hand had no turn left to fold (PokerStars text
+    /// folds it where the floor killed it). At most `first` hands (default and most 1,000) after hand number
     /// `afterNumber`.
     async fn hand_history(
         &self,
@@ -112,6 +113,7 @@ impl HandHistoryQuery {
                 break;
             }
             if hand.voided()
+                || (format == HandHistoryFormat::Phh && hand.phh_cannot_record_its_kills())
                 || after_number.is_some_and(|n| hand.ordinal <= n)
                 || hand_id.as_ref().is_some_and(|id| id.as_str() != hand.id)
             {

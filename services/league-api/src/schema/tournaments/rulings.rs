@@ -1,15 +1,51 @@
 //! The floor's rulings at a table, by the venue's staff: calling the clock on the player to
-//! act, and recording an action taken out of turn for the house's rule to settle. (Voiding
-//! a hand is a correction: [`super::corrections`].)
+//! act, recording an action taken out of turn for the house's rule to settle, and killing
+//! a hand. (Voiding a hand is a correction: [`super::corrections`].)
 
-use async_graphql::{Context, Object};
-use league_engine::hand::Command as HandCommand;
+use async_graphql::{Context, Enum, Object};
+use league_engine::hand::{Command as HandCommand, KillCause, Seat};
 use league_engine::tournament::play::TournamentCommand;
 
 use super::arguments::*;
+use super::corrections::reason;
 use super::mutation::{action, staff_command};
 use crate::error::ApiResult;
 use crate::schema::now_millis;
+
+/// Why the floor declares a hand dead.
+#[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
+#[graphql(name = "KillCause")]
+pub enum HandKillCause {
+    /// Its cards were exposed where the house's rule makes that a dead hand.
+    Exposed,
+    /// The player made it clear they meant to fold (WPH 46: "a player's hand is declared
+    /// dead when it is clear that their intention was to fold").
+    ClearIntent,
+    /// Fouled: touched the muck, the wrong number of cards, a card from another deck.
+    Fouled,
+    /// A penalty the tournament director gives (Oracle tournament 4.3).
+    Penalty,
+}
+
+impl From<HandKillCause> for KillCause {
+    fn from(cause: HandKillCause) -> KillCause {
+        match cause {
+            HandKillCause::Exposed => KillCause::Exposed,
+            HandKillCause::ClearIntent => KillCause::ClearIntent,
+            HandKillCause::Fouled => KillCause::Fouled,
+            HandKillCause::Penalty => KillCause::Penalty,
+        }
+    }
+}
+
+/// The command that kills the hand at `seat`, its reason checked as a correction's is.
+pub(crate) fn kill(seat: Seat, cause: HandKillCause, text: String) -> ApiResult<HandCommand> {
+    Ok(HandCommand::Kill {
+        seat,
+        cause: cause.into(),
+        reason: reason(text)?,
+    })
+}
 
 #[derive(Default)]
 pub struct RulingMutation;
@@ -69,6 +105,37 @@ impl RulingMutation {
                 seat,
                 action: action(kind, amount)?,
             },
+        };
+        staff_command(ctx, tournament_id.0, command, idempotency_key).await
+    }
+
+    /// Declares the hand at `seat` dead (`HandKilled` in the log, with the cause and
+    /// reason): exposed, a clear intention to fold, fouled, a penalty. In or out of its
+    /// turn, at any point of the betting or the showdown: the hand is folded at once, can
+    /// win nothing, and the chips it put in stay in the pot; if it was to act, the turn
+    /// passes on, and a hand left alone wins. Refused (`RULE_VIOLATION`) for a seat that
+    /// holds no live hand (folded, mucked, not dealt in), between hands, for a hand whose
+    /// bet or raise nobody has called while other hands are still in (the house returns an
+    /// uncalled bet to a killed hand: kill it once the bet is called or the round is over),
+    /// for a hand tabled face up (WPH 11), and for cards exposed at WPH (rule 49: no dead
+    /// hand); a blank reason is `BAD_INPUT` (field `reason`). Hand histories (PHH,
+    /// PokerStars text) fold the killed hand at its next turn. The venue's staff.
+    async fn kill_hand(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: KillHandInput,
+    ) -> ApiResult<KillHandPayload> {
+        let KillHandInput {
+            tournament_id,
+            table,
+            seat,
+            cause,
+            reason,
+            idempotency_key,
+        } = input;
+        let command = TournamentCommand::Hand {
+            table,
+            command: kill(seat, cause, reason)?,
         };
         staff_command(ctx, tournament_id.0, command, idempotency_key).await
     }

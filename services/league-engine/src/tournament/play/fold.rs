@@ -563,6 +563,7 @@ impl Tournament {
         if let Some(called) = t.clock {
             let acted = match event {
                 HandEvent::PlayerFolded { seat, .. }
+                | HandEvent::HandKilled { seat, .. }
                 | HandEvent::PlayerChecked { seat }
                 | HandEvent::PlayerCalled { seat, .. }
                 | HandEvent::PlayerBet { seat, .. }

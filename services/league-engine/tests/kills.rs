@@ -1,0 +1,456 @@
+//! The floor kills a hand (`Command::Kill`): exposed, a clear intention to fold, fouled. In
+//! or out of its turn the hand is folded at once, can win nothing, and leaves its chips in
+//! the pot; the turn passes on when it was the killed hand's; a hand left alone wins, and
+//! a killed hand's uncalled bet goes back to it (WPH 45: "if the player has bet or raised
+//! and hasn't been called, the uncalled bet or raise will be returned to the player").
+//! Hand histories fold a killed hand at its next turn, and PokerKit, the referee, replays
+//! 1,000 random hands with hands killed in them (needs `python3` with PokerKit).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "integration tests: a panic is the failure report"
+)]
+mod support;
+
+use league_engine::hand::{
+    self, Action, Command, Event, FoldReason, KillCause, Phase, RuleError, Seat,
+};
+use league_engine::phh;
+use league_engine::rules::HouseRules;
+use league_engine::sim::Simulator;
+use support::Table;
+
+const A: u8 = 0;
+const B: u8 = 1;
+const C: u8 = 2;
+const D: u8 = 3;
+
+fn kill(t: &mut Table, seat: Seat, cause: KillCause) -> Result<Vec<Event>, RuleError> {
+    t.send(Command::Kill {
+        seat,
+        cause,
+        reason: "both cards turned face up".into(),
+    })
+}
+
+/// Four players A-D (D on the button), blinds 50/100, everyone limps to a flop of 2c 7d 9h.
+fn four_on_the_flop(rules: HouseRules) -> Table {
+    let mut t = Table::new(rules, &[5_000; 4], 50, 100);
+    t.limp_to_flop("2c7d9h");
+    t
+}
+
+#[test]
+fn a_hand_killed_out_of_turn_is_folded_at_once_and_skipped_when_its_turn_comes() {
+    // WPH 46 (a clear intention to fold), QueenSix Dead hand 1.6 (cards exposed to
+    // influence the others), Oracle Dead hands 1.2 (cards thrown forward; killed as fouled).
+    for (rules, cause) in [
+        (HouseRules::wph(), KillCause::ClearIntent),
+        (HouseRules::queensix(), KillCause::Exposed),
+        (HouseRules::oracle(), KillCause::Fouled),
+    ] {
+        let mut t = four_on_the_flop(rules);
+        t.ok(A, Action::Bet(300));
+        assert_eq!(t.to_act(), Some(B));
+        // C, not in turn: the floor kills C's hand.
+        let events = kill(&mut t, C, cause).unwrap();
+        assert_eq!(
+            events,
+            vec![Event::HandKilled {
+                seat: C,
+                cause,
+                reason: "both cards turned face up".into(),
+            }]
+        );
+        assert!(!t.state.is_live(C));
+        assert_eq!(t.to_act(), Some(B), "B's turn is untouched");
+        t.ok(B, Action::Call);
+        assert_eq!(t.to_act(), Some(D), "C's turn is skipped");
+        // Killed twice: refused, nothing changes.
+        assert_eq!(
+            kill(&mut t, C, cause),
+            Err(RuleError::NoLiveHand { seat: C })
+        );
+        t.ok(D, Action::Fold);
+        // A and B see the turn; C's 100 stays in the pot: 4 x 100 + 2 x 300.
+        assert_eq!(t.state.pot_total(), 1_000);
+        assert_eq!(t.stack(C), 4_900);
+        t.board("Ks");
+        assert_eq!(t.to_act(), Some(A));
+    }
+}
+
+#[test]
+fn a_hand_killed_in_its_turn_passes_the_turn_as_a_fold_would() {
+    let mut t = four_on_the_flop(HouseRules::wph());
+    t.ok(A, Action::Bet(300));
+    kill(&mut t, B, KillCause::ClearIntent).unwrap();
+    assert_eq!(t.to_act(), Some(C));
+    assert_eq!(t.state.legal_actions().unwrap().call, Some(300));
+}
+
+#[test]
+fn the_last_hand_left_wins_and_a_killed_bettors_uncalled_bet_goes_back() {
+    // WPH 45: heads-up, A's bet is not called when A's hand is killed: B wins the pot and
+    // A gets the 300 back.
+    let mut t = Table::new(HouseRules::wph(), &[5_000, 5_000], 50, 100);
+    t.limp_to_flop("2c7d9h");
+    let first = t.to_act().unwrap();
+    let other = 1 - first;
+    t.ok(first, Action::Bet(300));
+    let events = kill(&mut t, first, KillCause::Fouled).unwrap();
+    assert!(events.contains(&Event::UncalledBetReturned {
+        seat: first,
+        amount: 300
+    }));
+    assert_eq!(t.state.phase(), Phase::Complete);
+    assert_eq!(t.stack(first), 4_900);
+    assert_eq!(t.stack(other), 5_100);
+    // With other hands still in, an uncalled bet keeps the hand alive until it is called.
+    let mut t = four_on_the_flop(HouseRules::wph());
+    t.ok(A, Action::Bet(300));
+    assert_eq!(
+        kill(&mut t, A, KillCause::Fouled),
+        Err(RuleError::UncalledBetPending { seat: A })
+    );
+    t.ok(B, Action::Call);
+    kill(&mut t, A, KillCause::Fouled).unwrap();
+    assert_eq!(t.to_act(), Some(C));
+    t.ok(C, Action::Fold);
+    let events = t.ok(D, Action::Fold);
+    // B wins what A put in: 4 x 100 + 2 x 300.
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::PotAwarded { amount: 1_000, shares, .. } if shares[0].seat == B
+    )));
+    assert_eq!(t.stack(B), 5_600);
+    assert_eq!(t.stack(A), 4_600);
+}
+
+#[test]
+fn a_hand_killed_at_the_showdown_leaves_the_order_and_wins_nothing() {
+    let mut t = Table::new(HouseRules::oracle(), &[5_000; 3], 50, 100);
+    t.hole(A, "AsAh");
+    t.hole(B, "2c3d");
+    t.hole(C, "KsKh");
+    t.limp_to_flop("9c7d4h");
+    for street in ["Jc", "5s"] {
+        while let Some(legal) = t.state.legal_actions() {
+            t.ok(legal.seat, Action::Check);
+        }
+        t.board(street);
+    }
+    while let Some(legal) = t.state.legal_actions() {
+        t.ok(legal.seat, Action::Check);
+    }
+    assert_eq!(t.state.phase(), Phase::Showdown);
+    // A holds the best hand, but it is fouled (a third card): dead.
+    kill(&mut t, A, KillCause::Fouled).unwrap();
+    while let Some(seat) = t.state.to_show() {
+        assert_ne!(seat, A);
+        t.send(Command::Show { seat, cards: None }).unwrap();
+    }
+    assert_eq!(t.state.phase(), Phase::Complete);
+    assert_eq!(t.stack(C), 5_200);
+    assert_eq!(t.stack(A), 4_900);
+}
+
+#[test]
+fn a_killed_hand_with_an_out_of_turn_declaration_waiting_takes_it_with_it() {
+    let mut t = four_on_the_flop(HouseRules::wph());
+    t.send(Command::OutOfTurn {
+        seat: C,
+        action: Action::Call,
+    })
+    .unwrap();
+    assert_eq!(t.state.out_of_turn(), Some((C, Action::Call)));
+    kill(&mut t, C, KillCause::ClearIntent).unwrap();
+    assert_eq!(t.state.out_of_turn(), None);
+    t.ok(A, Action::Check);
+    t.ok(B, Action::Check);
+    assert_eq!(t.to_act(), Some(D));
+}
+
+#[test]
+fn nothing_is_killed_before_the_deal_or_after_the_hand() {
+    // C on the button acts first before the flop.
+    let mut t = Table::new(HouseRules::wph(), &[5_000; 3], 50, 100);
+    t.ok(C, Action::Fold);
+    assert_eq!(
+        kill(&mut t, C, KillCause::Fouled),
+        Err(RuleError::NoLiveHand { seat: C })
+    );
+    assert_eq!(
+        kill(&mut t, 7, KillCause::Fouled),
+        Err(RuleError::NoSuchSeat { seat: 7 })
+    );
+    t.ok(A, Action::Fold);
+    assert!(t.state.is_over());
+    assert_eq!(kill(&mut t, B, KillCause::Fouled), Err(RuleError::HandOver));
+    let fresh = hand::HandState::new();
+    assert_eq!(
+        hand::decide(
+            &fresh,
+            &Command::Kill {
+                seat: A,
+                cause: KillCause::Fouled,
+                reason: "x".into(),
+            }
+        ),
+        Err(RuleError::NotStarted)
+    );
+}
+
+/// A hand history has no ruling that kills a hand: the killed hand folds at its next turn,
+/// which PokerKit takes as it takes any fold; killed after its last action, the hand has no
+/// such form and the writer says so.
+#[test]
+fn a_hand_history_folds_the_killed_hand_at_its_turn() {
+    let mut t = four_on_the_flop(HouseRules::wph());
+    t.hole(A, "AsAh");
+    t.hole(B, "3c4d");
+    t.ok(A, Action::Bet(300));
+    kill(&mut t, C, KillCause::ClearIntent).unwrap();
+    t.ok(B, Action::Call);
+    t.ok(D, Action::Fold);
+    for card in ["Ks", "Qd"] {
+        t.board(card);
+        t.ok(A, Action::Check);
+        t.ok(B, Action::Check);
+    }
+    while let Some(seat) = t.state.to_show() {
+        let command = if seat == A {
+            Command::Show { seat, cards: None }
+        } else {
+            Command::Muck { seat }
+        };
+        t.send(command).unwrap();
+    }
+    assert!(t.state.is_over());
+    hand::rederive(&t.events).unwrap();
+    let ordered = hand::in_turn_order(&t.events).unwrap();
+    let folds: Vec<&Event> = ordered
+        .iter()
+        .filter(|e| matches!(e, Event::PlayerFolded { .. } | Event::HandKilled { .. }))
+        .collect();
+    // C's fold comes after B's call, at C's turn, before D's fold.
+    assert_eq!(
+        folds,
+        vec![
+            &Event::PlayerFolded {
+                seat: C,
+                reason: FoldReason::Folded
+            },
+            &Event::PlayerFolded {
+                seat: D,
+                reason: FoldReason::Folded
+            },
+        ]
+    );
+    let calls = ordered
+        .iter()
+        .position(|e| matches!(e, Event::PlayerCalled { seat: B, .. }))
+        .unwrap();
+    assert!(matches!(
+        ordered[calls + 1],
+        Event::PlayerFolded { seat: C, .. }
+    ));
+    let text = phh::write(&t.events).unwrap();
+    assert!(text.contains("'p3 f'"), "{text}");
+
+    // Killed on the turn after its last action there, the pot won by the hand left: no
+    // hand history says that.
+    let mut t = Table::new(HouseRules::wph(), &[5_000; 2], 50, 100);
+    t.limp_to_flop("2c7d9h");
+    let first = t.to_act().unwrap();
+    t.ok(first, Action::Check);
+    t.ok(1 - first, Action::Check);
+    kill(&mut t, first, KillCause::ClearIntent).unwrap();
+    assert!(t.state.is_over());
+    hand::rederive(&t.events).unwrap();
+    let refused = phh::write(&t.events).unwrap_err();
+    assert!(refused.contains("no turn left"), "{refused}");
+}
+
+#[test]
+fn hippodrome_dead_hands_3_and_irregularities_11_kill_hands_out_of_turn() {
+    // Hippodrome Dead hands 3: "Cards thrown into another player's unprotected cards
+    // automatically declare both hands dead." Irregularities 11: "If you drop any cards out
+    // of your hand onto the floor, they will be shown to the table. The hand will be
+    // declared dead."
+    const E: u8 = 4;
+    let mut t = Table::new(HouseRules::hippodrome(), &[1_000; 5], 5, 10);
+    assert_eq!(t.to_act(), Some(C), "first to act after the big blind");
+    // D throws its cards into B's, the big blind's: both dead, neither in turn.
+    kill(&mut t, D, KillCause::Fouled).unwrap();
+    kill(&mut t, B, KillCause::Fouled).unwrap();
+    assert_eq!(t.to_act(), Some(C));
+    t.ok(C, Action::Call);
+    assert_eq!(t.to_act(), Some(E), "D's turn passed over");
+    // E drops a card face up in its turn: dead, as a fold.
+    kill(&mut t, E, KillCause::Exposed).unwrap();
+    assert_eq!(t.to_act(), Some(A));
+    t.ok(A, Action::Call);
+    // The big blind's option went with its hand: the flop is next, and its blind stays in
+    // the pot with A's and C's calls.
+    assert_eq!(
+        t.state.awaiting_board(),
+        Some(league_engine::hand::Street::Flop)
+    );
+    assert_eq!(t.state.pot_total(), 30);
+    assert_eq!(t.stack(B), 990);
+    t.board("2c7d9h");
+    assert_eq!(t.to_act(), Some(A));
+}
+
+#[test]
+fn wph_49_cards_exposed_with_action_pending_are_no_dead_hand() {
+    // WPH 49: "A player who exposes his cards with action pending may incur a penalty, but
+    // will not have a dead hand. The penalty will begin at the end of the hand."
+    let mut t = four_on_the_flop(HouseRules::wph());
+    t.ok(A, Action::Bet(300));
+    assert_eq!(
+        kill(&mut t, C, KillCause::Exposed),
+        Err(RuleError::ExposureNotDead)
+    );
+    assert!(t.state.is_live(C));
+    // QueenSix kills a hand exposed to influence the others (Dead hand 1.6).
+    let mut t = four_on_the_flop(HouseRules::queensix());
+    t.ok(A, Action::Bet(300));
+    kill(&mut t, C, KillCause::Exposed).unwrap();
+    assert!(!t.state.is_live(C));
+}
+
+#[test]
+fn oracle_4_3_a_hand_declared_dead_as_a_penalty() {
+    // Oracle Tournament 4: "A player can be issued the following penalties: [...] 3. Have a
+    // hand declared dead".
+    let mut t = four_on_the_flop(HouseRules::oracle());
+    t.ok(A, Action::Check);
+    let events = kill(&mut t, D, KillCause::Penalty).unwrap();
+    assert!(matches!(
+        events[..],
+        [Event::HandKilled {
+            seat: D,
+            cause: KillCause::Penalty,
+            ..
+        }]
+    ));
+    t.ok(B, Action::Check);
+    t.ok(C, Action::Check);
+    assert_eq!(
+        t.state.awaiting_board(),
+        Some(league_engine::hand::Street::Turn),
+        "D's turn passed over"
+    );
+}
+
+/// Random hands in which, before each command, the floor may kill a random live hand (in
+/// its turn, out of it, at the showdown; the engine refuses what the rules refuse). Every
+/// hand re-derives from its events; written as PHH, each killed hand folds at its next
+/// turn and PokerKit (`../shared/tools/phh_check.py`) agrees on every file, repairing
+/// none. Only a hand killed after its last action, or whose killed hands alone reached a
+/// side pot, has no PHH form, and only such hands are left out.
+#[test]
+fn pokerkit_agrees_on_hands_killed_in_and_out_of_turn() {
+    let dir = std::env::temp_dir().join(format!("league-killed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut sim = Simulator::new(3, HouseRules::wsop());
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut roll = move |n: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        usize::try_from(rng % u64::try_from(n).unwrap()).unwrap()
+    };
+    let (mut written, mut with_kills, mut out_of_turn, mut no_form) = (0, 0, 0, 0);
+    for _ in 0..1000 {
+        let (setup, seed) = sim.table();
+        let mut state = hand::HandState::new();
+        let mut events: Vec<Event> = Vec::new();
+        let mut next = Some(Command::Start {
+            setup,
+            seed: Some(seed),
+        });
+        while let Some(command) = next {
+            for event in hand::decide(&state, &command).unwrap() {
+                hand::apply(&mut state, &event);
+                events.push(event);
+            }
+            let live: Vec<Seat> = state
+                .seats_in_order()
+                .filter(|s| state.is_live(*s))
+                .collect();
+            if !state.is_over() && live.len() >= 2 && roll(100) < 15 {
+                let seat = live[roll(live.len())];
+                let kill = Command::Kill {
+                    seat,
+                    cause: KillCause::Exposed,
+                    reason: "cards exposed".into(),
+                };
+                if let Ok(killed) = hand::decide(&state, &kill) {
+                    if state.to_act() != Some(seat) {
+                        out_of_turn += 1;
+                    }
+                    for event in killed {
+                        hand::apply(&mut state, &event);
+                        events.push(event);
+                    }
+                }
+            }
+            next = sim.next_command(&state);
+        }
+        assert!(state.is_over());
+        hand::rederive(&events).unwrap();
+        let killed = events.iter().any(|e| matches!(e, Event::HandKilled { .. }));
+        match phh::write(&events) {
+            Ok(text) => {
+                std::fs::write(dir.join(format!("{written:04}.phh")), text).unwrap();
+                written += 1;
+                if killed {
+                    with_kills += 1;
+                }
+            }
+            Err(e) => {
+                assert!(killed && e.contains("no hand history records"), "{e}");
+                no_form += 1;
+            }
+        }
+    }
+    eprintln!(
+        "{written} hands written, {with_kills} with a hand killed ({out_of_turn} kills out of \
+         turn); {no_form} without a PHH form"
+    );
+    assert!(with_kills >= 200, "{with_kills} hands with a kill written");
+    assert!(out_of_turn >= 100, "{out_of_turn} hands killed out of turn");
+    assert!(no_form < 200, "{no_form} hands without a PHH form");
+    let shared = match std::env::var_os("LEAGUE_SHARED_DIR") {
+        Some(dir) => std::path::PathBuf::from(dir),
+        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    };
+    let output = std::process::Command::new("python3")
+        .arg(shared.join("tools/phh_check.py"))
+        .arg(&dir)
+        .arg("--quiet")
+        .output()
+        .expect("python3 must be installed to run PokerKit, the referee");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "phh_check.py failed (is PokerKit installed? `pip install pokerkit`):\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains(&format!(
+            "AGREE: {written}   DIFFER: 0   LOAD_FAIL (failed to load): 0   REPLAY_FAIL: 0"
+        )),
+        "PokerKit disagrees:\n{stdout}"
+    );
+    assert!(
+        !stdout.contains("repaired"),
+        "PokerKit repaired hands:\n{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
