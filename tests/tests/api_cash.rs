@@ -1,9 +1,10 @@
 //! A cash table through the API, as the cardroom's host and its players use it: a host
 //! opens an Oracle table with a straddle and a session fee; players sit down and act for
-//! their own seats only, from what the table's view offers; one sits out, misses the blinds
-//! and comes back posting them; one tops up, one cashes out; the public sees no hole cards
-//! and a subscriber follows the table. Chips are accounted for at every step, and the
-//! house's takings query matches the fee events in the log.
+//! their own seats only, from what the table's view offers; the floor kills a hand out of
+//! turn; one sits out, misses the blinds and comes back posting them; one tops up, one
+//! cashes out; the public sees no hole cards and a subscriber follows the table. Chips are
+//! accounted for at every step, and the house's takings query matches the fee events in
+//! the log.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a test")]
 
@@ -242,6 +243,41 @@ async fn a_cash_session(app: &TestApp) {
         assert_eq!(seen[0]["player"], "bob");
         play_hand(app, &tokens, "ring-1", bought - taken).await;
     }
+
+    // The floor kills a hand out of turn (cards thrown into another player's: Hippodrome
+    // Dead hands 3): only the venue's staff; the seat is out of the hand at once, the turn
+    // stays where it was, and every chip stays on the table.
+    let body = app
+        .graphql(Some(&host), DEAL, json!({"i": {"table": "ring-1"}}))
+        .await;
+    assert!(body["errors"].is_null(), "{body:#}");
+    let v = view(app, Some(&host), "ring-1").await;
+    let to_act = u(&v["table"]["toAct"]);
+    let in_hand = |v: &Value, seat: u64| -> Value {
+        v["table"]["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| u(&s["seat"]) == seat)
+            .unwrap()["inHand"]
+            .clone()
+    };
+    let victim = (0..4)
+        .find(|&s| s != to_act && in_hand(&v, s) == true)
+        .unwrap();
+    let kill = "mutation($i: KillCashHandInput!) { killCashHand(input: $i) { events } }";
+    let input = json!({"i": {"table": "ring-1", "seat": victim, "cause": "FOULED", "reason": "cards thrown into another player's hand"}});
+    for token in [&other_host, &tokens[0].1] {
+        let body = app.graphql(Some(token), kill, input.clone()).await;
+        assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    }
+    let body = app.graphql(Some(&host), kill, input).await;
+    assert!(body["errors"].is_null(), "{body:#}");
+    let after = view(app, Some(&host), "ring-1").await;
+    assert_eq!(in_hand(&after, victim), false, "{after:#}");
+    assert_eq!(u(&after["table"]["toAct"]), to_act);
+    assert_eq!(on_table(&after), bought - taken);
+    play_hand(app, &tokens, "ring-1", bought - taken).await;
 
     // Cat sits out; the blinds pass her; she comes back posting them.
     let body = app
