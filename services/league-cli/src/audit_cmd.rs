@@ -210,36 +210,43 @@ async fn run(store: &Store, args: &ExportArgs) -> Result<String, Failed> {
     {
         return Err(Failed::NotFound(id.clone()));
     }
+    let tournaments = count(findings.summaries.len(), "tournament", "tournaments");
     let tournaments = match findings.cash_tables {
-        0 => format!("{} tournaments", findings.summaries.len()),
+        0 => tournaments,
         cash => format!(
-            "{} tournaments and {cash} cash tables",
-            findings.summaries.len()
+            "{tournaments} and {}",
+            count(cash, "cash table", "cash tables")
         ),
     };
     let mut skipped = format!(
-        "{} voided hands have no hand-history form; {} hands still running were left out",
-        written.voided, findings.unfinished_hands
+        "{} no hand-history form; {} still running {} left out",
+        count(written.voided, "voided hand has", "voided hands have"),
+        count(findings.unfinished_hands, "hand", "hands"),
+        if findings.unfinished_hands == 1 {
+            "was"
+        } else {
+            "were"
+        },
     );
     if written.killed > 0 {
         let _ = write!(
             skipped,
-            "; {} hands with a hand killed by the floor that PHH cannot record were left out",
-            written.killed
+            "; {} a hand killed by the floor that PHH cannot record, left out",
+            count(written.killed, "hand with", "hands with"),
         );
     }
     match args.format {
         Format::Phh => {
             written.files = written.hands;
             Ok(format!(
-                "wrote {} PHH files ({tournaments}) to {}; {skipped}",
-                written.files,
+                "wrote {} ({tournaments}) to {}; {skipped}",
+                count(written.files, "PHH file", "PHH files"),
                 out.display()
             ))
         }
         Format::Pokerstars => Ok(format!(
-            "wrote {} hands of {tournaments} as PokerStars text to {}; {skipped}",
-            written.hands,
+            "wrote {} of {tournaments} as PokerStars text to {}; {skipped}",
+            count(written.hands, "hand", "hands"),
             out.display()
         )),
         // Written above, before the hands are read.
@@ -308,6 +315,12 @@ fn write_phh(out: &Path, hand: &LoggedHand, text: &str) -> Result<(), (PathBuf, 
     std::fs::create_dir_all(&dir).map_err(|e| (dir.clone(), e))?;
     let file = dir.join(format!("{:05}.phh", hand.ordinal));
     std::fs::write(&file, text).map_err(|e| (file, e))
+}
+
+/// `n` and the word for that many (`one` for exactly one).
+fn count(n: impl TryInto<u64>, one: &str, many: &str) -> String {
+    let n: u64 = n.try_into().unwrap_or(u64::MAX);
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Appends one hand's text to a tournament's file (hands apart by two blank lines, as the
