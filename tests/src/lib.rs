@@ -496,6 +496,24 @@ pub fn text(v: Value) -> awc::ws::Message {
 }
 
 /// The `extensions.code` of a response's first error.
+/// Sends `document` with `vars` as `token` and checks that it is refused with the code
+/// `expected`, naming `field` when one is given. (Whether anything was appended is the
+/// caller's to check, once for all its refusals.)
+pub async fn assert_refused(
+    app: &TestApp,
+    token: &str,
+    document: &str,
+    vars: &Value,
+    expected: &str,
+    field: Option<&str>,
+) {
+    let body = app.graphql(Some(token), document, vars.clone()).await;
+    assert_eq!(code(&body), expected, "{vars}: {body:#}");
+    if let Some(field) = field {
+        assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
+    }
+}
+
 pub fn code(body: &Value) -> &str {
     body["errors"][0]["extensions"]["code"]
         .as_str()

@@ -10,7 +10,8 @@
 use league_api::auth::Role;
 use league_engine::tournament::play::Tracking;
 use league_tests::{
-    ACT, TestApp, a_league, a_night_in_the_standings, code, on_every_backend, started,
+    ACT, TestApp, a_league, a_night_in_the_standings, assert_refused, code, on_every_backend,
+    started,
 };
 use serde_json::{Value, json};
 
@@ -233,9 +234,7 @@ async fn a_misdealt_hand_is_voided_and_every_chip_goes_back(app: &TestApp) {
         (json!({"k": "DUPLICATE_CARD", "c": "Zz"}), "card"),
         (json!({"k": "MISDEAL", "r": "x", "c": "Qs"}), "card"),
     ] {
-        let body = app.graphql(Some(&host), void, vars).await;
-        assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
-        assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
+        assert_refused(app, &host, void, &vars, "BAD_INPUT", Some(field)).await;
     }
     assert_eq!(app.last_position().await, last);
     let body = app
@@ -442,11 +441,7 @@ async fn a_pot_pushed_to_the_wrong_player_is_put_right_before_the_next_hand(app:
             None,
         ),
     ] {
-        let body = app.graphql(Some(token), correct, vars.clone()).await;
-        assert_eq!(code(&body), expected, "{vars}: {body:#}");
-        if let Some(field) = field {
-            assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
-        }
+        assert_refused(app, token, correct, &vars, expected, field).await;
     }
     assert_eq!(app.last_position().await, last, "a refusal appends nothing");
     let body = app
@@ -566,11 +561,7 @@ async fn a_player_in_the_wrong_seat_and_a_misplaced_button_are_put_right_between
             None,
         ),
     ] {
-        let body = app.graphql(Some(token), seat_fix, vars.clone()).await;
-        assert_eq!(code(&body), expected, "{vars}: {body:#}");
-        if let Some(field) = field {
-            assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
-        }
+        assert_refused(app, token, seat_fix, &vars, expected, field).await;
     }
     assert_eq!(app.last_position().await, last, "a refusal appends nothing");
 
@@ -664,11 +655,7 @@ async fn a_player_in_the_wrong_seat_and_a_misplaced_button_are_put_right_between
             None,
         ),
     ] {
-        let body = app.graphql(Some(&host), button_fix, vars.clone()).await;
-        assert_eq!(code(&body), expected, "{vars}: {body:#}");
-        if let Some(field) = field {
-            assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
-        }
+        assert_refused(app, &host, button_fix, &vars, expected, field).await;
     }
     assert_eq!(app.last_position().await, last, "a refusal appends nothing");
     let reason = "the button was placed at the wrong seat last hand";

@@ -15,7 +15,8 @@ use league_engine::rules::Preset;
 use league_engine::tournament::play::Tracking;
 use league_engine::tournament::sim::weekly_schedule;
 use league_tests::{
-    ACT, REGISTER, SCHEDULE, START, TestApp, a_league, code, on_every_backend, seed, u,
+    ACT, REGISTER, SCHEDULE, START, TestApp, a_league, assert_refused, code, on_every_backend,
+    seed, u,
 };
 use serde_json::{Value, json};
 
@@ -405,17 +406,8 @@ async fn a_hand_killed_out_of_turn_is_dead_at_once_and_its_turn_passed_over(app:
         // it is called (WPH 45 gives an uncalled bet back to a killed hand).
         (&host, first, "cards exposed", "RULE_VIOLATION", None),
     ] {
-        let body = app
-            .graphql(
-                Some(token),
-                KILL,
-                json!({"t": "k1", "s": seat, "c": "CLEAR_INTENT", "r": reason}),
-            )
-            .await;
-        assert_eq!(code(&body), expected, "{body:#}");
-        if let Some(field) = field {
-            assert_eq!(body["errors"][0]["extensions"]["field"], field, "{body:#}");
-        }
+        let vars = json!({"t": "k1", "s": seat, "c": "CLEAR_INTENT", "r": reason});
+        assert_refused(app, token, KILL, &vars, expected, field).await;
     }
     assert_eq!(app.last_position().await, last, "nothing appended");
     // The button, not yet in turn, pushes its cards toward the muck: dead at once.
