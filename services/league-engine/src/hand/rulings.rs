@@ -25,11 +25,12 @@ impl Run<'_> {
     }
 
     /// The floor declares the hand at `seat` dead. Refused for cards exposed at WPH (rule
-    /// 49: no dead hand); for a hand already folded or mucked; for a hand tabled face up (WPH 11: "dealers cannot kill a winning hand that
-    /// was tabled face up"); while the hand is dealt or its pots awarded; and for a hand
-    /// whose bet or raise nobody has called while other hands are still in: the house
-    /// returns an uncalled bet to a killed hand (WPH 45, Oracle's killed hand), which the
-    /// engine does as it returns any uncalled bet, once only one hand is left.
+    /// 49: no dead hand); for a hand already folded or mucked; for a hand tabled face up
+    /// (WPH 11: "dealers cannot kill a winning hand that was tabled face up"); while the
+    /// hand is dealt or its pots awarded; and for a hand whose bet or raise nobody has
+    /// called while other hands are still in: the house returns an uncalled bet to a killed
+    /// hand (WPH 45, Oracle's killed hand), which the engine does as it returns any uncalled
+    /// bet, once only one hand is left.
     pub(super) fn kill(
         &mut self,
         seat: Seat,

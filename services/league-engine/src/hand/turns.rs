@@ -74,10 +74,14 @@ pub fn in_turn_order(events: &[Event]) -> Result<Cow<'_, [Event]>, String> {
         .map(|p| shadow.seat_of(p).to_string())
         .collect::<Vec<_>>();
     if !unplayed.is_empty() || !face_up.is_empty() || shadow.phase != Phase::Complete {
+        let which = match unplayed.len() {
+            0 => "a hand killed".to_owned(),
+            1 => format!("the hand killed at seat {}", unplayed[0]),
+            _ => format!("the hands killed at seats {}", unplayed.join(", ")),
+        };
         return Err(format!(
-            "the hand killed at seat {} had no turn left to fold: no hand history records \
-             a hand killed after its last action",
-            unplayed.join(", ")
+            "{which} had no turn left to fold: no hand history records a hand killed after \
+             its last action"
         ));
     }
     Ok(Cow::Owned(out))
