@@ -138,7 +138,9 @@ struct Rulings {
     absent_removed: bool,
     /// In a dealt or recorded hand: an out-of-turn fold, an under-sized raise, a misdeal,
     /// the clock run out; between hands (release 0.12.0), a stack put right; (release
-    /// 0.13.0) a seat and the button put right; (release 0.14.0) a hand killed out of turn.
+    /// 0.13.0) a seat and the button put right; (release 0.14.0) a hand killed out of turn;
+    /// (release 0.15.0) after the start, a forfeiture of chips, a repeat infraction a rung
+    /// up the ladder and an elimination.
     hands: bool,
     /// Set the payouts by hand, then deal at three (or two) players left.
     payouts_and_deal: bool,
@@ -189,6 +191,28 @@ async fn tournament(
             sim.send(&TournamentCommand::Penalise {
                 player,
                 penalty: Penalty::Disqualify,
+            })?;
+        }
+    }
+    // Release 0.15.0, at the WPH table ruled on hand by hand: a forfeiture of chips, a
+    // repeat infraction a rung up WPH 47's ladder, and an elimination.
+    if rulings.hands {
+        if let Some(player) = options.ids.get(6).cloned() {
+            for penalty in [
+                Penalty::Forfeit(league_engine::units::Chips::new(500)),
+                Penalty::Warning,
+                Penalty::MissHands(1),
+            ] {
+                sim.send(&TournamentCommand::Penalise {
+                    player: player.clone(),
+                    penalty,
+                })?;
+            }
+        }
+        if let Some(player) = options.ids.get(7).cloned() {
+            sim.send(&TournamentCommand::Penalise {
+                player,
+                penalty: Penalty::Eliminate,
             })?;
         }
     }

@@ -232,6 +232,7 @@ fn tournament_error(e: TournamentError) -> ApiError {
         }
         TournamentError::BadReason => ApiError::bad_field("reason", message),
         TournamentError::BadCorrection { field, .. } => ApiError::bad_field(field, message),
+        TournamentError::BadPenalty { field, .. } => ApiError::bad_field(field, message),
         TournamentError::Cancelled => ApiError::client(code::TOURNAMENT_CANCELLED, message),
         TournamentError::AlreadyScheduled => {
             ApiError::client(code::ID_TAKEN, message).with_field("id")

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 
 use league_engine::hand::KillCause;
 use league_engine::pokerstars::utc;
-use league_engine::tournament::play::{Level, Penalty, Seating, Stage, TournamentEvent};
+use league_engine::tournament::play::{Level, Seating, Stage, TournamentEvent};
 use league_engine::tournament::pool::Price;
 use league_engine::units::{Cents, PlayerId};
 use league_events::StreamKind;
@@ -514,16 +514,14 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
             hands,
             rule,
         } => {
-            let what = match penalty {
-                Penalty::Warning => "a warning".to_owned(),
-                Penalty::MissHands(n) => format!("{n} {} missed", plural(*n, "hand")),
-                Penalty::MissRounds(n) => format!("{n} {} missed", plural(*n, "round")),
-                Penalty::Disqualify => "disqualification".to_owned(),
-            };
-            format!(
-                "{player}: penalty, {what} ({hands} {} to sit out; {rule})",
-                plural(*hands, "hand")
-            )
+            if *hands == 0 {
+                format!("{player}: penalty, {penalty} ({rule})")
+            } else {
+                format!(
+                    "{player}: penalty, {penalty} ({hands} {} to sit out; {rule})",
+                    plural(*hands, "hand")
+                )
+            }
         }
         E::PlayerDisqualified {
             player,

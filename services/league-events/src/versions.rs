@@ -62,7 +62,8 @@ const fn league(name: &'static str, version: u32) -> EventType {
 /// adds an upcaster.
 pub const CATALOGUE: &[EventType] = &[
     // Version 2 (release 0.7.0) adds the house rules' `deals_allowed`.
-    tournament("TournamentScheduled", 2),
+    // Version 3 (release 0.15.0) adds the house rules' `escalating_penalties`.
+    tournament("TournamentScheduled", 3),
     tournament("PlayerRegistered", 1),
     tournament("PlayerUnregistered", 1),
     tournament("TournamentStarted", 1),
@@ -98,7 +99,8 @@ pub const CATALOGUE: &[EventType] = &[
     tournament("HandForHandStarted", 1),
     tournament("HandForHandEnded", 1),
     tournament("ChipsColouredUp", 1),
-    tournament("PenaltyGiven", 1),
+    // Version 2 (release 0.15.0) adds the penalties `Forfeit` (chips) and `Eliminate`.
+    tournament("PenaltyGiven", 2),
     tournament("PlayerDisqualified", 1),
     tournament("PayoutsSet", 1),
     tournament("DealMade", 1),
@@ -268,7 +270,36 @@ pub const UPCASTERS: &[Upcaster] = &[
         from: 1,
         upcast: eliminated_v1_to_v2,
     },
+    Upcaster {
+        kind: StreamKind::Tournament,
+        event_type: "TournamentScheduled",
+        from: 2,
+        upcast: scheduled_before_escalation,
+    },
+    Upcaster {
+        kind: StreamKind::Tournament,
+        event_type: "PenaltyGiven",
+        from: 1,
+        upcast: penalty_before_forfeits,
+    },
 ];
+
+/// `PenaltyGiven` version 1 (releases 0.1.0 to 0.14.0): a penalty was a warning, missed
+/// hands or rounds, or disqualification. Version 2 adds a forfeiture of chips and
+/// elimination and changes nothing else, so an old penalty reads as written; an old version
+/// holding one of the new two is not what those releases wrote.
+fn penalty_before_forfeits(value: Value) -> Result<Value, String> {
+    let penalty = value
+        .pointer("/data/penalty")
+        .ok_or("a PenaltyGiven event holds data.penalty")?;
+    let newer = penalty.get("Forfeit").is_some() || penalty.as_str() == Some("Eliminate");
+    if newer {
+        return Err(
+            "a penalty before release 0.15.0 forfeits no chips and eliminates nobody".into(),
+        );
+    }
+    Ok(value)
+}
 
 /// `PlayersEliminated` version 1 (releases 0.1.0 to 0.6.0): players out in one
 /// hand-for-hand round all shared their places, even several out in one hand at one table.
@@ -299,6 +330,22 @@ fn scheduled_v1_to_v2(mut value: Value) -> Result<Value, String> {
         return Err("version 1 has no deals_allowed".into());
     }
     house.insert("deals_allowed".into(), Value::Bool(true));
+    Ok(value)
+}
+
+/// `TournamentScheduled` version 2 (releases 0.7.0 to 0.14.0): the house rules did not
+/// say whether repeat infractions escalate, and the engine took any penalty the host gave.
+/// A tournament of version 2 reads with `escalating_penalties: false`, the rule its
+/// penalties were given under, so its log re-derives as it was decided.
+fn scheduled_before_escalation(mut value: Value) -> Result<Value, String> {
+    let house = value
+        .pointer_mut("/data/schedule/house")
+        .and_then(Value::as_object_mut)
+        .ok_or("a TournamentScheduled event holds data.schedule.house")?;
+    if house.contains_key("escalating_penalties") {
+        return Err("version 2 has no escalating_penalties".into());
+    }
+    house.insert("escalating_penalties".into(), Value::Bool(false));
     Ok(value)
 }
 
@@ -908,6 +955,7 @@ mod tests {
             queensix.deals_allowed = true;
             queensix
         });
+        assert!(!schedule.house.escalating_penalties);
         assert!(!TournamentRules::for_preset(Preset::QueenSix).deals_allowed);
         // Version 1 lacks the field: read as the current version it is refused.
         assert!(read(2, stored).is_err());
@@ -921,17 +969,78 @@ mod tests {
             read(1, odd.as_bytes()),
             Err(DecodeError::Upcast { from: 1, .. })
         ));
-        // Version 2 as this release writes it reads as it is.
+        // Version 3 as this release writes it reads as it is; as version 2 it is refused,
+        // since version 2 never said whether penalties escalate.
         let mut written = schedule.clone();
         written.house.deals_allowed = false;
+        written.house.escalating_penalties = true;
         let bytes = serde_json::to_vec(&TournamentEvent::TournamentScheduled {
             schedule: written.clone(),
         })
         .unwrap();
         assert!(matches!(
-            read(2, &bytes),
+            read(3, &bytes),
             Ok(TournamentEvent::TournamentScheduled { schedule }) if *schedule == *written
         ));
+        assert!(matches!(
+            read(2, &bytes),
+            Err(DecodeError::Upcast { from: 2, .. })
+        ));
+    }
+
+    /// A WPH `TournamentScheduled` as releases 0.7.0 to 0.14.0 wrote it (from the 0.14.0
+    /// golden log) reads as version 3 with penalties left to the staff, as they were given
+    /// then; a penalty as those releases wrote it reads as written, and one of the two
+    /// kinds release 0.15.0 adds is refused in the old version.
+    #[test]
+    fn schedules_and_penalties_before_escalation_read_as_they_were_played() {
+        use league_engine::rules::Preset;
+        use league_engine::tournament::Chips;
+        use league_engine::tournament::play::{Penalty, TournamentEvent, TournamentRules};
+        let read = |name, version, bytes: &[u8]| {
+            CODEC.read::<TournamentEvent>(
+                StreamKind::Tournament,
+                name,
+                version,
+                bytes,
+                crate::parse_tournament,
+            )
+        };
+        let stored = br#"{"type":"TournamentScheduled","data":{"schedule":{"name":"sim 1002","venue":"queens-arms","starts_at":0,"preset":"wph","house":{"bust_order":"LargerStartingStack","balance":"WorstPosition","redraw_at":[],"final_table_button_draw":false,"colour_up":"ChipRace","absent_removal":"Director","penalty_rule":"WPH 47","deals_allowed":true},"tracking":"recorded","pool":{"entry":{"price":2000,"fee":500},"rebuy":null,"add_on":null,"house":"Fees","guarantee":0},"starting_chips":5000,"chip_unit":25,"levels":[{"Play":{"blinds":{"small_blind":25,"big_blind":50,"ante":"None"},"minutes":20}},{"Play":{"blinds":{"small_blind":50,"big_blind":100,"ante":"None"},"minutes":20}},{"Play":{"blinds":{"small_blind":75,"big_blind":150,"ante":"None"},"minutes":20}},{"Play":{"blinds":{"small_blind":100,"big_blind":200,"ante":{"BigBlind":200}},"minutes":20}},{"Break":{"minutes":10,"colour_up":{"low":25,"high":100}}},{"Play":{"blinds":{"small_blind":200,"big_blind":400,"ante":{"BigBlind":400}},"minutes":20}},{"Play":{"blinds":{"small_blind":300,"big_blind":600,"ante":{"BigBlind":600}},"minutes":20}},{"Play":{"blinds":{"small_blind":500,"big_blind":1000,"ante":{"BigBlind":1000}},"minutes":20}},{"Play":{"blinds":{"small_blind":1000,"big_blind":2000,"ante":{"BigBlind":2000}},"minutes":20}},{"Break":{"minutes":10,"colour_up":{"low":100,"high":1000}}},{"Play":{"blinds":{"small_blind":2000,"big_blind":4000,"ante":{"BigBlind":4000}},"minutes":20}},{"Play":{"blinds":{"small_blind":3000,"big_blind":6000,"ante":{"BigBlind":6000}},"minutes":20}},{"Play":{"blinds":{"small_blind":5000,"big_blind":10000,"ante":{"BigBlind":10000}},"minutes":20}},{"Play":{"blinds":{"small_blind":10000,"big_blind":20000,"ante":{"BigBlind":20000}},"minutes":20}},{"Play":{"blinds":{"small_blind":20000,"big_blind":40000,"ante":{"BigBlind":40000}},"minutes":20}},{"Play":{"blinds":{"small_blind":50000,"big_blind":100000,"ante":{"BigBlind":100000}},"minutes":20}},{"Play":{"blinds":{"small_blind":100000,"big_blind":200000,"ante":{"BigBlind":200000}},"minutes":20}},{"Play":{"blinds":{"small_blind":200000,"big_blind":400000,"ante":{"BigBlind":400000}},"minutes":20}},{"Play":{"blinds":{"small_blind":500000,"big_blind":1000000,"ante":{"BigBlind":1000000}},"minutes":20}}],"table_size":9,"rebuys":null,"add_ons":null,"reentries":{"per_player":1,"from_level":1,"until_level":3,"until_minutes":null,"chips":5000,"max_stack":null,"after_bust_only":false},"late_registration_until_level":3,"late_registration_until_minutes":null,"payouts":[[1,[10000]],[5,[6500,3500]],[7,[5000,3000,2000]],[11,[4500,2700,1700,1100]],[16,[4000,2500,1600,1100,800]],[21,[3500,2300,1500,1100,900,700]],[31,[3000,2000,1400,1050,850,650,550,500]],[46,[2800,1800,1250,950,750,600,500,450,450,450]],[71,[2500,1600,1100,850,700,570,480,400,340,300,260,240,230,220,210]]],"blind_cap_percent":null,"break_order":[],"draw_commitment":"51214833c020d038c153c9d8b166a1d7d7e98d0461be89669933b4d8b7f0abbc"}}}"#;
+        let mut wph = TournamentRules::for_preset(Preset::Wph);
+        assert!(wph.escalating_penalties);
+        wph.escalating_penalties = false;
+        // This simulated WPH night races its chips off (a schedule may choose).
+        wph.colour_up = league_engine::tournament::colour_up::ColourUpPolicy::ChipRace;
+        let Ok(TournamentEvent::TournamentScheduled { schedule }) =
+            read("TournamentScheduled", 2, stored)
+        else {
+            panic!("not read as a schedule");
+        };
+        assert_eq!(schedule.preset, Preset::Wph);
+        assert_eq!(schedule.house, wph);
+        assert!(read("TournamentScheduled", 3, stored).is_err());
+        let given = br#"{"type":"PenaltyGiven","data":{"player":"pl015","penalty":{"MissRounds":1},"hands":7,"rule":"Oracle tournament rule 4"}}"#;
+        assert_eq!(
+            read("PenaltyGiven", 1, given).unwrap(),
+            read("PenaltyGiven", 2, given).unwrap()
+        );
+        for (newer, penalty) in [
+            (r#"{"Forfeit":500}"#, Penalty::Forfeit(Chips::new(500))),
+            (r#""Eliminate""#, Penalty::Eliminate),
+        ] {
+            let bytes = String::from_utf8(given.to_vec())
+                .unwrap()
+                .replace(r#"{"MissRounds":1}"#, newer);
+            assert!(matches!(
+                read("PenaltyGiven", 1, bytes.as_bytes()),
+                Err(DecodeError::Upcast { from: 1, .. })
+            ));
+            assert!(matches!(
+                read("PenaltyGiven", 2, bytes.as_bytes()),
+                Ok(TournamentEvent::PenaltyGiven { penalty: p, hands: 7, .. }) if p == penalty
+            ));
+        }
     }
 
     /// A `PlayersEliminated` as releases 0.1.0 to 0.6.0 wrote it (from the 0.6.0 golden

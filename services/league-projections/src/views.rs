@@ -10,8 +10,8 @@ use league_engine::hand::{Action, LegalActions, Phase, Seat, Street};
 use league_engine::league::{LeagueState, Totals};
 use league_engine::points::Centipoints;
 use league_engine::tournament::play::{
-    Blinds, CalledClock, Cancellation, Finish, Level, Millis, Pending, PlayerId, Stage, Tournament,
-    Tracking,
+    Blinds, CalledClock, Cancellation, Finish, GivenPenalty, Level, Millis, Penalty, Pending,
+    PlayerId, Stage, Standing, Tournament, Tracking,
 };
 use league_engine::tournament::{Cents, Chips};
 use serde::{Deserialize, Serialize};
@@ -151,6 +151,14 @@ pub struct TournamentView {
     /// When the tournament is scheduled to start (0 before it is scheduled).
     #[serde(default)]
     pub starts_at: Millis,
+    /// Every penalty given, in the order given.
+    #[serde(default)]
+    pub penalties: Vec<GivenPenalty>,
+    /// For each player still in with a penalty behind them, the least their next
+    /// infraction may get where the house escalates repeat infractions (WPH 47, Oracle
+    /// tournament 4).
+    #[serde(default)]
+    pub least_penalties: BTreeMap<PlayerId, Penalty>,
 }
 
 /// When the level after `level` (0-based) up to the next break starts, if the current one
@@ -225,6 +233,13 @@ pub fn tournament_view(stream: &str, t: &Tournament) -> TournamentView {
         },
         pending: t.pending(),
         cancelled: t.cancellation().cloned(),
+        penalties: t.penalties().to_vec(),
+        least_penalties: t
+            .players()
+            .iter()
+            .filter(|(_, p)| p.standing != Standing::Out)
+            .filter_map(|(id, _)| Some((id.clone(), t.least_penalty(id.as_str())?)))
+            .collect(),
     }
 }
 

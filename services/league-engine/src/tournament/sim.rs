@@ -534,25 +534,35 @@ impl TournamentSim {
             return self.send(&TournamentCommand::AnnounceRebuy { player: id, at });
         }
         let roll = self.below(1000);
-        if roll < 5 {
-            return self.send(&TournamentCommand::Penalise {
-                player: id,
-                penalty: Penalty::Warning,
-            });
+        let unit = self.state.chip_unit().max(Chips::new(1));
+        let wanted = match roll {
+            0..5 => Penalty::Warning,
+            5..8 => Penalty::MissRounds(1),
+            // A quarter of the stack, in the smallest chip in play.
+            8..11 if p.chips > unit => {
+                let quarter = Chips::new(p.chips.get() / 4 / unit.get() * unit.get());
+                Penalty::Forfeit(quarter.max(unit))
+            }
+            11..14 => Penalty::Disqualify,
+            14..16 => Penalty::Eliminate,
+            _ => return Ok(()),
+        };
+        // Where the house escalates repeat infractions (WPH 47, Oracle tournament 4), a
+        // repeat offender gets at least the next rung.
+        let penalty = match (self.state.least_penalty(id.as_str()), wanted.rung()) {
+            (Some(least), Some(rung)) if least.rung().is_some_and(|l| l > rung) => least,
+            _ => wanted,
+        };
+        let between_hands = idle(self, id.as_str());
+        if matches!(penalty, Penalty::Forfeit(_)) && !between_hands
+            || penalty.puts_out() && !(between_hands && self.state.remaining() > 2)
+        {
+            return Ok(());
         }
-        if roll < 8 {
-            return self.send(&TournamentCommand::Penalise {
-                player: id,
-                penalty: Penalty::MissRounds(1),
-            });
-        }
-        if roll < 14 && idle(self, id.as_str()) && self.state.remaining() > 2 {
-            return self.send(&TournamentCommand::Penalise {
-                player: id,
-                penalty: Penalty::Disqualify,
-            });
-        }
-        Ok(())
+        self.send(&TournamentCommand::Penalise {
+            player: id,
+            penalty,
+        })
     }
 
     fn results_step(&mut self) -> Result<(), TournamentError> {

@@ -436,10 +436,13 @@ command_input! {
         tournament_id: ID,
         /// The player's id, as the league registered them.
         player: ID,
-        /// The penalty: a warning, missed hands or rounds, or disqualification.
+        /// The penalty: a warning, missed hands or rounds, a forfeiture of chips,
+        /// disqualification or elimination.
         penalty: PenaltyKind,
         /// For a penalty counted in hands or rounds, how many.
         count: Option<u32>,
+        /// For a forfeiture, the chips removed from play.
+        chips: Option<scalars::Chips>,
     }
 }
 

@@ -871,7 +871,10 @@ impl TournamentMutation {
         .await
     }
 
-    /// A penalty; `count` is the hands or rounds to miss.
+    /// A penalty; `count` is the hands or rounds to miss, `chips` what a forfeiture
+    /// removes. Where the house escalates repeat infractions (WPH 47, Oracle tournament
+    /// 4), a repeat offender's penalty is at least the tournament's `leastPenalty` for
+    /// them (`CONTRADICTS_PRESET`, field `penalty`).
     async fn penalise(
         &self,
         ctx: &Context<'_>,
@@ -882,16 +885,32 @@ impl TournamentMutation {
             player,
             penalty,
             count,
+            chips,
             idempotency_key,
         } = input;
         let tournament_id = tournament_id.0;
         let player = player.0;
-        let need = || ApiError::bad_input("this penalty needs a count");
+        let need = || ApiError::bad_field("count", "this penalty needs a count");
+        let needs_count = matches!(penalty, PenaltyKind::MissHands | PenaltyKind::MissRounds);
+        if count.is_some() && !needs_count {
+            return Err(ApiError::bad_field(
+                "count",
+                "only missed hands or rounds take a count",
+            ));
+        }
+        if chips.is_some() != (penalty == PenaltyKind::Forfeit) {
+            return Err(ApiError::bad_field(
+                "chips",
+                "a forfeiture, and only a forfeiture, names the chips it removes",
+            ));
+        }
         let penalty = match penalty {
             PenaltyKind::Warning => Penalty::Warning,
             PenaltyKind::MissHands => Penalty::MissHands(count.ok_or_else(need)?),
             PenaltyKind::MissRounds => Penalty::MissRounds(count.ok_or_else(need)?),
             PenaltyKind::Disqualify => Penalty::Disqualify,
+            PenaltyKind::Forfeit => Penalty::Forfeit(chips.map(|c| c.0).unwrap_or_default()),
+            PenaltyKind::Eliminate => Penalty::Eliminate,
         };
         let command = TournamentCommand::Penalise {
             player: PlayerId::from(player),

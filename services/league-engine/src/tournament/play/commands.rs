@@ -1,5 +1,7 @@
 //! The commands a tournament takes, and the penalties they can hand out.
 
+use std::fmt;
+
 use super::*;
 
 /// A penalty.
@@ -13,6 +15,70 @@ pub enum Penalty {
     MissRounds(u32),
     /// Chips removed from play; the player is out.
     Disqualify,
+    /// These chips removed from play, fewer than the player has; the player stays in
+    /// (WPH 50's forfeiture of chips; chips taken out of view, WPH 44, QueenSix
+    /// tournament 25). Release 0.15.0.
+    Forfeit(Chips),
+    /// The player is put out of the tournament, their chips removed from play and their
+    /// place the one they went out in (Oracle tournament 4.5, beside its disqualification;
+    /// QueenSix tournament 26's eviction). Release 0.15.0.
+    Eliminate,
+}
+
+/// The rungs of the ladder a repeat offender's penalties climb where the book says repeat
+/// infractions escalate (WPH 47, Oracle tournament 4): a warning, one hand, one to four
+/// rounds, then out of the tournament.
+pub const PENALTY_LADDER: [Penalty; 7] = [
+    Penalty::Warning,
+    Penalty::MissHands(1),
+    Penalty::MissRounds(1),
+    Penalty::MissRounds(2),
+    Penalty::MissRounds(3),
+    Penalty::MissRounds(4),
+    Penalty::Disqualify,
+];
+
+impl Penalty {
+    /// The penalty's rung on [`PENALTY_LADDER`] (0 for a warning, 6 for out), `None` for a
+    /// forfeiture of chips, which stands beside the ladder: a book gives it with or
+    /// instead of the others (WPH 50, "forfeiture of chips and/or disqualification").
+    /// Hands missed beyond one count as one round, a fifth round or more as four.
+    pub fn rung(self) -> Option<usize> {
+        match self {
+            Penalty::Warning => Some(0),
+            Penalty::MissHands(0 | 1) => Some(1),
+            Penalty::MissHands(_) => Some(2),
+            Penalty::MissRounds(r) => Some(1 + (r.clamp(1, 4) as usize)),
+            Penalty::Disqualify | Penalty::Eliminate => Some(6),
+            Penalty::Forfeit(_) => None,
+        }
+    }
+
+    /// Whether the player is put out of the tournament.
+    pub fn puts_out(self) -> bool {
+        matches!(self, Penalty::Disqualify | Penalty::Eliminate)
+    }
+}
+
+impl fmt::Display for Penalty {
+    /// As a host says it: "a warning", "2 hands missed", "500 chips forfeited".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = |n: u32, one: &str| {
+            if n == 1 {
+                one.to_owned()
+            } else {
+                format!("{one}s")
+            }
+        };
+        match self {
+            Penalty::Warning => f.write_str("a warning"),
+            Penalty::MissHands(n) => write!(f, "{n} {} missed", plural(*n, "hand")),
+            Penalty::MissRounds(n) => write!(f, "{n} {} missed", plural(*n, "round")),
+            Penalty::Disqualify => f.write_str("disqualification"),
+            Penalty::Forfeit(chips) => write!(f, "{chips} chips forfeited"),
+            Penalty::Eliminate => f.write_str("elimination"),
+        }
+    }
 }
 
 /// A command to the tournament.

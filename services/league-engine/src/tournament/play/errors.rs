@@ -209,6 +209,10 @@ pub enum TournamentError {
     /// the same player twice); `field` names the input.
     #[error("{why}")]
     BadCorrection { field: &'static str, why: String },
+    /// A penalty's own input is wrong (a forfeiture of no chips, of all of them, or not
+    /// in the smallest chip in play); `field` names the input.
+    #[error("{why}")]
+    BadPenalty { field: &'static str, why: String },
     /// A chip correction the table's state refuses: no hand to correct yet, a player not
     /// seated there, more chips than the player has.
     #[error("the chips cannot be corrected: {why}")]

@@ -520,13 +520,31 @@ impl Tournament {
                 player,
                 penalty,
                 hands,
-                ..
+                rule,
             } => {
                 let p = self.entrant(player.as_str());
-                match penalty {
-                    Penalty::Warning => p.warnings += 1,
-                    _ => p.missed_hands += hands,
-                }
+                let removed = match penalty {
+                    Penalty::Warning => {
+                        p.warnings += 1;
+                        Chips::ZERO
+                    }
+                    Penalty::Forfeit(chips) => *chips,
+                    // Elimination removes every chip (disqualification does it with
+                    // `PlayerDisqualified`, which follows it).
+                    Penalty::Eliminate => p.chips,
+                    _ => {
+                        p.missed_hands += hands;
+                        Chips::ZERO
+                    }
+                };
+                p.chips -= removed;
+                self.removed += removed;
+                self.penalties.push(GivenPenalty {
+                    player: player.clone(),
+                    penalty: *penalty,
+                    hands: *hands,
+                    rule: rule.clone(),
+                });
             }
             TournamentEvent::PlayerDisqualified {
                 player,

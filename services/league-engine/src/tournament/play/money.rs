@@ -85,66 +85,106 @@ impl Run<'_> {
     pub(super) fn penalise(&mut self, player: &str, penalty: Penalty) -> Result<()> {
         let schedule = self.running()?;
         let rule = schedule.house.penalty_rule.clone();
+        let preset = schedule.preset;
         let p = self.entrant(player)?;
+        let id = PlayerId::from(player.to_owned());
         if !p.is_in() {
-            return Err(TournamentError::NotSeated(PlayerId::from(
-                player.to_owned(),
-            )));
+            return Err(TournamentError::NotSeated(id));
         }
-        let (table, _) = p.seat().ok_or(TournamentError::NotSeated(PlayerId::from(
-            player.to_owned(),
-        )))?;
+        let stack = p.chips;
+        let (table, _) = p.seat().ok_or(TournamentError::NotSeated(id.clone()))?;
         // WPH 47, Oracle tournament 4: "a one-hand penalty, one-, two-, three-, or
-        // four-round penalties".
-        if matches!(schedule.preset, Preset::Wph | Preset::Oracle) {
+        // four-round penalties", and "repeat infractions are subject to escalating
+        // penalties".
+        if let Some(book_rule) = escalation_rule(preset) {
             let bounded = match penalty {
                 Penalty::MissHands(h) => h == 1,
                 Penalty::MissRounds(r) => (1..=4).contains(&r),
-                Penalty::Warning | Penalty::Disqualify => true,
+                _ => true,
             };
             if !bounded {
                 return Err(TournamentError::BreaksPreset {
-                    preset: schedule.preset.name(),
-                    rule: if schedule.preset == Preset::Wph {
-                        "47"
-                    } else {
-                        "tournament 4"
-                    },
+                    preset: preset.name(),
+                    rule: book_rule,
                     field: "count",
                     what: "a missed-hands penalty is one hand, or one to four rounds".into(),
                 });
             }
+            if let (true, Some(least), Some(rung)) = (
+                schedule.house.escalating_penalties,
+                self.state.least_penalty(player),
+                penalty.rung(),
+            ) && least.rung().is_some_and(|least| rung < least)
+            {
+                let heaviest = self
+                    .state
+                    .penalties_of(player)
+                    .filter(|g| g.penalty.rung().is_some())
+                    .max_by_key(|g| g.penalty.rung())
+                    .map(|g| g.penalty.to_string())
+                    .unwrap_or_default();
+                return Err(TournamentError::BreaksPreset {
+                    preset: preset.name(),
+                    rule: book_rule,
+                    field: "penalty",
+                    what: format!(
+                        "repeat infractions escalate: {player}'s heaviest penalty so far is \
+                         {heaviest}, so the next is at least {least}"
+                    ),
+                });
+            }
+        }
+        if let Penalty::Forfeit(chips) = penalty {
+            let unit = self.state.chip_unit.max(Chips::new(1));
+            if chips.is_zero() || chips >= stack {
+                return Err(TournamentError::BadPenalty {
+                    field: "chips",
+                    why: format!(
+                        "a forfeiture is more than no chips and fewer than the player's \
+                         {stack}; to remove them all, disqualify or eliminate the player"
+                    ),
+                });
+            }
+            if !chips.is_multiple_of(unit) {
+                return Err(TournamentError::BadPenalty {
+                    field: "chips",
+                    why: format!(
+                        "{chips} chips are not a whole number of the smallest chip in play \
+                         ({unit})"
+                    ),
+                });
+            }
+            self.between_hands(table)?;
         }
         let at_table = count(self.table(table)?.seats.len());
         let hands = match penalty {
-            Penalty::Warning | Penalty::Disqualify => 0,
             Penalty::MissHands(h) => h,
             Penalty::MissRounds(r) => r.saturating_mul(at_table),
+            _ => 0,
         };
-        if penalty == Penalty::Disqualify {
+        if penalty.puts_out() {
             self.between_hands(table)?;
-            let chips = p.chips;
             self.emit(TournamentEvent::PenaltyGiven {
-                player: PlayerId::from(player.to_owned()),
+                player: id.clone(),
                 penalty,
                 hands,
                 rule: rule.clone(),
             });
-            self.emit(TournamentEvent::PlayerDisqualified {
-                player: PlayerId::from(player.to_owned()),
-                chips_removed: chips,
-                rule: rule.clone(),
-            });
-            self.eliminate_group(
-                vec![PlayerId::from(player.to_owned())],
-                Some(table),
-                rule,
-                "disqualified: chips removed from play".into(),
-            );
+            let reason = if penalty == Penalty::Disqualify {
+                self.emit(TournamentEvent::PlayerDisqualified {
+                    player: id.clone(),
+                    chips_removed: stack,
+                    rule: rule.clone(),
+                });
+                "disqualified: chips removed from play".to_owned()
+            } else {
+                format!("eliminated as a penalty: {stack} chips removed from play")
+            };
+            self.eliminate_group(vec![id], Some(table), rule, reason);
             return self.settle();
         }
         self.emit(TournamentEvent::PenaltyGiven {
-            player: PlayerId::from(player.to_owned()),
+            player: id,
             penalty,
             hands,
             rule,
@@ -320,5 +360,16 @@ fn deals_rule(preset: Preset) -> &'static str {
              distribution of the prize pool are not allowed"
         }
         _ => "this tournament's house rules take no deals",
+    }
+}
+
+/// The rule number of the preset's book that bounds missed-hands penalties and escalates
+/// repeat infractions (WPH 47, Oracle tournament 4), or `None` where the book leaves both
+/// to the host.
+pub(super) fn escalation_rule(preset: Preset) -> Option<&'static str> {
+    match preset {
+        Preset::Wph => Some("47"),
+        Preset::Oracle => Some("tournament 4"),
+        _ => None,
     }
 }

@@ -261,6 +261,20 @@ pub struct Tournament {
     pub(super) hand_ids: BTreeSet<HandId>,
     /// Hands started, at every table.
     pub(super) hands_started: u32,
+    /// Every penalty given, in the order given.
+    #[serde(default)]
+    pub(super) penalties: Vec<GivenPenalty>,
+}
+
+/// A penalty the staff gave, as `PenaltyGiven` recorded it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GivenPenalty {
+    pub player: PlayerId,
+    pub penalty: Penalty,
+    /// Hands to miss (missed-hands penalties).
+    pub hands: u32,
+    /// The house's penalty rule, as the schedule names it.
+    pub rule: String,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -297,6 +311,34 @@ impl Tournament {
 
     pub fn players(&self) -> &BTreeMap<PlayerId, Entrant> {
         &self.players
+    }
+
+    /// Every penalty given, in the order given.
+    pub fn penalties(&self) -> &[GivenPenalty] {
+        &self.penalties
+    }
+
+    /// The penalties given to `player`, in the order given.
+    pub fn penalties_of<'a>(&'a self, player: &'a str) -> impl Iterator<Item = &'a GivenPenalty> {
+        self.penalties
+            .iter()
+            .filter(move |g| g.player.as_str() == player)
+    }
+
+    /// The least penalty `player`'s next infraction may get where the house's book says
+    /// repeat infractions escalate (WPH 47, Oracle tournament 4): the rung of
+    /// [`PENALTY_LADDER`] above the heaviest they have had. `None` for a first infraction,
+    /// under a house that leaves escalation to its staff (or a tournament scheduled before
+    /// release 0.15.0), or once nothing is left to climb. A forfeiture of chips neither climbs the ladder nor is held to it.
+    pub fn least_penalty(&self, player: &str) -> Option<Penalty> {
+        if !self.schedule.as_ref()?.house.escalating_penalties {
+            return None;
+        }
+        let heaviest = self
+            .penalties_of(player)
+            .filter_map(|g| g.penalty.rung())
+            .max()?;
+        PENALTY_LADDER.get(heaviest + 1).copied()
     }
 
     pub fn player(&self, id: &str) -> Option<&Entrant> {

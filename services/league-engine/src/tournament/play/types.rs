@@ -138,6 +138,11 @@ pub struct TournamentRules {
     /// prize money from being at stake is unethical). Tournaments scheduled before release
     /// 0.7.0 read with `true`: the engine took deals under every preset then.
     pub deals_allowed: bool,
+    /// Whether a repeat offender's penalty must climb [`PENALTY_LADDER`] (WPH 47 and Oracle
+    /// tournament 4: "repeat infractions are subject to escalating penalties"); elsewhere
+    /// the host decides. Tournaments scheduled before release 0.15.0 read with `false`:
+    /// the engine left escalation to the staff then.
+    pub escalating_penalties: bool,
 }
 
 impl TournamentRules {
@@ -152,6 +157,7 @@ impl TournamentRules {
                 absent_removal: AbsentRemoval::AfterNewLevelOrHalfHour,
                 penalty_rule: "QueenSix code of conduct".into(),
                 deals_allowed: false,
+                escalating_penalties: false,
             },
             Preset::Wph => TournamentRules {
                 bust_order: BustOrder::LargerStartingStack,
@@ -162,6 +168,7 @@ impl TournamentRules {
                 absent_removal: AbsentRemoval::Director,
                 penalty_rule: "WPH 47".into(),
                 deals_allowed: true,
+                escalating_penalties: true,
             },
             Preset::Oracle => TournamentRules {
                 bust_order: BustOrder::LargerStartingStack,
@@ -172,6 +179,7 @@ impl TournamentRules {
                 absent_removal: AbsentRemoval::Director,
                 penalty_rule: "Oracle tournament rule 4".into(),
                 deals_allowed: true,
+                escalating_penalties: true,
             },
             Preset::Invitational => TournamentRules {
                 bust_order: BustOrder::BetterHandThenStack,
@@ -182,6 +190,7 @@ impl TournamentRules {
                 absent_removal: AbsentRemoval::Director,
                 penalty_rule: "director's discretion".into(),
                 deals_allowed: true,
+                escalating_penalties: false,
             },
             Preset::Hippodrome | Preset::Wsop => TournamentRules {
                 bust_order: BustOrder::LargerStartingStack,
@@ -192,6 +201,7 @@ impl TournamentRules {
                 absent_removal: AbsentRemoval::Director,
                 penalty_rule: "director's discretion".into(),
                 deals_allowed: true,
+                escalating_penalties: false,
             },
         }
     }
