@@ -17,7 +17,7 @@ use league_tests::{
 use serde_json::{Value, json};
 
 const PENALISE: &str = "mutation($t: ID!, $p: ID!, $k: PenaltyKind!, $n: Int, $c: Chips) { penalise(input: {tournamentId: $t, player: $p, penalty: $k, count: $n, chips: $c}) { events } }";
-const VIEW: &str = "query($t: ID!, $p: ID!) { tournament(id: $t) { remaining places { player place } tables { seats { player chips } } penalties { player kind count chips hands rule text } leastPenalty(player: $p) { kind count text } } }";
+const VIEW: &str = "query($t: ID!, $p: ID!) { tournament(id: $t) { remaining places { player place } tables { seats { player chips } } penalties { player kind count chips hands rule text } leastPenalty(player: $p) { kind count text } sittingOut { player handsLeft } } }";
 const START_HAND: &str =
     "mutation($t: ID!) { startHand(input: {tournamentId: $t, table: 1}) { events } }";
 const VOID: &str = "mutation($t: ID!) { voidHand(input: {tournamentId: $t, table: 1, kind: MISDEAL, reason: \"a card flashed\"}) { events } }";
@@ -81,6 +81,7 @@ async fn penalties_climb_the_ladder_and_forfeits_and_eliminations_take_chips_out
     );
     let at = app.last_position().await;
     let refused = app.graphql(Some(&host), PENALISE, warn("ann")).await;
+    assert_eq!(app.last_position().await, at, "a refusal appends nothing");
     assert_eq!(code(&refused), "CONTRADICTS_PRESET", "{refused:#}");
     let extensions = &refused["errors"][0]["extensions"];
     assert_eq!(extensions["field"], "penalty");
@@ -102,6 +103,9 @@ async fn penalties_climb_the_ladder_and_forfeits_and_eliminations_take_chips_out
         t["leastPenalty"],
         json!({"kind": "MISS_ROUNDS", "count": 2, "text": "2 rounds missed"})
     );
+    // A round is a hand for each of the three at the table.
+    assert_eq!(t["sittingOut"], json!([{"player": "ann", "handsLeft": 3}]));
+    let at = app.last_position().await;
     for (vars, field) in [
         (warn("ann"), "penalty"),
         (
@@ -128,11 +132,7 @@ async fn penalties_climb_the_ladder_and_forfeits_and_eliminations_take_chips_out
         )
         .await;
     }
-    assert_eq!(
-        app.last_position().await,
-        at.map(|a| a + 1),
-        "refusals append nothing"
-    );
+    assert_eq!(app.last_position().await, at, "refusals append nothing");
 
     // WPH 50: a forfeiture of chips, fewer than all of them, in the smallest chip (25).
     let stack = chips_of(&t, "bob");
@@ -255,6 +255,11 @@ async fn penalties_climb_the_ladder_and_forfeits_and_eliminations_take_chips_out
     let warn = json!({"t": "q1", "p": "ann", "k": "WARNING"});
     penalise(app, &host, warn.clone()).await;
     penalise(app, &host, warn).await;
+    // Its lengths are the host's, but never none.
+    for kind in ["MISS_HANDS", "MISS_ROUNDS"] {
+        let vars = json!({"t": "q1", "p": "ann", "k": kind, "n": 0});
+        assert_refused(app, &host, PENALISE, &vars, "BAD_INPUT", Some("count")).await;
+    }
     let t = view(app, "q1", "ann").await;
     assert_eq!(t["leastPenalty"], Value::Null);
     assert_eq!(t["penalties"].as_array().unwrap().len(), 2);

@@ -51,9 +51,11 @@ type FieldDefault = fn() -> Value;
 /// held, so an older golden log's recorded models lack them whatever their value: `(field,
 /// release)`. From that release on, the golden log records and pins them.
 const DERIVED_FIELDS: &[(&str, &str)] = &[
-    // The penalties given and the least next one where penalties escalate (0.15.0).
+    // The penalties given, the least next one where penalties escalate, and the hands
+    // players still in have left to sit out (0.15.0).
     ("penalties", "0.15.0"),
     ("least_penalties", "0.15.0"),
+    ("sitting_out", "0.15.0"),
 ];
 
 /// Whether release `a` is older than release `b` ("0.9.0" < "0.15.0").

@@ -159,6 +159,9 @@ pub struct TournamentView {
     /// tournament 4).
     #[serde(default)]
     pub least_penalties: BTreeMap<PlayerId, Penalty>,
+    /// Players still in with missed-hands penalty hands left to sit out, and how many.
+    #[serde(default)]
+    pub sitting_out: BTreeMap<PlayerId, u32>,
 }
 
 /// When the level after `level` (0-based) up to the next break starts, if the current one
@@ -239,6 +242,12 @@ pub fn tournament_view(stream: &str, t: &Tournament) -> TournamentView {
             .iter()
             .filter(|(_, p)| p.standing != Standing::Out)
             .filter_map(|(id, _)| Some((id.clone(), t.least_penalty(id.as_str())?)))
+            .collect(),
+        sitting_out: t
+            .players()
+            .iter()
+            .filter(|(_, p)| p.standing != Standing::Out && p.missed_hands > 0)
+            .map(|(id, p)| (id.clone(), p.missed_hands))
             .collect(),
     }
 }

@@ -898,11 +898,20 @@ impl TournamentMutation {
                 "only missed hands or rounds take a count",
             ));
         }
-        if chips.is_some() != (penalty == PenaltyKind::Forfeit) {
-            return Err(ApiError::bad_field(
-                "chips",
-                "a forfeiture, and only a forfeiture, names the chips it removes",
-            ));
+        match (penalty == PenaltyKind::Forfeit, chips.is_some()) {
+            (true, false) => {
+                return Err(ApiError::bad_field(
+                    "chips",
+                    "a forfeiture needs the chips it removes",
+                ));
+            }
+            (false, true) => {
+                return Err(ApiError::bad_field(
+                    "chips",
+                    "only a forfeiture takes chips",
+                ));
+            }
+            _ => {}
         }
         let penalty = match penalty {
             PenaltyKind::Warning => Penalty::Warning,

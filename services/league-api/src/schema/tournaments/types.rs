@@ -668,7 +668,7 @@ impl TournamentOut {
     /// repeat infractions escalate (WPH 47, Oracle tournament 4): the rung above the
     /// heaviest they have had on warning, one hand, one to four rounds, then
     /// disqualification. `null` for a first infraction, a house that leaves it to its
-    /// staff, or a player who is out. `penalise` refuses a lighter one
+    /// staff, a player who is out, or an id not in the tournament. `penalise` refuses a lighter one
     /// (`CONTRADICTS_PRESET`, field `penalty`); a forfeiture of chips is taken at any
     /// time.
     async fn least_penalty(&self, player: ID) -> Option<LeastPenalty> {
@@ -681,6 +681,18 @@ impl TournamentOut {
             },
             text: penalty.to_string(),
         })
+    }
+    /// The players sitting out a missed-hands penalty, with the hands each has left: dealt
+    /// in, their blinds and antes posted, their hand folded, until it is served.
+    async fn sitting_out(&self) -> Vec<SittingOut> {
+        self.0
+            .sitting_out
+            .iter()
+            .map(|(player, &hands_left)| SittingOut {
+                player: ID(player.to_string()),
+                hands_left,
+            })
+            .collect()
     }
     /// The final results, once the tournament is over.
     async fn results(&self) -> Option<Vec<FinishOut>> {
@@ -992,6 +1004,15 @@ impl From<&GivenPenalty> for PenaltyOut {
             text: g.penalty.to_string(),
         }
     }
+}
+
+/// A player sitting out a missed-hands penalty.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct SittingOut {
+    /// The player's id.
+    pub player: ID,
+    /// The penalty hands still to sit out.
+    pub hands_left: u32,
 }
 
 /// The least penalty a player's next infraction may get where the house escalates repeat

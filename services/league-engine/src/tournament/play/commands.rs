@@ -8,6 +8,7 @@ use super::*;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Penalty {
+    /// A warning; no hands missed.
     Warning,
     /// Miss this many hands.
     MissHands(u32),

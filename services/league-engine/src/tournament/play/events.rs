@@ -248,10 +248,14 @@ pub enum TournamentEvent {
         rule: String,
     },
     PenaltyGiven {
+        /// The player penalised.
         player: PlayerId,
+        /// The penalty; a forfeiture of chips or an elimination from version 2 (release
+        /// 0.15.0).
         penalty: Penalty,
         /// Hands to miss (missed-hands penalties).
         hands: u32,
+        /// The house's penalty rule, as the schedule names it.
         rule: String,
     },
     PlayerDisqualified {

@@ -134,6 +134,12 @@ impl Run<'_> {
                 });
             }
         }
+        if matches!(penalty, Penalty::MissHands(0) | Penalty::MissRounds(0)) {
+            return Err(TournamentError::BadPenalty {
+                field: "count",
+                why: "a missed-hands penalty is at least one hand or one round".into(),
+            });
+        }
         if let Penalty::Forfeit(chips) = penalty {
             let unit = self.state.chip_unit.max(Chips::new(1));
             if chips.is_zero() || chips >= stack {
@@ -149,8 +155,8 @@ impl Run<'_> {
                 return Err(TournamentError::BadPenalty {
                     field: "chips",
                     why: format!(
-                        "{chips} chips are not a whole number of the smallest chip in play \
-                         ({unit})"
+                        "a forfeiture of {chips} chips is not a whole number of the smallest \
+                         chip in play ({unit})"
                     ),
                 });
             }

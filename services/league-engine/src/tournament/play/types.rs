@@ -138,9 +138,9 @@ pub struct TournamentRules {
     /// prize money from being at stake is unethical). Tournaments scheduled before release
     /// 0.7.0 read with `true`: the engine took deals under every preset then.
     pub deals_allowed: bool,
-    /// Whether a repeat offender's penalty must climb [`PENALTY_LADDER`] (WPH 47 and Oracle
-    /// tournament 4: "repeat infractions are subject to escalating penalties"); elsewhere
-    /// the host decides. Tournaments scheduled before release 0.15.0 read with `false`:
+    /// Whether a repeat offender's penalty must climb the ladder a warning, one hand, one to
+    /// four rounds, then out (WPH 47 and Oracle tournament 4: "repeat infractions are
+    /// subject to escalating penalties"); elsewhere the host decides. Tournaments scheduled before release 0.15.0 read with `false`:
     /// the engine left escalation to the staff then.
     pub escalating_penalties: bool,
 }
