@@ -49,7 +49,10 @@ impl Penalty {
             Penalty::Warning => Some(0),
             Penalty::MissHands(0 | 1) => Some(1),
             Penalty::MissHands(_) => Some(2),
-            Penalty::MissRounds(r) => Some(1 + (r.clamp(1, 4) as usize)),
+            Penalty::MissRounds(0 | 1) => Some(2),
+            Penalty::MissRounds(2) => Some(3),
+            Penalty::MissRounds(3) => Some(4),
+            Penalty::MissRounds(_) => Some(5),
             Penalty::Disqualify | Penalty::Eliminate => Some(6),
             Penalty::Forfeit(_) => None,
         }
