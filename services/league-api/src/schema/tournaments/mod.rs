@@ -11,6 +11,7 @@
 //! - [`mutation`]: the commands, [`TournamentMutation`], and the authorisation of each command.
 //! - [`corrections`]: cancelling a tournament, reinstating a player, voiding a hand,
 //!   [`CorrectionMutation`].
+//! - [`penalties`]: the penalties `penalise` gives and the tournament shows.
 //! - [`rulings`]: the floor's rulings at a table (the clock, action out of turn),
 //!   [`RulingMutation`].
 //! - [`subscription`]: the live views, [`TournamentSubscription`].
@@ -22,6 +23,7 @@ pub mod entropy;
 pub mod history;
 pub mod inputs;
 pub mod mutation;
+pub mod penalties;
 pub mod query;
 pub mod rulings;
 pub mod subscription;
