@@ -10,8 +10,11 @@
 
 use std::fmt::Write as _;
 
+use league_engine::cash::{Owed, StraddlePolicy};
 use league_engine::hand::KillCause;
 use league_engine::pokerstars::utc;
+use league_engine::tournament::colour_up::ColourUpPolicy;
+use league_engine::tournament::deal::DealKind;
 use league_engine::tournament::play::{Level, Seating, Stage, TournamentEvent};
 use league_engine::tournament::pool::Price;
 use league_engine::units::{Cents, PlayerId};
@@ -117,7 +120,7 @@ pub async fn replay_cash(store: &Store, id: &str) -> Result<Option<String>, AppE
                     ),
                 };
                 format!(
-                    "Opened: {:?} at venue {}, {}/{} No-Limit, buy-in {} to {}, {} seats, {} rules, straddle {:?}; {take}",
+                    "Opened: {:?} at venue {}, {}/{} No-Limit, buy-in {} to {}, {} seats, {} rules, {}; {take}",
                     c.name,
                     c.venue,
                     c.small_blind,
@@ -126,7 +129,11 @@ pub async fn replay_cash(store: &Store, id: &str) -> Result<Option<String>, AppE
                     c.max_buy_in,
                     c.seats,
                     c.rules.preset.name(),
-                    c.straddle
+                    match c.straddle {
+                        StraddlePolicy::None => "no straddle",
+                        StraddlePolicy::UnderTheGun => "a straddle under the gun",
+                        StraddlePolicy::Button => "a straddle on the button",
+                    }
                 )
             }
             CashEvent::TableClosed { .. } => "Closed: every player cashed out".to_owned(),
@@ -166,7 +173,11 @@ pub async fn replay_cash(store: &Store, id: &str) -> Result<Option<String>, AppE
                 }
             ),
             CashEvent::BlindMissed { seat, blind } => {
-                format!("{} misses the {blind:?}", player(seat))
+                let blind = match blind {
+                    Owed::SmallBlind => "small blind",
+                    Owed::BigBlind => "big blind",
+                };
+                format!("{} misses the {blind}", player(seat))
             }
             CashEvent::PlayerCashedOut { player, amount, .. } => {
                 format!("{player} cashes out {amount}")
@@ -315,12 +326,12 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
     match event {
         E::TournamentScheduled { schedule: s } => {
             let mut text = format!(
-                "Scheduled: {:?} at venue {}, starting {} UTC; rules {:?}, tracking {:?}; \
+                "Scheduled: {:?} at venue {}, starting {} UTC; rules {}, tracking {}; \
                  entry {}, {} chips, tables of {}",
                 s.name,
                 s.venue,
                 utc(s.starts_at),
-                s.preset,
+                s.preset.name(),
                 s.tracking,
                 price(&s.pool.entry),
                 s.starting_chips,
@@ -499,8 +510,12 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
             rule,
             ..
         } => {
+            let policy = match policy {
+                ColourUpPolicy::RoundUp => "rounding up",
+                ColourUpPolicy::ChipRace => "a chip race",
+            };
             let mut text = format!(
-                "Colour-up of the {low} chips for {high} by {policy:?} ({rule}): {removed} \
+                "Colour-up of the {low} chips for {high} by {policy} ({rule}): {removed} \
                  removed, {added} added"
             );
             for p in players.iter().filter(|p| p.before != p.after) {
@@ -547,7 +562,11 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
                 .zip(stacks.iter().zip(amounts))
                 .map(|(p, (s, a))| format!("{p} ({s} chips) {}", money(*a)))
                 .collect();
-            format!("Deal by {kind:?}: {}", list.join(", "))
+            let kind = match kind {
+                DealKind::ChipChop => "chip chop",
+                DealKind::Icm => "ICM",
+            };
+            format!("Deal by {kind}: {}", list.join(", "))
         }
         E::TournamentFinished { pool, results } => {
             let mut text = format!("Finished: prize pool {}", money(pool.total));

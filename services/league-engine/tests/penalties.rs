@@ -11,8 +11,8 @@ mod tour;
 
 use league_engine::rules::Preset;
 use league_engine::tournament::play::{
-    PENALTY_LADDER, Penalty, Standing, TournamentCommand as Cmd, TournamentError as Err,
-    TournamentEvent as Ev, Tracking,
+    PENALTY_LADDER, Penalty, PurchasePolicy, Standing, TournamentCommand as Cmd,
+    TournamentError as Err, TournamentEvent as Ev, Tracking,
 };
 use league_engine::units::{Chips, PlayerId};
 use tour::{Game, id, schedule};
@@ -238,5 +238,65 @@ fn a_penalty_reads_as_the_host_says_it() {
         (Penalty::Eliminate, "elimination"),
     ] {
         assert_eq!(penalty.to_string(), text);
+    }
+}
+
+#[test]
+fn a_player_a_penalty_put_out_may_not_enter_again() {
+    // WPH 47: "A player who is disqualified shall have his or her chips removed from
+    // play." QueenSix, tournament rules: "disqualified from the tournament". Oracle,
+    // tournament 4.5: "Elimination". Out by a penalty is out of the event, whatever its
+    // re-entries allow a player who busts.
+    for (preset, out) in [
+        (Preset::Wph, Penalty::Disqualify),
+        (Preset::Oracle, Penalty::Eliminate),
+        (Preset::QueenSix, Penalty::Disqualify),
+    ] {
+        let mut s = schedule(preset, Tracking::Recorded);
+        assert!(s.house.out_for_good_when_penalised);
+        s.reentries = Some(PurchasePolicy {
+            per_player: 1,
+            from_level: 1,
+            until_level: 3,
+            until_minutes: None,
+            chips: chips(5000),
+            max_stack: None,
+            after_bust_only: false,
+        });
+        let mut g = Game::started(s.clone(), 4);
+        g.when(penalise(&id(2), out));
+        let at = g.tick(60_000);
+        let (seed, next_commitment) = g.reveal();
+        let entry = |player: PlayerId| Cmd::LateEntry {
+            player,
+            at,
+            seed,
+            next_commitment,
+        };
+        assert_eq!(
+            g.refused(entry(id(2))),
+            Err::PenalisedOut(id(2)),
+            "{preset:?}"
+        );
+        // A tournament scheduled before release 0.15.0 took the re-entry, and its log
+        // re-derives so.
+        s.house.out_for_good_when_penalised = false;
+        let mut old = Game::started(s, 4);
+        old.when(penalise(&id(2), out));
+        let at = old.tick(60_000);
+        let (seed, next_commitment) = old.reveal();
+        let events = old.when(Cmd::LateEntry {
+            player: id(2),
+            at,
+            seed,
+            next_commitment,
+        });
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Ev::PlayerEntered { player, .. } if *player == id(2))),
+            "{preset:?}: {events:?}"
+        );
+        old.assert_replays();
     }
 }

@@ -62,7 +62,8 @@ const fn league(name: &'static str, version: u32) -> EventType {
 /// adds an upcaster.
 pub const CATALOGUE: &[EventType] = &[
     // Version 2 (release 0.7.0) adds the house rules' `deals_allowed`.
-    // Version 3 (release 0.15.0) adds the house rules' `escalating_penalties`.
+    // Version 3 (release 0.15.0) adds the house rules' `escalating_penalties` and
+    // `out_for_good_when_penalised`.
     tournament("TournamentScheduled", 3),
     tournament("PlayerRegistered", 1),
     tournament("PlayerUnregistered", 1),
@@ -334,18 +335,22 @@ fn scheduled_v1_to_v2(mut value: Value) -> Result<Value, String> {
 }
 
 /// `TournamentScheduled` version 2 (releases 0.7.0 to 0.14.0): the house rules did not
-/// say whether repeat infractions escalate, and the engine took any penalty the host gave.
-/// A tournament of version 2 reads with `escalating_penalties: false`, the rule its
-/// penalties were given under, so its log re-derives as it was decided.
+/// say whether repeat infractions escalate, and the engine took any penalty the host gave;
+/// nor whether a disqualified player is out for good, and the engine took their re-entry.
+/// A tournament of version 2 reads with `escalating_penalties: false` and
+/// `out_for_good_when_penalised: false`, the rules it was played under, so its log
+/// re-derives as it was decided (the golden logs of 0.6.0 to 0.14.0 hold such re-entries).
 fn scheduled_before_escalation(mut value: Value) -> Result<Value, String> {
     let house = value
         .pointer_mut("/data/schedule/house")
         .and_then(Value::as_object_mut)
         .ok_or("a TournamentScheduled event holds data.schedule.house")?;
-    if house.contains_key("escalating_penalties") {
-        return Err("version 2 has no escalating_penalties".into());
+    for field in ["escalating_penalties", "out_for_good_when_penalised"] {
+        if house.contains_key(field) {
+            return Err(format!("version 2 has no {field}"));
+        }
+        house.insert(field.into(), Value::Bool(false));
     }
-    house.insert("escalating_penalties".into(), Value::Bool(false));
     Ok(value)
 }
 
@@ -953,9 +958,12 @@ mod tests {
         assert_eq!(schedule.house, {
             let mut queensix = TournamentRules::for_preset(Preset::QueenSix);
             queensix.deals_allowed = true;
+            // And, read up to version 3, as release 0.14.0's engine played it.
+            queensix.out_for_good_when_penalised = false;
             queensix
         });
         assert!(!schedule.house.escalating_penalties);
+        assert!(!schedule.house.out_for_good_when_penalised);
         assert!(!TournamentRules::for_preset(Preset::QueenSix).deals_allowed);
         // Version 1 lacks the field: read as the current version it is refused.
         assert!(read(2, stored).is_err());
@@ -974,6 +982,7 @@ mod tests {
         let mut written = schedule.clone();
         written.house.deals_allowed = false;
         written.house.escalating_penalties = true;
+        written.house.out_for_good_when_penalised = true;
         let bytes = serde_json::to_vec(&TournamentEvent::TournamentScheduled {
             schedule: written.clone(),
         })
@@ -1008,8 +1017,9 @@ mod tests {
         };
         let stored = br#"{"type":"TournamentScheduled","data":{"schedule":{"name":"sim 1002","venue":"queens-arms","starts_at":0,"preset":"wph","house":{"bust_order":"LargerStartingStack","balance":"WorstPosition","redraw_at":[],"final_table_button_draw":false,"colour_up":"ChipRace","absent_removal":"Director","penalty_rule":"WPH 47","deals_allowed":true},"tracking":"recorded","pool":{"entry":{"price":2000,"fee":500},"rebuy":null,"add_on":null,"house":"Fees","guarantee":0},"starting_chips":5000,"chip_unit":25,"levels":[{"Play":{"blinds":{"small_blind":25,"big_blind":50,"ante":"None"},"minutes":20}},{"Play":{"blinds":{"small_blind":50,"big_blind":100,"ante":"None"},"minutes":20}},{"Play":{"blinds":{"small_blind":75,"big_blind":150,"ante":"None"},"minutes":20}},{"Play":{"blinds":{"small_blind":100,"big_blind":200,"ante":{"BigBlind":200}},"minutes":20}},{"Break":{"minutes":10,"colour_up":{"low":25,"high":100}}},{"Play":{"blinds":{"small_blind":200,"big_blind":400,"ante":{"BigBlind":400}},"minutes":20}},{"Play":{"blinds":{"small_blind":300,"big_blind":600,"ante":{"BigBlind":600}},"minutes":20}},{"Play":{"blinds":{"small_blind":500,"big_blind":1000,"ante":{"BigBlind":1000}},"minutes":20}},{"Play":{"blinds":{"small_blind":1000,"big_blind":2000,"ante":{"BigBlind":2000}},"minutes":20}},{"Break":{"minutes":10,"colour_up":{"low":100,"high":1000}}},{"Play":{"blinds":{"small_blind":2000,"big_blind":4000,"ante":{"BigBlind":4000}},"minutes":20}},{"Play":{"blinds":{"small_blind":3000,"big_blind":6000,"ante":{"BigBlind":6000}},"minutes":20}},{"Play":{"blinds":{"small_blind":5000,"big_blind":10000,"ante":{"BigBlind":10000}},"minutes":20}},{"Play":{"blinds":{"small_blind":10000,"big_blind":20000,"ante":{"BigBlind":20000}},"minutes":20}},{"Play":{"blinds":{"small_blind":20000,"big_blind":40000,"ante":{"BigBlind":40000}},"minutes":20}},{"Play":{"blinds":{"small_blind":50000,"big_blind":100000,"ante":{"BigBlind":100000}},"minutes":20}},{"Play":{"blinds":{"small_blind":100000,"big_blind":200000,"ante":{"BigBlind":200000}},"minutes":20}},{"Play":{"blinds":{"small_blind":200000,"big_blind":400000,"ante":{"BigBlind":400000}},"minutes":20}},{"Play":{"blinds":{"small_blind":500000,"big_blind":1000000,"ante":{"BigBlind":1000000}},"minutes":20}}],"table_size":9,"rebuys":null,"add_ons":null,"reentries":{"per_player":1,"from_level":1,"until_level":3,"until_minutes":null,"chips":5000,"max_stack":null,"after_bust_only":false},"late_registration_until_level":3,"late_registration_until_minutes":null,"payouts":[[1,[10000]],[5,[6500,3500]],[7,[5000,3000,2000]],[11,[4500,2700,1700,1100]],[16,[4000,2500,1600,1100,800]],[21,[3500,2300,1500,1100,900,700]],[31,[3000,2000,1400,1050,850,650,550,500]],[46,[2800,1800,1250,950,750,600,500,450,450,450]],[71,[2500,1600,1100,850,700,570,480,400,340,300,260,240,230,220,210]]],"blind_cap_percent":null,"break_order":[],"draw_commitment":"51214833c020d038c153c9d8b166a1d7d7e98d0461be89669933b4d8b7f0abbc"}}}"#;
         let mut wph = TournamentRules::for_preset(Preset::Wph);
-        assert!(wph.escalating_penalties);
+        assert!(wph.escalating_penalties && wph.out_for_good_when_penalised);
         wph.escalating_penalties = false;
+        wph.out_for_good_when_penalised = false;
         // This simulated WPH night races its chips off (a schedule may choose).
         wph.colour_up = league_engine::tournament::colour_up::ColourUpPolicy::ChipRace;
         let Ok(TournamentEvent::TournamentScheduled { schedule }) =

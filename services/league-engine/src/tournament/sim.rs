@@ -491,6 +491,10 @@ impl TournamentSim {
         });
         if p.standing == Standing::Out
             && reentries
+            && !self
+                .state
+                .penalties_of(id.as_str())
+                .any(|g| g.penalty.puts_out())
             && level <= 3
             && p.entries < 2
             && self.in_time(reentry_minutes, at)

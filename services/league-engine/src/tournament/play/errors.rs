@@ -209,6 +209,9 @@ pub enum TournamentError {
     /// the same player twice); `field` names the input.
     #[error("{why}")]
     BadCorrection { field: &'static str, why: String },
+    /// A player a penalty put out (disqualified or eliminated) may not enter again.
+    #[error("{0} was put out of this tournament by a penalty and may not enter it again")]
+    PenalisedOut(PlayerId),
     /// A penalty's own input is wrong (a forfeiture of no chips, of all of them, or not
     /// in the smallest chip in play); `field` names the input.
     #[error("{why}")]

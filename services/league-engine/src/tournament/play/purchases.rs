@@ -19,7 +19,19 @@ impl Run<'_> {
         }
         let reentry = match self.state.players.get(player) {
             None => None,
-            Some(p) if p.standing == Standing::Out => Some(p.entries),
+            Some(p) if p.standing == Standing::Out => {
+                if schedule.house.out_for_good_when_penalised
+                    && self
+                        .state
+                        .penalties_of(player)
+                        .any(|g| g.penalty.puts_out())
+                {
+                    return Err(TournamentError::PenalisedOut(PlayerId::from(
+                        player.to_owned(),
+                    )));
+                }
+                Some(p.entries)
+            }
             Some(_) => {
                 return Err(TournamentError::AlreadyRegistered(PlayerId::from(
                     player.to_owned(),

@@ -143,6 +143,12 @@ pub struct TournamentRules {
     /// subject to escalating penalties"); elsewhere the host decides. Tournaments scheduled before release 0.15.0 read with `false`:
     /// the engine left escalation to the staff then.
     pub escalating_penalties: bool,
+    /// Whether a player a penalty put out (disqualified or eliminated) is out for good: no
+    /// re-entry (WPH 47: "A player who is disqualified shall have his or her chips removed
+    /// from play"; QueenSix: "disqualified from the tournament"). Every preset says so;
+    /// tournaments scheduled before release 0.15.0 read with `false`, as the engine took
+    /// such a player's re-entry then.
+    pub out_for_good_when_penalised: bool,
 }
 
 impl TournamentRules {
@@ -158,6 +164,7 @@ impl TournamentRules {
                 penalty_rule: "QueenSix code of conduct".into(),
                 deals_allowed: false,
                 escalating_penalties: false,
+                out_for_good_when_penalised: true,
             },
             Preset::Wph => TournamentRules {
                 bust_order: BustOrder::LargerStartingStack,
@@ -169,6 +176,7 @@ impl TournamentRules {
                 penalty_rule: "WPH 47".into(),
                 deals_allowed: true,
                 escalating_penalties: true,
+                out_for_good_when_penalised: true,
             },
             Preset::Oracle => TournamentRules {
                 bust_order: BustOrder::LargerStartingStack,
@@ -180,6 +188,7 @@ impl TournamentRules {
                 penalty_rule: "Oracle tournament rule 4".into(),
                 deals_allowed: true,
                 escalating_penalties: true,
+                out_for_good_when_penalised: true,
             },
             Preset::Invitational => TournamentRules {
                 bust_order: BustOrder::BetterHandThenStack,
@@ -191,6 +200,7 @@ impl TournamentRules {
                 penalty_rule: "director's discretion".into(),
                 deals_allowed: true,
                 escalating_penalties: false,
+                out_for_good_when_penalised: true,
             },
             Preset::Hippodrome | Preset::Wsop => TournamentRules {
                 bust_order: BustOrder::LargerStartingStack,
@@ -202,6 +212,7 @@ impl TournamentRules {
                 penalty_rule: "director's discretion".into(),
                 deals_allowed: true,
                 escalating_penalties: false,
+                out_for_good_when_penalised: true,
             },
         }
     }
