@@ -13,10 +13,11 @@ code) and replayed to its end; its final stacks, by player name, must equal the 
 whose house gives the odd chips of a split pot one each (the PHH file's `_odd_chips`) is
 reported apart (ODD_CHIPS) when the two differ only by odd chips: PokerKit gives them all
 to the first winner clockwise from the button, and has no option for another rule. A hand
-with a dead button (the button at an empty seat) that PokerKit's parser cannot read is
-reported apart too (DEAD_BUTTON): the parser puts the button on the player before the
-small blind. The PHH export of those hands says where the button is, and PokerKit
-replays it.
+whose blinds are not on the two seats after the button (a dead button at an empty seat,
+or a player seated between the button and the small blind) that PokerKit's parser cannot
+read is reported apart too (DEAD_BUTTON): the parser takes the two players after the
+button for the blinds. The PHH export of those hands says where the button and blinds
+are, and PokerKit replays it.
 
 PokerKit's parser reads no rake: a raked cash hand is replayed with the rake its PHH file
 records (`_rake_*`, as `tools/pokerkit_cash.py` reads it), and the text's `Rake` must be
@@ -94,12 +95,21 @@ def odd_chips_only(ours: dict[str, int], theirs: dict[str, int], rule: str) -> b
 
 
 def dead_button(text: str) -> bool:
-    """Whether the hand's button is at an empty seat (a dead button). PokerKit's parser
-    then takes the player before the small blind for the button, which is not where the
-    action starts after the flop, and cannot read the hand."""
+    """Whether the hand's blinds are not on the two seats after the button: the button at
+    an empty seat (a dead button), or a player seated between the button and the small
+    blind (one moved or re-entered into a seat the blinds have passed). PokerKit's parser
+    takes the two players after the button for the blinds and cannot read such a hand."""
     button = re.search(r'Seat #(\d+) is the button', text)
-    seats = set(re.findall(r'^Seat (\d+): .+ in chips\)', text, re.MULTILINE))
-    return button is not None and button[1] not in seats
+    seated = re.findall(r'^Seat (\d+): (.+) \(\d+ in chips\)', text, re.MULTILINE)
+    seats = [int(seat) for seat, _ in seated]
+    if button is None or int(button[1]) not in seats:
+        return button is not None
+    small = re.search(r'^(.+): posts small blind', text, re.MULTILINE)
+    if small is None:
+        return False
+    after = sorted(seats, key=lambda seat: (seat <= int(button[1]), seat))
+    first = dict((int(seat), name) for seat, name in seated)[after[0]]
+    return len(seats) > 2 and first != small[1]
 
 
 def main() -> int:
@@ -128,6 +138,12 @@ def main() -> int:
                 warnings.simplefilter('error')
                 # PokerKit's own parser sets this field and then warns about it.
                 warnings.filterwarnings('ignore', message='.*time_zone_abbreviation')
+                # A player sitting out (absent, or serving missed hands) is folded at their
+                # turn even with nothing to call: their hand is dead (QueenSix tournament
+                # 10). PokerKit replays the fold and warns that it was not needed.
+                warnings.filterwarnings(
+                    'ignore', message='There is no reason for this player to fold'
+                )
                 try:
                     hh = next(iter(parser(text, error_status=True)))
                 except Exception as e:  # noqa: BLE001 - any failure is a verdict

@@ -599,6 +599,19 @@ pub async fn started(app: &TestApp, id: &str, venue: &str, tracking: Tracking, p
     app.admin(START, json!({"t": id})).await;
 }
 
+/// The tournament `id` at crown under `preset`, tracked by hand (`recorded`), with ann,
+/// bob and cat at one table, started.
+pub async fn recorded(app: &TestApp, id: &str, preset: Preset) {
+    let schedule = weekly_schedule("crown", preset, Tracking::Recorded, seed(1).commitment());
+    let schedule = league_api::schema::tournaments::inputs::schedule_input(&schedule);
+    let body = app.admin(SCHEDULE, json!({"id": id, "s": schedule})).await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    for p in ["ann", "bob", "cat"] {
+        app.admin(REGISTER, json!({"t": id, "p": p})).await;
+    }
+    app.admin(START, json!({"t": id})).await;
+}
+
 /// The league `apl` with the venue `crown` (region north), the season `s1` (12,500, 10,000
 /// and 7,500 points for the first three) and the players ann, bob and cat.
 pub async fn a_league(app: &TestApp) {

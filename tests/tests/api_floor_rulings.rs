@@ -16,7 +16,7 @@ use league_engine::tournament::play::Tracking;
 use league_engine::tournament::sim::weekly_schedule;
 use league_tests::{
     ACT, REGISTER, SCHEDULE, START, TestApp, a_league, assert_refused, code, on_every_backend,
-    seed, u,
+    recorded, seed, u,
 };
 use serde_json::{Value, json};
 
@@ -28,19 +28,6 @@ const CALL_CLOCK: &str = "mutation($t: ID!, $s: Int!) { callClock(input: {tourna
 const OUT_OF_TURN: &str = "mutation($t: ID!, $s: Int!, $a: ActionKind!, $amount: Chips) { actOutOfTurn(input: {tournamentId: $t, table: 1, seat: $s, action: $a, amount: $amount}) { events } }";
 const KILL: &str = "mutation($t: ID!, $s: Int!, $c: KillCause!, $r: String!) { killHand(input: {tournamentId: $t, table: 1, seat: $s, cause: $c, reason: $r}) { events } }";
 const BOARD: &str = "mutation($t: ID!, $c: [String!]!) { dealBoard(input: {tournamentId: $t, table: 1, cards: $c}) { events } }";
-
-/// The tournament `id` at crown under `preset`, tracked by hand, with ann, bob and cat at
-/// one table, started.
-async fn recorded(app: &TestApp, id: &str, preset: Preset) {
-    let schedule = weekly_schedule("crown", preset, Tracking::Recorded, seed(1).commitment());
-    let schedule = league_api::schema::tournaments::inputs::schedule_input(&schedule);
-    let body = app.admin(SCHEDULE, json!({"id": id, "s": schedule})).await;
-    assert!(body.get("errors").is_none(), "{body:#}");
-    for p in ["ann", "bob", "cat"] {
-        app.admin(REGISTER, json!({"t": id, "p": p})).await;
-    }
-    app.admin(START, json!({"t": id})).await;
-}
 
 async fn view(app: &TestApp, id: &str) -> Value {
     let body = app.admin(VIEW, json!({"t": id})).await;

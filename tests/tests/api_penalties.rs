@@ -9,11 +9,7 @@
 
 use league_api::auth::Role;
 use league_engine::rules::Preset;
-use league_engine::tournament::play::Tracking;
-use league_engine::tournament::sim::weekly_schedule;
-use league_tests::{
-    REGISTER, SCHEDULE, START, TestApp, a_league, assert_refused, code, on_every_backend, seed, u,
-};
+use league_tests::{TestApp, a_league, assert_refused, code, on_every_backend, recorded, u};
 use serde_json::{Value, json};
 
 const PENALISE: &str = "mutation($t: ID!, $p: ID!, $k: PenaltyKind!, $n: Int, $c: Chips) { penalise(input: {tournamentId: $t, player: $p, penalty: $k, count: $n, chips: $c}) { events } }";
@@ -21,19 +17,6 @@ const VIEW: &str = "query($t: ID!, $p: ID!) { tournament(id: $t) { remaining pla
 const START_HAND: &str =
     "mutation($t: ID!) { startHand(input: {tournamentId: $t, table: 1}) { events } }";
 const VOID: &str = "mutation($t: ID!) { voidHand(input: {tournamentId: $t, table: 1, kind: MISDEAL, reason: \"a card flashed\"}) { events } }";
-
-/// The tournament `id` at crown under `preset`, tracked by hand, with ann, bob and cat,
-/// started.
-async fn recorded(app: &TestApp, id: &str, preset: Preset) {
-    let schedule = weekly_schedule("crown", preset, Tracking::Recorded, seed(1).commitment());
-    let schedule = league_api::schema::tournaments::inputs::schedule_input(&schedule);
-    let body = app.admin(SCHEDULE, json!({"id": id, "s": schedule})).await;
-    assert!(body.get("errors").is_none(), "{body:#}");
-    for p in ["ann", "bob", "cat"] {
-        app.admin(REGISTER, json!({"t": id, "p": p})).await;
-    }
-    app.admin(START, json!({"t": id})).await;
-}
 
 async fn view(app: &TestApp, id: &str, player: &str) -> Value {
     let body = app.admin(VIEW, json!({"t": id, "p": player})).await;
