@@ -507,8 +507,13 @@ async fn all_in(app: &TestApp, id: &str, table: u32, holes: &[(&str, &str)], boa
             let seat = &view["toAct"];
             let legal = &view["legalActions"];
             let a = if cards(seat).is_some() && legal["betOrRaise"].is_null() {
-                // Facing an all-in it cannot raise over: it calls for everything it has.
-                "CALL"
+                // It may not bet or raise: it calls an all-in for everything it has, or
+                // checks when nothing is left to call (everyone else is all in).
+                if legal["canCheck"] == true {
+                    "CHECK"
+                } else {
+                    "CALL"
+                }
             } else if cards(seat).is_some() {
                 "ALL_IN"
             } else if legal["canCheck"] == true {
