@@ -329,7 +329,8 @@ impl Tournament {
     /// repeat infractions escalate (WPH 47, Oracle tournament 4): the rung of
     /// [`PENALTY_LADDER`] above the heaviest they have had. `None` for a first infraction,
     /// under a house that leaves escalation to its staff (or a tournament scheduled before
-    /// release 0.15.0), or once nothing is left to climb. A forfeiture of chips neither climbs the ladder nor is held to it.
+    /// release 0.15.0), or once nothing is left to climb. A forfeiture of chips neither
+    /// climbs the ladder nor is held to it.
     pub fn least_penalty(&self, player: &str) -> Option<Penalty> {
         if !self.schedule.as_ref()?.house.escalating_penalties {
             return None;
