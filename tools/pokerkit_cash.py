@@ -18,6 +18,11 @@ ran twice says so in `_runout_count = 2`, and each player PokerKit asks (its run
 selection) chooses 2; its boards are the file's `d db` actions in order, the first run's
 then the second's. PokerKit splits each pot between the runs, the odd chip to the first.
 
+Nor has PHH a field for the smallest chip in play, in which a tournament splits a pot
+(QueenSix odd chips 2, Oracle odd chips 3): a hand played in chips of more than one says so
+in `_chip_unit = 25`, and this script gives PokerKit a divmod that divides each pot in
+whole chips of it (PokerKit gives the remainder to the first winner left of the button).
+
 Usage: python3 tools/pokerkit_cash.py DIR --json OUT [--quiet]
 
 Every `*.phh` file under DIR (recursively, sorted) is one hand; unraked hands (a tournament's
@@ -48,6 +53,7 @@ RAKE_PERCENT = '_rake_basis_points'
 RAKE_CAP = '_rake_cap'
 RAKE_NO_FLOP = '_rake_no_flop_no_drop'
 RUNOUT_COUNT = '_runout_count'
+CHIP_UNIT = '_chip_unit'
 
 _OPS = {'f': 'Folding', 'cc': 'CheckingOrCalling',
         'cbr': 'CompletionBettingOrRaisingTo', 'dh': 'HoleDealing',
@@ -69,6 +75,19 @@ def rake_function(fields: dict[str, Any]):
         return raked, amount - raked
 
     return rake
+
+
+def divmod_function(fields: dict[str, Any]):
+    """PokerKit's divmod for a hand split in whole chips of its `_chip_unit`."""
+    unit = int(fields.get(CHIP_UNIT, 1))
+    if unit <= 1:
+        return None
+
+    def divide(amount: int, count: int) -> tuple[int, int]:
+        quotient = amount // unit // count * unit
+        return quotient, amount - quotient * count
+
+    return divide
 
 
 def repairs(hh: HandHistory, state: Any) -> str:
@@ -95,6 +114,8 @@ def check(text: str) -> dict[str, Any]:
         options: dict[str, Any] = {}
         if rake := rake_function(fields):
             options['rake'] = rake
+        if divide := divmod_function(fields):
+            options['divmod'] = divide
         if runouts > 1:
             # The players choose; PokerKit would otherwise choose for them at once.
             options['automations'] = tuple(

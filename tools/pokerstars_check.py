@@ -21,7 +21,9 @@ are, and PokerKit replays it.
 
 PokerKit's parser reads no rake: a raked cash hand is replayed with the rake its PHH file
 records (`_rake_*`, as `tools/pokerkit_cash.py` reads it), and the text's `Rake` must be
-what PokerKit took. A hand whose board ran twice is reported apart (RUN_TWICE): PokerKit's
+what PokerKit took. Nor does it know the smallest chip in play: a tournament hand whose PHH
+file has `_chip_unit` is replayed with a divmod in that chip, as `tools/pokerkit_cash.py`
+replays it. A hand whose board ran twice is reported apart (RUN_TWICE): PokerKit's
 parser reads one board, and the hand's PHH file is what PokerKit replays. PokerKit's parser ignores two kinds of line PokerStars writes: antes (`posts the ante`)
 and mucks at the showdown (`mucks hand`); the subclass below adds only those two. Exit status 0 when every hand
 parses and agrees, 1 otherwise.
@@ -38,8 +40,9 @@ from pathlib import Path
 
 from pokerkit import PokerStarsParser
 
-# A raked cash hand's rake, as PokerKit's rake function (beside this file).
-from pokerkit_cash import rake_function  # noqa: E402
+# A raked cash hand's rake, and a tournament hand's split in its smallest chip, as PokerKit's
+# rake and divmod functions (beside this file).
+from pokerkit_cash import divmod_function, rake_function  # noqa: E402
 
 
 class PokerStarsWithAntes(PokerStarsParser):
@@ -70,27 +73,35 @@ class PokerStarsWithAntes(PokerStarsParser):
         return players
 
 
-def phh_outcomes(root: Path) -> dict[int, tuple[dict[str, int], str, object]]:
-    """Finishing stacks by player name, the odd-chip rule, and the rake (PokerKit's rake
-    function, from the `_rake_*` fields of a raked cash hand), by the hand's log position."""
+def phh_outcomes(root: Path) -> dict[int, tuple[dict[str, int], str, object, object, int]]:
+    """Finishing stacks by player name, the odd-chip rule, the rake (PokerKit's rake
+    function, from the `_rake_*` fields of a raked cash hand), the divmod of a hand split in
+    a smallest chip of more than one (`_chip_unit`) and that chip, by the hand's log
+    position."""
     out = {}
     for path in sorted(root.rglob('*.phh')):
         data = tomllib.loads(path.read_text())
         stacks = dict(zip(data['players'], data['finishing_stacks']))
-        out[int(data['_position'])] = (stacks, data.get('_odd_chips', ''), rake_function(data))
+        out[int(data['_position'])] = (
+            stacks,
+            data.get('_odd_chips', ''),
+            rake_function(data),
+            divmod_function(data),
+            int(data.get('_chip_unit', 1)),
+        )
     return out
 
 
-def odd_chips_only(ours: dict[str, int], theirs: dict[str, int], rule: str) -> bool:
+def odd_chips_only(ours: dict[str, int], theirs: dict[str, int], rule: str, unit: int) -> bool:
     """Whether two outcomes differ only as two odd-chip rules split a pot: the house's
-    `rule` gives the odd chips of a split pot one each clockwise from the button, PokerKit
-    all to the first winner. The same players and total, each stack apart by fewer chips
-    than a table has seats."""
+    `rule` gives the odd chips (of `unit` chips each) of a split pot one each clockwise from
+    the button, PokerKit all to the first winner. The same players and total, each stack
+    apart by fewer odd chips than a table has seats."""
     return (
         rule != 'AllToFirstLeftOfButton'
         and ours.keys() == theirs.keys()
         and sum(ours.values()) == sum(theirs.values())
-        and all(abs(ours[p] - theirs[p]) < 10 for p in ours)
+        and all(abs(ours[p] - theirs[p]) < 10 * unit for p in ours)
     )
 
 
@@ -162,9 +173,11 @@ def main() -> int:
                 print(f'MISSING   {path.name} hand {hh.hand}: no PHH file has it')
                 failed += 1
                 continue
-            want, rule, rake = found
+            want, rule, rake, divide, unit = found
             if rake is not None:
                 hh = dataclasses.replace(hh, rake=rake)
+            if divide is not None:
+                hh = dataclasses.replace(hh, divmod=divide)
             final = list(hh)[-1]
             stacks = dict(zip(hh.players, final.stacks))
             # The text's own rake is what PokerKit took.
@@ -176,7 +189,7 @@ def main() -> int:
                 continue
             if stacks == want:
                 agree += 1
-            elif odd_chips_only(want, stacks, rule):
+            elif odd_chips_only(want, stacks, rule, unit):
                 print(f'ODD_CHIPS {path.name} hand {hh.hand} ({rule}): PokerKit {stacks}, PHH {want}')
                 odd += 1
             else:

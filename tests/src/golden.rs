@@ -458,11 +458,15 @@ impl Ruling {
                         reason: VoidReason::Misdeal("a card exposed in the deal".into()),
                     }
                 }
+                // A raise by one smallest chip (release 0.16.0: bets are made in it), less
+                // than half a full raise, so that WPH 33's half rule makes it a call.
                 Ruling::Undersized => match legal.bet_or_raise {
-                    Some(range) if range.raise && range.min > hand.current_bet() + 1 => {
+                    Some(range)
+                        if range.raise && range.min > hand.current_bet() + 2 * hand.chip_unit() =>
+                    {
                         HandCommand::Act {
                             seat: legal.seat,
-                            action: Action::RaiseTo(hand.current_bet() + 1),
+                            action: Action::RaiseTo(hand.current_bet() + hand.chip_unit()),
                         }
                     }
                     _ => continue,

@@ -190,6 +190,9 @@ fn hand_error(e: RuleError) -> ApiError {
                 .with("got", got)
         }
         RuleError::NoSuchSeat { .. } => ApiError::bad_field("seat", message),
+        RuleError::NotInChipUnit { unit, got } => ApiError::bad_field("amount", message)
+            .with("unit", unit)
+            .with("got", got),
         RuleError::BadSetup(_)
         | RuleError::WrongCardCount { .. }
         | RuleError::DuplicateCard { .. }

@@ -111,8 +111,9 @@ impl LoggedHand {
     }
 
     /// The hand as a PHH file, with its tournament, table, hand id, level, players and
-    /// date, and two user-defined fields: its log position (`_position`) and the house's
-    /// odd-chip rule (`_odd_chips`, as `league_engine::rules::OddChip` names it).
+    /// date, and user-defined fields: its log position (`_position`), the house's odd-chip
+    /// rule (`_odd_chips`, as `league_engine::rules::OddChip` names it) and, for a hand
+    /// played in chips of more than one, the smallest chip in play (`_chip_unit`).
     pub fn phh(&self) -> Result<String, String> {
         let mut text = phh::write(&self.events)?;
         let players: Vec<String> = phh::seat_order(&self.events)
@@ -138,6 +139,10 @@ impl LoggedHand {
         if let Some(hand::Event::HandStarted { setup }) = self.events.first() {
             let rule = serde_json::to_string(&setup.rules.odd_chip).map_err(|e| e.to_string())?;
             let _ = writeln!(text, "_odd_chips = {rule}");
+            // Nor for the smallest chip in play, in which the pots were split.
+            if setup.chip_unit != 1 {
+                let _ = writeln!(text, "_chip_unit = {}", setup.chip_unit);
+            }
         }
         Ok(text)
     }

@@ -687,17 +687,24 @@ fn killed(hand: &LoggedHand, out: &mut String) {
             reason,
         } = event
         {
+            let player = hand.players.get(seat).map_or("?", String::as_str);
+            let seat = u32::from(*seat) + 1;
             let cause = match cause {
                 KillCause::Exposed => "exposed",
                 KillCause::ClearIntent => "a clear intention to fold",
                 KillCause::Fouled => "fouled",
                 KillCause::Penalty => "a penalty",
+                KillCause::Absent => {
+                    let _ = writeln!(
+                        out,
+                        "Ruling: {player}'s hand is dead, {reason} (seat {seat}, the house's rule)"
+                    );
+                    continue;
+                }
             };
-            let player = hand.players.get(seat).map_or("?", String::as_str);
             let _ = writeln!(
                 out,
-                "Ruling: the floor killed {player}'s hand (seat {}, {cause}): {reason}",
-                u32::from(*seat) + 1
+                "Ruling: the floor killed {player}'s hand (seat {seat}, {cause}): {reason}"
             );
         }
     }

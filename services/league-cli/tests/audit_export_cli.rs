@@ -83,7 +83,7 @@ fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
     let out = export(&db, "phh", &phh, None);
     assert!(out.status.success(), "{}", text(&out));
     assert!(
-        text(&out).starts_with("wrote 204 PHH files (4 tournaments and 2 cash tables)"),
+        text(&out).starts_with("wrote 187 PHH files (4 tournaments and 2 cash tables)"),
         "{}",
         text(&out)
     );
@@ -101,7 +101,7 @@ fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
     assert!(checked.status.success(), "{}", text(&checked));
     let report: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
     let hands = report["hands"].as_array().unwrap();
-    assert_eq!(hands.len(), 204);
+    assert_eq!(hands.len(), 187);
     let mut agree = 0;
     for hand in hands {
         let name = hand["hand"].as_str().unwrap();
@@ -128,15 +128,22 @@ fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
                     theirs.iter().sum::<i64>(),
                     "{hand}"
                 );
+                // Odd chips of the smallest chip in play (`_chip_unit`, else 1).
+                let unit: i64 = file
+                    .lines()
+                    .find_map(|l| l.strip_prefix("_chip_unit = "))
+                    .map_or(1, |v| v.trim().parse().unwrap());
                 assert!(
-                    ours.iter().zip(&theirs).all(|(a, b)| (a - b).abs() < 10),
+                    ours.iter()
+                        .zip(&theirs)
+                        .all(|(a, b)| (a - b).abs() < 10 * unit),
                     "{name}: more than odd chips apart\n{hand}"
                 );
             }
             other => panic!("{name}: {other}\n{hand}"),
         }
     }
-    assert!(agree >= 200, "{agree} of 204 agree");
+    assert!(agree >= 183, "{agree} of 187 agree");
 
     let stars = dir.join("stars");
     let out = export(&db, "pokerstars", &stars, None);

@@ -116,10 +116,10 @@ impl Simulator {
                     } else if roll < 75 || range.is_none() {
                         Action::Call
                     } else {
-                        self.wager(range?)
+                        self.wager(range?, state.chip_unit())
                     }
                 }
-                (None, Some(range)) if roll >= 60 => self.wager(range),
+                (None, Some(range)) if roll >= 60 => self.wager(range, state.chip_unit()),
                 _ => Action::Check,
             };
             return Some(Command::Act { seat, action });
@@ -137,11 +137,17 @@ impl Simulator {
         None
     }
 
-    fn wager(&mut self, range: hand::BetRange) -> Action {
+    /// A bet or raise in `range`, in whole chips of `unit` unless it is the least or the
+    /// most.
+    fn wager(&mut self, range: hand::BetRange, unit: u64) -> Action {
         let to = match self.below(10) {
             0..=4 => range.min,
             5 => range.max,
-            _ => range.min + self.below(range.max - range.min + 1),
+            _ => {
+                let to = range.min + self.below(range.max - range.min + 1);
+                let whole = to / unit * unit;
+                if whole > range.min { whole } else { range.min }
+            }
         };
         if range.raise {
             Action::RaiseTo(to)

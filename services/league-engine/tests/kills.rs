@@ -426,13 +426,20 @@ fn pokerkit_agrees_on_hands_killed_in_and_out_of_turn() {
     assert!(with_kills >= 200, "{with_kills} hands with a kill written");
     assert!(out_of_turn >= 100, "{out_of_turn} hands killed out of turn");
     assert!(no_form < 200, "{no_form} hands without a PHH form");
+    pokerkit_agrees(&dir, written);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs PokerKit (`../shared/tools/phh_check.py`) on the `written` PHH files in `dir`: it
+/// must agree on every one and repair none.
+fn pokerkit_agrees(dir: &std::path::Path, written: usize) {
     let shared = match std::env::var_os("LEAGUE_SHARED_DIR") {
         Some(dir) => std::path::PathBuf::from(dir),
         None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
     };
     let output = std::process::Command::new("python3")
         .arg(shared.join("tools/phh_check.py"))
-        .arg(&dir)
+        .arg(dir)
         .arg("--quiet")
         .output()
         .expect("python3 must be installed to run PokerKit, the referee");
@@ -452,5 +459,120 @@ fn pokerkit_agrees_on_hands_killed_in_and_out_of_turn() {
         !stdout.contains("repaired"),
         "PokerKit repaired hands:\n{stdout}"
     );
+}
+
+/// Random hands as QueenSix and Oracle deal them (tournament 10 and tournament 1): the
+/// hands of players absent when the deal ends are dead at once, all-in ones included. No
+/// dead hand wins a chip; every hand re-derives; written as PHH, each dead hand folds at
+/// its turn (or mucks at the showdown) and PokerKit agrees on every file.
+#[test]
+fn pokerkit_agrees_on_hands_dead_at_the_deal() {
+    let dir = std::env::temp_dir().join(format!("league-absent-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // PokerKit's own betting rules (the WSOP preset), with the deal's rule QueenSix and
+    // Oracle add.
+    let mut sim = Simulator::new(10, HouseRules::wsop());
+    let (mut written, mut dead, mut dead_all_in, mut no_form) = (0, 0, 0, 0);
+    for n in 0..400u64 {
+        let (mut setup, seed) = sim.table();
+        setup.absent_hands_dead = true;
+        for (i, seat) in setup.seats.iter_mut().enumerate() {
+            seat.absent = (n + u64::try_from(i).unwrap()) % 3 == 0;
+        }
+        let mut absent: Vec<Seat> = setup
+            .seats
+            .iter()
+            .filter(|s| s.absent)
+            .map(|s| s.seat)
+            .collect();
+        let everyone = absent.len() == setup.seats.len();
+        let mut state = hand::HandState::new();
+        let mut events: Vec<Event> = Vec::new();
+        let mut next = Some(Command::Start {
+            setup,
+            seed: Some(seed),
+        });
+        while let Some(command) = next {
+            for event in hand::decide(&state, &command).unwrap() {
+                hand::apply(&mut state, &event);
+                events.push(event);
+            }
+            next = sim.next_command(&state);
+        }
+        assert!(state.is_over());
+        hand::rederive(&events).unwrap();
+        let killed: Vec<Seat> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::HandKilled {
+                    seat,
+                    cause: KillCause::Absent,
+                    ..
+                } => Some(*seat),
+                _ => None,
+            })
+            .collect();
+        if everyone {
+            assert!(killed.is_empty(), "nobody present: nothing killed");
+        } else {
+            let mut sorted = killed.clone();
+            sorted.sort_unstable();
+            absent.sort_unstable();
+            assert_eq!(sorted, absent, "every absent hand, at the deal");
+            let preflop = events
+                .iter()
+                .position(|e| matches!(e, Event::PreflopStarted))
+                .unwrap();
+            assert!(
+                events[preflop + 1..=preflop + killed.len()]
+                    .iter()
+                    .all(|e| matches!(e, Event::HandKilled { .. }))
+            );
+            for event in &events {
+                if let Event::PotAwarded { shares, .. } = event {
+                    assert!(
+                        shares.iter().all(|s| !killed.contains(&s.seat)),
+                        "{events:?}"
+                    );
+                }
+                if let Event::BlindPosted {
+                    seat, all_in: true, ..
+                }
+                | Event::AntePosted {
+                    seat, all_in: true, ..
+                } = event
+                    && killed.contains(seat)
+                {
+                    dead_all_in += 1;
+                }
+            }
+            dead += killed.len();
+        }
+        match phh::write(&events) {
+            Ok(text) => {
+                std::fs::write(dir.join(format!("{written:04}.phh")), text).unwrap();
+                written += 1;
+            }
+            Err(e) => {
+                assert!(
+                    !killed.is_empty() && e.contains("no hand history records"),
+                    "{e}"
+                );
+                no_form += 1;
+            }
+        }
+    }
+    eprintln!(
+        "{written} hands written, {dead} hands dead at the deal ({dead_all_in} all-in by a \
+         blind or ante); {no_form} without a PHH form"
+    );
+    assert!(dead >= 300, "{dead} hands dead at the deal");
+    assert!(
+        dead_all_in >= 10,
+        "{dead_all_in} all-in hands dead at the deal"
+    );
+    assert!(written >= 300, "{written} hands written");
+    pokerkit_agrees(&dir, written);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -320,6 +320,87 @@ fn wsop_gives_every_odd_chip_to_the_first_winner_left_of_the_button() {
     assert_eq!([t.stack(A), t.stack(B), t.stack(C)], [102, 100, 100]);
 }
 
+/// Four players with 10,000 in 25s (the smallest chip in play: `chip_unit`), A B C D (D on
+/// the button), blinds 25/50, everyone limps; the board is a royal flush so every hand
+/// ties; D folds on the flop, leaving 200 for three winners.
+fn three_way_split_in(rules: HouseRules, chip_unit: u64) -> Table {
+    let mut setup = HandSetup::standard(
+        D,
+        support::seats(&[10_000; 4]),
+        25,
+        50,
+        league_engine::hand::AnteStructure::None,
+        None,
+        Dealing::Recorded,
+        rules,
+    )
+    .unwrap();
+    setup.chip_unit = chip_unit;
+    let mut t = Table::start(setup);
+    t.hole(A, "2c3d");
+    t.hole(B, "4c5d");
+    t.hole(C, "6c7d");
+    t.limp_to_flop("AhKhQh");
+    if chip_unit == 25 {
+        // Oracle betting 5: "The smallest chip that may be wagered in a game is the
+        // smallest chip used in the antes, blinds, rake or collection."
+        assert_eq!(
+            t.act(A, Action::Bet(60)),
+            Err(RuleError::NotInChipUnit { unit: 25, got: 60 })
+        );
+    }
+    for seat in [A, B, C] {
+        t.ok(seat, Action::Check);
+    }
+    t.ok(D, Action::Fold);
+    for card in ["Jh", "Th"] {
+        t.board(card);
+        for seat in [A, B, C] {
+            t.ok(seat, Action::Check);
+        }
+    }
+    for seat in [A, B, C] {
+        t.send(Command::Show { seat, cards: None }).unwrap();
+    }
+    assert_eq!(t.state.phase(), Phase::Complete);
+    t
+}
+
+#[test]
+fn queensix_odd_chips_2_a_split_pot_is_broken_down_to_the_smallest_chip_in_play() {
+    // QueenSix odd chips 2, Oracle odd chips 3 and Hippodrome ties 2: "An odd chip will be
+    // broken down to the smallest unit used in the game." Invitational 7.4: "the odd chip--In increments of
+    // the minimum betting unit". With 25s in play, 200 three ways is eight 25s: two each
+    // and two odd ones, one each to A and B (the first winners left of the button): 75,
+    // 75 and 50, where single chips would give 67, 67 and 66.
+    for rules in [
+        HouseRules::queensix(),
+        HouseRules::oracle(),
+        HouseRules::invitational(),
+        HouseRules::wph(),
+        HouseRules::hippodrome(),
+    ] {
+        let t = three_way_split_in(rules, 25);
+        assert_eq!(
+            [t.stack(A), t.stack(B), t.stack(C), t.stack(D)],
+            [10_025, 10_025, 10_000, 9_950],
+            "{:?}",
+            rules.preset
+        );
+        let t = three_way_split_in(rules, 1);
+        assert_eq!(
+            [t.stack(A), t.stack(B), t.stack(C)],
+            [10_017, 10_017, 10_016]
+        );
+    }
+    // PokerKit's rule: every odd 25 to the first winner.
+    let t = three_way_split_in(HouseRules::wsop(), 25);
+    assert_eq!(
+        [t.stack(A), t.stack(B), t.stack(C)],
+        [10_050, 10_000, 10_000]
+    );
+}
+
 #[test]
 fn showdown_the_last_aggressor_shows_first() {
     // QueenSix showdown 7: "If there is wagering on the final betting round, the last player
@@ -1023,6 +1104,8 @@ fn straddled(rules: HouseRules, blinds: [u64; 3], straddler: u64) -> Table {
             blind(C, BlindKind::Straddle, straddle),
         ],
         antes: Vec::new(),
+        chip_unit: 1,
+        absent_hands_dead: false,
         dealing: Dealing::Recorded,
         rules,
         rake: None,
@@ -1069,6 +1152,8 @@ fn hippodrome_a_raise_over_the_button_straddle_is_to_twice_it() {
             blind(C, BlindKind::Straddle, 400),
         ],
         antes: Vec::new(),
+        chip_unit: 1,
+        absent_hands_dead: false,
         dealing: Dealing::Recorded,
         rules: HouseRules::hippodrome(),
         rake: None,

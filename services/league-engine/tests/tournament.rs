@@ -8,7 +8,9 @@
 #[path = "support/tour.rs"]
 mod tour;
 
-use league_engine::hand::{BlindKind, Event as HandEvent, FoldReason};
+use league_engine::hand::{
+    ABSENT_AT_THE_DEAL, BlindKind, Event as HandEvent, FoldReason, KillCause,
+};
 use league_engine::rules::Preset;
 use league_engine::tournament::payouts::{PayoutStructure, PayoutTable};
 use league_engine::tournament::play::{
@@ -1211,10 +1213,202 @@ fn queensix_5_and_invitational_3_1_absent_players_are_dealt_in_and_blinded() {
         assert!(all.iter().any(|e| matches!(e, HandEvent::BlindPosted {
             seat, kind: BlindKind::SmallBlind, amount: 25, ..
         } if *seat == p.small_blind)));
-        assert!(all.iter().any(|e| matches!(e, HandEvent::PlayerFolded {
-            seat, reason: FoldReason::Absent
-        } if *seat == p.small_blind)));
+        // QueenSix kills the hand at the deal (tournament 10); the invitational folds it
+        // when the action reaches it (3.1).
+        let dead = match preset {
+            Preset::QueenSix => all.iter().any(|e| {
+                matches!(e, HandEvent::HandKilled {
+                seat, cause: KillCause::Absent, ..
+            } if *seat == p.small_blind)
+            }),
+            _ => all.iter().any(|e| {
+                matches!(e, HandEvent::PlayerFolded {
+                seat, reason: FoldReason::Absent
+            } if *seat == p.small_blind)
+            }),
+        };
+        assert!(dead, "{preset:?}");
         assert_eq!(g.chips(&away), 4975, "{preset:?}");
+    }
+}
+
+#[test]
+fn a_tournament_hand_is_played_in_its_smallest_chip() {
+    // QueenSix odd chips 2: "An odd chip will be broken down to the smallest unit used in
+    // the game"; Oracle betting 5: "The smallest chip that may be wagered in a game is the
+    // smallest chip used in the antes, blinds, rake or collection." The tournament's chip
+    // reaches the hand, which divides its pots and takes bets in it.
+    for preset in [Preset::QueenSix, Preset::Oracle, Preset::Wph] {
+        let mut g = Game::started(schedule(preset, Tracking::Recorded), 3);
+        assert_eq!(g.state.chip_unit(), Chips::new(25));
+        let mark = g.log.len();
+        g.start_hand(1);
+        assert!(
+            hand_events(&g.log[mark..])
+                .iter()
+                .any(|e| matches!(e, HandEvent::HandStarted { setup } if setup.chip_unit == 25))
+        );
+        let seat = g.hand(1).to_act().unwrap();
+        assert_eq!(
+            g.refused(Cmd::Hand {
+                table: 1,
+                command: league_engine::hand::Command::Act {
+                    seat,
+                    action: league_engine::hand::Action::RaiseTo(110),
+                },
+            }),
+            Err::Hand(league_engine::hand::RuleError::NotInChipUnit { unit: 25, got: 110 })
+        );
+        g.act(1, league_engine::hand::Action::RaiseTo(125));
+        g.fold_out(1);
+        g.assert_replays();
+    }
+}
+
+/// Where the absent big blind's hand went: the hand's events from `mark`.
+fn absent_kills(g: &Game, mark: usize) -> Vec<u8> {
+    hand_events(&g.log[mark..])
+        .iter()
+        .filter_map(|e| match e {
+            HandEvent::HandKilled {
+                seat,
+                cause: KillCause::Absent,
+                reason,
+            } => {
+                assert_eq!(reason, ABSENT_AT_THE_DEAL);
+                Some(*seat)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn queensix_10_and_oracle_1_absent_hands_are_dead_at_the_deal() {
+    // QueenSix tournament 10: "A player must be at the table by the time all players have
+    // their complete starting hands in order to have a live hand for that deal. (The
+    // dealer is instructed to kill the hands of all absent players immediately after
+    // dealing each player a starting hand.)" Oracle tournament 1: "Players must be in
+    // their seat when the dealer finishes the deal. If the player is not in his/her seat
+    // then the dealer will muck their hand immediately."
+    for preset in [Preset::QueenSix, Preset::Oracle] {
+        // An absent big blind everyone folds to wins nothing: the last live hand, the
+        // small blind's, takes the pot.
+        let mut g = Game::started(schedule(preset, Tracking::Recorded), 3);
+        let p = g.upcoming(1);
+        let away = g.player_at(1, p.big_blind);
+        let small = g.player_at(1, p.small_blind);
+        g.when(Cmd::MarkAbsent {
+            player: away.clone(),
+        });
+        let mark = g.log.len();
+        g.start_hand(1);
+        let events: Vec<HandEvent> = hand_events(&g.log[mark..]).into_iter().cloned().collect();
+        let preflop = events
+            .iter()
+            .position(|e| matches!(e, HandEvent::PreflopStarted))
+            .unwrap();
+        assert!(
+            matches!(&events[preflop + 1], HandEvent::HandKilled { seat, cause: KillCause::Absent, .. } if *seat == p.big_blind),
+            "{preset:?}: killed as soon as the deal ends: {events:?}"
+        );
+        assert_eq!(absent_kills(&g, mark), vec![p.big_blind]);
+        assert!(g.hand(1).to_act().is_some(), "the present players play on");
+        g.fold_out(1);
+        // The big blind's 25 over the small blind nobody called comes back, as any bet
+        // nobody called (and as PokerKit returns it); the rest is the small blind's.
+        assert_eq!(
+            g.chips(&away),
+            4975,
+            "{preset:?}: the big blind's called 25 lost"
+        );
+        assert_eq!(g.chips(&small), 5025, "{preset:?}");
+        let hand: Vec<HandEvent> = hand_events(&g.log[mark..]).into_iter().cloned().collect();
+        league_engine::hand::rederive(&hand).unwrap();
+        g.assert_replays();
+
+        // A blind that puts an absent player all-in keeps no live hand: they cannot win.
+        let mut g = Game::started(schedule(preset, Tracking::Recorded), 3);
+        let p = g.upcoming(1);
+        let away = g.player_at(1, p.big_blind);
+        let small = g.player_at(1, p.small_blind);
+        g.when(Cmd::Penalise {
+            player: away.clone(),
+            penalty: Penalty::Forfeit(Chips::new(4975)),
+        });
+        g.when(Cmd::MarkAbsent {
+            player: away.clone(),
+        });
+        let mark = g.log.len();
+        g.start_hand(1);
+        assert!(
+            hand_events(&g.log[mark..])
+                .iter()
+                .any(|e| matches!(e, HandEvent::BlindPosted {
+            seat, amount: 25, all_in: true, ..
+        } if *seat == p.big_blind))
+        );
+        assert_eq!(absent_kills(&g, mark), vec![p.big_blind]);
+        g.fold_out(1);
+        assert_eq!(g.chips(&away), 0, "{preset:?}");
+        assert_eq!(g.chips(&small), 5025, "{preset:?}");
+        g.assert_replays();
+
+        // A player sitting out missed hands is away from the table: dead at the deal too.
+        let mut g = Game::started(schedule(preset, Tracking::Recorded), 4);
+        let p = g.upcoming(1);
+        let offender = g.player_at(1, p.button);
+        g.when(Cmd::Penalise {
+            player: offender,
+            penalty: Penalty::MissHands(1),
+        });
+        let mark = g.log.len();
+        g.start_hand(1);
+        assert_eq!(absent_kills(&g, mark), vec![p.button], "{preset:?}");
+        g.fold_out(1);
+
+        // A table where nobody is present plays as before: each hand folded in turn.
+        let mut g = Game::started(schedule(preset, Tracking::Recorded), 3);
+        for player in g.at_table(1) {
+            g.when(Cmd::MarkAbsent { player });
+        }
+        let mark = g.log.len();
+        g.start_hand(1);
+        assert!(absent_kills(&g, mark).is_empty());
+        assert!(g.hand(1).is_over());
+
+        // A tournament scheduled before release 0.16.0 reads without the rule: the absent
+        // big blind is folded only at their turn, and takes the walk.
+        let mut old = schedule(preset, Tracking::Recorded);
+        old.house.absent_hands_dead = false;
+        let mut g = Game::started(old, 3);
+        let p = g.upcoming(1);
+        let away = g.player_at(1, p.big_blind);
+        g.when(Cmd::MarkAbsent {
+            player: away.clone(),
+        });
+        let mark = g.log.len();
+        g.start_hand(1);
+        g.fold_out(1);
+        assert!(absent_kills(&g, mark).is_empty());
+        assert_eq!(g.chips(&away), 5025, "{preset:?}");
+    }
+    // The invitational and WPH fold an absent hand when the action reaches it
+    // (invitational 3.1: "When a player is not present, and it is their turn for action,
+    // the table will wait 60 seconds before killing their hand"; WPH leaves absence to the
+    // director, 53).
+    for preset in [Preset::Invitational, Preset::Wph] {
+        let mut g = Game::started(schedule(preset, Tracking::Recorded), 3);
+        let p = g.upcoming(1);
+        let away = g.player_at(1, p.big_blind);
+        g.when(Cmd::MarkAbsent {
+            player: away.clone(),
+        });
+        let mark = g.log.len();
+        g.start_hand(1);
+        g.fold_out(1);
+        assert!(absent_kills(&g, mark).is_empty(), "{preset:?}");
+        assert_eq!(g.chips(&away), 5025, "{preset:?}");
     }
 }
 

@@ -407,6 +407,16 @@ fn setup(c: &mut Cursor<'_>) -> Option<HandSetup> {
         c.lit(b"}")?;
         Some(Ante { seat, amount })
     })?;
+    let chip_unit = if c.rest.starts_with(CHIP_UNIT) {
+        c.key_uint(CHIP_UNIT)?
+    } else {
+        1
+    };
+    let absent_hands_dead = if c.rest.starts_with(ABSENT_HANDS_DEAD) {
+        c.key_bool(ABSENT_HANDS_DEAD)?
+    } else {
+        false
+    };
     c.lit(b",\"dealing\":")?;
     let dealing = if c.rest.starts_with(b"\"") {
         (c.string()? == b"Recorded").then_some(Dealing::Recorded)?
@@ -429,12 +439,20 @@ fn setup(c: &mut Cursor<'_>) -> Option<HandSetup> {
         big_blind,
         blinds,
         antes,
+        chip_unit,
+        absent_hands_dead,
         dealing,
         rules,
         rake: None,
         run_twice: None,
     })
 }
+
+/// The key of a setup's `chip_unit`, written only when it is not 1.
+const CHIP_UNIT: &[u8] = b",\"chip_unit\":";
+
+/// The key of a setup's `absent_hands_dead`, written only when it is `true`.
+const ABSENT_HANDS_DEAD: &[u8] = b",\"absent_hands_dead\":";
 
 /// House rules read by serde from exactly these bytes (one JSON value), or `None`. The
 /// last bytes read and their rules are kept: a tournament's hands repeat them.
@@ -800,19 +818,40 @@ mod tests {
         });
         let rules = prop::sample::select(Preset::ALL.to_vec()).prop_map(Preset::rules);
         // A tournament's hand takes no rake (a raked setup is read by serde).
-        (seat(), seats, chips(), blinds, antes, dealing, rules).prop_map(
-            |(button, seats, big_blind, blinds, antes, dealing, rules)| HandSetup {
-                button,
-                seats,
-                big_blind,
-                blinds,
-                antes,
-                dealing,
-                rules,
-                rake: None,
-                run_twice: None,
-            },
+        let absent_hands_dead = any::<bool>();
+        let chip_unit = prop::sample::select(vec![1u64, 5, 25, 100, 1000]);
+        (
+            seat(),
+            seats,
+            chips(),
+            blinds,
+            (antes, chip_unit, absent_hands_dead),
+            dealing,
+            rules,
         )
+            .prop_map(
+                |(
+                    button,
+                    seats,
+                    big_blind,
+                    blinds,
+                    (antes, chip_unit, absent_hands_dead),
+                    dealing,
+                    rules,
+                )| HandSetup {
+                    button,
+                    seats,
+                    big_blind,
+                    blinds,
+                    antes,
+                    chip_unit,
+                    absent_hands_dead,
+                    dealing,
+                    rules,
+                    rake: None,
+                    run_twice: None,
+                },
+            )
     }
 
     fn payload(table: u32, event: Event) -> Vec<u8> {
@@ -1177,6 +1216,8 @@ mod tests {
                         seat: 3,
                         amount: 25,
                     }],
+                    chip_unit: 25,
+                    absent_hands_dead: true,
                     dealing: Dealing::Seeded {
                         commitment: seed.commitment(),
                     },

@@ -64,7 +64,8 @@ pub const CATALOGUE: &[EventType] = &[
     // Version 2 (release 0.7.0) adds the house rules' `deals_allowed`.
     // Version 3 (release 0.15.0) adds the house rules' `escalating_penalties` and
     // `out_for_good_when_penalised`.
-    tournament("TournamentScheduled", 3),
+    // Version 4 (release 0.16.0) adds the house rules' `absent_hands_dead`.
+    tournament("TournamentScheduled", 4),
     tournament("PlayerRegistered", 1),
     tournament("PlayerUnregistered", 1),
     tournament("TournamentStarted", 1),
@@ -84,7 +85,10 @@ pub const CATALOGUE: &[EventType] = &[
     // Version 4 (release 0.11.0) adds a cash table's `rake` and `run_twice` to the setup,
     // `rake` and `run` to each pot, and the events of running the board twice.
     // Version 5 (release 0.14.0) adds `HandKilled`, a hand the floor declared dead.
-    tournament("HandEvent", 5),
+    // Version 6 (release 0.16.0) adds the setup's `chip_unit` (pots split in the smallest
+    // chip in play) and `absent_hands_dead`, and the kill's cause `Absent` (an absent
+    // player's hand dead at the deal).
+    tournament("HandEvent", 6),
     tournament("PlayerBusted", 1),
     tournament("RebuyAnnounced", 1),
     tournament("RebuyMade", 1),
@@ -159,7 +163,8 @@ pub const CATALOGUE: &[EventType] = &[
     cash("HandDealt", 1),
     // Version 2 (release 0.11.0): as the tournament's `HandEvent` version 4.
     // Version 3 (release 0.14.0): as the tournament's `HandEvent` version 5.
-    cash("HandEvent", 3),
+    // Version 4 (release 0.16.0): as the tournament's `HandEvent` version 6.
+    cash("HandEvent", 4),
 ];
 
 /// Every kind of event a hand records (inside `HandEvent`): a golden log holds each.
@@ -236,6 +241,12 @@ pub const UPCASTERS: &[Upcaster] = &[
         upcast: hand_event_before_kills,
     },
     Upcaster {
+        kind: StreamKind::Tournament,
+        event_type: "HandEvent",
+        from: 5,
+        upcast: hand_event_before_chip_units,
+    },
+    Upcaster {
         kind: StreamKind::Cash,
         event_type: "HandEvent",
         from: 1,
@@ -246,6 +257,12 @@ pub const UPCASTERS: &[Upcaster] = &[
         event_type: "HandEvent",
         from: 2,
         upcast: hand_event_before_kills,
+    },
+    Upcaster {
+        kind: StreamKind::Cash,
+        event_type: "HandEvent",
+        from: 3,
+        upcast: hand_event_before_chip_units,
     },
     Upcaster {
         kind: StreamKind::Cash,
@@ -283,7 +300,60 @@ pub const UPCASTERS: &[Upcaster] = &[
         from: 1,
         upcast: penalty_before_forfeits,
     },
+    Upcaster {
+        kind: StreamKind::Tournament,
+        event_type: "TournamentScheduled",
+        from: 3,
+        upcast: scheduled_before_absent_kills,
+    },
 ];
+
+/// `TournamentScheduled` version 3 (release 0.15.0): the house rules did not say whether an
+/// absent player's hand is dead at the deal, and the engine folded it when the action
+/// reached it. A tournament of version 3 reads with `absent_hands_dead: false`, as its
+/// hands were played.
+fn scheduled_before_absent_kills(mut value: Value) -> Result<Value, String> {
+    let house = value
+        .pointer_mut("/data/schedule/house")
+        .and_then(Value::as_object_mut)
+        .ok_or("a TournamentScheduled event holds data.schedule.house")?;
+    if house.contains_key("absent_hands_dead") {
+        return Err("version 3 has no absent_hands_dead".into());
+    }
+    house.insert("absent_hands_dead".into(), Value::Bool(false));
+    Ok(value)
+}
+
+/// `HandEvent` version 5 (tournaments, releases 0.14.0 and 0.15.0) and 3 (cash tables):
+/// pots were split in single chips, and no hand was dead at the deal for its player's
+/// absence. Version 6 (cash 4) adds the setup's `chip_unit`, written only when it is not 1,
+/// and `absent_hands_dead`, written only when `true`, and the kill's cause `Absent`; a hand
+/// of the old version reads as written (a chip unit of 1: the single chips it was split
+/// in), and one holding any of the three is not what those releases wrote.
+fn hand_event_before_chip_units(value: Value) -> Result<Value, String> {
+    let event = value
+        .pointer("/data/event")
+        .ok_or("a HandEvent holds data.event")?;
+    let newer = match event.get("type").and_then(Value::as_str) {
+        Some("HandStarted") => {
+            let setup = event.pointer("/data/setup");
+            ["chip_unit", "absent_hands_dead"]
+                .iter()
+                .any(|field| setup.and_then(|s| s.get(field)).is_some())
+        }
+        Some("HandKilled") => {
+            event.pointer("/data/cause").and_then(Value::as_str) == Some("Absent")
+        }
+        _ => false,
+    };
+    if newer {
+        return Err(
+            "a hand before release 0.16.0 splits in single chips and has no hand dead at the deal"
+                .into(),
+        );
+    }
+    Ok(value)
+}
 
 /// `PenaltyGiven` version 1 (releases 0.1.0 to 0.14.0): a penalty was a warning, missed
 /// hands or rounds, or disqualification. Version 2 adds a forfeiture of chips and
@@ -827,6 +897,60 @@ mod tests {
                 }
             })
         ));
+        // Versions 5 and 3 (no hand dead at the deal) as versions 6 and 4: a kill and a
+        // setup as written; a hand killed for absence, or a setup that kills absent hands,
+        // only in the new version.
+        assert_eq!(
+            tournament(5, killed).unwrap(),
+            tournament(6, killed).unwrap()
+        );
+        assert_eq!(cash(3, pot).unwrap(), cash(4, pot).unwrap());
+        let started = br#"{"type":"HandEvent","data":{"table":1,"event":{"type":"HandStarted","data":{"setup":{"button":3,"seats":[{"seat":0,"stack":5000,"absent":true},{"seat":1,"stack":5000,"absent":false}],"big_blind":50,"blinds":[{"seat":0,"kind":"SmallBlind","amount":25},{"seat":1,"kind":"BigBlind","amount":50}],"antes":[],"dealing":"Recorded","rules":{"preset":"oracle","button":"Dead","heads_up_start":"SmallBlindOnButton","misdeal_cutoff":{"PlayersActed":{"players":2,"never_after_big_blind":false}},"short_all_in":"TwoConsecutiveReopen","undersized_raise":"HalfRule","straddle_raise":"TwiceTheStraddle","short_all_in_bet":"DoesNotReopen","odd_chip":"OneEachLeftOfButton","showdown_order":"LastAggressorElseLeftOfButton","out_of_turn":"OracleRule8","clock":{"seconds":60,"countdown":10}}}}}}}"#;
+        let old_setup = tournament(5, started).unwrap();
+        assert_eq!(old_setup, tournament(6, started).unwrap());
+        assert!(matches!(
+            &old_setup,
+            TournamentEvent::HandEvent {
+                event: league_engine::hand::Event::HandStarted { setup },
+                ..
+            } if !setup.absent_hands_dead && setup.chip_unit == 1
+        ));
+        let killing = String::from_utf8(started.to_vec())
+            .unwrap()
+            .replace(r#""antes":[]"#, r#""antes":[],"absent_hands_dead":true"#);
+        let absent = String::from_utf8(killed.to_vec())
+            .unwrap()
+            .replace(r#""Exposed""#, r#""Absent""#);
+        let in_25s = String::from_utf8(started.to_vec())
+            .unwrap()
+            .replace(r#""antes":[]"#, r#""antes":[],"chip_unit":25"#);
+        for newer in [&killing, &absent, &in_25s] {
+            assert!(matches!(
+                tournament(5, newer.as_bytes()),
+                Err(DecodeError::Upcast { from: 5, .. })
+            ));
+            assert!(tournament(6, newer.as_bytes()).is_ok());
+        }
+        assert!(matches!(
+            tournament(6, killing.as_bytes()),
+            Ok(TournamentEvent::HandEvent {
+                event: league_engine::hand::Event::HandStarted { setup },
+                ..
+            }) if setup.absent_hands_dead && setup.chip_unit == 1
+        ));
+        assert!(matches!(
+            tournament(6, in_25s.as_bytes()),
+            Ok(TournamentEvent::HandEvent {
+                event: league_engine::hand::Event::HandStarted { setup },
+                ..
+            }) if setup.chip_unit == 25
+        ));
+        let cash_absent = absent.replace(r#""table":2,"#, "");
+        assert!(matches!(
+            cash(3, cash_absent.as_bytes()),
+            Err(DecodeError::Upcast { from: 3, .. })
+        ));
+        assert!(cash(4, cash_absent.as_bytes()).is_ok());
         let opened = br#"{"type":"TableOpened","data":{"config":{"venue":"queens-arms","name":"oracle 1/2 No-Limit","small_blind":1,"big_blind":2,"min_buy_in":40,"max_buy_in":200,"seats":9,"rules":{"preset":"oracle","button":"Dead","heads_up_start":"SmallBlindOnButton","misdeal_cutoff":{"PlayersActed":{"players":2,"never_after_big_blind":false}},"short_all_in":"TwoConsecutiveReopen","undersized_raise":"HalfRule","straddle_raise":"TwiceTheStraddle","short_all_in_bet":"DoesNotReopen","odd_chip":"OneEachLeftOfButton","showdown_order":"LastAggressorElseLeftOfButton","out_of_turn":"OracleRule8","clock":{"seconds":60,"countdown":10}},"straddle":"UnderTheGun","take":"None"},"at":1000000}}"#;
         let table = |version, bytes: &[u8]| {
             CODEC.read::<CashEvent>(StreamKind::Cash, "TableOpened", version, bytes, |b| {
@@ -958,8 +1082,9 @@ mod tests {
         assert_eq!(schedule.house, {
             let mut queensix = TournamentRules::for_preset(Preset::QueenSix);
             queensix.deals_allowed = true;
-            // And, read up to version 3, as release 0.14.0's engine played it.
+            // And, read up to version 4, as release 0.14.0's engine played it.
             queensix.out_for_good_when_penalised = false;
+            queensix.absent_hands_dead = false;
             queensix
         });
         assert!(!schedule.house.escalating_penalties);
@@ -977,23 +1102,37 @@ mod tests {
             read(1, odd.as_bytes()),
             Err(DecodeError::Upcast { from: 1, .. })
         ));
-        // Version 3 as this release writes it reads as it is; as version 2 it is refused,
-        // since version 2 never said whether penalties escalate.
+        // Version 4 as this release writes it reads as it is; as version 3 it is refused,
+        // since version 3 never said whether absent hands are dead at the deal, and as
+        // version 2 too, since version 2 never said whether penalties escalate.
         let mut written = schedule.clone();
         written.house.deals_allowed = false;
         written.house.escalating_penalties = true;
         written.house.out_for_good_when_penalised = true;
+        written.house.absent_hands_dead = true;
         let bytes = serde_json::to_vec(&TournamentEvent::TournamentScheduled {
             schedule: written.clone(),
         })
         .unwrap();
         assert!(matches!(
-            read(3, &bytes),
+            read(4, &bytes),
             Ok(TournamentEvent::TournamentScheduled { schedule }) if *schedule == *written
         ));
         assert!(matches!(
-            read(2, &bytes),
+            read(3, &bytes),
+            Err(DecodeError::Upcast { from: 3, .. })
+        ));
+        let version_3 = String::from_utf8(bytes)
+            .unwrap()
+            .replace(r#","absent_hands_dead":true"#, "");
+        assert!(matches!(
+            read(2, version_3.as_bytes()),
             Err(DecodeError::Upcast { from: 2, .. })
+        ));
+        written.house.absent_hands_dead = false;
+        assert!(matches!(
+            read(3, version_3.as_bytes()),
+            Ok(TournamentEvent::TournamentScheduled { schedule }) if *schedule == *written
         ));
     }
 
@@ -1030,6 +1169,7 @@ mod tests {
         assert_eq!(schedule.preset, Preset::Wph);
         assert_eq!(schedule.house, wph);
         assert!(read("TournamentScheduled", 3, stored).is_err());
+        assert!(read("TournamentScheduled", 4, stored).is_err());
         let given = br#"{"type":"PenaltyGiven","data":{"player":"pl015","penalty":{"MissRounds":1},"hands":7,"rule":"Oracle tournament rule 4"}}"#;
         assert_eq!(
             read("PenaltyGiven", 1, given).unwrap(),

@@ -647,6 +647,9 @@ impl Run {
             big_blind: bb,
             blinds,
             antes,
+            chip_unit: 1,
+            // A cash table deals no absent player in: they sit out.
+            absent_hands_dead: false,
             dealing: match seed {
                 Some(seed) => Dealing::Seeded {
                     commitment: seed.commitment(),

@@ -50,6 +50,13 @@ impl Run<'_> {
                         got: to,
                     });
                 }
+                // Bets are made in the smallest chip in play (Oracle betting 5: "the smallest
+                // chip that plays"); the least and the most a player may make always stand,
+                // and an amount below the least is the house's undersized-bet rule's.
+                let unit = self.state.chip_unit.max(1);
+                if to > range.min && to < range.max && to % unit != 0 {
+                    return Err(RuleError::NotInChipUnit { unit, got: to });
+                }
                 if to < range.min {
                     return self.undersized(seat, p, legal, range, to, is_raise);
                 }

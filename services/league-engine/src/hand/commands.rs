@@ -29,6 +29,9 @@ pub enum VoidReason {
     DeckDefect(String),
 }
 
+/// The reason a hand killed at the deal for its player's absence gives ([`KillCause::Absent`]).
+pub const ABSENT_AT_THE_DEAL: &str = "not at the table when the deal ended";
+
 /// Why the floor declares a hand dead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -43,6 +46,12 @@ pub enum KillCause {
     /// A penalty the tournament director gives (Oracle tournament 4.3: "have a hand
     /// declared dead").
     Penalty,
+    /// Not at the table when every player had their starting hand: the dealer kills the
+    /// hands of absent players once the deal ends (QueenSix tournament 10, Oracle
+    /// tournament 1). The engine gives it at the deal where the setup says so
+    /// ([`HandSetup::absent_hands_dead`](super::HandSetup::absent_hands_dead)), and only to
+    /// a player dealt in absent.
+    Absent,
 }
 
 /// A command to the hand.

@@ -76,8 +76,14 @@ pub enum RuleError {
     OutOfTurnPending,
     #[error("too late for a misdeal: the cut-off ({cutoff}) has passed")]
     MisdealPastCutoff { cutoff: MisdealCutoff },
+    #[error(
+        "{got} is not in the smallest chip in play: bet or raise to a multiple of {unit} (or all in)"
+    )]
+    NotInChipUnit { unit: u64, got: u64 },
     #[error("seat {seat} holds no live hand to kill")]
     NoLiveHand { seat: Seat },
+    #[error("seat {seat} was dealt in present: an absent player's hand is killed at the deal")]
+    NotDealtInAbsent { seat: Seat },
     #[error(
         "cards exposed with action pending are no dead hand at this house (WPH 49): give a penalty after the hand"
     )]

@@ -294,6 +294,7 @@ impl HandState {
         self.rules = Some(setup.rules);
         self.rake = setup.rake;
         self.run_twice = setup.run_twice;
+        self.chip_unit = setup.chip_unit;
         self.big_blind = setup.big_blind;
         let straddle = setup
             .blinds

@@ -212,8 +212,14 @@ impl HandState {
     ) -> (Vec<Share>, Option<HandValue>) {
         let (winners, value) = self.winners(pot, values);
         let count = u64::from(winners.count_ones()).max(1);
-        let each = pot.amount / count;
-        let mut odd = pot.amount % count;
+        // The pot is divided in the smallest chip in play, and the odd ones go by the
+        // house's rule. Chips below one of them (a pot not in whole chips of it, which
+        // bets in the unit never make) go to the first winner left of the button.
+        let unit = self.chip_unit.max(1);
+        let units = pot.amount / unit;
+        let each = units / count * unit;
+        let mut odd = units % count;
+        let mut loose = pot.amount % unit;
         // Winners are in position order: clockwise from the button.
         let shares = positions(winners)
             .map(|p| {
@@ -227,7 +233,7 @@ impl HandState {
                 };
                 Share {
                     seat: self.seat_of(p),
-                    amount: each + extra,
+                    amount: each + extra * unit + std::mem::take(&mut loose),
                 }
             })
             .collect();

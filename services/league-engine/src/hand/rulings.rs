@@ -54,6 +54,9 @@ impl Run<'_> {
         if player.status != Status::Live {
             return Err(RuleError::NoLiveHand { seat });
         }
+        if cause == KillCause::Absent && !player.absent {
+            return Err(RuleError::NotDealtInAbsent { seat });
+        }
         if player.shown {
             return Err(RuleError::HandTabled { seat });
         }

@@ -123,6 +123,21 @@ impl Run<'_> {
             }
         }
         self.emit(Event::PreflopStarted);
+        // QueenSix tournament 10, Oracle tournament 1: the hands of players absent when
+        // the deal ends are dead, all-in ones included, left of the button first. A table
+        // where nobody is present plays on as if the rule were not there.
+        if setup.absent_hands_dead && setup.seats.iter().any(|s| !s.absent) {
+            for p in 0..self.state.n {
+                let player = self.state.players[usize::from(p)];
+                if player.absent {
+                    self.emit(Event::HandKilled {
+                        seat: player.seat,
+                        cause: KillCause::Absent,
+                        reason: ABSENT_AT_THE_DEAL.into(),
+                    });
+                }
+            }
+        }
         Ok(())
     }
 

@@ -135,6 +135,10 @@ pub struct HandState {
     pub(super) run_from: u8,
     #[serde(default)]
     pub(super) first_board: Option<[Option<Card>; 5]>,
+    /// The smallest chip in play ([`HandSetup::chip_unit`]); 0 (a state saved before it)
+    /// is read as 1.
+    #[serde(default)]
+    pub(super) chip_unit: u64,
 }
 
 impl Default for HandState {
@@ -186,6 +190,7 @@ impl Default for HandState {
             runs: 0,
             run_from: 0,
             first_board: None,
+            chip_unit: 1,
         }
     }
 }
@@ -278,6 +283,12 @@ impl HandState {
 
     pub fn board(&self) -> impl Iterator<Item = Card> + '_ {
         self.board.iter().flatten().copied()
+    }
+
+    /// The smallest chip in play: bets short of all-in are multiples of it, and split pots
+    /// are divided in it ([`HandSetup::chip_unit`]).
+    pub fn chip_unit(&self) -> u64 {
+        self.chip_unit.max(1)
     }
 
     /// The seats still to answer whether to run the board twice (empty when it is not

@@ -68,6 +68,21 @@ pub struct HandSetup {
     pub big_blind: u64,
     pub blinds: Vec<Blind>,
     pub antes: Vec<Ante>,
+    /// The smallest chip in play (a tournament's, which colour-ups raise): a split pot is
+    /// divided in it, the odd one going by the house's odd-chip rule (QueenSix odd chips 2,
+    /// Oracle odd chips 3, Hippodrome ties 2: "broken down to the smallest unit in play"),
+    /// and a bet or raise short of all-in is a multiple of it. 1 where chips are single
+    /// units (cash tables, PHH hands); hands before release 0.16.0 read with 1.
+    #[serde(default = "one_chip", skip_serializing_if = "is_one_chip")]
+    pub chip_unit: u64,
+    /// Whether the hands of players dealt in absent are dead once the deal ends (QueenSix
+    /// tournament 10: "The dealer is instructed to kill the hands of all absent players
+    /// immediately after dealing each player a starting hand"; Oracle tournament 1). Where
+    /// it is `false` an absent player's hand is folded when the action reaches it, and a
+    /// blind or ante that puts them all-in keeps it live. Hands before release 0.16.0 read
+    /// with `false`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub absent_hands_dead: bool,
     pub dealing: Dealing,
     pub rules: HouseRules,
     /// The house's take from each pot (cash tables that rake); tournaments take none.
@@ -78,6 +93,18 @@ pub struct HandSetup {
     /// is asked, and the rest of the board is dealt twice if all agree.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_twice: Option<u64>,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+fn one_chip() -> u64 {
+    1
+}
+
+fn is_one_chip(unit: &u64) -> bool {
+    *unit == 1
 }
 
 /// The rake a cash table takes from each pot before it is awarded: `basis_points`
@@ -197,6 +224,8 @@ impl HandSetup {
             big_blind,
             blinds,
             antes,
+            chip_unit: 1,
+            absent_hands_dead: false,
             dealing,
             rules,
         })
@@ -238,6 +267,9 @@ pub(super) fn validate_setup(setup: &HandSetup) -> Result<(), RuleError> {
     }
     if setup.big_blind == 0 {
         return Err(RuleError::BadSetup("the big blind must be positive"));
+    }
+    if setup.chip_unit == 0 {
+        return Err(RuleError::BadSetup("the smallest chip must be positive"));
     }
     let known = |seat: Seat| setup.seats.iter().any(|s| s.seat == seat);
     if setup.blinds.iter().any(|b| !known(b.seat)) || setup.antes.iter().any(|a| !known(a.seat)) {

@@ -52,6 +52,8 @@ pub fn setup(hand: &PhhHand, rules: HouseRules) -> Result<HandSetup, PhhError> {
         big_blind: hand.min_bet,
         blinds,
         antes,
+        chip_unit: 1,
+        absent_hands_dead: false,
         dealing: Dealing::Recorded,
         rules,
         rake: hand.rake,

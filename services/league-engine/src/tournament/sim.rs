@@ -547,8 +547,8 @@ impl TournamentSim {
                 let quarter = Chips::new(p.chips.get() / 4 / unit.get() * unit.get());
                 Penalty::Forfeit(quarter.max(unit))
             }
-            11..14 => Penalty::Disqualify,
-            14..16 => Penalty::Eliminate,
+            11..16 => Penalty::Disqualify,
+            16..18 => Penalty::Eliminate,
             _ => return Ok(()),
         };
         // Where the house escalates repeat infractions (WPH 47, Oracle tournament 4), a

@@ -150,6 +150,8 @@ impl Run<'_> {
             big_blind: blinds.big_blind.get(),
             blinds: positions.blinds(&occupied, blinds.small_blind.get(), blinds.big_blind.get()),
             antes: antes.into_iter().filter(|a| a.amount > 0).collect(),
+            chip_unit: self.state.chip_unit.get(),
+            absent_hands_dead: self.schedule()?.house.absent_hands_dead,
             dealing: match seed {
                 Some(seed) => Dealing::Seeded {
                     commitment: seed.commitment(),

@@ -149,6 +149,14 @@ pub struct TournamentRules {
     /// tournaments scheduled before release 0.15.0 read with `false`, as the engine took
     /// such a player's re-entry then.
     pub out_for_good_when_penalised: bool,
+    /// Whether the hands of players absent when the deal ends are dead at once, all-in ones
+    /// included (QueenSix tournament 10: "The dealer is instructed to kill the hands of all
+    /// absent players immediately after dealing each player a starting hand"; Oracle
+    /// tournament 1: "the dealer will muck their hand immediately"). Players sitting out
+    /// missed hands are absent. Elsewhere an absent player's hand is folded when the action
+    /// reaches it (invitational 3.1). Tournaments scheduled before release 0.16.0 read with
+    /// `false`, as their hands were played.
+    pub absent_hands_dead: bool,
 }
 
 impl TournamentRules {
@@ -165,6 +173,7 @@ impl TournamentRules {
                 deals_allowed: false,
                 escalating_penalties: false,
                 out_for_good_when_penalised: true,
+                absent_hands_dead: true,
             },
             Preset::Wph => TournamentRules {
                 bust_order: BustOrder::LargerStartingStack,
@@ -177,6 +186,7 @@ impl TournamentRules {
                 deals_allowed: true,
                 escalating_penalties: true,
                 out_for_good_when_penalised: true,
+                absent_hands_dead: false,
             },
             Preset::Oracle => TournamentRules {
                 bust_order: BustOrder::LargerStartingStack,
@@ -189,6 +199,7 @@ impl TournamentRules {
                 deals_allowed: true,
                 escalating_penalties: true,
                 out_for_good_when_penalised: true,
+                absent_hands_dead: true,
             },
             Preset::Invitational => TournamentRules {
                 bust_order: BustOrder::BetterHandThenStack,
@@ -201,6 +212,7 @@ impl TournamentRules {
                 deals_allowed: true,
                 escalating_penalties: false,
                 out_for_good_when_penalised: true,
+                absent_hands_dead: false,
             },
             Preset::Hippodrome | Preset::Wsop => TournamentRules {
                 bust_order: BustOrder::LargerStartingStack,
@@ -213,6 +225,7 @@ impl TournamentRules {
                 deals_allowed: true,
                 escalating_penalties: false,
                 out_for_good_when_penalised: true,
+                absent_hands_dead: false,
             },
         }
     }
