@@ -1283,6 +1283,25 @@ fn absent_kills(g: &Game, mark: usize) -> Vec<u8> {
         .collect()
 }
 
+/// Three players at a recorded table under `schedule`, the next big blind marked absent
+/// (after `before` is done to them), and the hand started: the game, the hand's
+/// positions, the absent player and where the hand's events start in the log.
+fn absent_big_blind(
+    schedule: league_engine::tournament::play::Schedule,
+    before: impl FnOnce(&mut Game, &PlayerId),
+) -> (Game, league_engine::button::Positions, PlayerId, usize) {
+    let mut g = Game::started(schedule, 3);
+    let p = g.upcoming(1);
+    let away = g.player_at(1, p.big_blind);
+    before(&mut g, &away);
+    g.when(Cmd::MarkAbsent {
+        player: away.clone(),
+    });
+    let mark = g.log.len();
+    g.start_hand(1);
+    (g, p, away, mark)
+}
+
 #[test]
 fn queensix_10_and_oracle_1_absent_hands_are_dead_at_the_deal() {
     // QueenSix tournament 10: "A player must be at the table by the time all players have
@@ -1294,15 +1313,9 @@ fn queensix_10_and_oracle_1_absent_hands_are_dead_at_the_deal() {
     for preset in [Preset::QueenSix, Preset::Oracle] {
         // An absent big blind everyone folds to wins nothing: the last live hand, the
         // small blind's, takes the pot.
-        let mut g = Game::started(schedule(preset, Tracking::Recorded), 3);
-        let p = g.upcoming(1);
-        let away = g.player_at(1, p.big_blind);
+        let (mut g, p, away, mark) =
+            absent_big_blind(schedule(preset, Tracking::Recorded), |_, _| {});
         let small = g.player_at(1, p.small_blind);
-        g.when(Cmd::MarkAbsent {
-            player: away.clone(),
-        });
-        let mark = g.log.len();
-        g.start_hand(1);
         let events: Vec<HandEvent> = hand_events(&g.log[mark..]).into_iter().cloned().collect();
         let preflop = events
             .iter()
@@ -1328,19 +1341,14 @@ fn queensix_10_and_oracle_1_absent_hands_are_dead_at_the_deal() {
         g.assert_replays();
 
         // A blind that puts an absent player all-in keeps no live hand: they cannot win.
-        let mut g = Game::started(schedule(preset, Tracking::Recorded), 3);
-        let p = g.upcoming(1);
-        let away = g.player_at(1, p.big_blind);
+        let (mut g, p, away, mark) =
+            absent_big_blind(schedule(preset, Tracking::Recorded), |g, away| {
+                g.when(Cmd::Penalise {
+                    player: away.clone(),
+                    penalty: Penalty::Forfeit(Chips::new(4975)),
+                });
+            });
         let small = g.player_at(1, p.small_blind);
-        g.when(Cmd::Penalise {
-            player: away.clone(),
-            penalty: Penalty::Forfeit(Chips::new(4975)),
-        });
-        g.when(Cmd::MarkAbsent {
-            player: away.clone(),
-        });
-        let mark = g.log.len();
-        g.start_hand(1);
         assert!(
             hand_events(&g.log[mark..])
                 .iter()
@@ -1381,14 +1389,7 @@ fn queensix_10_and_oracle_1_absent_hands_are_dead_at_the_deal() {
         // big blind is folded only at their turn, and takes the walk.
         let mut old = schedule(preset, Tracking::Recorded);
         old.house.absent_hands_dead = false;
-        let mut g = Game::started(old, 3);
-        let p = g.upcoming(1);
-        let away = g.player_at(1, p.big_blind);
-        g.when(Cmd::MarkAbsent {
-            player: away.clone(),
-        });
-        let mark = g.log.len();
-        g.start_hand(1);
+        let (mut g, _, away, mark) = absent_big_blind(old, |_, _| {});
         g.fold_out(1);
         assert!(absent_kills(&g, mark).is_empty());
         assert_eq!(g.chips(&away), 5025, "{preset:?}");
@@ -1398,14 +1399,8 @@ fn queensix_10_and_oracle_1_absent_hands_are_dead_at_the_deal() {
     // the table will wait 60 seconds before killing their hand"; WPH leaves absence to the
     // director, 53).
     for preset in [Preset::Invitational, Preset::Wph] {
-        let mut g = Game::started(schedule(preset, Tracking::Recorded), 3);
-        let p = g.upcoming(1);
-        let away = g.player_at(1, p.big_blind);
-        g.when(Cmd::MarkAbsent {
-            player: away.clone(),
-        });
-        let mark = g.log.len();
-        g.start_hand(1);
+        let (mut g, _, away, mark) =
+            absent_big_blind(schedule(preset, Tracking::Recorded), |_, _| {});
         g.fold_out(1);
         assert!(absent_kills(&g, mark).is_empty(), "{preset:?}");
         assert_eq!(g.chips(&away), 5025, "{preset:?}");
