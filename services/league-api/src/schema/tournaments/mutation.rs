@@ -401,7 +401,9 @@ impl TournamentMutation {
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }
 
-    /// Marks a player absent: dealt in, blinded and folded until they arrive.
+    /// Marks a player absent: dealt in and blinded until they arrive. At QueenSix and Oracle
+    /// their hand is dead once the deal ends (tournament 10, tournament 1); elsewhere it is
+    /// folded when the action reaches it.
     async fn mark_absent(
         &self,
         ctx: &Context<'_>,
