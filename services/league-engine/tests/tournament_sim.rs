@@ -92,6 +92,26 @@ fn a_recorded_tournament_plays_to_the_end() {
     check(3, options(12, Preset::Oracle, Tracking::Recorded, false));
 }
 
+/// A case the random search found: an Oracle event dealt seven-handed, with absent
+/// players' hands dead at the deal and pots split in the smallest chip.
+#[test]
+fn an_oracle_tournament_with_absent_players_conserves_its_chips() {
+    check(
+        17_907_646_556_763_648_496,
+        SimOptions {
+            players: 35,
+            preset: Preset::Oracle,
+            tracking: Tracking::Dealt,
+            table_size: 7,
+            rebuys: false,
+            late: 8,
+            ids: Vec::new(),
+            venue: "sim".into(),
+            name_hands: true,
+        },
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 

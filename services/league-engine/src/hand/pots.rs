@@ -130,7 +130,8 @@ impl HandState {
     /// same contenders are one pot. A level nobody still in the hand reached (everyone who
     /// put that much in folded, e.g. an absent big blind folded behind a short all-in)
     /// joins the pot below it: the chips stay in play and go, as PokerKit pushes them, to
-    /// whoever wins that pot.
+    /// whoever wins that pot. Where there is no pot below (the one hand left put nothing
+    /// in, every blind's hand being dead at the deal), the pot goes to the hands left.
     pub fn pots(&self) -> Vec<Pot> {
         let live = (0..self.n)
             .filter(|&p| self.players[usize::from(p)].status == Status::Live)
@@ -152,7 +153,8 @@ impl HandState {
         by_put_in.sort_unstable();
         let mut pots: Vec<Pot> = Vec::with_capacity(n);
         let mut amount: u64 = players.iter().map(|p| p.ante).sum();
-        let mut reached = (0..self.n).fold(0u16, |mask, p| mask | bit(p));
+        let everyone = (0..self.n).fold(0u16, |mask, p| mask | bit(p));
+        let mut reached = everyone;
         let mut previous = 0;
         let mut i = 0;
         while let Some(&(level, _)) = by_put_in.get(i) {
@@ -160,6 +162,11 @@ impl HandState {
             let count = u64::try_from(n - i).unwrap_or(0);
             amount += (level - previous) * count;
             let mut eligible = reached & contenders;
+            if eligible == 0 && pots.is_empty() {
+                // Nobody still in the hand reached even the lowest pot (the one player
+                // left put nothing in, the blinds' hands being dead): it is theirs.
+                eligible = contenders & everyone;
+            }
             while let Some(last) = pots.last() {
                 if last.eligible == eligible || eligible == 0 {
                     amount += last.amount;
@@ -266,6 +273,9 @@ mod tests {
             let mut eligible: Vec<u8> = (0..state.n)
                 .filter(|&p| players[usize::from(p)].put_in >= level && contenders & bit(p) != 0)
                 .collect();
+            if eligible.is_empty() && pots.is_empty() {
+                eligible = (0..state.n).filter(|&p| contenders & bit(p) != 0).collect();
+            }
             while let Some(last) = pots.last() {
                 if last.1 == eligible || eligible.is_empty() {
                     amount += last.0;
