@@ -218,6 +218,8 @@ async fn tournament(
     }
     let mut to_rule = if rulings.hands {
         vec![
+            Ruling::SeeHand,
+            Ruling::Retrieve,
             Ruling::Kill,
             Ruling::ButtonCorrection,
             Ruling::SeatCorrection,
@@ -348,6 +350,12 @@ enum Ruling {
     /// A hand with three or more still in: the hand of a seat still to act, other than the
     /// one to act, declared dead.
     Kill,
+    /// At a showdown with another hand still in, the first hand to show mucks; the floor
+    /// impounds the pot, retrieves the mucked hand, and releases the pot.
+    Retrieve,
+    /// At a showdown with another hand still in, the first hand to show mucks, and another
+    /// player asks to see it.
+    SeeHand,
 }
 
 impl Ruling {
@@ -395,8 +403,64 @@ impl Ruling {
         false
     }
 
+    /// A mucked hand turned up at the first table at a showdown with two hands or more.
+    fn dispute(self, sim: &mut TournamentSim) -> Result<bool, Failure> {
+        let tables: Vec<(u32, league_engine::hand::HandState)> = sim
+            .state
+            .tables()
+            .iter()
+            .filter_map(|(n, t)| Some((*n, *t.hand()?)).filter(|(_, h)| !h.is_over()))
+            .collect();
+        for (table, hand) in tables {
+            let Some(first) = hand.to_show() else {
+                continue;
+            };
+            let Some(other) = hand
+                .seats_in_order()
+                .find(|s| hand.is_live(*s) && *s != first)
+            else {
+                continue;
+            };
+            let hand_command = |command| TournamentCommand::Hand { table, command };
+            if sim
+                .send(&hand_command(HandCommand::Muck { seat: first }))
+                .is_err()
+            {
+                continue;
+            }
+            let commands = match self {
+                Ruling::Retrieve => vec![
+                    HandCommand::Impound {
+                        reason: "the player says the dealer misread the board".into(),
+                    },
+                    HandCommand::Retrieve {
+                        seat: first,
+                        cards: None,
+                        reason: "mucked on the dealer's misread; the cards lay apart".into(),
+                    },
+                    HandCommand::Release {
+                        reason: "the hand is retrieved and live".into(),
+                    },
+                ],
+                _ => vec![HandCommand::SeeHand {
+                    seat: first,
+                    asked_by: other,
+                    cards: None,
+                }],
+            };
+            for command in commands {
+                sim.send(&hand_command(command))?;
+            }
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     /// Makes the ruling at the first table where it can be made now.
     fn try_on(self, sim: &mut TournamentSim) -> Result<bool, Failure> {
+        if matches!(self, Ruling::Retrieve | Ruling::SeeHand) {
+            return self.dispute(sim);
+        }
         if matches!(self, Ruling::SeatCorrection | Ruling::ButtonCorrection) {
             return Ok(self.correct_position(sim));
         }
@@ -514,7 +578,9 @@ impl Ruling {
                 | Ruling::Clock
                 | Ruling::Correction
                 | Ruling::SeatCorrection
-                | Ruling::ButtonCorrection => continue,
+                | Ruling::ButtonCorrection
+                | Ruling::Retrieve
+                | Ruling::SeeHand => continue,
             };
             if sim
                 .send(&TournamentCommand::Hand { table, command })
@@ -864,7 +930,8 @@ async fn play(store: &Store) -> Result<Written, Failure> {
     // Release 0.12.0: the tournaments ruled on hand by hand also have a stack put right
     // between hands (`Ruling::Correction`); release 0.13.0, a seat and the button
     // (`Ruling::SeatCorrection`, `Ruling::ButtonCorrection`); release 0.14.0, a hand killed
-    // out of turn (`Ruling::Kill`).
+    // out of turn (`Ruling::Kill`); release 0.16.0, a mucked hand retrieved with the pot
+    // impounded (`Ruling::Retrieve`) and one seen on request (`Ruling::SeeHand`).
     // Cash tables (release 0.10.0): an Oracle table with its straddle and (release 0.11.0)
     // a rake from each pot, and a Hippodrome table with a session fee, each appended
     // command by command.

@@ -2,7 +2,8 @@
 //! hand (`recorded`): a hand with an exposed card declared a misdeal and re-dealt on the
 //! same button; the clock called on a player and run out by the server, the hand dead; a
 //! bet out of turn ruled by the house, WPH's rule 31 and the invitational's 5.5 giving
-//! different answers to the same table; a hand killed out of turn, dead at once; two
+//! different answers to the same table; a hand killed out of turn, dead at once; a pot
+//! impounded, a mucked hand retrieved and another seen at a player's request; two
 //! players out in one hand on the bubble, placed by the house's rule and scored by the
 //! league.
 
@@ -738,6 +739,189 @@ async fn two_out_in_one_hand_on_the_bubble_are_placed_by_the_house_rule_and_scor
     assert_eq!(points(small), json!(2), "{standings:#}");
 }
 
+const IMPOUND: &str = "mutation($t: ID!, $r: String!) { impoundPot(input: {tournamentId: $t, table: 1, reason: $r}) { events table(table: 1) { potImpounded } } }";
+const RELEASE: &str = "mutation($t: ID!, $r: String!) { releasePot(input: {tournamentId: $t, table: 1, reason: $r}) { events } }";
+const RETRIEVE: &str = "mutation($t: ID!, $s: Int!, $c: [String!], $r: String!) { retrieveHand(input: {tournamentId: $t, table: 1, seat: $s, cards: $c, reason: $r}) { events } }";
+const SEE: &str = "mutation($t: ID!, $s: Int!, $by: Int!, $c: [String!]) { seeHand(input: {tournamentId: $t, table: 1, seat: $s, askedBy: $by, cards: $c}) { events } }";
+const TO_SHOW: &str =
+    "query($t: ID!) { table(tournamentId: $t, table: 1) { toShow inHand potImpounded pot } }";
+
+/// QueenSix dead hand 2 and showdown 5 at a recorded table: the three players check a
+/// board to the showdown; the host impounds the pot as a dispute starts; the first to show
+/// mucks aces, the second shows kings, the third mucks. The winner's request to see the
+/// third hand makes it live (it loses anyway); the floor retrieves the aces, and releases
+/// the pot to them.
+async fn a_mucked_hand_is_retrieved_from_an_impounded_pot_and_another_seen_on_request(
+    app: &TestApp,
+) {
+    let (table, [first, second, third]) = on_the_flop(app, "d1", Preset::QueenSix).await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let other = app.token(Role::Host, Some("anchor"), None).await;
+    for street in [&["Js"][..], &["3d"][..], &[][..]] {
+        loop {
+            let v = view(app, "d1").await;
+            let Some(seat) = v["toAct"].as_u64() else {
+                break;
+            };
+            let body = app
+                .admin(
+                    ACT,
+                    json!({"t": "d1", "table": 1, "seat": seat, "a": "CHECK"}),
+                )
+                .await;
+            assert!(body.get("errors").is_none(), "{body:#}");
+        }
+        if !street.is_empty() {
+            let body = app.admin(BOARD, json!({"t": "d1", "c": street})).await;
+            assert!(body.get("errors").is_none(), "{body:#}");
+        }
+    }
+    let showdown = app.admin(TO_SHOW, json!({"t": "d1"})).await;
+    assert_eq!(u(&showdown["table"]["toShow"]), first, "{showdown:#}");
+    let pot = u(&showdown["table"]["pot"]);
+    let reason = "the first player says the dealer misread the board";
+    let vars = json!({"t": "d1", "r": reason});
+    let last = app.last_position().await;
+    assert_refused(app, &other, IMPOUND, &vars, "FORBIDDEN", None).await;
+    assert_refused(
+        app,
+        &host,
+        IMPOUND,
+        &json!({"t": "d1", "r": " "}),
+        "BAD_INPUT",
+        Some("reason"),
+    )
+    .await;
+    assert_eq!(app.last_position().await, last, "nothing appended");
+    let body = app.graphql(Some(&host), IMPOUND, vars.clone()).await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    assert_eq!(body["impoundPot"]["table"]["potImpounded"], true);
+    assert_refused(app, &host, IMPOUND, &vars, "RULE_VIOLATION", None).await;
+    let show = |seat: u64, cards: &[&str]| json!({"t": "d1", "s": seat, "c": cards});
+    const SHOW: &str = "mutation($t: ID!, $s: Int!, $c: [String!]) { show(input: {tournamentId: $t, table: 1, seat: $s, cards: $c}) { events } }";
+    const MUCK: &str = "mutation($t: ID!, $s: Int!) { muck(input: {tournamentId: $t, table: 1, seat: $s}) { events } }";
+    for (query, vars) in [
+        (MUCK, json!({"t": "d1", "s": first})),
+        (SHOW, show(second, &["Kc", "Kh"])),
+        (MUCK, json!({"t": "d1", "s": third})),
+    ] {
+        let body = app.admin(query, vars).await;
+        assert!(body.get("errors").is_none(), "{body:#}");
+    }
+    let held = app.admin(TO_SHOW, json!({"t": "d1"})).await;
+    assert_eq!(held["table"]["inHand"], true, "the pot waits: {held:#}");
+    assert_eq!(held["table"]["potImpounded"], true);
+    let held_view = view(app, "d1").await;
+    assert_eq!(
+        chips(&held_view, second),
+        chips(&table, second),
+        "nothing awarded yet"
+    );
+    // The winner (kings) asks to see the third hand: live, at QueenSix.
+    let body = app
+        .graphql(
+            Some(&host),
+            SEE,
+            json!({"t": "d1", "s": third, "by": second, "c": ["3c", "4c"]}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    // Retrieving: a live hand, cards not two, a blank reason, another venue's host.
+    let retrieve = |seat: u64, cards: &[&str], reason: &str| json!({"t": "d1", "s": seat, "c": cards, "r": reason});
+    let why = "mucked on the dealer's misread; the cards lay apart";
+    let last = app.last_position().await;
+    assert_refused(
+        app,
+        &host,
+        RETRIEVE,
+        &retrieve(second, &["Kc", "Kh"], why),
+        "RULE_VIOLATION",
+        None,
+    )
+    .await;
+    assert_refused(
+        app,
+        &host,
+        RETRIEVE,
+        &retrieve(first, &["Ac"], why),
+        "BAD_INPUT",
+        None,
+    )
+    .await;
+    assert_refused(
+        app,
+        &host,
+        RETRIEVE,
+        &retrieve(first, &["Ac", "Ad"], ""),
+        "BAD_INPUT",
+        Some("reason"),
+    )
+    .await;
+    assert_refused(
+        app,
+        &other,
+        RETRIEVE,
+        &retrieve(first, &["Ac", "Ad"], why),
+        "FORBIDDEN",
+        None,
+    )
+    .await;
+    assert_eq!(app.last_position().await, last, "nothing appended");
+    let body = app
+        .graphql(Some(&host), RETRIEVE, retrieve(first, &["Ac", "Ad"], why))
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let body = app
+        .graphql(
+            Some(&host),
+            RELEASE,
+            json!({"t": "d1", "r": "the aces are retrieved"}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let after = view(app, "d1").await;
+    assert_eq!(after["inHand"], false);
+    assert_eq!(
+        chips(&after, first),
+        chips(&table, first) + pot,
+        "the aces win"
+    );
+    // The log names each ruling, who made it and why; the hand history shows the aces
+    // where they were mucked.
+    let events = events_of(app, "tournament:d1").await;
+    let ruled = |kind: &str| {
+        events
+            .iter()
+            .find(|(_, _, p)| p["data"]["event"]["type"] == kind)
+            .unwrap_or_else(|| panic!("no {kind}"))
+            .clone()
+    };
+    let (_, actor, payload) = ruled("HandRetrieved");
+    assert!(actor.starts_with("host:crown"), "{actor}");
+    assert_eq!(
+        payload["data"]["event"]["data"],
+        json!({"seat": first, "cards": ["Ac", "Ad"], "reason": why})
+    );
+    let (_, _, payload) = ruled("HandSeenOnRequest");
+    assert_eq!(
+        payload["data"]["event"]["data"],
+        json!({"seat": third, "asked_by": second, "cards": ["3c", "4c"], "live": true, "rule": "WinnerMakesItLive"})
+    );
+    assert_eq!(
+        ruled("PotImpounded").2["data"]["event"]["data"]["reason"],
+        reason
+    );
+    ruled("PotReleased");
+    let body = app
+        .admin(
+            "query { handHistory(tournamentId: \"d1\") { text } }",
+            json!({}),
+        )
+        .await;
+    let text = body["handHistory"][0]["text"].as_str().unwrap();
+    assert!(text.contains("'p1 sm AcAd'"), "{text}");
+}
+
 on_every_backend!(
     two_out_in_one_hand_on_the_bubble_are_placed_by_the_house_rule_and_scored,
     an_exposed_card_is_a_misdeal_and_the_hand_is_re_dealt_on_the_same_button,
@@ -745,4 +929,5 @@ on_every_backend!(
     wph_31_a_bet_out_of_turn_after_two_checks_is_taken_back,
     invitational_5_5_a_bet_out_of_turn_after_two_checks_stands,
     a_hand_killed_out_of_turn_is_dead_at_once_and_its_turn_passed_over,
+    a_mucked_hand_is_retrieved_from_an_impounded_pot_and_another_seen_on_request,
 );

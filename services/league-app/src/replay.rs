@@ -61,7 +61,7 @@ pub async fn replay(store: &Store, id: &str) -> Result<Option<String>, AppError>
                     );
                 }
             }
-            killed(&hand, &mut out);
+            rulings(&hand, &mut out);
             out.push('\n');
             continue;
         }
@@ -233,7 +233,7 @@ pub async fn replay_cash(store: &Store, id: &str) -> Result<Option<String>, AppE
                     let _ = writeln!(out, "Hand #{}: {why}", hand.position);
                 }
             }
-            killed(&hand, &mut out);
+            rulings(&hand, &mut out);
             out.push('\n');
             continue;
         }
@@ -677,10 +677,62 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
     }
 }
 
-/// A line under a hand for each hand the floor killed in it: the hand history shows only
-/// the fold.
-fn killed(hand: &LoggedHand, out: &mut String) {
+/// A line under a hand for each ruling the floor made in it that the hand history does
+/// not show: a hand killed (the history shows only the fold), the pot impounded and
+/// released, a mucked hand retrieved or turned up at a player's request (the history
+/// shows a hand ruled live as shown, one left dead as mucked).
+fn rulings(hand: &LoggedHand, out: &mut String) {
+    use league_engine::hand::{Event as H, SeenHandRule};
+    let name = |seat: &u8| hand.players.get(seat).map_or("?", String::as_str);
     for event in &hand.events {
+        match event {
+            H::PotImpounded { reason } => {
+                let _ = writeln!(out, "Ruling: the floor impounded the pot: {reason}");
+            }
+            H::PotReleased { reason } => {
+                let _ = writeln!(out, "Ruling: the floor released the pot: {reason}");
+            }
+            H::HandRetrieved {
+                seat,
+                cards,
+                reason,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "Ruling: the floor retrieved {}'s mucked hand [{} {}] and ruled it live \
+                     (seat {}): {reason}",
+                    name(seat),
+                    cards[0],
+                    cards[1],
+                    u32::from(*seat) + 1
+                );
+            }
+            H::HandSeenOnRequest {
+                seat,
+                asked_by,
+                cards,
+                live,
+                rule,
+            } => {
+                let rule = match rule {
+                    SeenHandRule::WinnerMakesItLive => "the winner's request makes it live",
+                    SeenHandRule::OtherThanWinnerMakesItLive => {
+                        "a request by other than the winner makes it live"
+                    }
+                    SeenHandRule::ShownDead => "a hand seen on request stays dead",
+                };
+                let _ = writeln!(
+                    out,
+                    "Ruling: {} asked to see {}'s mucked hand [{} {}]: {} ({rule})",
+                    name(asked_by),
+                    name(seat),
+                    cards[0],
+                    cards[1],
+                    if *live { "live" } else { "dead" }
+                );
+            }
+            _ => {}
+        }
         if let league_engine::hand::Event::HandKilled {
             seat,
             cause,

@@ -576,3 +576,368 @@ fn pokerkit_agrees_on_hands_dead_at_the_deal() {
     pokerkit_agrees(&dir, written);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Four players A-D (D on the button) holding aces, kings, 2-3 and 7-8; D folds before
+/// the flop and A, B and C check a board of 9c 7d 4h Jc 5s to the showdown, A first to
+/// show. The pot is 300.
+fn three_at_the_showdown(rules: HouseRules) -> Table {
+    let mut t = Table::new(rules, &[5_000; 4], 50, 100);
+    for (seat, cards) in [(A, "AsAh"), (B, "KsKh"), (C, "2c3d"), (D, "7c8c")] {
+        t.hole(seat, cards);
+    }
+    while let Some(legal) = t.state.legal_actions() {
+        let action = match (legal.seat, legal.can_check) {
+            (D, _) => Action::Fold,
+            (_, true) => Action::Check,
+            (_, false) => Action::Call,
+        };
+        t.ok(legal.seat, action);
+    }
+    for street in ["9c7d4h", "Jc", "5s"] {
+        t.board(street);
+        while let Some(legal) = t.state.legal_actions() {
+            t.ok(legal.seat, Action::Check);
+        }
+    }
+    assert_eq!(t.state.to_show(), Some(A));
+    t
+}
+
+fn impound(t: &mut Table) {
+    t.send(Command::Impound {
+        reason: "A says the dealer misread the board".into(),
+    })
+    .unwrap();
+}
+
+fn release(t: &mut Table) -> Vec<Event> {
+    t.send(Command::Release {
+        reason: "the floor has ruled".into(),
+    })
+    .unwrap()
+}
+
+/// A mucks the best hand, B shows kings, C mucks: with the pot impounded nothing is
+/// awarded until the floor releases it.
+fn mucked_and_held(rules: HouseRules) -> Table {
+    let mut t = three_at_the_showdown(rules);
+    impound(&mut t);
+    t.send(Command::Muck { seat: A }).unwrap();
+    t.send(Command::Show {
+        seat: B,
+        cards: None,
+    })
+    .unwrap();
+    t.send(Command::Muck { seat: C }).unwrap();
+    assert_eq!(
+        t.state.phase(),
+        Phase::Awarding,
+        "the pot waits for the floor"
+    );
+    assert!(t.state.impounded());
+    assert_eq!([t.stack(A), t.stack(B), t.stack(C)], [4_900; 3]);
+    t
+}
+
+/// Writes the hand as PHH and has PokerKit replay it.
+fn pokerkit_replays(t: &Table, name: &str) {
+    let dir = std::env::temp_dir().join(format!("league-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("0.phh"), phh::write(&t.events).unwrap()).unwrap();
+    pokerkit_agrees(&dir, 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// QueenSix dead hand 2 ("a hand that is clearly identifiable may be retrieved and ruled
+/// live at the QueenSix Host's discretion"), WPH RP 7.2 and Oracle dead hands 1.6:
+/// with the pot impounded, the floor retrieves A's mucked aces and they win. The
+/// invitational discards a mucked hand (6: "mucking ... immediately discards your hand").
+#[test]
+fn queensix_dead_hand_2_an_identifiable_mucked_hand_is_retrieved_while_the_pot_is_impounded() {
+    for rules in [
+        HouseRules::queensix(),
+        HouseRules::oracle(),
+        HouseRules::hippodrome(),
+    ] {
+        let mut t = mucked_and_held(rules);
+        let retrieve = |seat| Command::Retrieve {
+            seat,
+            cards: None,
+            reason: "mucked on the dealer's misread of the board; the cards lay apart".into(),
+        };
+        assert_eq!(
+            t.send(retrieve(B)),
+            Err(RuleError::NotMucked { seat: B }),
+            "B's hand is live"
+        );
+        assert_eq!(t.send(retrieve(D)), Err(RuleError::NotMucked { seat: D }));
+        let events = t.send(retrieve(A)).unwrap();
+        assert!(
+            matches!(&events[..], [Event::HandRetrieved { seat: A, cards, .. }] if cards == &[cards_of("AsAh")[0], cards_of("AsAh")[1]]),
+            "{events:?}"
+        );
+        assert!(t.state.is_live(A));
+        assert_eq!(
+            t.send(retrieve(A)),
+            Err(RuleError::NotMucked { seat: A }),
+            "retrieved once"
+        );
+        let events = release(&mut t);
+        assert!(
+            events.iter().any(|e| matches!(e, Event::PotAwarded { shares, .. } if shares.len() == 1 && shares[0].seat == A && shares[0].amount == 300)),
+            "{events:?}"
+        );
+        assert!(t.state.is_over());
+        assert_eq!([t.stack(A), t.stack(B), t.stack(C)], [5_200, 4_900, 4_900]);
+        hand::rederive(&t.events).unwrap();
+        // A hand history shows the retrieved hand where it was mucked.
+        let text = phh::write(&t.events).unwrap();
+        assert!(text.contains("'p1 sm AsAh'"), "{text}");
+        pokerkit_replays(&t, "retrieved");
+        // Once the pot is awarded, nothing is turned up.
+        assert_eq!(t.send(retrieve(C)), Err(RuleError::HandOver));
+    }
+    let mut t = mucked_and_held(HouseRules::invitational());
+    assert_eq!(
+        t.send(Command::Retrieve {
+            seat: A,
+            cards: None,
+            reason: "mucked by mistake".into(),
+        }),
+        Err(RuleError::MuckedHandsDiscarded)
+    );
+    release(&mut t);
+    assert_eq!(t.stack(B), 5_200, "B's kings win");
+}
+
+fn cards_of(text: &str) -> Vec<league_engine::card::Card> {
+    league_engine::card::parse_cards(text).unwrap()
+}
+
+/// A request to see A's mucked aces, by the winner (B's kings) or by another player in
+/// the showdown (C): what each house makes of it. QueenSix showdown 5 and Hippodrome
+/// showdown 4: "if the winning player asks to see any losing player's hand, both hands
+/// are live, and the best hand wins"; anyone else's request shows it dead. Oracle
+/// showdown 5, as written: "if a player other than the pot winner asks to see a losing
+/// player's hand, both hands are live". WPH 10C (a privilege), the invitational and WSOP:
+/// the hand is shown and stays dead; at WSOP only a player still holding cards may ask.
+#[test]
+fn queensix_showdown_5_the_winners_request_to_see_a_mucked_hand_makes_it_live() {
+    use league_engine::hand::SeenHandRule;
+    let cases = [
+        (
+            HouseRules::queensix(),
+            B,
+            true,
+            SeenHandRule::WinnerMakesItLive,
+        ),
+        (
+            HouseRules::queensix(),
+            C,
+            false,
+            SeenHandRule::WinnerMakesItLive,
+        ),
+        (
+            HouseRules::hippodrome(),
+            B,
+            true,
+            SeenHandRule::WinnerMakesItLive,
+        ),
+        (
+            HouseRules::hippodrome(),
+            C,
+            false,
+            SeenHandRule::WinnerMakesItLive,
+        ),
+        (
+            HouseRules::oracle(),
+            B,
+            false,
+            SeenHandRule::OtherThanWinnerMakesItLive,
+        ),
+        (
+            HouseRules::oracle(),
+            C,
+            true,
+            SeenHandRule::OtherThanWinnerMakesItLive,
+        ),
+        (
+            HouseRules::oracle(),
+            D,
+            true,
+            SeenHandRule::OtherThanWinnerMakesItLive,
+        ),
+        (HouseRules::wph(), B, false, SeenHandRule::ShownDead),
+        (HouseRules::wph(), D, false, SeenHandRule::ShownDead),
+        (
+            HouseRules::invitational(),
+            C,
+            false,
+            SeenHandRule::ShownDead,
+        ),
+        (HouseRules::wsop(), B, false, SeenHandRule::ShownDead),
+    ];
+    for (rules, asked_by, live, rule) in cases {
+        let preset = rules.preset;
+        let mut t = mucked_and_held(rules);
+        let events = t
+            .send(Command::SeeHand {
+                seat: A,
+                asked_by,
+                cards: None,
+            })
+            .unwrap_or_else(|e| panic!("{preset:?}, asked by {asked_by}: {e}"));
+        let aces = cards_of("AsAh");
+        assert_eq!(
+            events,
+            vec![Event::HandSeenOnRequest {
+                seat: A,
+                asked_by,
+                cards: [aces[0], aces[1]],
+                live,
+                rule,
+            }],
+            "{preset:?}, asked by {asked_by}"
+        );
+        assert_eq!(t.state.is_live(A), live);
+        release(&mut t);
+        let winner = if live { A } else { B };
+        assert_eq!(t.stack(winner), 5_200, "{preset:?}, asked by {asked_by}");
+        hand::rederive(&t.events).unwrap();
+        if preset == league_engine::rules::Preset::QueenSix {
+            pokerkit_replays(&t, "seen");
+        }
+    }
+    // Who may ask: QueenSix and Hippodrome a player in the showdown (not D, who folded);
+    // WSOP a player still holding cards (not C, who mucked); nobody their own hand.
+    for (rules, asked_by) in [
+        (HouseRules::queensix(), D),
+        (HouseRules::hippodrome(), D),
+        (HouseRules::wsop(), C),
+        (HouseRules::wph(), A),
+    ] {
+        let mut t = mucked_and_held(rules);
+        assert!(
+            matches!(
+                t.send(Command::SeeHand {
+                    seat: A,
+                    asked_by,
+                    cards: None
+                }),
+                Err(RuleError::MayNotAskToSee { seat, .. }) if seat == asked_by
+            ),
+            "{:?} asked by {asked_by}",
+            rules.preset
+        );
+    }
+    // Seen once, the hand is not seen or retrieved again; a live hand is no mucked one.
+    let mut t = mucked_and_held(HouseRules::queensix());
+    let see = |seat, asked_by| Command::SeeHand {
+        seat,
+        asked_by,
+        cards: None,
+    };
+    t.send(see(A, C)).unwrap();
+    assert_eq!(t.send(see(A, B)), Err(RuleError::HandTabled { seat: A }));
+    assert_eq!(
+        t.send(Command::Retrieve {
+            seat: A,
+            cards: None,
+            reason: "identifiable".into()
+        }),
+        Err(RuleError::HandTabled { seat: A })
+    );
+    assert_eq!(t.send(see(B, C)), Err(RuleError::NotMucked { seat: B }));
+}
+
+/// Without the pot impounded, a request is heard while the showdown is open: two hands,
+/// A mucks first and B, the last hand, has not shown; B's request (B wins as things
+/// stand) makes A's aces live at QueenSix, and they win.
+#[test]
+fn a_request_to_see_a_hand_is_heard_before_the_last_hand_shows() {
+    let mut t = Table::new(HouseRules::queensix(), &[5_000; 2], 50, 100);
+    t.hole(0, "AsAh");
+    t.hole(1, "KsKh");
+    t.limp_to_flop("9c7d4h");
+    for street in ["Jc", "5s"] {
+        while let Some(legal) = t.state.legal_actions() {
+            t.ok(legal.seat, Action::Check);
+        }
+        t.board(street);
+    }
+    while let Some(legal) = t.state.legal_actions() {
+        t.ok(legal.seat, Action::Check);
+    }
+    let shows_first = t.state.to_show().unwrap();
+    let last = 1 - shows_first;
+    t.send(Command::Muck { seat: shows_first }).unwrap();
+    assert_eq!(
+        t.state.phase(),
+        Phase::Showdown,
+        "the last hand must still show"
+    );
+    let events = t
+        .send(Command::SeeHand {
+            seat: shows_first,
+            asked_by: last,
+            cards: None,
+        })
+        .unwrap();
+    assert!(
+        matches!(&events[0], Event::HandSeenOnRequest { live: true, .. }),
+        "{events:?}"
+    );
+    t.send(Command::Show {
+        seat: last,
+        cards: None,
+    })
+    .unwrap();
+    assert!(t.state.is_over());
+    let aces = if shows_first == 0 { shows_first } else { last };
+    assert_eq!(t.stack(aces), 5_100);
+    hand::rederive(&t.events).unwrap();
+}
+
+/// The pot impounded in the betting: the hand plays on, and when every other hand folds
+/// the pot waits for the floor. Impounding twice, releasing a pot never impounded, and
+/// either once the hand is over are refused.
+#[test]
+fn an_impounded_pot_waits_for_the_floor() {
+    let mut t = four_on_the_flop(HouseRules::hippodrome());
+    assert_eq!(
+        t.send(Command::Release {
+            reason: "ruled".into()
+        }),
+        Err(RuleError::NotImpounded)
+    );
+    impound(&mut t);
+    assert_eq!(
+        t.send(Command::Impound {
+            reason: "again".into()
+        }),
+        Err(RuleError::AlreadyImpounded)
+    );
+    t.ok(A, Action::Bet(300));
+    t.ok(B, Action::Fold);
+    t.ok(C, Action::Fold);
+    t.ok(D, Action::Fold);
+    assert!(!t.state.is_over(), "the pot is held");
+    assert_eq!(
+        t.stack(A),
+        4_900,
+        "A's uncalled bet is back, the pot is not"
+    );
+    let events = release(&mut t);
+    assert!(matches!(events[0], Event::PotReleased { .. }), "{events:?}");
+    assert!(t.state.is_over());
+    assert_eq!(t.stack(A), 5_300);
+    hand::rederive(&t.events).unwrap();
+    pokerkit_replays(&t, "impounded");
+    assert_eq!(
+        t.send(Command::Impound {
+            reason: "late".into()
+        }),
+        Err(RuleError::HandOver)
+    );
+}

@@ -86,8 +86,9 @@ pub const CATALOGUE: &[EventType] = &[
     // `rake` and `run` to each pot, and the events of running the board twice.
     // Version 5 (release 0.14.0) adds `HandKilled`, a hand the floor declared dead.
     // Version 6 (release 0.16.0) adds the setup's `chip_unit` (pots split in the smallest
-    // chip in play) and `absent_hands_dead`, and the kill's cause `Absent` (an absent
-    // player's hand dead at the deal).
+    // chip in play) and `absent_hands_dead`, the kill's cause `Absent` (an absent player's
+    // hand dead at the deal), and a pot in dispute: `PotImpounded`, `PotReleased`,
+    // `HandRetrieved` and `HandSeenOnRequest`.
     tournament("HandEvent", 6),
     tournament("PlayerBusted", 1),
     tournament("RebuyAnnounced", 1),
@@ -194,6 +195,10 @@ pub const HAND_EVENTS: &[&str] = &[
     "RunTwiceChosen",
     "BoardRunAgain",
     "HandKilled",
+    "PotImpounded",
+    "PotReleased",
+    "HandRetrieved",
+    "HandSeenOnRequest",
 ];
 
 /// A pure function from one version of a type's JSON to the next.
@@ -327,9 +332,10 @@ fn scheduled_before_absent_kills(mut value: Value) -> Result<Value, String> {
 /// `HandEvent` version 5 (tournaments, releases 0.14.0 and 0.15.0) and 3 (cash tables):
 /// pots were split in single chips, and no hand was dead at the deal for its player's
 /// absence. Version 6 (cash 4) adds the setup's `chip_unit`, written only when it is not 1,
-/// and `absent_hands_dead`, written only when `true`, and the kill's cause `Absent`; a hand
-/// of the old version reads as written (a chip unit of 1: the single chips it was split
-/// in), and one holding any of the three is not what those releases wrote.
+/// and `absent_hands_dead`, written only when `true`, the kill's cause `Absent`, and the
+/// events of a pot in dispute (impounded, released, a mucked hand retrieved or seen on
+/// request); a hand of the old version reads as written (a chip unit of 1: the single
+/// chips it was split in), and one holding any of these is not what those releases wrote.
 fn hand_event_before_chip_units(value: Value) -> Result<Value, String> {
     let event = value
         .pointer("/data/event")
@@ -344,11 +350,13 @@ fn hand_event_before_chip_units(value: Value) -> Result<Value, String> {
         Some("HandKilled") => {
             event.pointer("/data/cause").and_then(Value::as_str) == Some("Absent")
         }
+        Some("PotImpounded" | "PotReleased" | "HandRetrieved" | "HandSeenOnRequest") => true,
         _ => false,
     };
     if newer {
         return Err(
-            "a hand before release 0.16.0 splits in single chips and has no hand dead at the deal"
+            "a hand before release 0.16.0 splits in single chips, has no hand dead at the deal \
+             and no pot in dispute"
                 .into(),
         );
     }
@@ -924,7 +932,11 @@ mod tests {
         let in_25s = String::from_utf8(started.to_vec())
             .unwrap()
             .replace(r#""antes":[]"#, r#""antes":[],"chip_unit":25"#);
-        for newer in [&killing, &absent, &in_25s] {
+        // A pot in dispute (release 0.16.0) only in the new version.
+        let impounded =
+            r#"{"type":"HandEvent","data":{"table":2,"event":{"type":"PotImpounded","data":{"reason":"disputed count"}}}}"#.to_owned();
+        let retrieved = r#"{"type":"HandEvent","data":{"table":2,"event":{"type":"HandRetrieved","data":{"seat":1,"cards":["As","Ah"],"reason":"mucked on a misread"}}}}"#.to_owned();
+        for newer in [&killing, &absent, &in_25s, &impounded, &retrieved] {
             assert!(matches!(
                 tournament(5, newer.as_bytes()),
                 Err(DecodeError::Upcast { from: 5, .. })

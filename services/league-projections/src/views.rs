@@ -97,6 +97,9 @@ pub struct TableView {
     /// declared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub out_of_turn: Option<(Seat, Action)>,
+    /// The floor holds the pot of the hand in progress pending a decision.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pot_impounded: bool,
     /// The button and blinds of the table's next hand, while the tournament runs, between
     /// hands, with two or more players seated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -344,6 +347,7 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
         blinds: live.and_then(|_| table.blinds()),
         clock: live.and(table.clock().copied()),
         out_of_turn: live.and_then(|h| h.out_of_turn()),
+        pot_impounded: live.is_some_and(|h| h.impounded()),
         next: t.next_positions(number),
     })
 }
@@ -569,6 +573,7 @@ pub fn cash_table_view(id: &str, c: &CashState, viewer: &Viewer) -> Option<CashT
         }),
         clock: None,
         out_of_turn: live.and_then(|h| h.out_of_turn()),
+        pot_impounded: live.is_some_and(|h| h.impounded()),
         next: None,
     };
     Some(CashTableView {

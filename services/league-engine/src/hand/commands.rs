@@ -94,4 +94,39 @@ pub enum Command {
     },
     /// A player's answer when the table offers to run the rest of the board twice.
     RunTwice { seat: Seat, agree: bool },
+    /// The floor holds the pot pending a decision: the hand plays on, but nothing is
+    /// awarded until [`Command::Release`].
+    Impound { reason: String },
+    /// The floor's decision is made: the impounded pot is awarded as the hands stand.
+    Release { reason: String },
+    /// The floor rules a hand mucked at the showdown, its cards still identifiable, live
+    /// again (QueenSix dead hand 2, WPH RP 7.2, Oracle dead hands 1.6). `cards` as for
+    /// [`Command::Show`]: none in a seeded hand, the two turned up in a recorded one.
+    Retrieve {
+        seat: Seat,
+        cards: Option<[Card; 2]>,
+        reason: String,
+    },
+    /// A player at the table asks to see the hand at `seat`, mucked at the showdown; the
+    /// house's rule says whether it is live ([`SeenHandRule`]). `cards` as for `Retrieve`.
+    SeeHand {
+        seat: Seat,
+        asked_by: Seat,
+        cards: Option<[Card; 2]>,
+    },
+}
+
+/// The rule a request to see a mucked hand is settled by, and what it makes of the hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum SeenHandRule {
+    /// QueenSix showdown 5, Hippodrome showdown 4: the winner's request makes the hand
+    /// live (the best hand wins); anyone else's shows it, dead.
+    WinnerMakesItLive,
+    /// Oracle showdown 5, as written: a request by a player other than the pot winner
+    /// makes both hands live; the winner's shows it, dead.
+    OtherThanWinnerMakesItLive,
+    /// WPH 10C (a privilege the director grants), the invitational 6 (a mucked hand is
+    /// discarded) and WSOP: the hand is shown and stays dead.
+    ShownDead,
 }

@@ -96,6 +96,20 @@ pub enum RuleError {
         "seat {seat}'s bet is not called yet and other hands are still in: kill the hand once the bet is called or the betting round is over"
     )]
     UncalledBetPending { seat: Seat },
+    #[error("the pot is already impounded")]
+    AlreadyImpounded,
+    #[error("the pot is not impounded")]
+    NotImpounded,
+    #[error("the pot can be impounded only while the hand is played, before it is awarded")]
+    NothingToImpound,
+    #[error("seat {seat}'s hand was not mucked at the showdown")]
+    NotMucked { seat: Seat },
+    #[error("a mucked hand is discarded at this house (invitational 6): it cannot be retrieved")]
+    MuckedHandsDiscarded,
+    #[error("seat {seat} may not ask to see a hand: {why}")]
+    MayNotAskToSee { seat: Seat, why: &'static str },
+    #[error("the winner is not known until every hand still in has shown")]
+    WinnerUnknown,
     #[error("running the board twice is not offered now")]
     RunTwiceNotOffered,
     #[error("seat {seat} has already answered")]

@@ -172,6 +172,29 @@ pub enum Event {
         ruling: OutOfTurnRuling,
         rule: OutOfTurn,
     },
+    /// The floor holds the pot pending a decision: nothing is awarded until it is released.
+    PotImpounded {
+        reason: String,
+    },
+    /// The impounded pot goes to be awarded as the hands stand.
+    PotReleased {
+        reason: String,
+    },
+    /// A hand mucked at the showdown, ruled live again by the floor and turned face up.
+    HandRetrieved {
+        seat: Seat,
+        cards: [Card; 2],
+        reason: String,
+    },
+    /// A hand mucked at the showdown turned face up at `asked_by`'s request; `live` when
+    /// the house's `rule` makes it live again.
+    HandSeenOnRequest {
+        seat: Seat,
+        asked_by: Seat,
+        cards: [Card; 2],
+        live: bool,
+        rule: SeenHandRule,
+    },
     /// Every chip returned to whoever put it in.
     HandVoided {
         reason: VoidReason,

@@ -185,6 +185,29 @@ impl HandState {
                     }
                 }
             }
+            Event::PotImpounded { .. } => self.impounded = true,
+            Event::PotReleased { .. } => self.impounded = false,
+            Event::HandRetrieved { seat, cards, .. }
+            | Event::HandSeenOnRequest {
+                seat,
+                cards,
+                live: true,
+                ..
+            } => {
+                if let Ok(p) = self.position(*seat) {
+                    let pl = &mut self.players[usize::from(p)];
+                    pl.status = Status::Live;
+                    pl.hole = Some(*cards);
+                    pl.shown = true;
+                }
+            }
+            Event::HandSeenOnRequest { seat, cards, .. } => {
+                if let Ok(p) = self.position(*seat) {
+                    let pl = &mut self.players[usize::from(p)];
+                    pl.hole = Some(*cards);
+                    pl.shown = true;
+                }
+            }
             Event::PotAwarded { shares, rake, .. } => {
                 self.raked = self.raked.saturating_add(*rake);
                 for share in shares {

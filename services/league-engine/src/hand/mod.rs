@@ -42,6 +42,7 @@ use crate::rules::{
 mod betting;
 mod commands;
 mod dealing;
+mod disputes;
 mod errors;
 mod events;
 mod fold;

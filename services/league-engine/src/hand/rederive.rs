@@ -89,6 +89,31 @@ pub fn rederive(recorded: &[Event]) -> Result<(), Mismatch> {
                 cause: *cause,
                 reason: reason.clone(),
             },
+            Event::PotImpounded { reason } => Command::Impound {
+                reason: reason.clone(),
+            },
+            Event::PotReleased { reason } => Command::Release {
+                reason: reason.clone(),
+            },
+            Event::HandRetrieved {
+                seat,
+                cards,
+                reason,
+            } => Command::Retrieve {
+                seat: *seat,
+                cards: (!seeded).then_some(*cards),
+                reason: reason.clone(),
+            },
+            Event::HandSeenOnRequest {
+                seat,
+                asked_by,
+                cards,
+                ..
+            } => Command::SeeHand {
+                seat: *seat,
+                asked_by: *asked_by,
+                cards: (!seeded).then_some(*cards),
+            },
             Event::HandVoided { reason, .. } => Command::Void {
                 reason: reason.clone(),
             },

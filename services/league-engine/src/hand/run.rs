@@ -45,6 +45,24 @@ impl Run<'_> {
             (_, Command::Show { seat, cards }) => self.show(*seat, *cards),
             (_, Command::Muck { seat }) => self.muck(*seat),
             (_, Command::RunTwice { seat, agree }) => self.run_twice(*seat, *agree),
+            (_, Command::Impound { reason }) => self.impound(reason),
+            (_, Command::Release { reason }) => self.release(reason),
+            (
+                _,
+                Command::Retrieve {
+                    seat,
+                    cards,
+                    reason,
+                },
+            ) => self.retrieve(*seat, *cards, reason),
+            (
+                _,
+                Command::SeeHand {
+                    seat,
+                    asked_by,
+                    cards,
+                },
+            ) => self.see_hand(*seat, *asked_by, *cards),
         }
     }
 
@@ -166,6 +184,9 @@ impl Run<'_> {
                     if let Some((seat, amount)) = s.uncalled() {
                         self.emit(Event::UncalledBetReturned { seat, amount });
                     } else if s.live_count() <= 1 {
+                        if s.impounded {
+                            return;
+                        }
                         self.award();
                     } else if let Some(p) = s.seeded.then(|| s.next_face_up()).flatten() {
                         // All-in and the betting is over: every hand is turned face up
@@ -214,7 +235,7 @@ impl Run<'_> {
                         _ => return,
                     }
                 }
-                Phase::Awarding => self.award(),
+                Phase::Awarding if !s.impounded => self.award(),
                 _ => return,
             }
         }

@@ -5,25 +5,7 @@ use super::*;
 impl Run<'_> {
     pub(super) fn show(&mut self, seat: Seat, cards: Option<[Card; 2]>) -> Result<(), RuleError> {
         let p = self.state.expect_showdown_turn(seat)?;
-        let player = self.state.players[usize::from(p)];
-        let cards = match (player.hole, cards) {
-            // The server dealt them: naming them would make the refusal of wrong ones an
-            // oracle for the hidden cards.
-            (_, Some(_)) if self.state.seeded => return Err(RuleError::SeededDealing),
-            (Some(hole), None) => hole,
-            (Some(hole), Some(shown)) => {
-                if !same_cards(hole, shown) {
-                    return Err(RuleError::WrongCards { seat, got: shown });
-                }
-                hole
-            }
-            (None, Some(shown)) => {
-                self.state
-                    .check_new_cards(&shown, CardTarget::Shown(seat))?;
-                shown
-            }
-            (None, None) => return Err(RuleError::CardsUnknown { seat }),
-        };
+        let cards = self.state.tabled_cards(p, cards)?;
         self.emit(Event::HandShown { seat, cards });
         Ok(())
     }
@@ -43,6 +25,33 @@ pub(super) fn same_cards(a: [Card; 2], b: [Card; 2]) -> bool {
 }
 
 impl HandState {
+    /// The cards of the hand at position `p` turned face up: those the server dealt (none
+    /// may be named: refusing wrong ones would make an oracle for the hidden cards), those
+    /// recorded for it, or those the host names now.
+    pub(super) fn tabled_cards(
+        &self,
+        p: u8,
+        cards: Option<[Card; 2]>,
+    ) -> Result<[Card; 2], RuleError> {
+        let player = self.players[usize::from(p)];
+        let seat = player.seat;
+        match (player.hole, cards) {
+            (_, Some(_)) if self.seeded => Err(RuleError::SeededDealing),
+            (Some(hole), None) => Ok(hole),
+            (Some(hole), Some(shown)) => {
+                if !same_cards(hole, shown) {
+                    return Err(RuleError::WrongCards { seat, got: shown });
+                }
+                Ok(hole)
+            }
+            (None, Some(shown)) => {
+                self.check_new_cards(&shown, CardTarget::Shown(seat))?;
+                Ok(shown)
+            }
+            (None, None) => Err(RuleError::CardsUnknown { seat }),
+        }
+    }
+
     pub(super) fn expect_showdown_turn(&self, seat: Seat) -> Result<u8, RuleError> {
         let p = self.position(seat)?;
         if self.runout_face_up() {

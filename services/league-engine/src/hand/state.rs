@@ -139,6 +139,9 @@ pub struct HandState {
     /// is read as 1.
     #[serde(default)]
     pub(super) chip_unit: u64,
+    /// The floor holds the pot: nothing is awarded until it is released.
+    #[serde(default)]
+    pub(super) impounded: bool,
 }
 
 impl Default for HandState {
@@ -191,6 +194,7 @@ impl Default for HandState {
             run_from: 0,
             first_board: None,
             chip_unit: 1,
+            impounded: false,
         }
     }
 }
@@ -335,6 +339,11 @@ impl HandState {
     /// The chips the house has raked from this hand's pots so far.
     pub fn raked(&self) -> u64 {
         self.raked
+    }
+
+    /// The floor holds the pot pending a decision.
+    pub fn impounded(&self) -> bool {
+        self.impounded
     }
 
     pub fn is_over(&self) -> bool {

@@ -7,16 +7,23 @@ use std::borrow::Cow;
 
 use super::*;
 
-/// The hand `events` with each `HandKilled` taken out and the killed hand folded at its
+/// The hand `events` ([`as_history`](super::disputes) first: a mucked hand ruled live again
+/// is shown where it was mucked) with each `HandKilled` taken out and the killed hand folded at its
 /// next turn (or mucked at the showdown), as PokerKit would be asked for them; a player a
 /// killed hand leaves alone with chips checks the betting round the engine no longer
 /// opened. Unchanged when nothing was killed. An error when a killed hand has no turn
 /// left before the hand ends (killed after its last action, the pot won by the one hand
 /// left): no hand history can say that.
 pub fn in_turn_order(events: &[Event]) -> Result<Cow<'_, [Event]>, String> {
+    let events = super::disputes::as_history(events);
     if !events.iter().any(|e| matches!(e, Event::HandKilled { .. })) {
-        return Ok(Cow::Borrowed(events));
+        return Ok(events);
     }
+    killed_in_turn_order(&events).map(Cow::Owned)
+}
+
+/// [`in_turn_order`] of a hand in which the floor killed a hand.
+fn killed_in_turn_order(events: &[Event]) -> Result<Vec<Event>, String> {
     let mut shadow = HandState::new();
     let mut out: Vec<Event> = Vec::with_capacity(events.len() + 4);
     let mut dead = 0u16;
@@ -84,7 +91,7 @@ pub fn in_turn_order(events: &[Event]) -> Result<Cow<'_, [Event]>, String> {
              its last action"
         ));
     }
-    Ok(Cow::Owned(out))
+    Ok(out)
 }
 
 impl HandState {

@@ -35,6 +35,8 @@ pub fn write(events: &[Event]) -> Result<String, String> {
     // A physical deck's hole cards are not recorded: once the dealing is over, each seat
     // dealt none is dealt two unknown cards (`????`), so that the file is a whole hand.
     let mut dealt: Vec<hand::Seat> = Vec::new();
+    // The seats dealt unknown cards, and where in `actions`.
+    let mut unknown: Vec<(hand::Seat, usize)> = Vec::new();
     let mut dealing_over = false;
     for event in events {
         if !dealing_over
@@ -49,10 +51,17 @@ pub fn write(events: &[Event]) -> Result<String, String> {
         {
             dealing_over = true;
             for &seat in order.iter().filter(|s| !dealt.contains(s)) {
+                unknown.push((seat, actions.len()));
                 actions.push(format!("d dh {} ????", p(seat)));
             }
         }
         match event {
+            // Cards a host records once play is under way are the ones that seat was dealt.
+            Event::HoleCardsDealt { seat, cards } if dealing_over => {
+                if let Some(&(_, at)) = unknown.iter().find(|(s, _)| s == seat) {
+                    actions[at] = format!("d dh {} {}", p(*seat), format_cards(cards));
+                }
+            }
             Event::HoleCardsDealt { seat, cards } => {
                 dealt.push(*seat);
                 actions.push(format!("d dh {} {}", p(*seat), format_cards(cards)));

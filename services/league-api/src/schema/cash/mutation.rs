@@ -14,6 +14,7 @@ use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
 use crate::schema::payloads::{command_input, created, payload};
 use crate::schema::scalars::Chips;
+use crate::schema::tournaments::corrections::reason;
 use crate::schema::tournaments::draws;
 use crate::schema::tournaments::inputs::PresetName;
 use crate::schema::tournaments::mutation::action;
@@ -232,6 +233,40 @@ command_input!(
         /// Give up the pot without showing.
         #[graphql(default)]
         muck: bool,
+    }
+);
+
+command_input!(
+    /// The floor impounds or releases a cash table's pot.
+    CashPotRulingInput {
+        /// The cash table's id.
+        table: ID,
+        /// Why, as the players and the house will read it: 1 to 200 characters.
+        reason: String,
+    }
+);
+
+command_input!(
+    /// The floor rules a hand mucked at the showdown live again.
+    RetrieveCashHandInput {
+        /// The cash table's id.
+        table: ID,
+        /// The seat whose hand was mucked at the showdown, from 0.
+        seat: Seat,
+        /// Why the hand is ruled live: 1 to 200 characters.
+        reason: String,
+    }
+);
+
+command_input!(
+    /// A player asks to see a hand mucked at the showdown.
+    SeeCashHandInput {
+        /// The cash table's id.
+        table: ID,
+        /// The seat whose hand was mucked at the showdown, from 0.
+        seat: Seat,
+        /// The seat of the player who asks, from 0.
+        asked_by: Seat,
     }
 );
 
@@ -718,6 +753,63 @@ impl CashMutation {
         #[graphql(desc = "What the command names and carries.")] input: KillCashHandInput,
     ) -> ApiResult<CashTablePayload> {
         let command = CashCommand::Hand(kill(input.seat, input.cause, input.reason)?);
+        staff(ctx, &input.table, command, input.idempotency_key).await
+    }
+
+    /// Impounds the pot of the hand in progress pending the floor's decision, as
+    /// `impoundPot` at a tournament table (which gives the refusals): nothing is awarded
+    /// and no next hand starts until `releaseCashPot`. The venue's staff.
+    async fn impound_cash_pot(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: CashPotRulingInput,
+    ) -> ApiResult<CashTablePayload> {
+        let command = CashCommand::Hand(HandCommand::Impound {
+            reason: reason(input.reason)?,
+        });
+        staff(ctx, &input.table, command, input.idempotency_key).await
+    }
+
+    /// Releases an impounded pot: it is awarded as the hands now stand, as `releasePot`.
+    /// The venue's staff.
+    async fn release_cash_pot(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: CashPotRulingInput,
+    ) -> ApiResult<CashTablePayload> {
+        let command = CashCommand::Hand(HandCommand::Release {
+            reason: reason(input.reason)?,
+        });
+        staff(ctx, &input.table, command, input.idempotency_key).await
+    }
+
+    /// Rules a hand mucked at the showdown live again, as `retrieveHand` (the server dealt
+    /// the cards). The venue's staff.
+    async fn retrieve_cash_hand(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: RetrieveCashHandInput,
+    ) -> ApiResult<CashTablePayload> {
+        let command = CashCommand::Hand(HandCommand::Retrieve {
+            seat: input.seat,
+            cards: None,
+            reason: reason(input.reason)?,
+        });
+        staff(ctx, &input.table, command, input.idempotency_key).await
+    }
+
+    /// A player's request to see a hand mucked at the showdown, as `seeHand` (the server
+    /// dealt the cards). The venue's staff.
+    async fn see_cash_hand(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: SeeCashHandInput,
+    ) -> ApiResult<CashTablePayload> {
+        let command = CashCommand::Hand(HandCommand::SeeHand {
+            seat: input.seat,
+            asked_by: input.asked_by,
+            cards: None,
+        });
         staff(ctx, &input.table, command, input.idempotency_key).await
     }
 }

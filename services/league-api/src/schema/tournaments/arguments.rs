@@ -665,3 +665,66 @@ payload! {
     /// What `killHand` did, and the tournament it changed.
     KillHandPayload: tournament
 }
+
+command_input! {
+    /// The input of `impoundPot` and `releasePot`.
+    PotRulingInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// Why, as auditors and players will read it (`seat 2 disputes the count of the
+        /// call`): 1 to 200 characters.
+        reason: String,
+    }
+}
+
+payload! {
+    /// What `impoundPot` or `releasePot` did, and the tournament it changed.
+    PotRulingPayload: tournament
+}
+
+command_input! {
+    /// The input of `retrieveHand`.
+    RetrieveHandInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The seat whose hand was mucked at the showdown, from 0.
+        seat: Seat,
+        /// Recorded tracking: the two cards turned up, unless recorded for the seat; left
+        /// out in a dealt hand, where the server knows them.
+        cards: Option<Vec<String>>,
+        /// Why the hand is ruled live (`mucked on the dealer's misread; the cards lay
+        /// apart`): 1 to 200 characters.
+        reason: String,
+    }
+}
+
+payload! {
+    /// What `retrieveHand` did, and the tournament it changed.
+    RetrieveHandPayload: tournament
+}
+
+command_input! {
+    /// The input of `seeHand`.
+    SeeHandInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The seat whose hand, mucked at the showdown, is asked for, from 0.
+        seat: Seat,
+        /// The seat of the player who asks, from 0.
+        asked_by: Seat,
+        /// Recorded tracking: the two cards turned up, unless recorded for the seat; left
+        /// out in a dealt hand, where the server knows them.
+        cards: Option<Vec<String>>,
+    }
+}
+
+payload! {
+    /// What `seeHand` did, and the tournament it changed.
+    SeeHandPayload: tournament
+}

@@ -26,7 +26,7 @@ fn card(text: &str) -> ApiResult<Card> {
         .map_err(|_| ApiError::bad_input(format!("not a card: {text:?}")))
 }
 
-fn two_cards(cards: &[String]) -> ApiResult<[Card; 2]> {
+pub(crate) fn two_cards(cards: &[String]) -> ApiResult<[Card; 2]> {
     match cards {
         [a, b] => Ok([card(a)?, card(b)?]),
         _ => Err(ApiError::bad_input("give exactly two hole cards")),

@@ -1,6 +1,7 @@
 //! The floor's rulings at a table, by the venue's staff: calling the clock on the player to
-//! act, recording an action taken out of turn for the house's rule to settle, and killing
-//! a hand. (Voiding a hand is a correction: [`super::corrections`].)
+//! act, recording an action taken out of turn for the house's rule to settle, killing a
+//! hand, and a pot in dispute: impounding it, retrieving a mucked hand, a player's request
+//! to see one. (Voiding a hand is a correction: [`super::corrections`].)
 
 use async_graphql::{Context, Enum, Object};
 use league_engine::hand::{Command as HandCommand, KillCause, Seat};
@@ -8,7 +9,7 @@ use league_engine::tournament::play::TournamentCommand;
 
 use super::arguments::*;
 use super::corrections::reason;
-use super::mutation::{action, staff_command};
+use super::mutation::{action, staff_command, two_cards};
 use crate::error::ApiResult;
 use crate::schema::now_millis;
 
@@ -136,6 +137,125 @@ impl RulingMutation {
         let command = TournamentCommand::Hand {
             table,
             command: kill(seat, cause, reason)?,
+        };
+        staff_command(ctx, tournament_id.0, command, idempotency_key).await
+    }
+
+    /// Impounds the pot at the table pending the floor's decision (`PotImpounded`): the hand
+    /// plays on, but when its last hand has shown or mucked (or every other hand folded)
+    /// nothing is awarded until `releasePot`, and the table starts no next hand. Impound
+    /// before the last hand shows or mucks to keep a dispute about the showdown open:
+    /// `retrieveHand` and `seeHand` are heard only until the pot is awarded. Refused
+    /// (`RULE_VIOLATION`) between hands and when the pot is already impounded; a blank
+    /// reason is `BAD_INPUT` (field `reason`). The venue's staff.
+    async fn impound_pot(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: PotRulingInput,
+    ) -> ApiResult<PotRulingPayload> {
+        let PotRulingInput {
+            tournament_id,
+            table,
+            reason: text,
+            idempotency_key,
+        } = input;
+        let command = TournamentCommand::Hand {
+            table,
+            command: HandCommand::Impound {
+                reason: reason(text)?,
+            },
+        };
+        staff_command(ctx, tournament_id.0, command, idempotency_key).await
+    }
+
+    /// Releases an impounded pot (`PotReleased`): it is awarded at once as the hands now
+    /// stand, and the table plays on. Refused (`RULE_VIOLATION`) when the pot is not
+    /// impounded. The venue's staff.
+    async fn release_pot(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: PotRulingInput,
+    ) -> ApiResult<PotRulingPayload> {
+        let PotRulingInput {
+            tournament_id,
+            table,
+            reason: text,
+            idempotency_key,
+        } = input;
+        let command = TournamentCommand::Hand {
+            table,
+            command: HandCommand::Release {
+                reason: reason(text)?,
+            },
+        };
+        staff_command(ctx, tournament_id.0, command, idempotency_key).await
+    }
+
+    /// Rules a hand mucked at the showdown live again (`HandRetrieved`), its cards turned
+    /// face up: it competes for the pot as if shown (QueenSix dead hand 2, WPH RP 7.2,
+    /// Oracle dead hands 1.6: "a hand that is clearly identifiable may be retrieved").
+    /// Heard until the pot is awarded (impound it first to keep the showdown open).
+    /// Refused (`RULE_VIOLATION`) for a hand not mucked at the showdown or already turned
+    /// up, outside the showdown, once the pot is awarded, and at the invitational (6: a
+    /// mucked hand is discarded). Recorded tracking names the two `cards` unless they were
+    /// recorded; a dealt hand's are the server's and may not be named. The venue's staff.
+    async fn retrieve_hand(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: RetrieveHandInput,
+    ) -> ApiResult<RetrieveHandPayload> {
+        let RetrieveHandInput {
+            tournament_id,
+            table,
+            seat,
+            cards,
+            reason: text,
+            idempotency_key,
+        } = input;
+        let cards = cards.map(|c| two_cards(&c)).transpose()?;
+        let command = TournamentCommand::Hand {
+            table,
+            command: HandCommand::Retrieve {
+                seat,
+                cards,
+                reason: reason(text)?,
+            },
+        };
+        staff_command(ctx, tournament_id.0, command, idempotency_key).await
+    }
+
+    /// A player's request to see a hand mucked at the showdown ("may I see that hand"),
+    /// settled by the house's rule (`HandSeenOnRequest`, with `live` and the rule): the
+    /// cards are turned face up, and the hand is live again where the rule says so.
+    /// QueenSix showdown 5 and Hippodrome showdown 4: the winner's request makes it live,
+    /// anyone else's shows it dead, and only a player in the showdown may ask. Oracle
+    /// showdown 5, as written: a request by a player other than the pot winner makes it
+    /// live. WPH 10C (a privilege the director grants), the invitational and WSOP: shown,
+    /// dead; at WSOP only a player still holding cards may ask. The winner is the hand
+    /// that wins a pot as the hands stand, so every hand still in must be known. Heard
+    /// until the pot is awarded; refused (`RULE_VIOLATION`) as `retrieveHand` is, and for
+    /// a player the house does not let ask. The venue's staff, who record the request.
+    async fn see_hand(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: SeeHandInput,
+    ) -> ApiResult<SeeHandPayload> {
+        let SeeHandInput {
+            tournament_id,
+            table,
+            seat,
+            asked_by,
+            cards,
+            idempotency_key,
+        } = input;
+        let cards = cards.map(|c| two_cards(&c)).transpose()?;
+        let command = TournamentCommand::Hand {
+            table,
+            command: HandCommand::SeeHand {
+                seat,
+                asked_by,
+                cards,
+            },
         };
         staff_command(ctx, tournament_id.0, command, idempotency_key).await
     }

@@ -870,6 +870,11 @@ impl TableOut {
             expires_at: Millis(c.expires_at),
         })
     }
+    /// The floor holds the pot of the hand in progress pending a decision (`impoundPot`):
+    /// nothing is awarded, and no next hand starts, until `releasePot`.
+    async fn pot_impounded(&self) -> bool {
+        self.view.pot_impounded
+    }
     /// An action recorded out of turn (`actOutOfTurn`) that waits for its player's turn,
     /// when the house's rule settles it; `null` when none waits.
     async fn out_of_turn(&self) -> Option<OutOfTurnOut> {
