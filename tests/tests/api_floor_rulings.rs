@@ -795,7 +795,7 @@ async fn a_mucked_hand_is_retrieved_from_an_impounded_pot_and_another_seen_on_re
     assert_eq!(app.last_position().await, last, "nothing appended");
     let body = app.graphql(Some(&host), IMPOUND, vars.clone()).await;
     assert!(body.get("errors").is_none(), "{body:#}");
-    assert_eq!(body["impoundPot"]["table"]["potImpounded"], true);
+    assert_eq!(body["data"]["impoundPot"]["table"]["potImpounded"], true);
     assert_refused(app, &host, IMPOUND, &vars, "RULE_VIOLATION", None).await;
     let show = |seat: u64, cards: &[&str]| json!({"t": "d1", "s": seat, "c": cards});
     const SHOW: &str = "mutation($t: ID!, $s: Int!, $c: [String!]) { show(input: {tournamentId: $t, table: 1, seat: $s, cards: $c}) { events } }";
