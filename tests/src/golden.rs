@@ -334,6 +334,15 @@ async fn tournament(
     Ok(outcome)
 }
 
+/// Each table with a hand in play, and the hand.
+fn hands_in_play(sim: &TournamentSim) -> Vec<(u32, league_engine::hand::HandState)> {
+    sim.state
+        .tables()
+        .iter()
+        .filter_map(|(n, t)| Some((*n, *t.hand()?)).filter(|(_, h)| !h.is_over()))
+        .collect()
+}
+
 #[derive(Clone, Copy, Debug)]
 enum Ruling {
     Misdeal,
@@ -405,12 +414,7 @@ impl Ruling {
 
     /// A mucked hand turned up at the first table at a showdown with two hands or more.
     fn dispute(self, sim: &mut TournamentSim) -> Result<bool, Failure> {
-        let tables: Vec<(u32, league_engine::hand::HandState)> = sim
-            .state
-            .tables()
-            .iter()
-            .filter_map(|(n, t)| Some((*n, *t.hand()?)).filter(|(_, h)| !h.is_over()))
-            .collect();
+        let tables = hands_in_play(sim);
         for (table, hand) in tables {
             let Some(first) = hand.to_show() else {
                 continue;
@@ -489,12 +493,7 @@ impl Ruling {
             }
             return Ok(false);
         }
-        let tables: Vec<(u32, league_engine::hand::HandState)> = sim
-            .state
-            .tables()
-            .iter()
-            .filter_map(|(n, t)| Some((*n, *t.hand()?)).filter(|(_, h)| !h.is_over()))
-            .collect();
+        let tables = hands_in_play(sim);
         for (table, hand) in tables {
             let Some(legal) = hand.legal_actions() else {
                 continue;
