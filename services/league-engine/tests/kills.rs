@@ -831,6 +831,33 @@ fn queensix_showdown_5_the_winners_request_to_see_a_mucked_hand_makes_it_live() 
             rules.preset
         );
     }
+    // The winner is known only once every hand still in has shown: A mucks, and B and C
+    // (whose cards the host recorded) have not shown yet. Reading their cards would tell
+    // the table who is ahead, so the request waits.
+    let mut t = three_at_the_showdown(HouseRules::queensix());
+    t.send(Command::Muck { seat: A }).unwrap();
+    assert_eq!(
+        t.send(Command::SeeHand {
+            seat: A,
+            asked_by: B,
+            cards: None
+        }),
+        Err(RuleError::WinnerUnknown)
+    );
+    t.send(Command::Show {
+        seat: B,
+        cards: None,
+    })
+    .unwrap();
+    assert_eq!(
+        t.send(Command::SeeHand {
+            seat: A,
+            asked_by: C,
+            cards: None
+        }),
+        Err(RuleError::WinnerUnknown),
+        "C has not shown"
+    );
     // Seen once, the hand is not seen or retrieved again; a live hand is no mucked one.
     let mut t = mucked_and_held(HouseRules::queensix());
     let see = |seat, asked_by| Command::SeeHand {

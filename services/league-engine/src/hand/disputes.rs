@@ -139,7 +139,9 @@ impl HandState {
     }
 
     /// Whether the hand at position `p` wins a pot as the hands stand: the one hand left,
-    /// or among the best of the hands still in, every one of them shown.
+    /// or among the best of the hands still in, every one of them shown. A hand still in
+    /// and not shown makes the winner unknown: reading the server's (or the host's) record
+    /// of its cards would tell the table who is ahead before anyone shows.
     fn wins_now(&self, p: u8) -> Result<bool, RuleError> {
         if self.players[usize::from(p)].status != Status::Live {
             return Ok(false);
@@ -151,7 +153,7 @@ impl HandState {
         for q in 0..self.n {
             let pl = &self.players[usize::from(q)];
             if pl.status == Status::Live {
-                let Some(hole) = pl.hole else {
+                let Some(hole) = pl.hole.filter(|_| pl.shown) else {
                     return Err(RuleError::WinnerUnknown);
                 };
                 values[usize::from(q)] = HandState::value_on(hole, self.board());

@@ -232,7 +232,7 @@ impl RulingMutation {
     /// showdown 5, as written: a request by a player other than the pot winner makes it
     /// live. WPH 10C (a privilege the director grants), the invitational and WSOP: shown,
     /// dead; at WSOP only a player still holding cards may ask. The winner is the hand
-    /// that wins a pot as the hands stand, so every hand still in must be known. Heard
+    /// that wins a pot as the hands stand, so every hand still in must be shown. Heard
     /// until the pot is awarded; refused (`RULE_VIOLATION`) as `retrieveHand` is, and for
     /// a player the house does not let ask. The venue's staff, who record the request.
     async fn see_hand(
