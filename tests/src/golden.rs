@@ -140,7 +140,8 @@ struct Rulings {
     /// the clock run out; between hands (release 0.12.0), a stack put right; (release
     /// 0.13.0) a seat and the button put right; (release 0.14.0) a hand killed out of turn;
     /// (release 0.15.0) after the start, a forfeiture of chips, a repeat infraction a rung
-    /// up the ladder and an elimination.
+    /// up the ladder and an elimination; (release 0.16.0) a pot in dispute; (release
+    /// 0.17.0) an out-of-turn bet that stays in the pot.
     hands: bool,
     /// Set the payouts by hand, then deal at three (or two) players left.
     payouts_and_deal: bool,
@@ -218,6 +219,7 @@ async fn tournament(
     }
     let mut to_rule = if rulings.hands {
         vec![
+            Ruling::BetStays,
             Ruling::SeeHand,
             Ruling::Retrieve,
             Ruling::Kill,
@@ -359,12 +361,16 @@ enum Ruling {
     /// A hand with three or more still in: the hand of a seat still to act, other than the
     /// one to act, declared dead.
     Kill,
-    /// At a showdown with another hand still in, the first hand to show mucks; the floor
-    /// impounds the pot, retrieves the mucked hand, and releases the pot.
+    /// At a showdown with another hand still in, the floor impounds the pot, the first
+    /// hand to show mucks, the floor retrieves it and releases the pot.
     Retrieve,
-    /// At a showdown with another hand still in, the first hand to show mucks, and another
-    /// player asks to see it.
+    /// At a showdown with another hand still in, the floor impounds the pot, the first
+    /// hand to show mucks, another player asks to see it, and the pot is released.
     SeeHand,
+    /// Release 0.17.0, WPH 31: on a street nobody has bet, the seat due after the one to
+    /// act bets the least out of turn; the seat in turn bets three times as much, which
+    /// releases it, and it folds, leaving its bet in the pot.
+    BetStays,
 }
 
 impl Ruling {
@@ -426,17 +432,18 @@ impl Ruling {
                 continue;
             };
             let hand_command = |command| TournamentCommand::Hand { table, command };
-            if sim
-                .send(&hand_command(HandCommand::Muck { seat: first }))
-                .is_err()
-            {
+            let muck = HandCommand::Muck { seat: first };
+            if league_engine::hand::decide(&hand, &muck).is_err() {
                 continue;
             }
+            // The pot is impounded before the muck: where the last hand wins unseen (WPH
+            // 10B, Oracle showdown 7, release 0.17.0) a muck would otherwise end the hand.
             let commands = match self {
                 Ruling::Retrieve => vec![
                     HandCommand::Impound {
                         reason: "the player says the dealer misread the board".into(),
                     },
+                    muck,
                     HandCommand::Retrieve {
                         seat: first,
                         cards: None,
@@ -446,14 +453,69 @@ impl Ruling {
                         reason: "the hand is retrieved and live".into(),
                     },
                 ],
-                _ => vec![HandCommand::SeeHand {
-                    seat: first,
-                    asked_by: other,
-                    cards: None,
-                }],
+                _ => vec![
+                    HandCommand::Impound {
+                        reason: "a player asks to see the mucked hand".into(),
+                    },
+                    muck,
+                    HandCommand::SeeHand {
+                        seat: first,
+                        asked_by: other,
+                        cards: None,
+                    },
+                    HandCommand::Release {
+                        reason: "the hand is seen".into(),
+                    },
+                ],
             };
             for command in commands {
                 sim.send(&hand_command(command))?;
+            }
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// The out-of-turn bet a larger bet releases, and the fold that leaves it in the pot.
+    fn bet_stays(sim: &mut TournamentSim) -> Result<bool, Failure> {
+        for (table, hand) in hands_in_play(sim) {
+            let Some(legal) = hand.legal_actions() else {
+                continue;
+            };
+            let Some(range) = legal.bet_or_raise else {
+                continue;
+            };
+            let least = range.min;
+            let three_times = least.saturating_mul(3);
+            if hand.street() == league_engine::hand::Street::Preflop
+                || hand.current_bet() != 0
+                || range.raise
+                || three_times > range.max
+            {
+                continue;
+            }
+            // Those still to act, in acting order from the seat to act.
+            let due: Vec<_> = hand
+                .seats_in_order()
+                .filter(|s| hand.is_live(*s) && hand.stack(*s).is_some_and(|c| c > 0))
+                .collect();
+            let Some(at) = due.iter().position(|s| *s == legal.seat) else {
+                continue;
+            };
+            let next = due[(at + 1) % due.len()];
+            if next == legal.seat || hand.stack(next).is_none_or(|c| c < least) {
+                continue;
+            }
+            let hand_command = |command| TournamentCommand::Hand { table, command };
+            let declared = HandCommand::OutOfTurn {
+                seat: next,
+                action: Action::Bet(least),
+            };
+            if sim.send(&hand_command(declared)).is_err() {
+                continue;
+            }
+            for (seat, action) in [(legal.seat, Action::Bet(three_times)), (next, Action::Fold)] {
+                sim.send(&hand_command(HandCommand::Act { seat, action }))?;
             }
             return Ok(true);
         }
@@ -464,6 +526,9 @@ impl Ruling {
     fn try_on(self, sim: &mut TournamentSim) -> Result<bool, Failure> {
         if matches!(self, Ruling::Retrieve | Ruling::SeeHand) {
             return self.dispute(sim);
+        }
+        if let Ruling::BetStays = self {
+            return Ruling::bet_stays(sim);
         }
         if matches!(self, Ruling::SeatCorrection | Ruling::ButtonCorrection) {
             return Ok(self.correct_position(sim));
@@ -579,7 +644,8 @@ impl Ruling {
                 | Ruling::SeatCorrection
                 | Ruling::ButtonCorrection
                 | Ruling::Retrieve
-                | Ruling::SeeHand => continue,
+                | Ruling::SeeHand
+                | Ruling::BetStays => continue,
             };
             if sim
                 .send(&TournamentCommand::Hand { table, command })
@@ -930,7 +996,9 @@ async fn play(store: &Store) -> Result<Written, Failure> {
     // between hands (`Ruling::Correction`); release 0.13.0, a seat and the button
     // (`Ruling::SeatCorrection`, `Ruling::ButtonCorrection`); release 0.14.0, a hand killed
     // out of turn (`Ruling::Kill`); release 0.16.0, a mucked hand retrieved with the pot
-    // impounded (`Ruling::Retrieve`) and one seen on request (`Ruling::SeeHand`).
+    // impounded (`Ruling::Retrieve`) and one seen on request (`Ruling::SeeHand`); release
+    // 0.17.0, an out-of-turn bet left in the pot by a released bettor who folds
+    // (`Ruling::BetStays`).
     // Cash tables (release 0.10.0): an Oracle table with its straddle and (release 0.11.0)
     // a rake from each pot, and a Hippodrome table with a session fee, each appended
     // command by command.

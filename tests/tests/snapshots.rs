@@ -151,8 +151,8 @@ async fn every_point_of_every_golden_log_restores_from_its_snapshots() {
 /// encoded otherwise) changes these bytes: raise `FORMAT` (so that snapshots written before
 /// are folded again rather than misread) and pin the new digest here.
 const PINNED: (u32, &str) = (
-    8,
-    "f0d30fc32fe0d9b61d438a193af770fdc594570400afbbdbe3b8e9b87c30c5d8",
+    9,
+    "9f518df437f92cabd77cd1cace2d158327975a3db8e056092d639d4017b784e2",
 );
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

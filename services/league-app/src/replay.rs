@@ -731,6 +731,14 @@ fn rulings(hand: &LoggedHand, out: &mut String) {
                     if *live { "live" } else { "dead" }
                 );
             }
+            H::OutOfTurnBetForfeited { seat, amount } => {
+                let _ = writeln!(
+                    out,
+                    "Ruling: {} folded once a larger bet released their out-of-turn bet; its \
+                     {amount} stays in the pot (WPH 31)",
+                    name(seat)
+                );
+            }
             _ => {}
         }
         if let league_engine::hand::Event::HandKilled {

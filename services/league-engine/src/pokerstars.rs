@@ -206,6 +206,14 @@ pub fn write(events: &[Event], header: &Header<'_>) -> Result<String, String> {
                     all_in(*a)
                 );
             }
+            Event::OutOfTurnBetForfeited { seat, amount } => {
+                pot = pot.saturating_add(*amount);
+                let _ = writeln!(
+                    out,
+                    "{} leaves {amount} in the pot (an out-of-turn bet, WPH 31)",
+                    name(*seat)?
+                );
+            }
             Event::UncalledBetReturned { seat, amount } => {
                 pot = pot.saturating_sub(*amount);
                 let _ = writeln!(out, "Uncalled bet ({amount}) returned to {}", name(*seat)?);

@@ -163,8 +163,32 @@ pub enum ShowdownOrder {
     /// Last aggressor; else the first player clockwise from the button (WPH 10, Oracle).
     LastAggressorElseLeftOfButton,
     /// As `LastAggressorElseFirstToAct`, and players in a side pot show before a player
-    /// who is all-in for the main pot only (QueenSix 7, invitational 7.1/7.5).
+    /// who is all-in for the main pot only (QueenSix 7). Hands started under it by the
+    /// invitational's preset before release 0.17.0 keep it.
     SidePotsFirst,
+    /// As `LastAggressorElseLeftOfButton`, and players in a side pot show before a player
+    /// who is all-in for the main pot only (Oracle showdown 7).
+    SidePotsFirstElseLeftOfButton,
+    /// As `LastAggressorElseFirstToAct`, and with several side pots those in the last side
+    /// pot show first, then those in the next-to-last, down to the main pot (invitational
+    /// 7.5: "those participating for the last side pot shall show their hands down first,
+    /// followed by those involved in the next-to-last side pot, etc.").
+    LastSidePotFirst,
+}
+
+/// Whether the last hand left at a showdown must be shown to win.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum LastHand {
+    /// The last hand is shown to take the pot, even when every other hand was mucked
+    /// unseen (every hand before release 0.17.0 was played so).
+    #[default]
+    MustShow,
+    /// When every other hand at a showdown without an all-in was mucked unseen, the last
+    /// hand wins without being shown (WPH 10B; Oracle showdown 7, "in a muck muck
+    /// situation the last player doesn't need to show his cards to win the pot"). A hand
+    /// that has shown keeps the showdown open: the last hand must then beat it face up.
+    WinsUnseen,
 }
 
 /// The consequence of an action taken out of turn.
@@ -194,8 +218,14 @@ pub enum OutOfTurn {
     /// had made no declaration" (a check out of turn is then free to bet or raise).
     HeldUnlessActionChanges,
     /// WPH 31 and 40: as `WphRule31`, and a fold out of turn is binding whatever happens
-    /// before the turn comes (40: "folding out of turn [is a] binding fold").
+    /// before the turn comes (40: "folding out of turn [is a] binding fold"). A released
+    /// bettor who folds takes the out-of-turn bet back; hands started under it keep it.
     WphRules31And40,
+    /// WPH 31 and 40 as written: as `WphRules31And40`, an all-in out of turn counts as a
+    /// bet of the whole stack, and a bettor released by a larger bet who then folds leaves
+    /// the out-of-turn bet in the pot (31: "If the out of turn player folds, their out of
+    /// turn bet will stay in the pot").
+    WphRules31And40BetStays,
 }
 
 /// The clock a player can be put on.
@@ -224,6 +254,13 @@ pub struct HouseRules {
     pub showdown_order: ShowdownOrder,
     pub out_of_turn: OutOfTurn,
     pub clock: Clock,
+    /// Whether the last hand at a showdown must be shown to win (release 0.17.0).
+    pub last_hand: LastHand,
+    /// Once a player is all-in and the betting is complete every hand is turned face up,
+    /// and none may be mucked (QueenSix 30, WPH 9, invitational 5.8). Hands before release
+    /// 0.17.0 read `false`: a hand recorded by the host could then be mucked. (A dealt
+    /// hand's cards are turned up by the server under every house.)
+    pub all_in_face_up: bool,
 }
 
 /// The named presets.
@@ -298,6 +335,8 @@ impl HouseRules {
                 seconds: 30,
                 countdown: 0,
             }, // NLHE 13: warnings at 20 s and 10 s
+            last_hand: LastHand::MustShow,
+            all_in_face_up: true, // tournament 30
         }
     }
 
@@ -314,11 +353,13 @@ impl HouseRules {
             short_all_in_bet: ShortAllInBet::DoesNotReopen,   // 33
             odd_chip: OddChip::HighHandThenLeftOfButton,      // 12
             showdown_order: ShowdownOrder::LastAggressorElseLeftOfButton, // 10
-            out_of_turn: OutOfTurn::WphRules31And40,          // 31, 40
+            out_of_turn: OutOfTurn::WphRules31And40BetStays,  // 31, 40
             clock: Clock {
                 seconds: 60,
                 countdown: 10,
             }, // 20
+            last_hand: LastHand::WinsUnseen,                  // 10B
+            all_in_face_up: true,                             // 9
         }
     }
 
@@ -338,12 +379,14 @@ impl HouseRules {
             straddle_raise: StraddleRaise::TwiceTheStraddle, // 4, 12: a live straddle bet
             short_all_in_bet: ShortAllInBet::DoesNotReopen, // 13
             odd_chip: OddChip::OneEachLeftOfButton,         // odd chip 4-5
-            showdown_order: ShowdownOrder::LastAggressorElseLeftOfButton,
-            out_of_turn: OutOfTurn::OracleRule8, // 8
+            showdown_order: ShowdownOrder::SidePotsFirstElseLeftOfButton, // showdown 7
+            out_of_turn: OutOfTurn::OracleRule8,            // 8
             clock: Clock {
                 seconds: 60,
                 countdown: 10,
             },
+            last_hand: LastHand::WinsUnseen, // showdown 7
+            all_in_face_up: false,
         }
     }
 
@@ -363,12 +406,14 @@ impl HouseRules {
             straddle_raise: StraddleRaise::TwiceTheStraddle, // no straddles: the convention
             short_all_in_bet: ShortAllInBet::DoesNotReopen, // as QueenSix
             odd_chip: OddChip::HighHandThenLeftOfButton, // 7.4
-            showdown_order: ShowdownOrder::SidePotsFirst, // 7.1, 7.5
+            showdown_order: ShowdownOrder::LastSidePotFirst, // 7.1, 7.5
             out_of_turn: OutOfTurn::HeldUnlessActionChanges, // 5.3, 5.5
             clock: Clock {
                 seconds: 60,
                 countdown: 10,
             }, // 1.10
+            last_hand: LastHand::MustShow,
+            all_in_face_up: true, // 5.8
         }
     }
 
@@ -393,6 +438,8 @@ impl HouseRules {
                 seconds: 10,
                 countdown: 0,
             }, // exposed hand facing a bet: 10 s to act
+            last_hand: LastHand::MustShow,
+            all_in_face_up: false,
         }
     }
 
@@ -420,6 +467,8 @@ impl HouseRules {
                 seconds: 30,
                 countdown: 0,
             },
+            last_hand: LastHand::MustShow,
+            all_in_face_up: false,
         }
     }
 }

@@ -11,8 +11,10 @@ mod support;
 use league_engine::hand::{
     Action, Blind, BlindKind, Command, Dealing, Event, HandSetup, Phase, RuleError, VoidReason,
 };
-use league_engine::rules::{HouseRules, MisdealCutoff, ShortAllInBet, UndersizedRaise};
-use support::Table;
+use league_engine::rules::{
+    HouseRules, MisdealCutoff, OutOfTurn, ShortAllInBet, ShowdownOrder, UndersizedRaise,
+};
+use support::{Table, cards};
 
 const A: u8 = 0;
 const B: u8 = 1;
@@ -1233,4 +1235,255 @@ fn a_short_all_in_bet_opens_the_betting_where_the_house_says_so_and_under_wsop()
         assert_eq!(smallest_raise(&t), Some(160), "{:?}", rules.preset);
         assert_eq!(raised_to(&t.ok(A, Action::RaiseTo(1_144))), Some(1_144));
     }
+}
+
+#[test]
+fn wph_31_a_released_bettor_who_folds_leaves_the_out_of_turn_bet_in_the_pot() {
+    // WPH 31: "BET MORE THAN THE OUT OF TURN PLAYER, the out of turn player is given all
+    // options with the exception of checking. If the out of turn player folds, their out of
+    // turn bet will stay in the pot." C bets 100 out of turn; A bets 300 and B folds; C is
+    // released and folds: C's 100 stays, and A takes it with the blinds.
+    let mut t = bet_out_of_turn_then(HouseRules::wph(), Action::Bet(300), Action::Fold);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::Released));
+    let events = t.ok(C, Action::Fold);
+    assert!(
+        events.contains(&Event::OutOfTurnBetForfeited {
+            seat: C,
+            amount: 100
+        }),
+        "{events:?}"
+    );
+    assert_eq!(t.stack(C), 890, "C's out-of-turn bet stays in the pot");
+    assert_eq!(t.stack(B), 990);
+    assert_eq!(
+        t.stack(A),
+        1_120,
+        "A's 200 over C's bet comes back; A wins 30 + 100 + 100"
+    );
+    assert_eq!(t.state.phase(), Phase::Complete);
+    // Calling or raising instead is an ordinary action: nothing is left over.
+    let mut t = bet_out_of_turn_then(HouseRules::wph(), Action::Bet(300), Action::Fold);
+    let events = t.ok(C, Action::Call);
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::OutOfTurnBetForfeited { .. }))
+    );
+    assert_eq!(t.stack(C), 690);
+    // A hand started under the rule as releases before 0.17.0 read it keeps it: the
+    // released bettor folds without the bet.
+    let mut before = HouseRules::wph();
+    before.out_of_turn = OutOfTurn::WphRules31And40;
+    let mut t = bet_out_of_turn_then(before, Action::Bet(300), Action::Fold);
+    t.ok(C, Action::Fold);
+    assert_eq!(t.stack(C), 990);
+}
+
+#[test]
+fn wph_31_an_all_in_out_of_turn_is_a_bet_of_the_whole_stack() {
+    // WPH 31: facing a smaller in-turn bet, "the out of turn player is forced to flat call";
+    // an all-in is a bet of everything the player has.
+    let mut t = Table::new(HouseRules::wph(), &[1_000, 1_000, 1_000], 5, 10);
+    t.limp_to_flop("2c7d9h");
+    t.send(Command::OutOfTurn {
+        seat: C,
+        action: Action::AllIn,
+    })
+    .unwrap();
+    t.ok(A, Action::Bet(300));
+    t.ok(B, Action::Fold);
+    assert_eq!(last_ruling(&t), Some(OutOfTurnRuling::MustCall));
+    assert_eq!(t.stack(C), 690, "C flat calls the 300");
+}
+
+/// A three-way river where A bets and B and C call, in recorded tracking: the showdown
+/// starts with A, the last aggressor.
+fn river_showdown_of_three(rules: HouseRules) -> Table {
+    let mut t = Table::new(rules, &[1_000, 1_000, 1_000], 5, 10);
+    t.limp_to_flop("2c7d9h");
+    for card in ["Ts", "3h"] {
+        for seat in [A, B, C] {
+            t.ok(seat, Action::Check);
+        }
+        t.board(card);
+    }
+    t.ok(A, Action::Bet(100));
+    t.ok(B, Action::Call);
+    t.ok(C, Action::Call);
+    assert_eq!(t.state.to_show(), Some(A));
+    t
+}
+
+#[test]
+fn wph_10b_and_oracle_showdown_7_the_last_hand_wins_unseen_when_the_others_muck() {
+    // WPH 10B: "In a non all-in showdown, when the opponent(s) cards have been mucked
+    // without being revealed, the last remaining hand wins. The opponents also lose their
+    // right to ask to see the winning hand." Oracle showdown 7: "In a muck muck situation
+    // the last player doesn't need to show his cards to win the pot."
+    for rules in [HouseRules::wph(), HouseRules::oracle()] {
+        let mut t = river_showdown_of_three(rules);
+        t.send(Command::Muck { seat: A }).unwrap();
+        t.send(Command::Muck { seat: B }).unwrap();
+        assert_eq!(t.state.phase(), Phase::Complete, "{:?}", rules.preset);
+        assert!(
+            !t.events
+                .iter()
+                .any(|e| matches!(e, Event::HandShown { seat: C, .. })),
+            "{:?}: C's cards are never turned up",
+            rules.preset
+        );
+        assert_eq!(
+            t.stack(C),
+            1_220,
+            "{:?}: 890 and the pot of 330",
+            rules.preset
+        );
+        // Its hand history leaves C's `sm` out, as PokerKit ends the showdown; read back
+        // (under the rules PHH is defined by) it ends on the same stacks.
+        let text = league_engine::phh::write(&t.events).unwrap();
+        assert!(!text.contains("p3 sm"), "{text}");
+        let read = league_engine::phh::parse(&text)
+            .and_then(|hand| league_engine::phh::replay(&hand, HouseRules::wsop()))
+            .unwrap();
+        assert_eq!(read.stacks, vec![890, 890, 1_220], "{text}");
+        // A hand that was shown keeps the showdown open: the last hand must beat it face up.
+        let mut t = river_showdown_of_three(rules);
+        t.send(Command::Show {
+            seat: A,
+            cards: Some([cards("AhAd")[0], cards("AhAd")[1]]),
+        })
+        .unwrap();
+        t.send(Command::Muck { seat: B }).unwrap();
+        assert_eq!(t.state.to_show(), Some(C), "{:?}", rules.preset);
+    }
+    // QueenSix's book says nothing of it: the last hand is shown to take the pot.
+    let mut t = river_showdown_of_three(HouseRules::queensix());
+    t.send(Command::Muck { seat: A }).unwrap();
+    t.send(Command::Muck { seat: B }).unwrap();
+    assert_eq!(t.state.to_show(), Some(C));
+    assert!(matches!(
+        t.send(Command::Muck { seat: C }),
+        Err(RuleError::LastHandCannotMuck { .. })
+    ));
+}
+
+#[test]
+fn oracle_showdown_7_side_pot_players_show_before_a_main_pot_all_in_left_of_the_button_first() {
+    // Oracle showdown 7: "If everyone checks (or is all-in), on the final betting round, the
+    // closest to the button clockwise is the first to show the hand. [...] If there is a
+    // side pot, players involved in the side pot should show their hands before anyone who
+    // is all-in for only the main pot." A (left of the button) is all-in for the main pot;
+    // B bets the flop and C calls; the river is checked: B, C, then A.
+    let order_under = |rules: HouseRules| {
+        let mut t = Table::new(rules, &[20, 1_000, 1_000], 5, 10);
+        t.ok(C, Action::Call);
+        t.ok(A, Action::AllIn);
+        t.ok(B, Action::Call);
+        t.ok(C, Action::Call);
+        t.board("2c7d9h");
+        t.ok(B, Action::Bet(50));
+        t.ok(C, Action::Call);
+        for card in ["Ts", "3h"] {
+            t.board(card);
+            t.ok(B, Action::Check);
+            t.ok(C, Action::Check);
+        }
+        t.events.iter().rev().find_map(|e| match e {
+            Event::ShowdownStarted { order } => Some(order.clone()),
+            _ => None,
+        })
+    };
+    assert_eq!(order_under(HouseRules::oracle()), Some(vec![B, C, A]));
+    // Hands started under Oracle's preset before release 0.17.0 keep the order they had.
+    let mut before = HouseRules::oracle();
+    before.showdown_order = ShowdownOrder::LastAggressorElseLeftOfButton;
+    assert_eq!(order_under(before), Some(vec![A, B, C]));
+}
+
+#[test]
+fn invitational_7_5_the_last_side_pot_shows_first_then_the_next_to_last() {
+    // Invitational 7.5: "If there are multiple side pots then those participating for the
+    // last side pot shall show their hands down first, followed by those involved in the
+    // next-to-last side pot, etc., until the main pot is awarded." A is all-in for 20 (the
+    // main pot), B for 50 (the first side pot); C and D play on, D bets the river and C
+    // calls: D and C (the last side pot), then B, then A.
+    let order_under = |rules: HouseRules| {
+        let mut t = Table::new(rules, &[20, 50, 1_000, 1_000], 5, 10);
+        t.ok(C, Action::Call);
+        t.ok(D, Action::Call);
+        t.ok(A, Action::AllIn);
+        t.ok(B, Action::AllIn);
+        t.ok(C, Action::Call);
+        t.ok(D, Action::Call);
+        t.board("2c7d9h");
+        for card in ["Ts", "3h"] {
+            t.ok(C, Action::Check);
+            t.ok(D, Action::Check);
+            t.board(card);
+        }
+        t.ok(C, Action::Check);
+        t.ok(D, Action::Bet(100));
+        t.ok(C, Action::Call);
+        t.events.iter().rev().find_map(|e| match e {
+            Event::ShowdownStarted { order } => Some(order.clone()),
+            _ => None,
+        })
+    };
+    assert_eq!(
+        order_under(HouseRules::invitational()),
+        Some(vec![D, C, B, A])
+    );
+    // Moving only the main pot's all-in last (QueenSix 7, and the invitational's hands
+    // before release 0.17.0) leaves B between D and C.
+    let mut before = HouseRules::invitational();
+    before.showdown_order = ShowdownOrder::SidePotsFirst;
+    assert_eq!(order_under(before), Some(vec![D, B, C, A]));
+}
+
+#[test]
+fn queensix_30_wph_9_invitational_5_8_no_hand_is_mucked_once_a_player_is_all_in() {
+    // QueenSix 30 and invitational 5.8: "All hands will be turned face up whenever a player
+    // is all-in and betting action is complete." WPH 9: "All cards will be turned face up
+    // once a player is all-in and all betting action at the table is complete." A is all-in
+    // for 200 and B and C check it down: in recorded tracking B may not muck.
+    let all_in_showdown = |rules: HouseRules| {
+        let mut t = Table::new(rules, &[200, 1_000, 1_000], 5, 10);
+        t.ok(C, Action::Call);
+        t.ok(A, Action::AllIn);
+        t.ok(B, Action::Call);
+        t.ok(C, Action::Call);
+        t.board("2c7d9h");
+        for card in ["Ts", "3h"] {
+            t.ok(B, Action::Check);
+            t.ok(C, Action::Check);
+            t.board(card);
+        }
+        t.ok(B, Action::Check);
+        t.ok(C, Action::Check);
+        assert_eq!(t.state.phase(), Phase::Showdown);
+        t
+    };
+    for rules in [
+        HouseRules::queensix(),
+        HouseRules::wph(),
+        HouseRules::invitational(),
+    ] {
+        let mut t = all_in_showdown(rules);
+        assert!(
+            matches!(
+                t.send(Command::Muck { seat: B }),
+                Err(RuleError::AllInHandsFaceUp { seat: B })
+            ),
+            "{:?}",
+            rules.preset
+        );
+    }
+    // Oracle's book has no such rule: a hand may still be mucked there.
+    let mut t = all_in_showdown(HouseRules::oracle());
+    t.send(Command::Muck { seat: B }).unwrap();
+    // Nor did a hand started before release 0.17.0, which re-derives as it was played.
+    let mut before = HouseRules::wph();
+    before.all_in_face_up = false;
+    let mut t = all_in_showdown(before);
+    t.send(Command::Muck { seat: B }).unwrap();
 }

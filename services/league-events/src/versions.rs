@@ -89,7 +89,11 @@ pub const CATALOGUE: &[EventType] = &[
     // chip in play) and `absent_hands_dead`, the kill's cause `Absent` (an absent player's
     // hand dead at the deal), and a pot in dispute: `PotImpounded`, `PotReleased`,
     // `HandRetrieved` and `HandSeenOnRequest`.
-    tournament("HandEvent", 6),
+    // Version 7 (release 0.17.0) adds the house rules' `last_hand` (WPH 10B, Oracle
+    // showdown 7) and `all_in_face_up` (QueenSix 30, WPH 9, invitational 5.8), the show
+    // orders `SidePotsFirstElseLeftOfButton` and `LastSidePotFirst`, the out-of-turn rule
+    // `WphRules31And40BetStays` and its `OutOfTurnBetForfeited`.
+    tournament("HandEvent", 7),
     tournament("PlayerBusted", 1),
     tournament("RebuyAnnounced", 1),
     tournament("RebuyMade", 1),
@@ -147,7 +151,8 @@ pub const CATALOGUE: &[EventType] = &[
     league("TournamentAmended", 2),
     // Cash tables (release 0.10.0).
     // Version 2 (release 0.11.0) adds the house's take `Rake` and `run_twice`.
-    cash("TableOpened", 2),
+    // Version 3 (release 0.17.0): the house rules as in the tournament's `HandEvent` 7.
+    cash("TableOpened", 3),
     cash("TableClosed", 1),
     cash("PlayerSeated", 1),
     cash("ChipsAdded", 1),
@@ -165,7 +170,8 @@ pub const CATALOGUE: &[EventType] = &[
     // Version 2 (release 0.11.0): as the tournament's `HandEvent` version 4.
     // Version 3 (release 0.14.0): as the tournament's `HandEvent` version 5.
     // Version 4 (release 0.16.0): as the tournament's `HandEvent` version 6.
-    cash("HandEvent", 4),
+    // Version 5 (release 0.17.0): as the tournament's `HandEvent` version 7.
+    cash("HandEvent", 5),
 ];
 
 /// Every kind of event a hand records (inside `HandEvent`): a golden log holds each.
@@ -199,6 +205,7 @@ pub const HAND_EVENTS: &[&str] = &[
     "PotReleased",
     "HandRetrieved",
     "HandSeenOnRequest",
+    "OutOfTurnBetForfeited",
 ];
 
 /// A pure function from one version of a type's JSON to the next.
@@ -270,10 +277,28 @@ pub const UPCASTERS: &[Upcaster] = &[
         upcast: hand_event_before_chip_units,
     },
     Upcaster {
+        kind: StreamKind::Tournament,
+        event_type: "HandEvent",
+        from: 6,
+        upcast: hand_event_before_muck_muck,
+    },
+    Upcaster {
+        kind: StreamKind::Cash,
+        event_type: "HandEvent",
+        from: 4,
+        upcast: hand_event_before_muck_muck,
+    },
+    Upcaster {
         kind: StreamKind::Cash,
         event_type: "TableOpened",
         from: 1,
         upcast: cash_table_without_rake,
+    },
+    Upcaster {
+        kind: StreamKind::Cash,
+        event_type: "TableOpened",
+        from: 2,
+        upcast: cash_table_before_muck_muck,
     },
     Upcaster {
         kind: StreamKind::Tournament,
@@ -360,6 +385,69 @@ fn hand_event_before_chip_units(value: Value) -> Result<Value, String> {
                 .into(),
         );
     }
+    Ok(value)
+}
+
+/// House rules as releases before 0.17.0 wrote them: the last hand at a showdown was shown
+/// to win, a hand recorded by the host could be mucked at an all-in showdown, the show
+/// orders were three and the out-of-turn rules eight. They read with `last_hand: MustShow`
+/// and `all_in_face_up: false`, as their hands were played; rules holding anything newer
+/// are not what those releases wrote.
+fn rules_before_muck_muck(rules: &mut Value) -> Result<(), String> {
+    let rules = rules
+        .as_object_mut()
+        .ok_or("the house rules are a JSON object")?;
+    for field in ["last_hand", "all_in_face_up"] {
+        if rules.contains_key(field) {
+            return Err(format!("house rules before release 0.17.0 have no {field}"));
+        }
+    }
+    let order = rules.get("showdown_order").and_then(Value::as_str);
+    if matches!(
+        order,
+        Some("SidePotsFirstElseLeftOfButton" | "LastSidePotFirst")
+    ) {
+        return Err("house rules before release 0.17.0 have no such showdown_order".into());
+    }
+    if rules.get("out_of_turn").and_then(Value::as_str) == Some("WphRules31And40BetStays") {
+        return Err("house rules before release 0.17.0 have no such out_of_turn rule".into());
+    }
+    rules.insert("last_hand".into(), Value::String("MustShow".into()));
+    rules.insert("all_in_face_up".into(), Value::Bool(false));
+    Ok(())
+}
+
+/// `HandEvent` version 6 (tournaments, release 0.16.0) and 4 (cash tables): the last hand
+/// at a showdown was shown to take the pot, and no out-of-turn bet stayed in the pot.
+/// Version 7 (cash 5) adds the house rules' `last_hand` and `all_in_face_up`, two show
+/// orders, an out-of-turn rule and `OutOfTurnBetForfeited`: an old `HandStarted` reads with
+/// `last_hand: MustShow` and `all_in_face_up: false`, every other old hand event as written.
+fn hand_event_before_muck_muck(mut value: Value) -> Result<Value, String> {
+    let event = value
+        .pointer_mut("/data/event")
+        .ok_or("a HandEvent holds data.event")?;
+    match event.get("type").and_then(Value::as_str) {
+        Some("HandStarted") => {
+            let rules = event
+                .pointer_mut("/data/setup/rules")
+                .ok_or("a HandStarted event holds data.setup.rules")?;
+            rules_before_muck_muck(rules)?;
+        }
+        Some("OutOfTurnBetForfeited") => {
+            return Err("a hand before release 0.17.0 leaves no out-of-turn bet in the pot".into());
+        }
+        _ => {}
+    }
+    Ok(value)
+}
+
+/// `TableOpened` version 2 (releases 0.11.0 to 0.16.0): its house rules read as
+/// [`rules_before_muck_muck`] says.
+fn cash_table_before_muck_muck(mut value: Value) -> Result<Value, String> {
+    let rules = value
+        .pointer_mut("/data/config/rules")
+        .ok_or("a TableOpened event holds data.config.rules")?;
+    rules_before_muck_muck(rules)?;
     Ok(value)
 }
 
@@ -984,6 +1072,115 @@ mod tests {
         assert!(table(2, raking.as_bytes()).is_ok());
     }
 
+    /// Hands and cash tables as release 0.16.0 wrote them read with the last hand shown to
+    /// win (`last_hand: MustShow`), as they were played; an old version naming a rule or an
+    /// event of release 0.17.0 is refused.
+    #[test]
+    fn hands_and_tables_before_0_17_0_read_with_the_last_hand_shown() {
+        use league_engine::cash::CashEvent;
+        use league_engine::rules::LastHand;
+        use league_engine::tournament::play::TournamentEvent;
+        let tournament = |version, bytes: &[u8]| {
+            CODEC.read::<TournamentEvent>(
+                StreamKind::Tournament,
+                "HandEvent",
+                version,
+                bytes,
+                crate::parse_tournament,
+            )
+        };
+        let cash = |version, bytes: &[u8]| {
+            CODEC.read::<CashEvent>(StreamKind::Cash, "HandEvent", version, bytes, |b| {
+                serde_json::from_slice(b)
+            })
+        };
+        let table = |version, bytes: &[u8]| {
+            CODEC.read::<CashEvent>(StreamKind::Cash, "TableOpened", version, bytes, |b| {
+                serde_json::from_slice(b)
+            })
+        };
+        let started = r#"{"type":"HandEvent","data":{"table":1,"event":{"type":"HandStarted","data":{"setup":{"button":3,"seats":[{"seat":0,"stack":5000,"absent":false},{"seat":1,"stack":5000,"absent":false}],"big_blind":50,"blinds":[{"seat":0,"kind":"SmallBlind","amount":25},{"seat":1,"kind":"BigBlind","amount":50}],"antes":[],"dealing":"Recorded","rules":{"preset":"wph","button":"Dead","heads_up_start":"NoBigBlindTwice","misdeal_cutoff":"SubstantialAction","short_all_in":"NeverReopens","undersized_raise":"HalfRule","straddle_raise":"TwiceTheStraddle","short_all_in_bet":"DoesNotReopen","odd_chip":"HighHandThenLeftOfButton","showdown_order":"LastAggressorElseLeftOfButton","out_of_turn":"WphRules31And40","clock":{"seconds":60,"countdown":10}}}}}}}"#;
+        let Ok(TournamentEvent::HandEvent {
+            event: league_engine::hand::Event::HandStarted { setup },
+            ..
+        }) = tournament(6, started.as_bytes())
+        else {
+            panic!("not read as a hand's start");
+        };
+        assert_eq!(setup.rules.last_hand, LastHand::MustShow);
+        assert!(!setup.rules.all_in_face_up);
+        assert_eq!(
+            setup.rules.out_of_turn,
+            league_engine::rules::OutOfTurn::WphRules31And40
+        );
+        // The current version says it: without it, it is not what this release writes.
+        assert!(tournament(7, started.as_bytes()).is_err());
+        let unseen = started.replace(
+            r#""countdown":10}"#,
+            r#""countdown":10},"last_hand":"WinsUnseen","all_in_face_up":true"#,
+        );
+        let oracle_order = unseen.replace(
+            r#""LastAggressorElseLeftOfButton""#,
+            r#""SidePotsFirstElseLeftOfButton""#,
+        );
+        let last_side_pot = unseen.replace(
+            r#""LastAggressorElseLeftOfButton""#,
+            r#""LastSidePotFirst""#,
+        );
+        let bet_stays = unseen.replace(r#""WphRules31And40""#, r#""WphRules31And40BetStays""#);
+        let forfeited = r#"{"type":"HandEvent","data":{"table":1,"event":{"type":"OutOfTurnBetForfeited","data":{"seat":2,"amount":100}}}}"#.to_owned();
+        for newer in [
+            &unseen,
+            &oracle_order,
+            &last_side_pot,
+            &bet_stays,
+            &forfeited,
+        ] {
+            assert!(
+                matches!(
+                    tournament(6, newer.as_bytes()),
+                    Err(DecodeError::Upcast { from: 6, .. })
+                ),
+                "{newer}"
+            );
+            assert!(tournament(7, newer.as_bytes()).is_ok(), "{newer}");
+            let in_cash = newer.replace(r#""table":1,"#, "");
+            assert!(matches!(
+                cash(4, in_cash.as_bytes()),
+                Err(DecodeError::Upcast { from: 4, .. })
+            ));
+            assert!(cash(5, in_cash.as_bytes()).is_ok());
+        }
+        // Any other hand event reads as it is.
+        let called = br#"{"type":"HandEvent","data":{"table":2,"event":{"type":"PlayerCalled","data":{"seat":3,"amount":50,"all_in":false}}}}"#;
+        assert_eq!(
+            tournament(6, called).unwrap(),
+            tournament(7, called).unwrap()
+        );
+        let opened = r#"{"type":"TableOpened","data":{"config":{"venue":"queens-arms","name":"oracle 1/2 No-Limit","small_blind":1,"big_blind":2,"min_buy_in":40,"max_buy_in":200,"seats":9,"rules":{"preset":"oracle","button":"Dead","heads_up_start":"SmallBlindOnButton","misdeal_cutoff":{"PlayersActed":{"players":2,"never_after_big_blind":false}},"short_all_in":"TwoConsecutiveReopen","undersized_raise":"HalfRule","straddle_raise":"TwiceTheStraddle","short_all_in_bet":"DoesNotReopen","odd_chip":"OneEachLeftOfButton","showdown_order":"LastAggressorElseLeftOfButton","out_of_turn":"OracleRule8","clock":{"seconds":60,"countdown":10}},"straddle":"UnderTheGun","take":"None"},"at":1000000}}"#;
+        let Ok(CashEvent::TableOpened { config, .. }) = table(2, opened.as_bytes()) else {
+            panic!("not read as a table");
+        };
+        assert_eq!(config.rules.last_hand, LastHand::MustShow);
+        let oracle_now = opened
+            .replace(
+                r#""countdown":10}"#,
+                r#""countdown":10},"last_hand":"WinsUnseen","all_in_face_up":false"#,
+            )
+            .replace(
+                r#""LastAggressorElseLeftOfButton""#,
+                r#""SidePotsFirstElseLeftOfButton""#,
+            );
+        assert!(matches!(
+            table(2, oracle_now.as_bytes()),
+            Err(DecodeError::Upcast { from: 2, .. })
+        ));
+        let Ok(CashEvent::TableOpened { config, .. }) = table(3, oracle_now.as_bytes()) else {
+            panic!("not read as a table");
+        };
+        assert_eq!(config.rules, league_engine::rules::HouseRules::oracle());
+    }
+
     /// A hand of version 2 (releases 0.4.0 to 0.7.0) reads as written, with the out-of-turn
     /// rule it was decided by; a version 2 naming a rule only version 3 has is refused.
     #[test]
@@ -1050,6 +1247,8 @@ mod tests {
             let mut queensix = league_engine::rules::HouseRules::queensix();
             queensix.straddle_raise = StraddleRaise::TwiceTheStraddle;
             queensix.short_all_in_bet = ShortAllInBet::DoesNotReopen;
+            // Before release 0.17.0 a recorded hand could be mucked at an all-in showdown.
+            queensix.all_in_face_up = false;
             queensix
         });
         // Version 1 lacks the fields: read as the current version it is refused.

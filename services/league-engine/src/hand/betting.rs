@@ -10,10 +10,19 @@ impl Run<'_> {
         let to_call = self.state.current_bet.saturating_sub(player.bet);
         let all_chips = player.stack + player.bet;
         match action {
-            Action::Fold => self.emit(Event::PlayerFolded {
-                seat,
-                reason: FoldReason::Folded,
-            }),
+            Action::Fold => {
+                self.emit(Event::PlayerFolded {
+                    seat,
+                    reason: FoldReason::Folded,
+                });
+                // WPH 31: "If the out of turn player folds, their out of turn bet will stay
+                // in the pot."
+                if let Some((q, amount)) = self.state.bet_stays
+                    && q == p
+                {
+                    self.emit(Event::OutOfTurnBetForfeited { seat, amount });
+                }
+            }
             Action::Check => {
                 if !legal.can_check {
                     return Err(RuleError::CannotCheck { seat, to_call });

@@ -70,6 +70,10 @@ pub enum RuleError {
     WrongCards { seat: Seat, got: [Card; 2] },
     #[error("seat {seat} is the last hand left in a pot and cannot muck")]
     LastHandCannotMuck { seat: Seat },
+    #[error(
+        "a player is all-in and the betting is over: every hand is turned face up, so seat {seat} shows rather than mucks"
+    )]
+    AllInHandsFaceUp { seat: Seat },
     #[error("seat {seat} is not due to act later in this round")]
     NotDueToAct { seat: Seat },
     #[error("an out-of-turn action is already waiting to be ruled on")]

@@ -195,6 +195,12 @@ pub enum Event {
         live: bool,
         rule: SeenHandRule,
     },
+    /// A player whose out-of-turn bet a larger bet released folded, and the bet stays in
+    /// the pot (WPH 31): `amount` goes from their stack into the pot.
+    OutOfTurnBetForfeited {
+        seat: Seat,
+        amount: u64,
+    },
     /// Every chip returned to whoever put it in.
     HandVoided {
         reason: VoidReason,

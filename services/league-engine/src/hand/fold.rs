@@ -12,6 +12,17 @@ impl HandState {
         {
             self.out_of_turn_intervened = true;
         }
+        if let Event::PlayerChecked { seat }
+        | Event::PlayerCalled { seat, .. }
+        | Event::PlayerBet { seat, .. }
+        | Event::PlayerRaised { seat, .. }
+        | Event::HandKilled { seat, .. }
+        | Event::OutOfTurnBetForfeited { seat, .. } = event
+            && let Some((q, _)) = self.bet_stays
+            && self.position(*seat).is_ok_and(|p| p == q)
+        {
+            self.bet_stays = None;
+        }
         match event {
             Event::HandStarted { setup } => self.start(setup),
             Event::DeckSealed { seed } => {
@@ -44,6 +55,11 @@ impl HandState {
                     if self.seeded {
                         self.deck_next = self.deck_next.saturating_add(2);
                     }
+                }
+            }
+            Event::OutOfTurnBetForfeited { seat, amount } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.put(p, *amount);
                 }
             }
             Event::PlayerFolded { seat, .. } => {
@@ -88,7 +104,21 @@ impl HandState {
                     self.out_of_turn_intervened = false;
                 }
             }
-            Event::OutOfTurnRuled { seat, ruling, .. } => {
+            Event::OutOfTurnRuled { seat, ruling, rule } => {
+                // WPH 31: a released bettor who folds leaves the out-of-turn bet.
+                if let Some((p, action, _)) = self.out_of_turn
+                    && *ruling == OutOfTurnRuling::Released
+                    && *rule == OutOfTurn::WphRules31And40BetStays
+                {
+                    let pl = &self.players[usize::from(p)];
+                    let amount = match action {
+                        Action::Bet(to) | Action::RaiseTo(to) => to.saturating_sub(pl.bet),
+                        Action::AllIn => pl.stack,
+                        Action::Fold | Action::Check | Action::Call => 0,
+                    }
+                    .min(pl.stack);
+                    self.bet_stays = (amount > 0).then_some((p, amount));
+                }
                 self.out_of_turn = None;
                 if *ruling == OutOfTurnRuling::NoRaise
                     && let Ok(p) = self.position(*seat)

@@ -35,7 +35,7 @@ use crate::card::Card;
 use crate::deck::{Commitment, Deck, Seed};
 use crate::eval::{self, HandValue};
 use crate::rules::{
-    HouseRules, MisdealCutoff, OddChip, OutOfTurn, Preset, ShortAllIn, ShortAllInBet,
+    HouseRules, LastHand, MisdealCutoff, OddChip, OutOfTurn, Preset, ShortAllIn, ShortAllInBet,
     ShowdownOrder, StraddleRaise, UndersizedRaise,
 };
 

@@ -108,6 +108,13 @@ impl Run<'_> {
         let changed = now != facing;
         let declared_to = match declared {
             Action::Bet(to) | Action::RaiseTo(to) => Some(to),
+            // WPH 31 as written: an all-in is a bet of the whole stack.
+            Action::AllIn if rules.out_of_turn == OutOfTurn::WphRules31And40BetStays => self
+                .state
+                .position(seat)
+                .ok()
+                .map(|p| self.state.players[usize::from(p)])
+                .map(|pl| pl.bet + pl.stack),
             _ => None,
         };
         let ruling = match rules.out_of_turn {
@@ -152,8 +159,14 @@ impl Run<'_> {
             // WPH 31: the in-turn player checked: take the bet back and check; bet less:
             // flat call; bet more: every option but checking.
             // WPH 40: "folding out of turn [is a] binding fold".
-            OutOfTurn::WphRules31And40 if declared == Action::Fold => OutOfTurnRuling::Binding,
-            OutOfTurn::WphRule31 | OutOfTurn::WphRules31And40 => match declared_to {
+            OutOfTurn::WphRules31And40 | OutOfTurn::WphRules31And40BetStays
+                if declared == Action::Fold =>
+            {
+                OutOfTurnRuling::Binding
+            }
+            OutOfTurn::WphRule31
+            | OutOfTurn::WphRules31And40
+            | OutOfTurn::WphRules31And40BetStays => match declared_to {
                 Some(_) if now == 0 => OutOfTurnRuling::MustCheck,
                 Some(to) if now <= to => OutOfTurnRuling::MustCall,
                 Some(_) => OutOfTurnRuling::Released,

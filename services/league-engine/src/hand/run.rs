@@ -219,6 +219,12 @@ impl Run<'_> {
                         return;
                     }
                 }
+                Phase::Showdown if s.wins_unseen() => {
+                    if s.impounded {
+                        return;
+                    }
+                    self.award();
+                }
                 Phase::Showdown => {
                     // Once a player is all-in and the betting is complete, every hand is
                     // turned face up (every house). A dealt hand is known to the engine;

@@ -15,6 +15,13 @@ impl Run<'_> {
         if self.state.last_hand_in_a_pot(p) {
             return Err(RuleError::LastHandCannotMuck { seat });
         }
+        // QueenSix 30, WPH 9, invitational 5.8: "All hands will be turned face up whenever a
+        // player is all-in and betting action is complete."
+        if self.state.rules.is_some_and(|rules| rules.all_in_face_up)
+            && (self.state.runout_face_up() || self.state.live_all_in())
+        {
+            return Err(RuleError::AllInHandsFaceUp { seat });
+        }
         self.emit(Event::HandMucked { seat });
         Ok(())
     }
@@ -81,6 +88,16 @@ impl HandState {
         self.show_order[usize::from(self.show_next)..usize::from(self.show_len)].contains(&p)
     }
 
+    /// Every other hand was mucked unseen at a showdown without an all-in, and the house
+    /// lets the last hand win without being shown (WPH 10B, Oracle showdown 7).
+    pub(super) fn wins_unseen(&self) -> bool {
+        self.rules
+            .is_some_and(|rules| rules.last_hand == LastHand::WinsUnseen)
+            && self.phase == Phase::Showdown
+            && self.live_count() == 1
+            && !self.live_all_in()
+    }
+
     /// A live player is all-in.
     pub(super) fn live_all_in(&self) -> bool {
         self.live_players_iter(false).any(|p| p.stack == 0)
@@ -131,7 +148,11 @@ impl HandState {
         let rules = self.rules.unwrap_or_else(HouseRules::wsop);
         let start = match (self.last_aggressor, rules.showdown_order) {
             (Some(p), _) => p,
-            (None, ShowdownOrder::LastAggressorElseLeftOfButton) => 0,
+            (
+                None,
+                ShowdownOrder::LastAggressorElseLeftOfButton
+                | ShowdownOrder::SidePotsFirstElseLeftOfButton,
+            ) => 0,
             (None, _) => (0..self.n).find(|&p| self.can_bet(p)).unwrap_or(0),
         };
         let mut order: Order = (0..self.n)
@@ -141,16 +162,26 @@ impl HandState {
                 pl.status == Status::Live && !pl.shown
             })
             .collect();
-        if rules.showdown_order == ShowdownOrder::SidePotsFirst {
-            // Players all-in for the main pot only show last.
-            let live_levels = order.iter().map(|&p| self.players[usize::from(p)].put_in);
-            let lowest = live_levels.clone().min().unwrap_or(0);
-            let highest = live_levels.max().unwrap_or(0);
-            if lowest < highest {
-                order.sort_by_key(|&p| {
-                    let pl = &self.players[usize::from(p)];
-                    pl.stack == 0 && pl.put_in == lowest
-                });
+        let live_levels = order.iter().map(|&p| self.players[usize::from(p)].put_in);
+        let lowest = live_levels.clone().min().unwrap_or(0);
+        let highest = live_levels.max().unwrap_or(0);
+        if lowest < highest {
+            // The sorts are stable: within a group the order above stands.
+            match rules.showdown_order {
+                ShowdownOrder::SidePotsFirst | ShowdownOrder::SidePotsFirstElseLeftOfButton => {
+                    // Players all-in for the main pot only show last.
+                    order.sort_by_key(|&p| {
+                        let pl = &self.players[usize::from(p)];
+                        pl.stack == 0 && pl.put_in == lowest
+                    });
+                }
+                ShowdownOrder::LastSidePotFirst => {
+                    // The deeper a player is in, the later the side pot they play for:
+                    // the last side pot's players first, the main pot's all-ins last.
+                    order.sort_by_key(|&p| std::cmp::Reverse(self.players[usize::from(p)].put_in));
+                }
+                ShowdownOrder::LastAggressorElseFirstToAct
+                | ShowdownOrder::LastAggressorElseLeftOfButton => {}
             }
         }
         order

@@ -108,6 +108,10 @@ pub struct HandState {
     /// Whether another player has bet, called or raised since that declaration.
     #[serde(default)]
     pub(super) out_of_turn_intervened: bool,
+    /// A released out-of-turn bettor, and the chips their bet leaves in the pot if they
+    /// fold (WPH 31).
+    #[serde(default)]
+    pub(super) bet_stays: Option<(u8, u64)>,
     /// Positions that may not bet or raise for the rest of the round.
     pub(super) no_raise: u16,
     /// Chips awarded from the pots so far.
@@ -182,6 +186,7 @@ impl Default for HandState {
             show_next: 0,
             out_of_turn: None,
             out_of_turn_intervened: false,
+            bet_stays: None,
             no_raise: 0,
             awarded: 0,
             bb_pos: None,

@@ -24,7 +24,7 @@ use crate::hand::{
     self, Action, Ante, Blind, BlindKind, Command, Dealing, Event, HandSetup, HandState, RuleError,
     SeatSetup,
 };
-use crate::rules::HouseRules;
+use crate::rules::{HouseRules, LastHand};
 
 mod parser;
 mod replayer;

@@ -71,9 +71,25 @@ pub struct Replayed {
 
 /// Replays a hand through the engine. Every recorded action must be legal and the hand
 /// must be complete at the end.
+///
+/// A PHH showdown ends when every hand but one has mucked: PokerKit pulls the pot to the
+/// last hand without an action from it. A file that stops there, under rules whose last
+/// hand must show, is read again under the same rules with the last hand winning unseen
+/// (`LastHand::WinsUnseen`, as WPH 10B and Oracle showdown 7 play it).
 pub fn replay(hand: &PhhHand, rules: HouseRules) -> Result<Replayed, PhhError> {
     let mut events = Vec::with_capacity(48);
-    replay_into(hand, rules, &mut events)
+    let first = replay_into(hand, rules, &mut events);
+    match first {
+        Err(PhhError::Incomplete(_)) if rules.last_hand == LastHand::MustShow => {
+            events.clear();
+            let unseen = HouseRules {
+                last_hand: LastHand::WinsUnseen,
+                ..rules
+            };
+            replay_into(hand, unseen, &mut events).or(first)
+        }
+        other => other,
+    }
 }
 
 /// As [`replay`], appending the hand's events to `events` (to write it out again).

@@ -80,6 +80,17 @@ pub fn write(events: &[Event]) -> Result<String, String> {
                 actions.push(format!("{} sm {}", p(*seat), format_cards(cards)));
             }
             Event::HandMucked { seat } => actions.push(format!("{} sm", p(*seat))),
+            // PHH has no action for chips a player leaves in the pot as they fold (WPH 31):
+            // the fold says so in a comment, and a replay that cannot read it finishes
+            // `amount` short for that player's opponents.
+            Event::OutOfTurnBetForfeited { amount, .. } => {
+                if let Some(fold) = actions.last_mut() {
+                    let _ = write!(
+                        fold,
+                        " # leaves {amount} in the pot: an out-of-turn bet a larger bet released (WPH 31)"
+                    );
+                }
+            }
             Event::HandEnded { stacks, .. } => {
                 let mut out = vec![0u64; n];
                 for share in stacks {
