@@ -114,7 +114,7 @@ impl Run<'_> {
                 .position(seat)
                 .ok()
                 .map(|p| self.state.players[usize::from(p)])
-                .map(|pl| pl.bet + pl.stack),
+                .map(|pl| pl.bet.saturating_add(pl.stack)),
             _ => None,
         };
         let ruling = match rules.out_of_turn {
