@@ -1,6 +1,8 @@
 //! A house's money and entry rules through the API, as a host scheduling a night and a
 //! player entering it meet them: the invitational's schedule refused when it breaks its book
-//! (with the rule and the field), and its entry by invitation only.
+//! (with the rule and the field), and its entry by invitation only; and what a table's
+//! screens are told of the pot where the house does not count no-limit pots; and players
+//! out at separate tables in an order nobody knows, placed as the house says.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a test")]
 
@@ -8,7 +10,9 @@ use league_api::auth::Role;
 use league_engine::rules::Preset;
 use league_engine::tournament::play::Tracking;
 use league_engine::tournament::sim::weekly_schedule;
-use league_tests::{REGISTER, SCHEDULE, TestApp, a_league, code, on_every_backend, seed};
+use league_tests::{
+    REGISTER, SCHEDULE, TestApp, a_league, code, on_every_backend, recorded, seed, u,
+};
 use serde_json::{Value, json};
 
 fn invitational() -> Value {
@@ -120,7 +124,141 @@ async fn invitational_1_1_by_invitation_only_the_staff_register_and_no_show_ups(
     assert!(body.get("errors").is_none(), "{body:#}");
 }
 
+async fn wph_38_and_oracle_no_limit_pots_are_counted_for_auditors_only(app: &TestApp) {
+    // WPH 38: "Players are entitled to be informed of the pot size in pot-limit games only.
+    // Dealers will not count the pot in limit and no-limit games." Oracle's "Pot Size" says
+    // the same; QueenSix's book is silent.
+    a_league(app).await;
+    let query = "query($t: ID!) { table(tournamentId: $t, table: 1) { inHand pot pots { amount seats } seats { seat bet } } }";
+    let start = "mutation($t: ID!) { startHand(input: {tournamentId: $t, table: 1}) { events } }";
+    let ann = app.token(Role::Player, None, Some("ann")).await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let auditor = app.league_token(Role::Auditor, "apl").await;
+    for (id, preset, counted) in [
+        ("w", Preset::Wph, false),
+        ("o", Preset::Oracle, false),
+        ("q", Preset::QueenSix, true),
+    ] {
+        recorded(app, id, preset).await;
+        // Between hands the pot is 0 for everyone.
+        let body = app.graphql(Some(&ann), query, json!({"t": id})).await;
+        assert_eq!(body["table"]["pot"], 0, "{body:#}");
+        app.admin(start, json!({"t": id})).await;
+        let body = app.graphql(Some(&auditor), query, json!({"t": id})).await;
+        let told = &body["table"];
+        assert_eq!(told["inHand"], true, "{body:#}");
+        let bets: u64 = told["seats"].as_array().unwrap().iter().map(|s| u(&s["bet"])).sum();
+        assert!(bets > 0 && u(&told["pot"]) >= bets, "{body:#}");
+        assert!(!told["pots"].as_array().unwrap().is_empty(), "{body:#}");
+        assert_eq!(app.admin(query, json!({"t": id})).await["table"], *told);
+        for (who, token) in [("a player", Some(&ann)), ("the host", Some(&host)), ("a screen", None)] {
+            let body = app.graphql(token.map(String::as_str), query, json!({"t": id})).await;
+            assert!(body.get("errors").is_none(), "{body:#}");
+            let view = &body["table"];
+            if counted {
+                assert_eq!(view, told, "{preset:?}: {who}");
+                continue;
+            }
+            assert_eq!(view["pot"], Value::Null, "{preset:?}: {who} is told the pot: {body:#}");
+            assert_eq!(view["seats"], told["seats"], "the bets are in front of each seat");
+            let pots = view["pots"].as_array().unwrap();
+            assert_eq!(pots.len(), told["pots"].as_array().unwrap().len());
+            for (p, t) in pots.iter().zip(told["pots"].as_array().unwrap()) {
+                assert_eq!(p["amount"], Value::Null, "{preset:?}: {who}");
+                assert_eq!(p["seats"], t["seats"], "who can win each pot is shown");
+            }
+        }
+    }
+}
+
+/// An Oracle (or QueenSix) night tracked by results, eight players at two tables of four,
+/// started.
+async fn two_tables(app: &TestApp, id: &str, preset: Preset) -> [Vec<String>; 2] {
+    let schedule = weekly_schedule("crown", preset, Tracking::Results, seed(1).commitment());
+    let mut schedule = league_api::schema::tournaments::inputs::schedule_input(&schedule);
+    schedule["tableSize"] = json!(4);
+    let body = app.admin(SCHEDULE, json!({"id": id, "s": schedule})).await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    for n in 1..=8 {
+        app.admin(REGISTER, json!({"t": id, "p": format!("p{n}")})).await;
+    }
+    let body = app
+        .admin("mutation($t: ID!) { start(input: {tournamentId: $t}) { events } }", json!({"t": id}))
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let body = app
+        .admin(
+            "query($t: ID!) { tournament(id: $t) { tables { table seats { player } } } }",
+            json!({"t": id}),
+        )
+        .await;
+    let tables = body["tournament"]["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 2, "{body:#}");
+    let at = |t: usize| -> Vec<String> {
+        tables[t]["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["player"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    [at(0), at(1)]
+}
+
+async fn oracle_3_the_host_records_players_out_in_an_unknown_order_and_they_share(app: &TestApp) {
+    // Oracle, tournament rule 3: "In the event it is impossible to determine the order of
+    // elimination, they will equally split the prizes involved."
+    a_league(app).await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let eliminate = "mutation($t: ID!, $p: [ID!]!, $by: ID, $u: Boolean) { eliminate(input: {tournamentId: $t, players: $p, by: $by, orderUnknown: $u}) { events } }";
+    let places = "query($t: ID!) { tournament(id: $t) { places { player place shared } } }";
+    let [one, two] = two_tables(app, "o", Preset::Oracle).await;
+    let last = app.last_position().await;
+    // Two at one table: placed by their chips, not in an unknown order.
+    let body = app
+        .graphql(Some(&host), eliminate, json!({"t": "o", "p": [two[0], two[1]], "u": true}))
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    assert!(body["errors"][0]["message"].as_str().unwrap().contains("Oracle tournament 3"));
+    // Nobody knocked out players at two tables.
+    let body = app
+        .graphql(
+            Some(&host),
+            eliminate,
+            json!({"t": "o", "p": [one[0], two[0]], "by": one[1], "u": true}),
+        )
+        .await;
+    assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+    assert_eq!(body["errors"][0]["extensions"]["field"], "by", "{body:#}");
+    assert_eq!(app.last_position().await, last, "refusals append nothing");
+    let body = app
+        .graphql(Some(&host), eliminate, json!({"t": "o", "p": [one[0], two[0]], "u": true}))
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let body = app.admin(places, json!({"t": "o"})).await;
+    let place = |p: &str| {
+        body["tournament"]["places"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["player"] == p)
+            .map(|x| (u(&x["place"]), u(&x["shared"])))
+            .unwrap()
+    };
+    assert_eq!(place(&one[0]), (7, 2), "{body:#}");
+    assert_eq!(place(&two[0]), (7, 2), "{body:#}");
+    // QueenSix's book has no such rule: the host records the order.
+    let [one, two] = two_tables(app, "q", Preset::QueenSix).await;
+    let body = app
+        .graphql(Some(&host), eliminate, json!({"t": "q", "p": [one[0], two[0]], "u": true}))
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    assert!(body["errors"][0]["message"].as_str().unwrap().starts_with("queensix:"), "{body:#}");
+}
+
 on_every_backend!(
     an_invitational_schedule_that_breaks_its_book_is_refused_with_the_rule,
     invitational_1_1_by_invitation_only_the_staff_register_and_no_show_ups,
+    wph_38_and_oracle_no_limit_pots_are_counted_for_auditors_only,
+    oracle_3_the_host_records_players_out_in_an_unknown_order_and_they_share,
 );

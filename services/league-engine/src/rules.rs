@@ -314,6 +314,14 @@ impl Preset {
 }
 
 impl HouseRules {
+    /// Whether players (and the screens they read) are told the size of the pot while a
+    /// hand is played. Every game here is no-limit, and WPH 38 and Oracle's "Pot Size" give
+    /// players the pot's size in pot-limit games only: "Dealers will not count the pot in
+    /// limit and no-limit games." The other books say nothing, and their tables show it.
+    pub fn tells_pot_size(&self) -> bool {
+        !matches!(self.preset, Preset::Wph | Preset::Oracle)
+    }
+
     /// QueenSix pub league (Sydney).
     pub fn queensix() -> HouseRules {
         HouseRules {

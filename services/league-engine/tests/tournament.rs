@@ -211,6 +211,93 @@ fn oracle_hand_for_hand_busts_at_separate_tables_share_the_places_and_split_the_
     g.assert_replays();
 }
 
+#[test]
+fn oracle_3_players_out_at_separate_tables_in_an_unknown_order_split_the_prizes() {
+    // Oracle, tournament rule 3: "During regular play, if two or more players are
+    // eliminated at separate tables, they will be assigned a finishing place based on the
+    // order of his/her elimination. In the event it is impossible to determine the order of
+    // elimination, they will equally split the prizes involved."
+    let mut s = schedule(Preset::Oracle, Tracking::Results);
+    s.table_size = 4;
+    s.payouts = PayoutTable::new(vec![(
+        1,
+        PayoutStructure::new(vec![3_500, 2_500, 2_000, 1_200, 800]).unwrap(),
+    )])
+    .unwrap();
+    let mut g = Game::started(s, 8);
+    assert_eq!(g.state.tables().len(), 2);
+    // Three out one at a time: five left, every one of them paid.
+    for t in [1, 2, 1] {
+        let out = g.at_table(t)[0].clone();
+        knock_out(&mut g, out.as_str());
+    }
+    assert!(!g.state.hand_for_hand(), "in the money");
+    let (one, two) = (g.at_table(1), g.at_table(2));
+    // Two at one table are placed by their chips, so an unknown order is refused for them.
+    assert!(matches!(
+        g.refused(Cmd::EliminateOrderUnknown {
+            players: vec![two[0].clone(), two[1].clone()],
+        }),
+        Err::OutAtOneTable(..)
+    ));
+    // So is one player alone.
+    assert!(matches!(
+        g.refused(Cmd::EliminateOrderUnknown {
+            players: vec![one[0].clone()],
+        }),
+        Err::NotEnoughPlayers { .. }
+    ));
+    // One from each table, the order unknown: places 4 and 5 shared.
+    let (a, b) = (one[0].clone(), two[0].clone());
+    let events = g.when(Cmd::EliminateOrderUnknown {
+        players: vec![a.clone(), b.clone()],
+    });
+    assert_eq!(
+        eliminated(&events),
+        vec![(
+            vec![a.clone(), b.clone()],
+            true,
+            "Oracle tournament rule 3".to_owned()
+        )]
+    );
+    assert_eq!(g.place(&a), (4, 2));
+    assert_eq!(g.place(&b), (4, 2));
+    // The rest out one by one; the last one left wins.
+    while g.state.remaining() > 1 {
+        let next = g
+            .state
+            .tables()
+            .values()
+            .flat_map(|t| t.seats.values())
+            .next()
+            .unwrap()
+            .clone();
+        if g.state.redraw_due() {
+            g.redraw();
+        }
+        knock_out(&mut g, next.as_str());
+    }
+    // The pool: 8 x $20 = $160. Places 4 and 5 pay 12% and 8%: $19.20 and $12.80, split
+    // $16.00 each.
+    assert_eq!(g.finish(&a), (4, 2, 1600));
+    assert_eq!(g.finish(&b), (4, 2, 1600));
+    g.assert_replays();
+    // Under a house whose book does not say so, the host records the order.
+    for preset in [Preset::QueenSix, Preset::Wph, Preset::Invitational] {
+        let mut s = schedule(preset, Tracking::Results);
+        s.table_size = 4;
+        let g = Game::started(s, 8);
+        let (a, b) = (g.at_table(1)[0].clone(), g.at_table(2)[0].clone());
+        assert!(
+            matches!(
+                g.refused(Cmd::EliminateOrderUnknown { players: vec![a, b] }),
+                Err::OrderOfEliminationNeeded { .. }
+            ),
+            "{preset:?}"
+        );
+    }
+}
+
 fn misdeal(table: u32) -> Cmd {
     Cmd::Hand {
         table,

@@ -6,7 +6,7 @@ use league_engine::button::Positions;
 use league_engine::card::Card;
 use league_engine::cash::{CashState, TableConfig};
 use league_engine::hand::AnteStructure;
-use league_engine::hand::{Action, LegalActions, Phase, Seat, Street};
+use league_engine::hand::{Action, HandState, LegalActions, Phase, Seat, Street};
 use league_engine::league::{LeagueState, Totals};
 use league_engine::points::Centipoints;
 use league_engine::tournament::play::{
@@ -46,7 +46,8 @@ pub struct SeatView {
 /// A pot of the hand in progress.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PotView {
-    pub amount: Chips,
+    /// `None` where the viewer is not told the pot's size ([`pots_told`]).
+    pub amount: Option<Chips>,
     /// The seats still able to win it.
     pub seats: Vec<Seat>,
 }
@@ -69,7 +70,9 @@ pub struct TableView {
     pub in_hand: bool,
     pub button: Option<Seat>,
     pub board: Vec<Card>,
-    pub pot: Chips,
+    /// The chips in the middle; 0 between hands. `None` during a hand where the viewer is
+    /// not told the pot's size ([`pots_told`]).
+    pub pot: Option<Chips>,
     pub to_act: Option<Seat>,
     pub current_bet: Chips,
     /// The betting round of the hand in progress; `None` between hands and at showdown.
@@ -312,6 +315,7 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
             }
         })
         .collect();
+    let (pot, pots) = pots_told(hand, live, viewer);
     Some(TableView {
         table: number,
         hand: table.hands,
@@ -321,9 +325,7 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
         in_hand,
         button: table.positions().map(|p| p.button),
         board: hand.map(|h| h.board().collect()).unwrap_or_default(),
-        pot: hand
-            .filter(|h| h.phase() != Phase::Complete)
-            .map_or(Chips::ZERO, |h| Chips::new(h.pot_total())),
+        pot,
         to_act: hand.and_then(|h| h.to_act()),
         current_bet: hand.map_or(Chips::ZERO, |h| Chips::new(h.current_bet())),
         street: live
@@ -332,24 +334,43 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
         legal: live.and_then(|h| h.legal_actions()),
         to_show: live.and_then(|h| h.to_show()),
         awaiting_board: live.and_then(|h| h.awaiting_board()),
-        pots: live
-            .map(|h| {
-                h.pots_by_seat()
-                    .into_iter()
-                    .filter(|(amount, _)| *amount > 0)
-                    .map(|(amount, seats)| PotView {
-                        amount: Chips::new(amount),
-                        seats,
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
+        pots,
         blinds: live.and_then(|_| table.blinds()),
         clock: live.and(table.clock().copied()),
         out_of_turn: live.and_then(|h| h.out_of_turn()),
         pot_impounded: live.is_some_and(|h| h.impounded()),
         next: t.next_positions(number),
     })
+}
+
+/// The pot of `hand` (0 once it is complete) and the pots of the hand in progress (`live`),
+/// as `viewer` is told them. Where the house does not tell players the pot's size in a
+/// no-limit game (WPH 38, Oracle "Pot Size": [`HandState::tells_pot_size`]) the amounts are
+/// `None` while the hand is played, for everyone but an auditor: a player, a venue's
+/// screen and its host see the bets in front of each seat, as at the table, and not the
+/// count. Who can win each pot is still shown.
+fn pots_told(
+    hand: Option<&HandState>,
+    live: Option<&HandState>,
+    viewer: &Viewer,
+) -> (Option<Chips>, Vec<PotView>) {
+    let told = matches!(viewer, Viewer::Auditor) || live.is_none_or(HandState::tells_pot_size);
+    let pot = hand
+        .filter(|h| h.phase() != Phase::Complete)
+        .map_or(Chips::ZERO, |h| Chips::new(h.pot_total()));
+    let pots = live
+        .map(|h| {
+            h.pots_by_seat()
+                .into_iter()
+                .filter(|(amount, _)| *amount > 0)
+                .map(|(amount, seats)| PotView {
+                    amount: told.then(|| Chips::new(amount)),
+                    seats,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    (told.then_some(pot), pots)
 }
 
 /// One result in a player's record.
@@ -534,6 +555,7 @@ pub fn cash_table_view(id: &str, c: &CashState, viewer: &Viewer) -> Option<CashT
             }
         })
         .collect();
+    let (pot, pots) = pots_told(hand, live, viewer);
     let table = TableView {
         table: 1,
         hand: c.hands,
@@ -543,9 +565,7 @@ pub fn cash_table_view(id: &str, c: &CashState, viewer: &Viewer) -> Option<CashT
         in_hand,
         button: c.button,
         board: hand.map(|h| h.board().collect()).unwrap_or_default(),
-        pot: hand
-            .filter(|h| h.phase() != Phase::Complete)
-            .map_or(Chips::ZERO, |h| Chips::new(h.pot_total())),
+        pot,
         to_act: live.and_then(|h| h.to_act()),
         current_bet: live.map_or(Chips::ZERO, |h| Chips::new(h.current_bet())),
         street: live
@@ -554,18 +574,7 @@ pub fn cash_table_view(id: &str, c: &CashState, viewer: &Viewer) -> Option<CashT
         legal: live.and_then(|h| h.legal_actions()),
         to_show: live.and_then(|h| h.to_show()),
         awaiting_board: live.and_then(|h| h.awaiting_board()),
-        pots: live
-            .map(|h| {
-                h.pots_by_seat()
-                    .into_iter()
-                    .filter(|(amount, _)| *amount > 0)
-                    .map(|(amount, seats)| PotView {
-                        amount: Chips::new(amount),
-                        seats,
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
+        pots,
         blinds: live.map(|_| Blinds {
             small_blind: config.small_blind,
             big_blind: config.big_blind,

@@ -346,6 +346,12 @@ impl HandState {
         self.raked
     }
 
+    /// Whether the house tells players the pot's size during this hand
+    /// ([`HouseRules::tells_pot_size`]); true before the hand starts.
+    pub fn tells_pot_size(&self) -> bool {
+        self.rules.is_none_or(|r| r.tells_pot_size())
+    }
+
     /// The floor holds the pot pending a decision.
     pub fn impounded(&self) -> bool {
         self.impounded

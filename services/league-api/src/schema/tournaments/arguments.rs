@@ -350,6 +350,11 @@ command_input! {
         players: Vec<ID>,
         /// The player who knocked them out and takes their chips, at the same table.
         by: Option<ID>,
+        /// The players went out at separate tables and nobody can tell in which order:
+        /// they share the places and split the prizes (Oracle tournament 3). Only where the
+        /// house's book says so, for two or more players each at a different table, and
+        /// without `by`.
+        order_unknown: Option<bool>,
     }
 }
 

@@ -728,7 +728,10 @@ impl TournamentMutation {
     /// player with one left while the window is open is busted, not out: `rebuy` (paid)
     /// seats them again, `declineRebuy` puts them out, and the tournament's `pending` lists
     /// them until then. Refused while a redraw or a colour-up is pending (`REDRAW_DUE`,
-    /// `COLOUR_UP_DUE`): no hand is played until it is done.
+    /// `COLOUR_UP_DUE`): no hand is played until it is done. With `orderUnknown`, players
+    /// out at separate tables in an order nobody can tell share their places and split the
+    /// prizes, where the house says so (Oracle tournament 3); elsewhere it is refused
+    /// (`RULE_VIOLATION`), as are two of them at one table.
     async fn eliminate(
         &self,
         ctx: &Context<'_>,
@@ -738,14 +741,27 @@ impl TournamentMutation {
             tournament_id,
             players,
             by,
+            order_unknown,
             idempotency_key,
         } = input;
         let tournament_id = tournament_id.0;
         let players: Vec<String> = players.into_iter().map(|v| v.0).collect();
         let by = by.map(|v| v.0);
-        let command = TournamentCommand::Eliminate {
-            players: player_ids(players),
-            by: by.map(PlayerId::from),
+        let command = if order_unknown == Some(true) {
+            if by.is_some() {
+                return Err(ApiError::bad_field(
+                    "by",
+                    "players out at separate tables in an unknown order were not knocked out by one player: leave `by` out",
+                ));
+            }
+            TournamentCommand::EliminateOrderUnknown {
+                players: player_ids(players),
+            }
+        } else {
+            TournamentCommand::Eliminate {
+                players: player_ids(players),
+                by: by.map(PlayerId::from),
+            }
         };
         staff_command(ctx, tournament_id, command, idempotency_key).await
     }

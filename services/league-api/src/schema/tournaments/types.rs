@@ -236,8 +236,9 @@ pub struct OutOfTurnOut {
 /// A pot of the hand in progress.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct Pot {
-    /// The chips in the pot.
-    pub amount: Chips,
+    /// The chips in the pot; `null` where the table's `pot` is (a house that does not
+    /// count no-limit pots for players).
+    pub amount: Option<Chips>,
     /// The seats that have put in this pot's share and not folded: they can win it as the
     /// betting stands. During a betting round the pots are as the bets stand now: a seat
     /// yet to act joins the pots it calls, and a bet no one has matched yet shows as a pot
@@ -320,7 +321,8 @@ pub struct Place {
     /// finished in (players sharing a place all have the top place they share).
     pub place: u32,
     /// How many players share the place: for place 1 while play goes on, the players still
-    /// in; players out in the same hand-for-hand round share theirs; else 1.
+    /// in; players out in the same hand-for-hand round, or out at separate tables in an
+    /// unknown order (`eliminate` with `orderUnknown`), share theirs; else 1.
     pub shared: u32,
 }
 
@@ -796,9 +798,13 @@ impl TableOut {
         self.view.board.iter().map(Card::to_string).collect()
     }
     /// The chips in the middle for the hand in progress (every bet, blind and ante put in,
-    /// less what has been awarded); 0 between hands.
-    async fn pot(&self) -> Chips {
-        Chips(self.view.pot)
+    /// less what has been awarded); 0 between hands. `null` while a hand is played at a
+    /// house that tells players the pot's size in pot-limit games only (WPH 38, Oracle
+    /// "Pot Size": every game here is no-limit) to anyone but an auditor or an admin of
+    /// the venue's league: players, the venue's screens and its host see each seat's `bet`,
+    /// as at the table, and not the count.
+    async fn pot(&self) -> Option<Chips> {
+        self.view.pot.map(Chips)
     }
     /// The seat (from 0) to act while a betting round is in progress; `null` otherwise.
     async fn to_act(&self) -> Option<Seat> {
@@ -851,7 +857,7 @@ impl TableOut {
             .pots
             .iter()
             .map(|p| Pot {
-                amount: Chips::of(p.amount.get()),
+                amount: p.amount.map(Chips),
                 seats: p.seats.clone(),
             })
             .collect()

@@ -167,6 +167,10 @@ pub enum TournamentCommand {
         players: Vec<PlayerId>,
         by: Option<PlayerId>,
     },
+    /// Results tracking: players out at separate tables in an order nobody can tell (Oracle
+    /// tournament 3: "In the event it is impossible to determine the order of elimination,
+    /// they will equally split the prizes involved"): they share the places.
+    EliminateOrderUnknown { players: Vec<PlayerId> },
     /// Results tracking: every remaining player's chips.
     RecordChips {
         counts: Vec<(PlayerId, Chips)>,

@@ -24,9 +24,30 @@ impl Run<'_> {
         });
     }
 
-    pub(super) fn eliminate(&mut self, players: &[PlayerId], by: Option<&PlayerId>) -> Result<()> {
+    /// Results tracking: `players` out, `by` taking their chips. With `order_unknown` they
+    /// went out at separate tables in an order nobody can tell, and share the places where
+    /// the house says so (Oracle tournament 3).
+    pub(super) fn eliminate(
+        &mut self,
+        players: &[PlayerId],
+        by: Option<&PlayerId>,
+        order_unknown: bool,
+    ) -> Result<()> {
         self.running()?;
         self.tracking(&[Tracking::Results])?;
+        if order_unknown {
+            let preset = self.schedule()?.preset;
+            if preset != Preset::Oracle {
+                return Err(TournamentError::OrderOfEliminationNeeded {
+                    preset: preset.name(),
+                });
+            }
+            if players.len() < 2 {
+                return Err(TournamentError::NotEnoughPlayers {
+                    players: players.len(),
+                });
+            }
+        }
         // No hand is played while a redraw or a colour-up is due, so nobody goes out.
         if self.state.redraw.is_some() {
             return Err(TournamentError::RedrawDue);
@@ -48,6 +69,19 @@ impl Run<'_> {
                 return Err(TournamentError::NotSeated(id.clone()));
             }
             group.push((id.clone(), p.chips));
+        }
+        if order_unknown {
+            let mut at: BTreeMap<u32, &PlayerId> = BTreeMap::new();
+            for id in players {
+                let (table, _) = self.seated(id.as_str())?;
+                if let Some(other) = at.insert(table, id) {
+                    return Err(TournamentError::OutAtOneTable(
+                        other.clone(),
+                        id.clone(),
+                        table,
+                    ));
+                }
+            }
         }
         if let Some(by) = by {
             if seen.contains(by) {
@@ -109,7 +143,7 @@ impl Run<'_> {
         // with (the counts last recorded); as listed when those are equal.
         let schedule = self.schedule()?;
         let rule = bust_rule(schedule.preset, schedule.house.bust_order);
-        if schedule.house.bust_order == BustOrder::LargerStartingStack {
+        if schedule.house.bust_order == BustOrder::LargerStartingStack && !order_unknown {
             group.sort_by_key(|g| std::cmp::Reverse(g.1));
         }
         let chips: Chips = group.iter().map(|(_, c)| c).sum();
@@ -122,12 +156,13 @@ impl Run<'_> {
         // Hand-for-hand: several out at one table are ranked by the house's rule; out at
         // several tables, they share.
         let ranked = hfh && tables.len() == 1 && group.len() > 1;
+        let tied = hfh || (order_unknown && group.len() > 1);
         let knocked: Vec<PlayerId> = group.iter().map(|(id, _)| id.clone()).collect();
         self.emit(TournamentEvent::PlayersEliminated {
             players: knocked,
             table,
             hand: None,
-            tied: hfh,
+            tied,
             ranked,
             knockouts: by
                 .map(|by| {
@@ -144,10 +179,16 @@ impl Run<'_> {
             chips: if by.is_some() { chips } else { Chips::ZERO },
             rule: if hfh && !ranked {
                 "hand-for-hand".into()
+            } else if order_unknown {
+                "Oracle tournament rule 3".into()
             } else {
                 rule.into()
             },
-            reason: if hfh {
+            reason: if order_unknown {
+                "recorded by the host; out at separate tables in an order nobody can tell: \
+                 they share the places and split the prizes"
+                    .into()
+            } else if hfh {
                 format!(
                     "recorded by the host; {}",
                     super::hands::HAND_FOR_HAND_SHARED

@@ -138,6 +138,16 @@ pub enum TournamentError {
     NotAbsent(PlayerId),
     #[error("player {0} is already absent")]
     AlreadyAbsent(PlayerId),
+    /// Players out in an unknown order share their places only where the book says so.
+    #[error(
+        "{preset}: the book does not split the places of players out in an unknown order; record them in the order they went out"
+    )]
+    OrderOfEliminationNeeded { preset: &'static str },
+    /// An unknown order is for players out at separate tables.
+    #[error(
+        "{0} and {1} were at table {2}: players out at one table are placed by their chips (Oracle tournament 3)"
+    )]
+    OutAtOneTable(PlayerId, PlayerId, u32),
     #[error("player {0} has played and is not an absent entrant")]
     NotAnAbsentEntrant(PlayerId),
     #[error("{rule}: the chips may be removed from level {from_level} or at {from_at}")]

@@ -188,7 +188,12 @@ impl Run<'_> {
             TournamentCommand::Hand { table, command } => self.hand(*table, command),
             TournamentCommand::CallClock { table, seat, at } => self.call_clock(*table, *seat, *at),
             TournamentCommand::ClockRanOut { table, at } => self.clock_ran_out(*table, *at),
-            TournamentCommand::Eliminate { players, by } => self.eliminate(players, by.as_ref()),
+            TournamentCommand::Eliminate { players, by } => {
+                self.eliminate(players, by.as_ref(), false)
+            }
+            TournamentCommand::EliminateOrderUnknown { players } => {
+                self.eliminate(players, None, true)
+            }
             TournamentCommand::RecordChips { counts } => self.record_chips(counts),
             TournamentCommand::AnnounceRebuy { player, at } => {
                 self.announce_rebuy(player.as_str(), *at)
