@@ -142,25 +142,43 @@ async fn wph_38_and_oracle_no_limit_pots_are_counted_for_auditors_only(app: &Tes
         recorded(app, id, preset).await;
         // Between hands the pot is 0 for everyone.
         let body = app.graphql(Some(&ann), query, json!({"t": id})).await;
-        assert_eq!(body["table"]["pot"], 0, "{body:#}");
+        assert_eq!(body["data"]["table"]["pot"], 0, "{body:#}");
         app.admin(start, json!({"t": id})).await;
         let body = app.graphql(Some(&auditor), query, json!({"t": id})).await;
-        let told = &body["table"];
+        let told = &body["data"]["table"];
         assert_eq!(told["inHand"], true, "{body:#}");
-        let bets: u64 = told["seats"].as_array().unwrap().iter().map(|s| u(&s["bet"])).sum();
+        let bets: u64 = told["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| u(&s["bet"]))
+            .sum();
         assert!(bets > 0 && u(&told["pot"]) >= bets, "{body:#}");
         assert!(!told["pots"].as_array().unwrap().is_empty(), "{body:#}");
         assert_eq!(app.admin(query, json!({"t": id})).await["table"], *told);
-        for (who, token) in [("a player", Some(&ann)), ("the host", Some(&host)), ("a screen", None)] {
-            let body = app.graphql(token.map(String::as_str), query, json!({"t": id})).await;
+        for (who, token) in [
+            ("a player", Some(&ann)),
+            ("the host", Some(&host)),
+            ("a screen", None),
+        ] {
+            let body = app
+                .graphql(token.map(String::as_str), query, json!({"t": id}))
+                .await;
             assert!(body.get("errors").is_none(), "{body:#}");
-            let view = &body["table"];
+            let view = &body["data"]["table"];
             if counted {
                 assert_eq!(view, told, "{preset:?}: {who}");
                 continue;
             }
-            assert_eq!(view["pot"], Value::Null, "{preset:?}: {who} is told the pot: {body:#}");
-            assert_eq!(view["seats"], told["seats"], "the bets are in front of each seat");
+            assert_eq!(
+                view["pot"],
+                Value::Null,
+                "{preset:?}: {who} is told the pot: {body:#}"
+            );
+            assert_eq!(
+                view["seats"], told["seats"],
+                "the bets are in front of each seat"
+            );
             let pots = view["pots"].as_array().unwrap();
             assert_eq!(pots.len(), told["pots"].as_array().unwrap().len());
             for (p, t) in pots.iter().zip(told["pots"].as_array().unwrap()) {
@@ -180,10 +198,19 @@ async fn two_tables(app: &TestApp, id: &str, preset: Preset) -> [Vec<String>; 2]
     let body = app.admin(SCHEDULE, json!({"id": id, "s": schedule})).await;
     assert!(body.get("errors").is_none(), "{body:#}");
     for n in 1..=8 {
-        app.admin(REGISTER, json!({"t": id, "p": format!("p{n}")})).await;
+        let p = format!("{}{n}", id);
+        app.admin(
+            "mutation($p: ID!) { registerPlayer(input: {leagueId: \"apl\", player: $p, name: $p, membership: $p}) { events } }",
+            json!({"p": p}),
+        )
+        .await;
+        app.admin(REGISTER, json!({"t": id, "p": p})).await;
     }
     let body = app
-        .admin("mutation($t: ID!) { start(input: {tournamentId: $t}) { events } }", json!({"t": id}))
+        .admin(
+            "mutation($t: ID!) { start(input: {tournamentId: $t}) { events } }",
+            json!({"t": id}),
+        )
         .await;
     assert!(body.get("errors").is_none(), "{body:#}");
     let body = app
@@ -216,10 +243,19 @@ async fn oracle_3_the_host_records_players_out_in_an_unknown_order_and_they_shar
     let last = app.last_position().await;
     // Two at one table: placed by their chips, not in an unknown order.
     let body = app
-        .graphql(Some(&host), eliminate, json!({"t": "o", "p": [two[0], two[1]], "u": true}))
+        .graphql(
+            Some(&host),
+            eliminate,
+            json!({"t": "o", "p": [two[0], two[1]], "u": true}),
+        )
         .await;
     assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
-    assert!(body["errors"][0]["message"].as_str().unwrap().contains("Oracle tournament 3"));
+    assert!(
+        body["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Oracle tournament 3")
+    );
     // Nobody knocked out players at two tables.
     let body = app
         .graphql(
@@ -232,7 +268,11 @@ async fn oracle_3_the_host_records_players_out_in_an_unknown_order_and_they_shar
     assert_eq!(body["errors"][0]["extensions"]["field"], "by", "{body:#}");
     assert_eq!(app.last_position().await, last, "refusals append nothing");
     let body = app
-        .graphql(Some(&host), eliminate, json!({"t": "o", "p": [one[0], two[0]], "u": true}))
+        .graphql(
+            Some(&host),
+            eliminate,
+            json!({"t": "o", "p": [one[0], two[0]], "u": true}),
+        )
         .await;
     assert!(body.get("errors").is_none(), "{body:#}");
     let body = app.admin(places, json!({"t": "o"})).await;
@@ -250,10 +290,20 @@ async fn oracle_3_the_host_records_players_out_in_an_unknown_order_and_they_shar
     // QueenSix's book has no such rule: the host records the order.
     let [one, two] = two_tables(app, "q", Preset::QueenSix).await;
     let body = app
-        .graphql(Some(&host), eliminate, json!({"t": "q", "p": [one[0], two[0]], "u": true}))
+        .graphql(
+            Some(&host),
+            eliminate,
+            json!({"t": "q", "p": [one[0], two[0]], "u": true}),
+        )
         .await;
     assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
-    assert!(body["errors"][0]["message"].as_str().unwrap().starts_with("queensix:"), "{body:#}");
+    assert!(
+        body["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("queensix:"),
+        "{body:#}"
+    );
 }
 
 on_every_backend!(

@@ -219,10 +219,13 @@ fn oracle_3_players_out_at_separate_tables_in_an_unknown_order_split_the_prizes(
     // elimination, they will equally split the prizes involved."
     let mut s = schedule(Preset::Oracle, Tracking::Results);
     s.table_size = 4;
-    s.payouts = PayoutTable::new(vec![(
-        1,
-        PayoutStructure::new(vec![3_500, 2_500, 2_000, 1_200, 800]).unwrap(),
-    )])
+    s.payouts = PayoutTable::new(vec![
+        (1, PayoutStructure::new(vec![10_000]).unwrap()),
+        (
+            5,
+            PayoutStructure::new(vec![3_500, 2_500, 2_000, 1_200, 800]).unwrap(),
+        ),
+    ])
     .unwrap();
     let mut g = Game::started(s, 8);
     assert_eq!(g.state.tables().len(), 2);
@@ -290,7 +293,9 @@ fn oracle_3_players_out_at_separate_tables_in_an_unknown_order_split_the_prizes(
         let (a, b) = (g.at_table(1)[0].clone(), g.at_table(2)[0].clone());
         assert!(
             matches!(
-                g.refused(Cmd::EliminateOrderUnknown { players: vec![a, b] }),
+                g.refused(Cmd::EliminateOrderUnknown {
+                    players: vec![a, b]
+                }),
                 Err::OrderOfEliminationNeeded { .. }
             ),
             "{preset:?}"

@@ -161,7 +161,11 @@ fn wph_38_and_oracle_pot_size_no_limit_pots_are_not_counted_for_players() {
                 let Some(auditor) = table_view(&state, number, &Viewer::Auditor) else {
                     continue;
                 };
-                let playing = table.in_hand();
+                // A hand under way: started (its house rules known, its blinds going in).
+                let playing = table.in_hand()
+                    && table
+                        .hand()
+                        .is_some_and(|h| h.phase() != league_engine::hand::Phase::NotStarted);
                 let pot = table
                     .hand()
                     .filter(|_| playing)
@@ -171,11 +175,20 @@ fn wph_38_and_oracle_pot_size_no_limit_pots_are_not_counted_for_players() {
                 }
                 assert!(auditor.pots.iter().all(|p| p.amount.is_some()));
                 let mut viewers = vec![Viewer::Public];
-                viewers.extend(auditor.seats.iter().map(|s| Viewer::Player(s.player.clone())));
+                viewers.extend(
+                    auditor
+                        .seats
+                        .iter()
+                        .map(|s| Viewer::Player(s.player.clone())),
+                );
                 for viewer in &viewers {
                     let view = table_view(&state, number, viewer).unwrap();
                     let told = counted || !playing;
-                    assert_eq!(view.pot, told.then_some(auditor.pot.unwrap()), "{preset:?} {viewer:?}");
+                    assert_eq!(
+                        view.pot,
+                        told.then_some(auditor.pot.unwrap()),
+                        "{preset:?} {viewer:?}"
+                    );
                     assert_eq!(view.pots.len(), auditor.pots.len());
                     for (p, a) in view.pots.iter().zip(&auditor.pots) {
                         assert_eq!(p.seats, a.seats, "who can win each pot is shown");
@@ -192,6 +205,9 @@ fn wph_38_and_oracle_pot_size_no_limit_pots_are_not_counted_for_players() {
                 }
             }
         }
-        assert!(in_hand > 300 && side_pots > 0, "{preset:?}: {in_hand} hands in progress, {side_pots} with side pots");
+        assert!(
+            in_hand > 300 && side_pots > 0,
+            "{preset:?}: {in_hand} hands in progress, {side_pots} with side pots"
+        );
     }
 }

@@ -170,7 +170,9 @@ pub enum TournamentCommand {
     /// Results tracking: players out at separate tables in an order nobody can tell (Oracle
     /// tournament 3: "In the event it is impossible to determine the order of elimination,
     /// they will equally split the prizes involved"): they share the places.
-    EliminateOrderUnknown { players: Vec<PlayerId> },
+    EliminateOrderUnknown {
+        players: Vec<PlayerId>,
+    },
     /// Results tracking: every remaining player's chips.
     RecordChips {
         counts: Vec<(PlayerId, Chips)>,
