@@ -3431,3 +3431,341 @@ fn the_field_is_full_at_its_maximum() {
         Err::FieldFull { max: MAX_ENTRANTS }
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Unsold seats
+// ---------------------------------------------------------------------------------------
+
+/// The first empty seat at table 1.
+fn empty_seat(g: &Game) -> u8 {
+    let table = &g.state.tables()[&1];
+    (0..9)
+        .find(|s| !table.seats.contains_key(s) && !table.unsold().contains_key(s))
+        .unwrap()
+}
+
+/// Plays `hands` hands at recorded table 1: the first to act raises to three big blinds
+/// and everyone else folds, so the blinds are lost. Returns the hands' events.
+fn raise_and_fold(g: &mut Game, hands: usize) -> Vec<Ev> {
+    let mut events = Vec::new();
+    for _ in 0..hands {
+        let mark = g.log.len();
+        g.start_hand(1);
+        g.act(1, league_engine::hand::Action::RaiseTo(150));
+        g.fold_out(1);
+        events.extend(g.log[mark..].iter().cloned());
+    }
+    events
+}
+
+#[test]
+fn invitational_2_7_unsold_seats_are_blinded_and_removed_by_the_director() {
+    // Invitational 2.7: "Unsold seats will have a chip stack, and blinds will be taken
+    // from their stacks. If the seat remains empty, the stacks will be removed by the
+    // director." 3.1: "An absent player (late, unsold seat, potty break or OUT) is always
+    // dealt a hand, and will be put up for blinds."
+    let mut g = Game::started(schedule(Preset::Invitational, Tracking::Recorded), 6);
+    let pool = g.state.prize_pool().unwrap().total;
+    let seat = empty_seat(&g);
+    let events = g.when(Cmd::PlaceUnsoldStack { table: 1, seat });
+    assert!(
+        matches!(&events[..], [Ev::UnsoldStackPlaced { table: 1, seat: s, chips, rule }]
+            if *s == seat && chips.get() == 5000 && rule.starts_with("invitational 2.7")),
+        "{events:?}"
+    );
+    // Dealt in but no entrant: no place, no share of the pool, not one of the players left.
+    assert_eq!((g.state.remaining(), g.state.field()), (6, 6));
+    assert_eq!(g.state.places().len(), 6);
+    assert_eq!(g.state.prize_pool().unwrap().total, pool);
+    assert_eq!(g.state.chips_in_play(), Chips::new(35_000));
+
+    // An orbit of seven hands: the stack posts each blind once, and its hand is folded
+    // when the action reaches it.
+    let orbit = raise_and_fold(&mut g, 7);
+    let hands = hand_events(&orbit);
+    let mut posted: Vec<(BlindKind, u64)> = hands
+        .iter()
+        .filter_map(|e| match e {
+            HandEvent::BlindPosted {
+                seat: s,
+                kind,
+                amount,
+                ..
+            } if *s == seat => Some((*kind, *amount)),
+            _ => None,
+        })
+        .collect();
+    posted.sort_by_key(|&(_, amount)| amount);
+    assert_eq!(
+        posted,
+        vec![(BlindKind::SmallBlind, 25), (BlindKind::BigBlind, 50)]
+    );
+    let dealt = hands
+        .iter()
+        .filter(|e| {
+            matches!(e, HandEvent::HandStarted { setup }
+            if setup.seats.iter().any(|s| s.seat == seat && s.absent))
+        })
+        .count();
+    assert_eq!(dealt, 7);
+    assert!(hands.iter().any(|e| matches!(e, HandEvent::PlayerFolded {
+        seat: s, reason: FoldReason::Absent
+    } if *s == seat)));
+    assert_eq!(g.state.tables()[&1].unsold()[&seat], Chips::new(4925));
+    assert_eq!(g.state.chips_in_play(), Chips::new(35_000));
+
+    // Refusals change nothing.
+    let taken = *g.state.tables()[&1].seats.keys().next().unwrap();
+    for s in [seat, taken, 9] {
+        assert_eq!(
+            g.refused(Cmd::PlaceUnsoldStack { table: 1, seat: s }),
+            Err::SeatTaken { table: 1, seat: s }
+        );
+    }
+    let other = empty_seat(&g);
+    assert_eq!(
+        g.refused(Cmd::RemoveUnsoldStack {
+            table: 1,
+            seat: other,
+            reason: "empty".into()
+        }),
+        Err::NoUnsoldStack {
+            table: 1,
+            seat: other
+        }
+    );
+    assert_eq!(
+        g.refused(Cmd::RemoveUnsoldStack {
+            table: 1,
+            seat,
+            reason: "  ".into()
+        }),
+        Err::BadReason
+    );
+    g.start_hand(1);
+    assert_eq!(
+        g.refused(Cmd::PlaceUnsoldStack {
+            table: 1,
+            seat: other
+        }),
+        Err::HandInProgress { table: 1 }
+    );
+    assert_eq!(
+        g.refused(Cmd::RemoveUnsoldStack {
+            table: 1,
+            seat,
+            reason: "nobody came".into()
+        }),
+        Err::HandInProgress { table: 1 }
+    );
+    g.fold_out(1);
+
+    // The director removes it: its chips leave play, what it lost stays with the players.
+    let left = g.state.tables()[&1].unsold()[&seat];
+    let events = g.when(Cmd::RemoveUnsoldStack {
+        table: 1,
+        seat,
+        reason: "nobody came".into(),
+    });
+    assert!(
+        matches!(&events[..], [Ev::UnsoldStackRemoved { table: 1, seat: s, chips, reason }]
+            if *s == seat && *chips == left && reason.contains("nobody came")),
+        "{events:?}"
+    );
+    assert!(g.state.tables()[&1].unsold().is_empty());
+    assert_eq!(
+        g.state.chips_in_play(),
+        Chips::new(35_000).checked_sub(left).unwrap()
+    );
+    assert_eq!((g.state.remaining(), g.state.places().len()), (6, 6));
+    g.assert_replays();
+}
+
+#[test]
+fn unsold_seats_only_where_the_book_has_them_and_never_at_the_chip_race() {
+    for preset in [
+        Preset::Wph,
+        Preset::Oracle,
+        Preset::Hippodrome,
+        Preset::Wsop,
+    ] {
+        let g = Game::started(schedule(preset, Tracking::Recorded), 6);
+        assert_eq!(
+            g.refused(Cmd::PlaceUnsoldStack {
+                table: 1,
+                seat: empty_seat(&g)
+            }),
+            Err::NoUnsoldStacks {
+                preset: preset.name()
+            },
+            "{preset:?}"
+        );
+    }
+    let g = Game::started(schedule(Preset::Invitational, Tracking::Results), 6);
+    assert_eq!(
+        g.refused(Cmd::PlaceUnsoldStack { table: 1, seat: 8 }),
+        Err::WrongTracking {
+            tracking: Tracking::Results
+        }
+    );
+    // At the break's colour-up, the stacks left in unsold seats are removed first.
+    let mut g = Game::started(schedule(Preset::Invitational, Tracking::Recorded), 6);
+    let seat = empty_seat(&g);
+    g.when(Cmd::PlaceUnsoldStack { table: 1, seat });
+    g.advance(20 * MINUTE);
+    g.advance(20 * MINUTE);
+    assert!(g.state.colour_up_due().is_some());
+    let (seed, next) = g.reveal();
+    assert_eq!(
+        g.refused(Cmd::ColourUp {
+            seed: Some(seed),
+            next_commitment: Some(next)
+        }),
+        Err::UnsoldStacksBeforeRace {
+            seats: vec![format!("table 1 seat {seat}")]
+        }
+    );
+}
+
+#[test]
+fn queensix_4_a_late_entrant_takes_the_unsold_seat_s_blinded_stack() {
+    // QueenSix tournament 4: "A starting stack of chips may be placed in a seat to
+    // accommodate late entrants (so all antes and blinds have been appropriately paid).
+    // An unsold seat will have such a stack removed at a time left to the discretion of
+    // the Host."
+    let mut s = schedule(Preset::QueenSix, Tracking::Recorded);
+    s.late_registration_until_level = 2;
+    let mut g = Game::started(s, 6);
+    let seat = empty_seat(&g);
+    g.when(Cmd::PlaceUnsoldStack { table: 1, seat });
+    raise_and_fold(&mut g, 7);
+    let stack = g.state.tables()[&1].unsold()[&seat];
+    assert_eq!(stack, Chips::new(4925));
+    // Not while the stack is in a hand.
+    g.start_hand(1);
+    let (seed, next) = g.reveal();
+    assert_eq!(
+        g.refused(Cmd::LateEntry {
+            player: id(7),
+            at: g.clock,
+            seed,
+            next_commitment: next
+        }),
+        Err::HandInProgress { table: 1 }
+    );
+    g.fold_out(1);
+    let stack = g.state.tables()[&1].unsold()[&seat];
+    let before = g.state.clone();
+    let in_play = g.state.chips_in_play();
+    let events = g.when(Cmd::LateEntry {
+        player: id(7),
+        at: g.clock,
+        seed,
+        next_commitment: next,
+    });
+    let entered = events.last().unwrap();
+    assert!(
+        matches!(entered, Ev::PlayerEntered { player, table: 1, seat: s, chips, .. }
+            if *player == id(7) && *s == seat && *chips == stack),
+        "{events:?}"
+    );
+    assert_eq!(g.seat_of("p07"), (1, seat));
+    assert_eq!(g.chips("p07"), stack.get());
+    assert!(g.state.tables()[&1].unsold().is_empty());
+    assert_eq!(g.state.chips_in_play(), in_play);
+    assert_eq!((g.state.remaining(), g.state.field()), (7, 7));
+    // An auditor re-derives the seat and the stack from the revealed seed.
+    assert_eq!(
+        league_engine::tournament::play::rederive_outcome(&before, entered),
+        Some(Ok(entered.clone()))
+    );
+    g.assert_replays();
+}
+
+#[test]
+fn an_unsold_seat_s_stack_leaves_play_when_one_player_is_left() {
+    // Two players and an unsold seat: the winner's is the last stack standing among the
+    // entrants; the unsold seat's goes with the finish, and has no place.
+    let mut g = Game::started(schedule(Preset::Invitational, Tracking::Recorded), 2);
+    let seat = empty_seat(&g);
+    g.when(Cmd::PlaceUnsoldStack { table: 1, seat });
+    g.start_hand(1);
+    let events = g.all_in(1, &[("p01", "AsAh"), ("p02", "KsKh")], "2c3d4h8s9c");
+    let finished = events
+        .iter()
+        .position(|e| matches!(e, Ev::TournamentFinished { .. }))
+        .expect("finished");
+    let removed = events
+        .iter()
+        .position(|e| {
+            matches!(e, Ev::UnsoldStackRemoved { seat: s, reason, .. }
+            if *s == seat && reason.contains("the tournament is over"))
+        })
+        .expect("removed");
+    assert!(removed < finished);
+    let results = g.state.results().unwrap();
+    assert_eq!(results.len(), 2);
+    assert_eq!(g.finish("p01").0, 1);
+    assert_eq!(g.finish("p02").0, 2);
+    g.assert_replays();
+}
+
+#[test]
+fn an_unsold_seat_s_stack_blinded_away_leaves_its_seat() {
+    // QueenSix: the absent stack's hand is dead at the deal (tournament 10), so an unsold
+    // seat only ever pays blinds (1,000 and 2,000, capped at a tenth of the players'
+    // average stack by QueenSix S2.G4: 200 and 500 at first); when they have taken its
+    // last chip, the seat is empty.
+    let mut g = Game::started(schedule(Preset::QueenSix, Tracking::Recorded), 6);
+    g.advance(20 * MINUTE);
+    g.advance(20 * MINUTE);
+    g.race();
+    for minutes in [10, 20, 20, 20] {
+        g.advance(minutes * MINUTE);
+    }
+    assert_eq!(g.state.level().map(|(n, _)| n), Some(7));
+    let seat = empty_seat(&g);
+    g.when(Cmd::PlaceUnsoldStack { table: 1, seat });
+    let placed = g.log.len();
+    let mut gone = None;
+    for _ in 0..120 {
+        let mark = g.log.len();
+        g.start_hand(1);
+        g.fold_out(1);
+        if mark == placed {
+            assert!(
+                matches!(&g.log[mark], Ev::TableHandStarted { blinds, capped_from, .. }
+                    if blinds.small_blind.get() == 200 && blinds.big_blind.get() == 500
+                        && *capped_from == Some((Chips::new(2000), Chips::new(5000)))),
+                "{:?}",
+                &g.log[mark]
+            );
+        }
+        gone = g.log[mark..].iter().find_map(|e| match e {
+            Ev::UnsoldStackRemoved {
+                seat: s,
+                chips,
+                reason,
+                ..
+            } if *s == seat => Some((*chips, reason.clone())),
+            _ => None,
+        });
+        if gone.is_some() {
+            break;
+        }
+    }
+    assert_eq!(
+        gone,
+        Some((
+            Chips::ZERO,
+            "blinded away: the stack has no chips left".to_owned()
+        ))
+    );
+    assert!(g.state.tables()[&1].unsold().is_empty());
+    assert_eq!(
+        g.state.stage(),
+        league_engine::tournament::play::Stage::Running
+    );
+    assert_eq!(g.state.places().len(), 6);
+    g.assert_replays();
+}

@@ -183,6 +183,8 @@ fn the_simulator_reaches_every_kind_of_event() {
         "PenaltyGiven",
         "PlayerDisqualified",
         "TournamentFinished",
+        "UnsoldStackPlaced",
+        "UnsoldStackRemoved",
     ];
     let missing: Vec<&str> = expected
         .iter()

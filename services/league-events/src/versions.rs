@@ -129,6 +129,9 @@ pub const CATALOGUE: &[EventType] = &[
     // Release 0.13.0: a seat and the button put right between hands.
     tournament("SeatCorrected", 1),
     tournament("ButtonCorrected", 1),
+    // Release 0.18.0: a stack in an unsold seat, and its leaving play.
+    tournament("UnsoldStackPlaced", 1),
+    tournament("UnsoldStackRemoved", 1),
     league("LeagueCreated", 1),
     league("VenueAdded", 1),
     // Release 0.6.0: readable codes beside the ids of a league and its venues.

@@ -44,6 +44,10 @@ pub struct Table {
     pub seats: Vec<Seat>,
     /// The seats with players.
     pub occupied: Vec<Seat>,
+    /// Seats held by an unsold seat's stack: not a player to balance, not a seat to move
+    /// one into.
+    #[serde(default)]
+    pub held: Vec<Seat>,
     /// The positions of the table's next hand.
     pub next: Positions,
 }
@@ -57,7 +61,7 @@ impl Table {
         self.seats
             .iter()
             .copied()
-            .filter(|s| !self.occupied.contains(s))
+            .filter(|s| !self.occupied.contains(s) && !self.held.contains(s))
     }
 
     /// Seats clockwise starting at `from` (included).
@@ -140,8 +144,13 @@ pub fn balance(rule: BalanceRule, tables: &[Table]) -> Balancing {
             halted,
         };
     }
-    // Every house moves the player due the big blind next.
-    let from_seat = from.next.big_blind;
+    // Every house moves the player due the big blind next (an unsold seat's stack is
+    // not a player: the player due it after).
+    let from_seat = from
+        .clockwise_from(from.next.big_blind)
+        .into_iter()
+        .find(|s| from.occupied.contains(s))
+        .unwrap_or(from.next.big_blind);
     let (to_seat, rule_name, how) = match rule {
         BalanceRule::QueenSix => {
             let seat = earliest_due_big_blind(to, false);
@@ -204,7 +213,7 @@ fn earliest_due_big_blind(table: &Table, never_small_blind: bool) -> Seat {
     let empty: Vec<Seat> = table
         .clockwise_from(table.next.big_blind)
         .into_iter()
-        .filter(|s| !table.occupied.contains(s))
+        .filter(|s| !table.occupied.contains(s) && !table.held.contains(s))
         .collect();
     let preferred = empty
         .iter()
@@ -224,6 +233,7 @@ mod tests {
             number,
             seats: (1..=9).collect(),
             occupied: occupied.to_vec(),
+            held: Vec::new(),
             next: Positions {
                 button: next.0,
                 small_blind: next.1,

@@ -357,6 +357,54 @@ impl TournamentSim {
             at,
             seed,
             next_commitment: next,
+        })?;
+        // Where the book has them (invitational 2.7, QueenSix tournament 4), a few empty
+        // seats get an unsold seat's stack.
+        if self.options.tracking != Tracking::Results
+            && matches!(self.options.preset, Preset::Invitational | Preset::QueenSix)
+        {
+            let size = self.options.table_size;
+            let open: Vec<(u32, u8)> = self
+                .state
+                .tables()
+                .iter()
+                .flat_map(|(&n, t)| {
+                    (0..size)
+                        .filter(|s| !t.seats.contains_key(s))
+                        .map(move |s| (n, s))
+                })
+                .collect();
+            for (table, seat) in open {
+                if self.chance(25) {
+                    self.send(&TournamentCommand::PlaceUnsoldStack { table, seat })?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// An unsold seat's stack at a table between hands (the first, or one at random).
+    fn idle_unsold(&mut self, any: bool) -> Option<(u32, u8)> {
+        let stacks: Vec<(u32, u8)> = self
+            .state
+            .tables()
+            .iter()
+            .filter(|(_, t)| !t.in_hand())
+            .flat_map(|(&n, t)| t.unsold().keys().map(move |&s| (n, s)))
+            .collect();
+        let pick = if any {
+            usize::try_from(self.below(u64::try_from(stacks.len()).unwrap_or(1))).unwrap_or(0)
+        } else {
+            0
+        };
+        stacks.get(pick).copied()
+    }
+
+    fn remove_unsold(&mut self, table: u32, seat: u8) -> Result<(), TournamentError> {
+        self.send(&TournamentCommand::RemoveUnsoldStack {
+            table,
+            seat,
+            reason: "nobody came for the seat".into(),
         })
     }
 
@@ -388,6 +436,10 @@ impl TournamentSim {
             });
         }
         if self.state.colour_up_due().is_some() && !in_hand {
+            // The unsold seats' stacks leave play before the chip race.
+            while let Some((table, seat)) = self.idle_unsold(false) {
+                self.remove_unsold(table, seat)?;
+            }
             let race = self
                 .state
                 .schedule()
@@ -460,8 +512,15 @@ impl TournamentSim {
             .state
             .schedule()
             .map_or(0, |s| s.late_registration_until_level);
+        // A late entrant takes an unsold seat's stack, between its table's hands.
+        let unsold_in_hand = self
+            .state
+            .tables()
+            .values()
+            .any(|t| t.in_hand() && !t.unsold().is_empty());
         if level <= late_until
             && self.late_left > 0
+            && !unsold_in_hand
             && self.in_time(late_minutes, at)
             && self.chance(20)
         {
@@ -474,6 +533,14 @@ impl TournamentSim {
                 seed,
                 next_commitment: next,
             });
+        }
+        // Only where a stack is left: the other presets' runs draw as they did.
+        let unsold = self.state.tables().values().any(|t| !t.unsold().is_empty());
+        if unsold
+            && self.chance(3)
+            && let Some((table, seat)) = self.idle_unsold(true)
+        {
+            return self.remove_unsold(table, seat);
         }
         let ids: Vec<(PlayerId, play::Entrant)> = self
             .state

@@ -273,4 +273,20 @@ pub enum TournamentCommand {
         button: Seat,
         reason: String,
     },
+    /// Between hands, staff place the starting stack in the empty seat `seat` of table
+    /// `table`: an unsold seat, dealt in, blinded and folded as an absent player's, with
+    /// no place or prize (invitational 2.7; QueenSix tournament 4, where a late entrant
+    /// then takes it).
+    PlaceUnsoldStack {
+        table: u32,
+        seat: Seat,
+    },
+    /// Between hands, the director takes the stack of the unsold seat `seat` at table
+    /// `table` out of play (invitational 2.7: "If the seat remains empty, the stacks will
+    /// be removed by the director"), for `reason`.
+    RemoveUnsoldStack {
+        table: u32,
+        seat: Seat,
+        reason: String,
+    },
 }

@@ -178,6 +178,11 @@ impl Run<'_> {
                 why: format!("{player} is already in seat {seat} at table {number}"),
             });
         }
+        if self.table(number)?.unsold.contains_key(&seat) {
+            return Err(cannot(format!(
+                "seat {seat} at table {number} holds an unsold seat's stack: the director removes it first"
+            )));
+        }
         let swapped = self.table(number)?.seats.get(&seat).cloned();
         for t in [from_table, number] {
             if self.table(t)?.in_hand() {
@@ -258,6 +263,7 @@ impl Run<'_> {
     fn seat_for(&self, player: &PlayerId, table: u32, seat: Seat) -> Result<(u32, Seat)> {
         if let Some(t) = self.state.tables.get(&table)
             && t.seats.get(&seat).is_none_or(|p| p == player)
+            && !t.unsold.contains_key(&seat)
         {
             return Ok((table, seat));
         }
@@ -265,13 +271,9 @@ impl Run<'_> {
         self.state
             .tables
             .iter()
-            .filter(|(_, t)| t.seats.len() < usize::from(size))
+            .filter(|(_, t)| t.taken_count() < usize::from(size))
             .min_by_key(|(number, t)| (t.seats.len(), **number))
-            .and_then(|(number, t)| {
-                (0..size)
-                    .find(|s| !t.seats.contains_key(s))
-                    .map(|s| (*number, s))
-            })
+            .and_then(|(number, t)| (0..size).find(|&s| !t.taken(s)).map(|s| (*number, s)))
             .ok_or(TournamentError::SeatTaken { table, seat })
     }
 }

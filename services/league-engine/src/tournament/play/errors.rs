@@ -148,6 +148,20 @@ pub enum TournamentError {
         "{0} and {1} were at table {2}: players out at one table are placed by their chips (Oracle tournament 3)"
     )]
     OutAtOneTable(PlayerId, PlayerId, u32),
+    /// Only a book that says so places a stack in an unsold seat.
+    #[error(
+        "{preset}: the book places no chip stack in an unsold seat (the invitational's 2.7 and QueenSix's tournament 4 do)"
+    )]
+    NoUnsoldStacks { preset: &'static str },
+    #[error("seat {seat} at table {table} holds no unsold seat's stack")]
+    NoUnsoldStack { table: u32, seat: Seat },
+    /// A chip race colours up the players' chips; the director first removes what is left
+    /// in unsold seats.
+    #[error(
+        "the unsold seats' stacks ({}) leave play before the chip race: remove them first",
+        crate::units::listed(seats)
+    )]
+    UnsoldStacksBeforeRace { seats: Vec<String> },
     #[error("player {0} has played and is not an absent entrant")]
     NotAnAbsentEntrant(PlayerId),
     #[error("{rule}: the chips may be removed from level {from_level} or at {from_at}")]

@@ -112,6 +112,11 @@ pub enum TournamentEvent {
         chips: Chips,
         rule: String,
     },
+    /// A late entry or re-entry, seated at `table`, `seat` with `chips`. Where that seat
+    /// holds an unsold seat's stack (QueenSix tournament 4: a stack "placed in a seat to
+    /// accommodate late entrants (so all antes and blinds have been appropriately paid)"),
+    /// the entrant takes the stack, blinds paid: `chips` are what it held, and it is no
+    /// longer an unsold seat's.
     PlayerEntered {
         player: PlayerId,
         reentry: bool,
@@ -351,6 +356,31 @@ pub enum TournamentEvent {
         seat: Seat,
         at: Millis,
         expires_at: Millis,
+    },
+    /// Staff put a starting stack of `chips` in the empty seat `seat` of table `table`,
+    /// between hands: an unsold seat. It is dealt in, blinded and folded as an absent
+    /// player's hand is, but belongs to no entrant: it has no place, prize or points and
+    /// is not counted among the players left. `rule` names the house's rule (invitational
+    /// 2.7: "Unsold seats will have a chip stack, and blinds will be taken from their
+    /// stacks"; QueenSix tournament 4: "A starting stack of chips may be placed in a seat
+    /// to accommodate late entrants"). Written since release 0.18.0.
+    UnsoldStackPlaced {
+        table: u32,
+        seat: Seat,
+        chips: Chips,
+        rule: String,
+    },
+    /// The stack in the unsold seat `seat` of table `table` left play with its `chips`,
+    /// and the seat is empty: removed by the director (invitational 2.7: "If the seat
+    /// remains empty, the stacks will be removed by the director"), blinded away, or gone
+    /// with its table (broken, redrawn, the tournament over), as `reason` says. (A late
+    /// entrant who takes the seat takes its stack: `PlayerEntered`.) Written since release
+    /// 0.18.0.
+    UnsoldStackRemoved {
+        table: u32,
+        seat: Seat,
+        chips: Chips,
+        reason: String,
     },
     /// Entropy a host or player added for the next draw: `sha256` of what they gave. It is
     /// pooled (`pool = sha256(pool || entropy)`, from 32 zero bytes) until a draw mixes it in.

@@ -227,6 +227,15 @@ impl Tournament {
                 if *reentry {
                     self.take_back_bust(player);
                 }
+                // The entrant takes an unsold seat's stack: its chips leave the seat and
+                // come back as theirs.
+                if let Some(held) = self
+                    .tables
+                    .get_mut(table)
+                    .and_then(|t| t.unsold.remove(seat))
+                {
+                    self.removed += held;
+                }
                 self.purchase(player.as_str(), *paid, *chips);
                 self.entrant(player.as_str()).entries += 1;
                 self.purchases.entries += 1;
@@ -255,7 +264,7 @@ impl Tournament {
                     let p = self.entrant(id.as_str());
                     p.missed_hands = p.missed_hands.saturating_sub(1);
                 }
-                let starts: Vec<(Seat, Chips)> = self
+                let mut starts: Vec<(Seat, Chips)> = self
                     .tables
                     .get(table)
                     .map(|t| {
@@ -264,9 +273,11 @@ impl Tournament {
                             .map(|(&s, id)| {
                                 (s, self.players.get(id).map_or(Chips::ZERO, |p| p.chips))
                             })
+                            .chain(t.unsold.iter().map(|(&s, &chips)| (s, chips)))
                             .collect()
                     })
                     .unwrap_or_default();
+                starts.sort_unstable_by_key(|&(seat, _)| seat);
                 self.hands_started = self.hands_started.saturating_add(1);
                 let ordinal = self.hands_started;
                 let t = self.tables.entry(*table).or_default();
@@ -460,6 +471,24 @@ impl Tournament {
                 }
                 self.tables.remove(table);
             }
+            TournamentEvent::UnsoldStackPlaced {
+                table, seat, chips, ..
+            } => {
+                self.tables
+                    .entry(*table)
+                    .or_default()
+                    .unsold
+                    .insert(*seat, *chips);
+                self.issued += *chips;
+            }
+            TournamentEvent::UnsoldStackRemoved {
+                table, seat, chips, ..
+            } => {
+                if let Some(t) = self.tables.get_mut(table) {
+                    t.unsold.remove(seat);
+                }
+                self.removed += *chips;
+            }
             TournamentEvent::TableOpened { table } => {
                 self.tables.entry(*table).or_default();
             }
@@ -616,6 +645,13 @@ impl Tournament {
                 Some((id.clone(), Chips::new(hand.stack(seat).unwrap_or(0))))
             })
             .collect();
+        // An unsold seat's stack keeps what the hand left it (none: removed by
+        // `UnsoldStackRemoved`, which the same command writes).
+        for (seat, chips) in &mut t.unsold {
+            if t.hand_start.iter().any(|(s, _)| s == seat) {
+                *chips = Chips::new(hand.stack(*seat).unwrap_or(0));
+            }
+        }
         if let Some(hfh) = self.hand_for_hand.as_mut() {
             hfh.played.insert(table);
         }

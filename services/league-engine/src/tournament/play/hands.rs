@@ -134,6 +134,16 @@ impl Run<'_> {
                 absent: p.absent || p.missed_hands > 0,
             });
         }
+        // Unsold seats are dealt in and blinded, and their hands folded, as an absent
+        // player's (invitational 2.7 and 3.1).
+        for (&seat, &chips) in &table.unsold {
+            seats.push(SeatSetup {
+                seat,
+                stack: chips.get(),
+                absent: true,
+            });
+        }
+        seats.sort_unstable_by_key(|s| s.seat);
         let antes = match blinds.ante {
             AnteStructure::None => Vec::new(),
             AnteStructure::Uniform(amount) => {
@@ -342,6 +352,7 @@ impl Run<'_> {
                 reason,
             });
         }
+        self.clear_blinded_away(number);
         self.settle()
     }
 

@@ -81,6 +81,7 @@ mod run;
 mod seating;
 mod state;
 mod types;
+mod unsold;
 
 pub use commands::*;
 pub use errors::*;

@@ -18,6 +18,15 @@ impl Run<'_> {
         if let Some((&table, _)) = self.state.tables.iter().find(|(_, t)| t.in_hand()) {
             return Err(TournamentError::HandInProgress { table });
         }
+        let unsold: Vec<String> = self
+            .state
+            .tables
+            .iter()
+            .flat_map(|(n, t)| t.unsold.keys().map(move |s| format!("table {n} seat {s}")))
+            .collect();
+        if !unsold.is_empty() {
+            return Err(TournamentError::UnsoldStacksBeforeRace { seats: unsold });
+        }
         let (seed, drawn, next) = match (policy, seed, next) {
             (ColourUpPolicy::ChipRace, Some(seed), Some(next)) => {
                 let drawn = self.reveal(seed)?;
@@ -297,6 +306,7 @@ impl Run<'_> {
     }
 
     pub(super) fn finish(&mut self) -> Result<()> {
+        self.clear_unsold(None, "the tournament is over: one player is left");
         let pool = self.state.prize_pool()?;
         let prizes = self.state.prizes()?;
         let mut places = self.state.places();

@@ -72,36 +72,59 @@ impl Run<'_> {
                 played,
             )?;
         }
+        // QueenSix tournament 4: a stack placed in an unsold seat is there for a late
+        // entrant, who takes it with the blinds it has paid. It is taken between hands.
+        let unsold: Vec<(u32, Seat, Chips)> = if reentry.is_none() {
+            self.state
+                .tables
+                .iter()
+                .flat_map(|(&n, t)| t.unsold.iter().map(move |(&s, &c)| (n, s, c)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if let Some(&(table, _, _)) = unsold
+            .iter()
+            .find(|(n, _, _)| self.state.tables.get(n).is_some_and(Table::in_hand))
+        {
+            return Err(TournamentError::HandInProgress { table });
+        }
         let drawn = self.reveal(seed)?;
         // Open seats at the tables with the fewest players; a new table when all are full.
         let fewest = self
             .state
             .tables
             .values()
+            .filter(|t| t.taken_count() < usize::from(size))
             .map(|t| t.seats.len())
-            .filter(|&n| n < usize::from(size))
             .min();
-        let (table, seat, opened) = match fewest {
-            Some(fewest) => {
-                let open: Vec<(u32, Seat)> = self
-                    .state
-                    .tables
-                    .iter()
-                    .filter(|(_, t)| t.seats.len() == fewest)
-                    .flat_map(|(&n, t)| {
-                        (0..size)
-                            .filter(|s| !t.seats.contains_key(s))
-                            .map(move |s| (n, s))
-                    })
-                    .collect();
-                let (t, s) = open[pick(&drawn, open.len()).min(open.len() - 1)];
-                (t, s, false)
-            }
-            None => {
-                let number = self.state.tables.keys().max().map_or(1, |n| n + 1);
-                let s = pick(&drawn, usize::from(size));
-                (number, Seat::try_from(s).unwrap_or(0), true)
-            }
+        let held =
+            (!unsold.is_empty()).then(|| unsold[pick(&drawn, unsold.len()).min(unsold.len() - 1)]);
+        if let Some((_, _, stack)) = held {
+            chips = stack;
+        }
+        let (table, seat, opened) = match (held, fewest) {
+            (Some((table, seat, _)), _) => (table, seat, false),
+            (None, fewest) => match fewest {
+                Some(fewest) => {
+                    let open: Vec<(u32, Seat)> = self
+                        .state
+                        .tables
+                        .iter()
+                        .filter(|(_, t)| {
+                            t.seats.len() == fewest && t.taken_count() < usize::from(size)
+                        })
+                        .flat_map(|(&n, t)| (0..size).filter(|&s| !t.taken(s)).map(move |s| (n, s)))
+                        .collect();
+                    let (t, s) = open[pick(&drawn, open.len()).min(open.len() - 1)];
+                    (t, s, false)
+                }
+                None => {
+                    let number = self.state.tables.keys().max().map_or(1, |n| n + 1);
+                    let s = pick(&drawn, usize::from(size));
+                    (number, Seat::try_from(s).unwrap_or(0), true)
+                }
+            },
         };
         if opened {
             self.emit(TournamentEvent::TableOpened { table });

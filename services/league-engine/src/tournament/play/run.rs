@@ -266,6 +266,14 @@ impl Run<'_> {
                 button,
                 reason,
             } => self.correct_button(*table, *button, reason),
+            TournamentCommand::PlaceUnsoldStack { table, seat } => {
+                self.place_unsold_stack(*table, *seat)
+            }
+            TournamentCommand::RemoveUnsoldStack {
+                table,
+                seat,
+                reason,
+            } => self.remove_unsold_stack(*table, *seat, reason),
         }
     }
 }

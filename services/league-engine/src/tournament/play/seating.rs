@@ -17,6 +17,10 @@ impl Run<'_> {
         let drawn = self.reveal(seed)?;
         let schedule = self.schedule()?;
         let rule = redraw_rule(schedule.preset, due.seats).to_owned();
+        if due.seats {
+            self.clear_unsold(None, "the seats are redrawn as a new game");
+        }
+        let schedule = self.schedule()?;
         let (seats, buttons) = if due.seats {
             let entrants: Vec<PlayerId> = self
                 .state
@@ -68,7 +72,7 @@ impl Run<'_> {
         let (from_table, from_seat) = self.seated(player)?;
         self.between_hands(from_table)?;
         let dest = self.table(to_table)?;
-        if to_seat >= size || dest.seats.contains_key(&to_seat) || to_table == from_table {
+        if to_seat >= size || dest.taken(to_seat) || to_table == from_table {
             return Err(TournamentError::SeatTaken {
                 table: to_table,
                 seat: to_seat,
@@ -199,6 +203,7 @@ impl Run<'_> {
         };
         let seated = self.state.remaining();
         let next = self.state.upcoming(&table);
+        self.clear_unsold(Some(number), "its table is broken");
         let mut movers: Vec<(Seat, PlayerId)> =
             table.seats.iter().map(|(&s, id)| (s, id.clone())).collect();
         movers.sort_by_key(|(s, _)| due_after(*s, next.big_blind));
@@ -211,14 +216,14 @@ impl Run<'_> {
             let Some((&to_table, dest)) = scratch
                 .tables
                 .iter()
-                .filter(|(_, t)| t.seats.len() < usize::from(size))
+                .filter(|(_, t)| t.taken_count() < usize::from(size))
                 .min_by_key(|(n, t)| (t.seats.len(), **n))
             else {
                 return Ok(());
             };
             let upcoming = scratch.upcoming(dest);
             let Some(to_seat) = (0..size)
-                .filter(|s| !dest.seats.contains_key(s))
+                .filter(|&s| !dest.taken(s))
                 .min_by_key(|&s| due_after(s, upcoming.big_blind))
             else {
                 return Ok(());

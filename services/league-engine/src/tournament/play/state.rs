@@ -124,6 +124,11 @@ pub struct Table {
     /// The clock called on the player to act, until they act or the hand ends.
     #[serde(default)]
     pub(super) clock: Option<CalledClock>,
+    /// The stacks in unsold seats (`UnsoldStackPlaced`): seats dealt in and blinded as an
+    /// absent player's, held by no entrant. Their chips at the start of the current hand,
+    /// or now between hands.
+    #[serde(default)]
+    pub(super) unsold: BTreeMap<Seat, Chips>,
 }
 
 /// A clock called on the player to act (`TournamentEvent::ClockCalled`).
@@ -173,8 +178,33 @@ impl Table {
         self.blinds
     }
 
+    /// The stacks in unsold seats, by seat: their chips at the start of the current
+    /// hand, or now between hands.
+    pub fn unsold(&self) -> &BTreeMap<Seat, Chips> {
+        &self.unsold
+    }
+
+    /// Every seat with chips in it, a player's or an unsold seat's stack, in seat order:
+    /// the seats dealt in, and those the button and blinds move over.
     pub(super) fn occupied(&self) -> Vec<Seat> {
-        self.seats.keys().copied().collect()
+        let mut seats: Vec<Seat> = self
+            .seats
+            .keys()
+            .chain(self.unsold.keys())
+            .copied()
+            .collect();
+        seats.sort_unstable();
+        seats
+    }
+
+    /// Whether `seat` holds a player or an unsold seat's stack.
+    pub(super) fn taken(&self, seat: Seat) -> bool {
+        self.seats.contains_key(&seat) || self.unsold.contains_key(&seat)
+    }
+
+    /// Seats holding a player or an unsold seat's stack.
+    pub(super) fn taken_count(&self) -> usize {
+        self.seats.len() + self.unsold.len()
     }
 }
 
@@ -553,7 +583,13 @@ impl Tournament {
 
     /// The chips the players hold, plus chips given to nobody yet.
     pub fn chips_in_play(&self) -> Chips {
-        self.players.values().map(|p| p.chips).sum::<Chips>() + self.unallocated
+        self.players.values().map(|p| p.chips).sum::<Chips>()
+            + self.unallocated
+            + self
+                .tables
+                .values()
+                .flat_map(|t| t.unsold.values().copied())
+                .sum::<Chips>()
     }
 
     /// Chips conserved, seats consistent, every entrant once in places.
@@ -573,6 +609,11 @@ impl Tournament {
         for (number, table) in &self.tables {
             if let Some(hand) = &table.hand {
                 hand.check_invariants()?;
+            }
+            if let Some(seat) = table.unsold.keys().find(|s| table.seats.contains_key(s)) {
+                return Err(format!(
+                    "{number}/{seat} holds a player and an unsold stack"
+                ));
             }
             for (seat, id) in &table.seats {
                 let p = self.players.get(id).ok_or("unknown player seated")?;
@@ -643,7 +684,8 @@ impl Tournament {
             .map(|(&number, table)| balance::Table {
                 number,
                 seats: (0..size).collect(),
-                occupied: table.occupied(),
+                occupied: table.seats.keys().copied().collect(),
+                held: table.unsold.keys().copied().collect(),
                 next: self.upcoming(table),
             })
             .collect()
