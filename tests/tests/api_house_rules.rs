@@ -1,8 +1,9 @@
 //! A house's money and entry rules through the API, as a host scheduling a night and a
 //! player entering it meet them: the invitational's schedule refused when it breaks its book
 //! (with the rule and the field), and its entry by invitation only; and what a table's
-//! screens are told of the pot where the house does not count no-limit pots; and players
-//! out at separate tables in an order nobody knows, placed as the house says.
+//! screens are told of the pot where the house does not count no-limit pots; players out
+//! at separate tables in an order nobody knows, placed as the house says; and an unsold
+//! seat's stack placed and removed by the host.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a test")]
 
@@ -306,9 +307,156 @@ async fn oracle_3_the_host_records_players_out_in_an_unknown_order_and_they_shar
     );
 }
 
+/// The event types appended to the stream `stream` after log position `after`.
+async fn appended(app: &TestApp, stream: &str, after: Option<u64>) -> Vec<(String, Value)> {
+    let body = app
+        .admin(
+            "query($a: String) { events(after: $a, first: 1000) { events { streamId eventType payload } } }",
+            json!({"a": after.map(|p| p.to_string())}),
+        )
+        .await;
+    body["events"]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["streamId"] == stream)
+        .map(|e| {
+            (
+                e["eventType"].as_str().unwrap().to_owned(),
+                serde_json::from_str(e["payload"].as_str().unwrap()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+async fn invitational_2_7_the_host_places_an_unsold_seat_s_stack_and_removes_it(app: &TestApp) {
+    // Invitational 2.7: "Unsold seats will have a chip stack, and blinds will be taken from
+    // their stacks. If the seat remains empty, the stacks will be removed by the director."
+    a_league(app).await;
+    recorded(app, "u", Preset::Invitational).await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let other = app.token(Role::Host, Some("elsewhere"), None).await;
+    let ann = app.token(Role::Player, None, Some("ann")).await;
+    let view = "query { table(tournamentId: \"u\", table: 1) { inHand seats { seat } unsoldSeats { seat chips inHand bet } } tournament(id: \"u\") { remaining field } }";
+    let place = "mutation($s: Int!) { placeUnsoldStack(input: {tournamentId: \"u\", table: 1, seat: $s}) { events table(table: 1) { unsoldSeats { seat chips } } } }";
+    let remove = "mutation($s: Int!, $r: String!) { removeUnsoldStack(input: {tournamentId: \"u\", table: 1, seat: $s, reason: $r}) { events } }";
+    let before = app.admin(view, json!({})).await;
+    let taken: Vec<u64> = before["table"]["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| u(&s["seat"]))
+        .collect();
+    let seat = (0..9).find(|s| !taken.contains(s)).unwrap();
+
+    // Only the venue's staff; a seat taken or off the table is refused; nothing appended.
+    let last = app.last_position().await;
+    for token in [&other, &ann] {
+        let body = app.graphql(Some(token), place, json!({"s": seat})).await;
+        assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    }
+    for s in [taken[0], 9] {
+        let body = app.graphql(Some(&host), place, json!({"s": s})).await;
+        assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    }
+    assert_eq!(app.last_position().await, last, "a refusal appends nothing");
+
+    let body = app.graphql(Some(&host), place, json!({"s": seat})).await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let placed = &body["data"]["placeUnsoldStack"];
+    assert_eq!(placed["events"], 1, "{body:#}");
+    assert_eq!(
+        placed["table"]["unsoldSeats"],
+        json!([{"seat": seat, "chips": 5000}])
+    );
+    let events = appended(app, "tournament:u", last).await;
+    assert_eq!(events[0].0, "UnsoldStackPlaced");
+    assert!(
+        events[0].1["data"]["rule"]
+            .as_str()
+            .unwrap()
+            .starts_with("invitational 2.7"),
+        "{events:?}"
+    );
+    // Nobody's stack: not a player left, not an entry.
+    let now = app.admin(view, json!({})).await;
+    assert_eq!(now["tournament"], before["tournament"]);
+    assert_eq!(now["table"]["seats"], before["table"]["seats"]);
+
+    // Dealt in and blinded: its chips and bet are the stack it was.
+    app.admin(
+        "mutation { startHand(input: {tournamentId: \"u\", table: 1}) { events } }",
+        json!({}),
+    )
+    .await;
+    let during = app.admin(view, json!({})).await;
+    let unsold = &during["table"]["unsoldSeats"][0];
+    assert_eq!(during["table"]["inHand"], true);
+    assert_eq!(u(&unsold["chips"]) + u(&unsold["bet"]), 5000, "{during:#}");
+    let body = app
+        .graphql(Some(&host), remove, json!({"s": seat, "r": "nobody came"}))
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    let body = app
+        .admin(
+            "mutation { voidHand(input: {tournamentId: \"u\", table: 1, kind: MISDEAL, reason: \"the first card was exposed\"}) { events } }",
+            json!({}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+
+    // The director removes it, with a reason.
+    let body = app
+        .graphql(Some(&host), remove, json!({"s": seat, "r": " "}))
+        .await;
+    assert_eq!(code(&body), "BAD_INPUT", "{body:#}");
+    assert_eq!(
+        body["errors"][0]["extensions"]["field"], "reason",
+        "{body:#}"
+    );
+    let last = app.last_position().await;
+    let body = app
+        .graphql(
+            Some(&host),
+            remove,
+            json!({"s": seat, "r": "nobody came for the seat"}),
+        )
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let events = appended(app, "tournament:u", last).await;
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].0, "UnsoldStackRemoved");
+    assert_eq!(events[0].1["data"]["chips"], 5000, "{events:?}");
+    let after = app.admin(view, json!({})).await;
+    assert_eq!(after["table"]["unsoldSeats"], json!([]));
+    let body = app
+        .graphql(Some(&host), remove, json!({"s": seat, "r": "again"}))
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+
+    // A house whose book has no unsold seats.
+    recorded(app, "w", Preset::Wph).await;
+    let body = app
+        .graphql(
+            Some(&host),
+            "mutation($s: Int!) { placeUnsoldStack(input: {tournamentId: \"w\", table: 1, seat: $s}) { events } }",
+            json!({"s": seat}),
+        )
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    assert!(
+        body["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("wph:"),
+        "{body:#}"
+    );
+}
+
 on_every_backend!(
     an_invitational_schedule_that_breaks_its_book_is_refused_with_the_rule,
     invitational_1_1_by_invitation_only_the_staff_register_and_no_show_ups,
     wph_38_and_oracle_no_limit_pots_are_counted_for_auditors_only,
     oracle_3_the_host_records_players_out_in_an_unknown_order_and_they_share,
+    invitational_2_7_the_host_places_an_unsold_seat_s_stack_and_removes_it,
 );

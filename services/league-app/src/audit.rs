@@ -55,7 +55,8 @@ pub struct LoggedHand {
     /// The level the hand was played at (0 before the first).
     pub level: u32,
     pub seat_count: u32,
-    /// Who sat where.
+    /// Who sat where. An unsold seat's stack is named `unsold seat N` (N from 1), a name
+    /// no player id can take ([`UNSOLD_SEAT`]).
     pub players: BTreeMap<Seat, String>,
     /// The hand's events, `HandStarted` to `HandEnded` (or `HandVoided`).
     pub events: Vec<hand::Event>,
@@ -667,6 +668,11 @@ impl Tracked {
     }
 }
 
+/// How a hand history names an unsold seat's stack (invitational 2.7, QueenSix tournament
+/// 4), with its seat number from 1: dealt in, nobody's. A player id has no space, so no
+/// player is named so.
+pub const UNSOLD_SEAT: &str = "unsold seat";
+
 /// Folds one event; a hand it completes comes back.
 pub(crate) fn fold(
     t: &mut Tracked,
@@ -699,6 +705,11 @@ pub(crate) fn fold(
                     .seats
                     .iter()
                     .map(|(seat, player)| (*seat, player.to_string()))
+                    .chain(
+                        at.unsold()
+                            .keys()
+                            .map(|seat| (*seat, format!("{UNSOLD_SEAT} {}", u32::from(*seat) + 1))),
+                    )
                     .collect(),
                 events: Vec::new(),
                 positions: Vec::new(),

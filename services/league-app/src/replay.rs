@@ -651,6 +651,25 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
             u32::from(*button) + 1,
             u32::from(*was) + 1
         ),
+        E::UnsoldStackPlaced {
+            table,
+            seat,
+            chips,
+            rule,
+        } => format!(
+            "An unsold seat's stack of {chips} chips at table {table} seat {} ({rule})",
+            u32::from(*seat) + 1
+        ),
+        E::UnsoldStackRemoved {
+            table,
+            seat,
+            chips,
+            reason,
+        } => format!(
+            "The unsold seat's stack at table {table} seat {} leaves play with {chips} chips \
+             ({reason})",
+            u32::from(*seat) + 1
+        ),
         E::EntropyAdded { .. } | E::EntropyMixed { .. } => {
             "Entropy mixed into the next draw's seed".to_owned()
         }

@@ -43,6 +43,18 @@ pub struct SeatView {
     pub bet: Chips,
 }
 
+/// An unsold seat's stack (invitational 2.7, QueenSix tournament 4): dealt in and
+/// blinded as an absent player's, held by no entrant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnsoldSeatView {
+    pub seat: Seat,
+    /// Chips behind (during a hand: what is left after this hand's bets).
+    pub chips: Chips,
+    pub in_hand: bool,
+    /// Chips put in during this betting round (blinds count); 0 between hands.
+    pub bet: Chips,
+}
+
 /// A pot of the hand in progress.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PotView {
@@ -67,6 +79,9 @@ pub struct TableView {
     #[serde(skip)]
     pub hand_ordinal: u32,
     pub seats: Vec<SeatView>,
+    /// The stacks in unsold seats, in seat order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unsold: Vec<UnsoldSeatView>,
     pub in_hand: bool,
     pub button: Option<Seat>,
     pub board: Vec<Card>,
@@ -315,6 +330,22 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
             }
         })
         .collect();
+    let unsold = table
+        .unsold()
+        .iter()
+        .map(|(&seat, &start)| {
+            let stack = hand.filter(|_| in_hand).and_then(|h| h.stack(seat));
+            UnsoldSeatView {
+                seat,
+                chips: stack.map_or(start, Chips::new),
+                in_hand: stack.is_some() && hand.is_some_and(|h| h.is_live(seat)),
+                bet: match (in_hand, hand.and_then(|h| h.bet(seat))) {
+                    (true, Some(bet)) => Chips::new(bet),
+                    _ => Chips::ZERO,
+                },
+            }
+        })
+        .collect();
     let (pot, pots) = pots_told(hand, live, viewer);
     Some(TableView {
         table: number,
@@ -322,6 +353,7 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
         hand_id: table.hand_id().map(str::to_owned),
         hand_ordinal: table.hand_ordinal(),
         seats,
+        unsold,
         in_hand,
         button: table.positions().map(|p| p.button),
         board: hand.map(|h| h.board().collect()).unwrap_or_default(),
@@ -562,6 +594,7 @@ pub fn cash_table_view(id: &str, c: &CashState, viewer: &Viewer) -> Option<CashT
         hand_id: (c.hands > 0).then(|| format!("{id}-{}", c.hands)),
         hand_ordinal: c.hands,
         seats,
+        unsold: Vec::new(),
         in_hand,
         button: c.button,
         board: hand.map(|h| h.board().collect()).unwrap_or_default(),

@@ -90,6 +90,7 @@ pub struct Mutation(
     tournaments::TournamentMutation,
     tournaments::CorrectionMutation,
     tournaments::RulingMutation,
+    tournaments::UnsoldSeatMutation,
     tournaments::EntropyMutation,
     leagues::LeagueMutation,
     cash::CashMutation,

@@ -588,6 +588,43 @@ payload! {
 }
 
 command_input! {
+    /// The input of `placeUnsoldStack`.
+    PlaceUnsoldStackInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The empty seat, from 0.
+        seat: Seat,
+    }
+}
+
+payload! {
+    /// What `placeUnsoldStack` did, and the tournament it changed.
+    PlaceUnsoldStackPayload: tournament
+}
+
+command_input! {
+    /// The input of `removeUnsoldStack`.
+    RemoveUnsoldStackInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The unsold seat, from 0.
+        seat: Seat,
+        /// Why, as auditors will read it (`nobody came for the seat by the first break`):
+        /// 1 to 200 characters.
+        reason: String,
+    }
+}
+
+payload! {
+    /// What `removeUnsoldStack` did, and the tournament it changed.
+    RemoveUnsoldStackPayload: tournament
+}
+
+command_input! {
     /// The input of `voidHand`.
     VoidHandInput {
         /// The tournament's id, as scheduled.

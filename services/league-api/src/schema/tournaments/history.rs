@@ -41,7 +41,8 @@ pub struct HandHistory {
     pub position: Position,
     /// When it started, in microseconds since the Unix epoch.
     pub started_at: Micros,
-    /// The players dealt in, by their ids.
+    /// The players dealt in, by their ids (an unsold seat's stack, dealt in too, is
+    /// nobody's: the text names it `unsold seat N`).
     pub players: Vec<ID>,
     /// The hand in the format asked for.
     pub text: String,
@@ -150,6 +151,7 @@ fn history(hand: &LoggedHand, format: HandHistoryFormat) -> ApiResult<HandHistor
         .seats
         .iter()
         .filter_map(|s| hand.players.get(&s.seat))
+        .filter(|p| league_engine::units::is_id(p))
         .map(|p| ID(p.clone()))
         .collect();
     Ok(HandHistory {

@@ -15,6 +15,7 @@
 //! - [`rulings`]: the floor's rulings at a table (the clock, action out of turn),
 //!   [`RulingMutation`].
 //! - [`subscription`]: the live views, [`TournamentSubscription`].
+//! - [`unsold`]: a stack placed in an unsold seat and its removal, [`UnsoldSeatMutation`].
 
 pub mod arguments;
 pub mod corrections;
@@ -28,6 +29,7 @@ pub mod query;
 pub mod rulings;
 pub mod subscription;
 pub mod types;
+pub mod unsold;
 
 pub use corrections::CorrectionMutation;
 pub use entropy::EntropyMutation;
@@ -36,6 +38,7 @@ pub use mutation::TournamentMutation;
 pub use query::TournamentQuery;
 pub use rulings::RulingMutation;
 pub use subscription::TournamentSubscription;
+pub use unsold::UnsoldSeatMutation;
 
 fn stream_of(id: &str) -> String {
     league_events::StreamKind::Tournament.stream(id)

@@ -737,6 +737,23 @@ pub struct SeatOut {
     pub bet: Chips,
 }
 
+/// An unsold seat's stack: placed by the staff (`placeUnsoldStack`) where the house's
+/// book says (invitational 2.7, QueenSix tournament 4), dealt in, blinded and folded as an
+/// absent player's; it has no player, place or prize.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct UnsoldSeat {
+    /// The seat number, from 0.
+    pub seat: Seat,
+    /// The stack, in chips: during a hand, what is left after this hand's bets; between
+    /// hands, all of it.
+    pub chips: Chips,
+    /// Whether the stack is dealt into the hand in progress and its hand not folded (an
+    /// unsold seat all in on a blind, where the house keeps such a hand live).
+    pub in_hand: bool,
+    /// Chips put in during this betting round (blinds count); 0 between hands.
+    pub bet: Chips,
+}
+
 /// A table as the caller may see it.
 pub struct TableOut {
     pub view: TableView,
@@ -828,6 +845,20 @@ impl TableOut {
                 absent: s.absent,
                 in_hand: s.in_hand,
                 cards: s.cards.map(|c| c.iter().map(Card::to_string).collect()),
+                bet: Chips(s.bet),
+            })
+            .collect()
+    }
+    /// The seats holding an unsold seat's stack (`placeUnsoldStack`), by seat number: the
+    /// button and blinds move over them and they are dealt in, but they are nobody's.
+    async fn unsold_seats(&self) -> Vec<UnsoldSeat> {
+        self.view
+            .unsold
+            .iter()
+            .map(|s| UnsoldSeat {
+                seat: s.seat,
+                chips: Chips(s.chips),
+                in_hand: s.in_hand,
                 bet: Chips(s.bet),
             })
             .collect()
