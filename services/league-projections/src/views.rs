@@ -252,7 +252,14 @@ pub fn tournament_view(stream: &str, t: &Tournament) -> TournamentView {
             next_break_at(&schedule?.levels, current, ends_at)
         }),
         average_stack: match u64::try_from(t.remaining()).unwrap_or(0) {
-            n if n > 0 && t.stage() == Stage::Running => Chips::new(t.chips_in_play().get() / n),
+            // The players' chips: an unsold seat's stack is nobody's.
+            n if n > 0 && t.stage() == Stage::Running => Chips::new(
+                t.chips_in_play()
+                    .checked_sub(t.unsold_chips())
+                    .unwrap_or_default()
+                    .get()
+                    / n,
+            ),
             _ => Chips::ZERO,
         },
         pending: t.pending(),

@@ -112,11 +112,9 @@ pub enum TournamentEvent {
         chips: Chips,
         rule: String,
     },
-    /// A late entry or re-entry, seated at `table`, `seat` with `chips`. Where that seat
-    /// holds an unsold seat's stack (QueenSix tournament 4: a stack "placed in a seat to
-    /// accommodate late entrants (so all antes and blinds have been appropriately paid)"),
-    /// the entrant takes the stack, blinds paid: `chips` are what it held, and it is no
-    /// longer an unsold seat's.
+    // A late entry or re-entry. Where its seat holds an unsold seat's stack (QueenSix
+    // tournament 4), the entrant takes the stack, blinds paid: `chips` are what it held
+    // (release 0.18.0; the shape is version 1's, so its schema keeps no doc here).
     PlayerEntered {
         player: PlayerId,
         reentry: bool,
@@ -363,7 +361,8 @@ pub enum TournamentEvent {
     /// is not counted among the players left. `rule` names the house's rule (invitational
     /// 2.7: "Unsold seats will have a chip stack, and blinds will be taken from their
     /// stacks"; QueenSix tournament 4: "A starting stack of chips may be placed in a seat
-    /// to accommodate late entrants"). Written since release 0.18.0.
+    /// to accommodate late entrants"). A late entrant's `PlayerEntered` in that seat takes
+    /// the stack, and is seated with what it holds (QueenSix). Written since release 0.18.0.
     UnsoldStackPlaced {
         table: u32,
         seat: Seat,

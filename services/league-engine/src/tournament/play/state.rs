@@ -581,15 +581,20 @@ impl Tournament {
         out
     }
 
-    /// The chips the players hold, plus chips given to nobody yet.
+    /// The chips the players hold, plus chips given to nobody yet and the stacks in unsold
+    /// seats.
     pub fn chips_in_play(&self) -> Chips {
         self.players.values().map(|p| p.chips).sum::<Chips>()
             + self.unallocated
-            + self
-                .tables
-                .values()
-                .flat_map(|t| t.unsold.values().copied())
-                .sum::<Chips>()
+            + self.unsold_chips()
+    }
+
+    /// The chips in unsold seats' stacks, at every table.
+    pub fn unsold_chips(&self) -> Chips {
+        self.tables
+            .values()
+            .flat_map(|t| t.unsold.values().copied())
+            .sum::<Chips>()
     }
 
     /// Chips conserved, seats consistent, every entrant once in places.
