@@ -672,6 +672,8 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         ("correctChips", "correctChips(input: {tournamentId: \"m1\", table: 1, from: \"ann\", to: \"bob\", chips: 1, reason: \"a pot pushed wrong\"})".into(), May::Staff),
         ("correctSeat", "correctSeat(input: {tournamentId: \"m1\", player: \"ann\", table: 1, seat: 7, reason: \"sat in the wrong seat\"})".into(), May::Staff),
         ("correctButton", "correctButton(input: {tournamentId: \"m1\", table: 1, button: 0, reason: \"the button was misplaced\"})".into(), May::Staff),
+        ("placeUnsoldStack", "placeUnsoldStack(input: {tournamentId: \"m1\", table: 1, seat: 8})".into(), May::Staff),
+        ("removeUnsoldStack", "removeUnsoldStack(input: {tournamentId: \"m1\", table: 1, seat: 8, reason: \"nobody came\"})".into(), May::Staff),
         ("openCashTable", "openCashTable(input: {id: \"c2\", venue: \"crown\", name: \"2/4\", house: HIPPODROME, smallBlind: 2, bigBlind: 4, minBuyIn: 80, maxBuyIn: 400, seats: 6})".into(), May::Staff),
         ("sitDown", "sitDown(input: {table: \"c1\", seat: 4, player: \"ann\", buyIn: 100})".into(), May::StaffOrPlayer),
         ("topUp", "topUp(input: {table: \"c1\", seat: 0, amount: 1})".into(), May::StaffOrPlayer),

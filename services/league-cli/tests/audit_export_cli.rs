@@ -83,7 +83,7 @@ fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
     let out = export(&db, "phh", &phh, None);
     assert!(out.status.success(), "{}", text(&out));
     assert!(
-        text(&out).starts_with("wrote 206 PHH files (4 tournaments and 2 cash tables)"),
+        text(&out).starts_with("wrote 219 PHH files (4 tournaments and 2 cash tables)"),
         "{}",
         text(&out)
     );
@@ -101,7 +101,7 @@ fn a_seasons_hands_replay_in_pokerkit_in_both_formats() {
     assert!(checked.status.success(), "{}", text(&checked));
     let report: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
     let hands = report["hands"].as_array().unwrap();
-    assert_eq!(hands.len(), 206);
+    assert_eq!(hands.len(), 219);
     let mut agree = 0;
     for hand in hands {
         let name = hand["hand"].as_str().unwrap();

@@ -105,26 +105,22 @@ impl Run<'_> {
         }
         let (table, seat, opened) = match (held, fewest) {
             (Some((table, seat, _)), _) => (table, seat, false),
-            (None, fewest) => match fewest {
-                Some(fewest) => {
-                    let open: Vec<(u32, Seat)> = self
-                        .state
-                        .tables
-                        .iter()
-                        .filter(|(_, t)| {
-                            t.seats.len() == fewest && t.taken_count() < usize::from(size)
-                        })
-                        .flat_map(|(&n, t)| (0..size).filter(|&s| !t.taken(s)).map(move |s| (n, s)))
-                        .collect();
-                    let (t, s) = open[pick(&drawn, open.len()).min(open.len() - 1)];
-                    (t, s, false)
-                }
-                None => {
-                    let number = self.state.tables.keys().max().map_or(1, |n| n + 1);
-                    let s = pick(&drawn, usize::from(size));
-                    (number, Seat::try_from(s).unwrap_or(0), true)
-                }
-            },
+            (None, Some(fewest)) => {
+                let open: Vec<(u32, Seat)> = self
+                    .state
+                    .tables
+                    .iter()
+                    .filter(|(_, t)| t.seats.len() == fewest && t.taken_count() < usize::from(size))
+                    .flat_map(|(&n, t)| (0..size).filter(|&s| !t.taken(s)).map(move |s| (n, s)))
+                    .collect();
+                let (t, s) = open[pick(&drawn, open.len()).min(open.len() - 1)];
+                (t, s, false)
+            }
+            (None, None) => {
+                let number = self.state.tables.keys().max().map_or(1, |n| n + 1);
+                let s = pick(&drawn, usize::from(size));
+                (number, Seat::try_from(s).unwrap_or(0), true)
+            }
         };
         if opened {
             self.emit(TournamentEvent::TableOpened { table });

@@ -126,8 +126,9 @@ pub struct Table {
     pub(super) clock: Option<CalledClock>,
     /// The stacks in unsold seats (`UnsoldStackPlaced`): seats dealt in and blinded as an
     /// absent player's, held by no entrant. Their chips at the start of the current hand,
-    /// or now between hands.
-    #[serde(default)]
+    /// or now between hands. Left out of a snapshot when there are none, so a table
+    /// without them is stored as before release 0.18.0.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub(super) unsold: BTreeMap<Seat, Chips>,
 }
 
