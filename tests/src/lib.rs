@@ -358,6 +358,34 @@ impl TestApp {
         .await
     }
 
+    /// The events of the stream `stream` in log order, as the `events` query gives them to
+    /// the admin: each one's type, actor and payload.
+    pub async fn stream_events(&self, stream: &str) -> Vec<(String, String, Value)> {
+        let mut found = Vec::new();
+        let mut after: Option<String> = None;
+        loop {
+            let body = self
+                .admin(
+                    "query($a: String) { events(after: $a, first: 1000) { events { streamId eventType actor payload } endCursor hasNextPage } }",
+                    json!({"a": after}),
+                )
+                .await;
+            for e in body["events"]["events"].as_array().unwrap() {
+                if e["streamId"] == stream {
+                    found.push((
+                        e["eventType"].as_str().unwrap().to_owned(),
+                        e["actor"].as_str().unwrap_or("").to_owned(),
+                        serde_json::from_str(e["payload"].as_str().unwrap_or("null")).unwrap(),
+                    ));
+                }
+            }
+            if body["events"]["hasNextPage"] != true {
+                return found;
+            }
+            after = body["events"]["endCursor"].as_str().map(str::to_owned);
+        }
+    }
+
     /// The global position of the log's last event.
     pub async fn last_position(&self) -> Option<u64> {
         self.store.last_position().await.unwrap()

@@ -20,33 +20,6 @@ const REINSTATE: &str = "mutation($t: ID!, $p: ID!, $r: String!) { reinstate(inp
 const ELIMINATE: &str = "mutation($t: ID!, $p: ID!, $by: ID) { eliminate(input: {tournamentId: $t, players: [$p], by: $by}) { events } }";
 const TOURNAMENT: &str = "query($t: ID!) { tournament(id: $t) { stage remaining places { player place shared } tables { seats { player chips } } cancelled { reason refunds { player amount } } } }";
 
-/// A stream's events in the log, as (type, actor, payload), read as an auditor pages it.
-async fn last_events(app: &TestApp, stream: &str) -> Vec<(String, String, Value)> {
-    let mut found = Vec::new();
-    let mut after: Option<String> = None;
-    loop {
-        let body = app
-            .admin(
-                "query($a: String) { events(after: $a, first: 1000) { events { streamId eventType actor payload } endCursor hasNextPage } }",
-                json!({"a": after}),
-            )
-            .await;
-        for e in body["events"]["events"].as_array().unwrap() {
-            if e["streamId"] == stream {
-                found.push((
-                    e["eventType"].as_str().unwrap().to_owned(),
-                    e["actor"].as_str().unwrap_or("").to_owned(),
-                    serde_json::from_str(e["payload"].as_str().unwrap_or("null")).unwrap(),
-                ));
-            }
-        }
-        if body["events"]["hasNextPage"] != true {
-            return found;
-        }
-        after = body["events"]["endCursor"].as_str().map(str::to_owned);
-    }
-}
-
 fn chips_of(view: &Value, player: &str) -> Option<u64> {
     view["tournament"]["tables"]
         .as_array()?
@@ -124,7 +97,7 @@ async fn a_host_cancels_a_tournament_and_every_entrant_is_refunded(app: &TestApp
         .await;
     assert_eq!(code(&body), "TOURNAMENT_CANCELLED", "{body:#}");
     // The auditor sees who cancelled it and why.
-    let events = last_events(app, "tournament:c1").await;
+    let events = app.stream_events("tournament:c1").await;
     let (ty, actor, payload) = events.last().unwrap();
     assert_eq!(ty, "TournamentCancelled");
     assert!(actor.starts_with("host:crown:"), "{actor}");
@@ -170,7 +143,7 @@ async fn a_player_eliminated_by_mistake_is_reinstated(app: &TestApp) {
     assert_eq!(view["tournament"]["remaining"], 3);
     assert_eq!(chips_of(&view, "cat"), Some(start));
     assert_eq!(chips_of(&view, "ann"), Some(start));
-    let (ty, actor, payload) = last_events(app, "tournament:r1").await.pop().unwrap();
+    let (ty, actor, payload) = app.stream_events("tournament:r1").await.pop().unwrap();
     assert_eq!(ty, "PlayerReinstated");
     assert!(actor.starts_with("host:crown:"), "{actor}");
     assert_eq!(payload["data"]["reason"], "the wrong player was called out");
@@ -330,7 +303,7 @@ async fn an_admin_amends_a_result_and_the_points_are_rescored(app: &TestApp) {
         ("ann".to_owned(), before[1].1.clone()),
         "{after:?}"
     );
-    let (ty, actor, payload) = last_events(app, "league:apl").await.pop().unwrap();
+    let (ty, actor, payload) = app.stream_events("league:apl").await.pop().unwrap();
     assert_eq!(ty, "TournamentAmended");
     assert!(actor.starts_with("host:crown:"), "{actor}");
     assert_eq!(
@@ -467,7 +440,7 @@ async fn a_pot_pushed_to_the_wrong_player_is_put_right_before_the_next_hand(app:
     }
     assert_eq!(after.iter().map(|(_, c)| c).sum::<u64>(), total);
     // The auditor reads what was done, by whom and why.
-    let events = last_events(app, "tournament:k1").await;
+    let events = app.stream_events("tournament:k1").await;
     let (kind, actor, payload) = events.last().unwrap();
     assert_eq!(kind, "ChipsCorrected");
     assert!(actor.starts_with("host:crown:"), "{actor}");
@@ -576,7 +549,7 @@ async fn a_player_in_the_wrong_seat_and_a_misplaced_button_are_put_right_between
     assert_eq!(body["data"]["correctSeat"]["events"], 1, "{body:#}");
     let view = app.admin(table, json!({})).await;
     assert_eq!(seat_of(&view, "ann"), (open, ann_chips));
-    let (kind, actor, payload) = last_events(app, "tournament:p1").await.pop().unwrap();
+    let (kind, actor, payload) = app.stream_events("tournament:p1").await.pop().unwrap();
     assert_eq!(kind, "SeatCorrected");
     assert!(actor.starts_with("host:crown:"), "{actor}");
     assert_eq!(payload["data"]["from_seat"], ann_seat, "{payload}");
@@ -594,7 +567,7 @@ async fn a_player_in_the_wrong_seat_and_a_misplaced_button_are_put_right_between
     let view = app.admin(table, json!({})).await;
     assert_eq!(seat_of(&view, "bob").0, open);
     assert_eq!(seat_of(&view, "ann"), (bob_seat, ann_chips));
-    let (_, _, payload) = last_events(app, "tournament:p1").await.pop().unwrap();
+    let (_, _, payload) = app.stream_events("tournament:p1").await.pop().unwrap();
     assert_eq!(payload["data"]["swapped"], "ann", "{payload}");
 
     // No button to put right before the first hand (it was drawn), and no correction
@@ -673,7 +646,7 @@ async fn a_player_in_the_wrong_seat_and_a_misplaced_button_are_put_right_between
     let view = app.admin(table, json!({})).await;
     assert_eq!(view["table"]["button"], Value::Null, "{view:#}");
     assert_eq!(view["table"]["nextHand"]["button"], belongs, "{view:#}");
-    let (kind, actor, payload) = last_events(app, "tournament:p1").await.pop().unwrap();
+    let (kind, actor, payload) = app.stream_events("tournament:p1").await.pop().unwrap();
     assert_eq!(kind, "ButtonCorrected");
     assert!(actor.starts_with("host:crown:"), "{actor}");
     assert_eq!(payload["data"]["button"], belongs, "{payload}");

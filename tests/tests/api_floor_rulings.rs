@@ -52,33 +52,6 @@ fn bets(view: &Value) -> Vec<(u64, u64)> {
         .collect()
 }
 
-/// The stream's events in the log, as (type, actor, payload).
-async fn events_of(app: &TestApp, stream: &str) -> Vec<(String, String, Value)> {
-    let mut found = Vec::new();
-    let mut after: Option<String> = None;
-    loop {
-        let body = app
-            .admin(
-                "query($a: String) { events(after: $a, first: 1000) { events { streamId eventType actor payload } endCursor hasNextPage } }",
-                json!({"a": after}),
-            )
-            .await;
-        for e in body["events"]["events"].as_array().unwrap() {
-            if e["streamId"] == stream {
-                found.push((
-                    e["eventType"].as_str().unwrap().to_owned(),
-                    e["actor"].as_str().unwrap_or("").to_owned(),
-                    serde_json::from_str(e["payload"].as_str().unwrap_or("null")).unwrap(),
-                ));
-            }
-        }
-        if body["events"]["hasNextPage"] != true {
-            return found;
-        }
-        after = body["events"]["endCursor"].as_str().map(str::to_owned);
-    }
-}
-
 async fn an_exposed_card_is_a_misdeal_and_the_hand_is_re_dealt_on_the_same_button(app: &TestApp) {
     a_league(app).await;
     recorded(app, "m1", Preset::Wph).await;
@@ -127,7 +100,7 @@ async fn an_exposed_card_is_a_misdeal_and_the_hand_is_re_dealt_on_the_same_butto
     assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
     assert_eq!(app.last_position().await, last);
     // The auditor reads who declared the misdeal, and why.
-    let events = events_of(app, "tournament:m1").await;
+    let events = app.stream_events("tournament:m1").await;
     let voided = events
         .iter()
         .find(|(_, _, p)| p["data"]["event"]["type"] == "HandVoided")
@@ -211,7 +184,7 @@ async fn the_clock_called_on_a_player_runs_out_and_the_hand_is_dead(app: &TestAp
         .unwrap();
     assert_eq!(out["inHand"], false, "{dead:#}");
     assert_eq!(dead["clock"], Value::Null);
-    let events = events_of(app, "tournament:k1").await;
+    let events = app.stream_events("tournament:k1").await;
     let (_, actor, payload) = events
         .iter()
         .find(|(_, _, p)| p["data"]["event"]["type"] == "PlayerFolded")
@@ -310,7 +283,7 @@ async fn a_bet_out_of_turn_then_two_checks(
 
 /// The ruling as the log records it.
 async fn ruling(app: &TestApp, id: &str) -> String {
-    let events = events_of(app, &format!("tournament:{id}")).await;
+    let events = app.stream_events(&format!("tournament:{id}")).await;
     let (_, _, payload) = events
         .iter()
         .rev()
@@ -444,7 +417,7 @@ async fn a_hand_killed_out_of_turn_is_dead_at_once_and_its_turn_passed_over(app:
     assert!(body.get("errors").is_none(), "{body:#}");
     assert_eq!(view(app, "k1").await["awaitingBoard"], "TURN");
     // The log names the ruling, who made it and why.
-    let events = events_of(app, "tournament:k1").await;
+    let events = app.stream_events("tournament:k1").await;
     let (_, actor, payload) = events
         .iter()
         .find(|(_, _, p)| p["data"]["event"]["type"] == "HandKilled")
@@ -888,7 +861,7 @@ async fn a_mucked_hand_is_retrieved_from_an_impounded_pot_and_another_seen_on_re
     );
     // The log names each ruling, who made it and why; the hand history shows the aces
     // where they were mucked.
-    let events = events_of(app, "tournament:d1").await;
+    let events = app.stream_events("tournament:d1").await;
     let ruled = |kind: &str| {
         events
             .iter()

@@ -307,32 +307,6 @@ async fn oracle_3_the_host_records_players_out_in_an_unknown_order_and_they_shar
     );
 }
 
-/// The events of the stream `stream`, in log order: each one's type and payload.
-async fn stream_events(app: &TestApp, stream: &str) -> Vec<(String, Value)> {
-    let mut found = Vec::new();
-    let mut after: Option<String> = None;
-    loop {
-        let body = app
-            .admin(
-                "query($a: String) { events(after: $a, first: 1000) { events { streamId eventType payload } endCursor hasNextPage } }",
-                json!({"a": after}),
-            )
-            .await;
-        for e in body["events"]["events"].as_array().unwrap() {
-            if e["streamId"] == stream {
-                found.push((
-                    e["eventType"].as_str().unwrap().to_owned(),
-                    serde_json::from_str(e["payload"].as_str().unwrap()).unwrap(),
-                ));
-            }
-        }
-        if body["events"]["hasNextPage"] != true {
-            return found;
-        }
-        after = body["events"]["endCursor"].as_str().map(str::to_owned);
-    }
-}
-
 async fn invitational_2_7_the_host_places_an_unsold_seat_s_stack_and_removes_it(app: &TestApp) {
     // Invitational 2.7: "Unsold seats will have a chip stack, and blinds will be taken from
     // their stacks. If the seat remains empty, the stacks will be removed by the director."
@@ -354,7 +328,7 @@ async fn invitational_2_7_the_host_places_an_unsold_seat_s_stack_and_removes_it(
     let seat = (0..9).find(|s| !taken.contains(s)).unwrap();
 
     // Only the venue's staff; a seat taken or off the table is refused; nothing appended.
-    let logged = stream_events(app, "tournament:u").await.len();
+    let logged = app.stream_events("tournament:u").await.len();
     let last = app.last_position().await;
     for token in [&other, &ann] {
         let body = app.graphql(Some(token), place, json!({"s": seat})).await;
@@ -374,12 +348,12 @@ async fn invitational_2_7_the_host_places_an_unsold_seat_s_stack_and_removes_it(
         placed["table"]["unsoldSeats"],
         json!([{"seat": seat, "chips": 5000}])
     );
-    let events = stream_events(app, "tournament:u").await;
+    let events = app.stream_events("tournament:u").await;
     let events = &events[logged..];
     assert_eq!(events.len(), 1, "{events:?}");
     assert_eq!(events[0].0, "UnsoldStackPlaced");
     assert!(
-        events[0].1["data"]["rule"]
+        events[0].2["data"]["rule"]
             .as_str()
             .unwrap()
             .starts_with("invitational 2.7"),
@@ -421,7 +395,7 @@ async fn invitational_2_7_the_host_places_an_unsold_seat_s_stack_and_removes_it(
         body["errors"][0]["extensions"]["field"], "reason",
         "{body:#}"
     );
-    let logged = stream_events(app, "tournament:u").await.len();
+    let logged = app.stream_events("tournament:u").await.len();
     let body = app
         .graphql(
             Some(&host),
@@ -430,11 +404,11 @@ async fn invitational_2_7_the_host_places_an_unsold_seat_s_stack_and_removes_it(
         )
         .await;
     assert!(body.get("errors").is_none(), "{body:#}");
-    let events = stream_events(app, "tournament:u").await;
+    let events = app.stream_events("tournament:u").await;
     let events = &events[logged..];
     assert_eq!(events.len(), 1, "{events:?}");
     assert_eq!(events[0].0, "UnsoldStackRemoved");
-    assert_eq!(events[0].1["data"]["chips"], 5000, "{events:?}");
+    assert_eq!(events[0].2["data"]["chips"], 5000, "{events:?}");
     let after = app.admin(view, json!({})).await;
     assert_eq!(after["table"]["unsoldSeats"], json!([]));
     let body = app
