@@ -147,6 +147,9 @@ struct Rulings {
     payouts_and_deal: bool,
     /// Results tracking: reinstate the first player eliminated (by mistake).
     reinstate: bool,
+    /// QueenSix (release 0.19.0): the first call the floor can reach ruled not binding
+    /// (NLHE 10).
+    retract_call: bool,
 }
 
 /// Plays one tournament into its stream and returns its outcome.
@@ -236,6 +239,7 @@ async fn tournament(
     };
     let mut awaiting_ruling: Option<usize> = None;
     let mut reinstate = rulings.reinstate;
+    let mut retract = rulings.retract_call;
     let mut payouts = rulings.payouts_and_deal;
     let mut deal = rulings.payouts_and_deal;
     let mut sent = 0;
@@ -268,6 +272,9 @@ async fn tournament(
             if !ruled {
                 to_rule.push(Ruling::OutOfTurn);
             }
+        }
+        if retract && retract_call(&mut sim)? {
+            retract = false;
         }
         if payouts && sim.state.remaining() <= 6 {
             let amounts = sim.state.prizes()?;
@@ -322,10 +329,10 @@ async fn tournament(
     if sim.events.len() > sent {
         w.append(&stream, &sim.events[sent..]).await?;
     }
-    if !to_rule.is_empty() || payouts || deal || reinstate {
+    if !to_rule.is_empty() || payouts || deal || reinstate || retract {
         return Err(format!(
             "{id}: rulings not made: {to_rule:?}, payouts {payouts}, deal {deal}, reinstate \
-             {reinstate}"
+             {reinstate}, retract a call {retract}"
         )
         .into());
     }
@@ -334,6 +341,24 @@ async fn tournament(
         .outcome(id, "season-1", 7)
         .ok_or_else(|| format!("{id} finished without a result"))?;
     Ok(outcome)
+}
+
+/// The first call in play the floor can rule not binding (QueenSix NLHE 10), if any.
+fn retract_call(sim: &mut TournamentSim) -> Result<bool, Failure> {
+    for (table, hand) in hands_in_play(sim) {
+        let live: Vec<_> = hand.seats_in_order().filter(|s| hand.is_live(*s)).collect();
+        for seat in live {
+            let command = HandCommand::RetractCall {
+                seat,
+                reason: "the bet was said softly; the caller put in a fifth of it".into(),
+            };
+            if league_engine::hand::decide(&hand, &command).is_ok() {
+                sim.send(&TournamentCommand::Hand { table, command })?;
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
 }
 
 /// Each table with a hand in play, and the hand.
@@ -859,7 +884,15 @@ async fn play(store: &Store) -> Result<Written, Failure> {
     // Every preset (the four tournament houses in two tracking modes each, the cardroom's
     // and the PHH format's in one), and every tracking mode under three presets at least.
     let plays: [(Preset, Tracking, usize, Rulings); 10] = [
-        (Preset::QueenSix, Tracking::Dealt, 12, Rulings::default()),
+        (
+            Preset::QueenSix,
+            Tracking::Dealt,
+            12,
+            Rulings {
+                retract_call: true,
+                ..Rulings::default()
+            },
+        ),
         (Preset::Oracle, Tracking::Dealt, 12, Rulings::default()),
         (Preset::Wph, Tracking::Recorded, 12, Rulings::default()),
         (

@@ -665,6 +665,7 @@ async fn every_mutation_against_every_role(app: &TestApp) {
         ("actOutOfTurn", format!("actOutOfTurn(input: {{tournamentId: \"m1\", table: 1, seat: {ann}, action: RAISE_TO, amount: 999999999}})"), May::Staff),
         ("voidHand", "voidHand(input: {tournamentId: \"m1\", table: 1, kind: MISDEAL, reason: \"a card exposed\"})".into(), May::Staff),
         ("killHand", format!("killHand(input: {{tournamentId: \"m1\", table: 1, seat: {ann}, cause: EXPOSED, reason: \"cards exposed\"}})"), May::Staff),
+        ("retractCall", format!("retractCall(input: {{tournamentId: \"m1\", table: 1, seat: {ann}, reason: \"misheard the bet\"}})"), May::Staff),
         ("impoundPot", "impoundPot(input: {tournamentId: \"m1\", table: 1, reason: \"a disputed count\"})".to_owned(), May::Staff),
         ("releasePot", "releasePot(input: {tournamentId: \"m1\", table: 1, reason: \"ruled\"})".to_owned(), May::Staff),
         ("retrieveHand", format!("retrieveHand(input: {{tournamentId: \"m1\", table: 1, seat: {ann}, reason: \"mucked on a misread\"}})"), May::Staff),

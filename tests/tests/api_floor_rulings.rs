@@ -3,7 +3,8 @@
 //! same button; the clock called on a player and run out by the server, the hand dead; a
 //! bet out of turn ruled by the house, WPH's rule 31 and the invitational's 5.5 giving
 //! different answers to the same table; a hand killed out of turn, dead at once; a pot
-//! impounded, a mucked hand retrieved and another seen at a player's request; two
+//! impounded, a mucked hand retrieved and another seen at a player's request; a call ruled
+//! not binding after the bettor showed (QueenSix NLHE 10.1); two
 //! players out in one hand on the bubble, placed by the house's rule and scored by the
 //! league.
 
@@ -895,7 +896,148 @@ async fn a_mucked_hand_is_retrieved_from_an_impounded_pot_and_another_seen_on_re
     assert!(text.contains("'p1 sm AcAd'"), "{text}");
 }
 
+const RETRACT: &str = "mutation($t: ID!, $s: Int!, $r: String!) { retractCall(input: {tournamentId: $t, table: 1, seat: $s, reason: $r}) { events table(table: 1) { inHand } } }";
+
+/// QueenSix NLHE 10.1 at a recorded table: "On the end, a player puts a 500 chip into the
+/// pot and says softly, 'Four hundred.' The opponent puts a 100 chip into the pot and
+/// says, 'Call.' The bettor immediately shows the hand. ... the 'call' can be retracted."
+/// The three players check to the river; the first bets 400, the second's call is entered
+/// and the third folds; the bettor shows. The host rules the call not binding: the caller
+/// has the 400 back and is out of the hand, the bettor's 400 goes back, and the bettor
+/// takes the pot. WPH's book makes every call binding.
+async fn queensix_nlhe_10_1_the_floor_rules_a_call_not_binding_after_the_bettor_shows(
+    app: &TestApp,
+) {
+    let (_, [first, second, third]) = on_the_flop(app, "r1", Preset::QueenSix).await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let other = app.token(Role::Host, Some("anchor"), None).await;
+    let act = |seat: u64, a: &str, amount: Option<u64>| json!({"t": "r1", "table": 1, "seat": seat, "a": a, "amount": amount});
+    for street in [&["Js"][..], &["3d"][..]] {
+        for seat in [first, second, third] {
+            let body = app.admin(ACT, act(seat, "CHECK", None)).await;
+            assert!(body.get("errors").is_none(), "{body:#}");
+        }
+        let body = app.admin(BOARD, json!({"t": "r1", "c": street})).await;
+        assert!(body.get("errors").is_none(), "{body:#}");
+    }
+    let river = view(app, "r1").await;
+    let pot = u(&app.admin(TO_SHOW, json!({"t": "r1"})).await["table"]["pot"]);
+    for (seat, a, amount) in [
+        (first, "BET", Some(400)),
+        (second, "CALL", None),
+        (third, "FOLD", None),
+    ] {
+        let body = app.admin(ACT, act(seat, a, amount)).await;
+        assert!(body.get("errors").is_none(), "{body:#}");
+    }
+    const SHOW: &str = "mutation($t: ID!, $s: Int!, $c: [String!]) { show(input: {tournamentId: $t, table: 1, seat: $s, cards: $c}) { events } }";
+    let body = app
+        .admin(SHOW, json!({"t": "r1", "s": first, "c": ["Ac", "Ad"]}))
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let shown = view(app, "r1").await;
+    assert_eq!(shown["inHand"], true, "the caller is still to show");
+    assert_eq!(chips(&shown, second), chips(&river, second) - 400);
+    // Refused, nothing appended: another venue's host, a blank reason, the folded hand.
+    let why = "the bet was said softly as four hundred; the caller put in a 100 chip";
+    let last = app.last_position().await;
+    let retract = |seat: u64, reason: &str| json!({"t": "r1", "s": seat, "r": reason});
+    assert_refused(
+        app,
+        &other,
+        RETRACT,
+        &retract(second, why),
+        "FORBIDDEN",
+        None,
+    )
+    .await;
+    assert_refused(
+        app,
+        &host,
+        RETRACT,
+        &retract(second, " "),
+        "BAD_INPUT",
+        Some("reason"),
+    )
+    .await;
+    assert_refused(
+        app,
+        &host,
+        RETRACT,
+        &retract(third, why),
+        "RULE_VIOLATION",
+        None,
+    )
+    .await;
+    assert_eq!(app.last_position().await, last, "nothing appended");
+    let body = app
+        .graphql(Some(&host), RETRACT, retract(second, why))
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    assert_eq!(body["data"]["retractCall"]["table"]["inHand"], false);
+    let after = view(app, "r1").await;
+    assert_eq!(
+        chips(&after, second),
+        chips(&river, second),
+        "the call is back"
+    );
+    assert_eq!(chips(&after, third), chips(&river, third));
+    assert_eq!(
+        chips(&after, first),
+        chips(&river, first) + pot,
+        "the pot, no more"
+    );
+    // The log names the ruling, who made it and why; the hand history folds the caller.
+    let events = app.stream_events("tournament:r1").await;
+    let (_, actor, payload) = events
+        .iter()
+        .find(|(_, _, p)| p["data"]["event"]["type"] == "CallRetracted")
+        .unwrap();
+    assert!(actor.starts_with("host:crown"), "{actor}");
+    assert_eq!(
+        payload["data"]["event"]["data"],
+        json!({"seat": second, "amount": 400, "reason": why})
+    );
+    assert!(events.iter().any(|(_, _, p)| p["data"]["event"]
+        == json!({"type": "UncalledBetReturned", "data": {"seat": first, "amount": 400}})));
+    let body = app
+        .admin(
+            "query { handHistory(tournamentId: \"r1\") { text } }",
+            json!({}),
+        )
+        .await;
+    let text = body["handHistory"][0]["text"].as_str().unwrap();
+    let bet = text.find("'p1 cbr 400'").expect(text);
+    assert!(text[bet..].contains("'p2 f'"), "{text}");
+    // WPH: every call binds.
+    let (_, [a, b, _]) = on_the_flop(app, "r2", Preset::Wph).await;
+    for (seat, action, amount) in [(a, "BET", Some(100)), (b, "CALL", None)] {
+        let body = app
+            .admin(
+                ACT,
+                json!({"t": "r2", "table": 1, "seat": seat, "a": action, "amount": amount}),
+            )
+            .await;
+        assert!(body.get("errors").is_none(), "{body:#}");
+    }
+    let body = app
+        .graphql(Some(&host), RETRACT, json!({"t": "r2", "s": b, "r": why}))
+        .await;
+    assert_eq!(
+        body["errors"][0]["extensions"]["code"], "RULE_VIOLATION",
+        "{body:#}"
+    );
+    assert!(
+        body["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("wph: every call binds"),
+        "{body:#}"
+    );
+}
+
 on_every_backend!(
+    queensix_nlhe_10_1_the_floor_rules_a_call_not_binding_after_the_bettor_shows,
     two_out_in_one_hand_on_the_bubble_are_placed_by_the_house_rule_and_scored,
     an_exposed_card_is_a_misdeal_and_the_hand_is_re_dealt_on_the_same_button,
     the_clock_called_on_a_player_runs_out_and_the_hand_is_dead,

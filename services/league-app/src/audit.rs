@@ -105,8 +105,9 @@ impl LoggedHand {
 
     /// Whether the floor killed a hand here that PHH cannot record ([`hand::in_turn_order`]):
     /// killed after its last action, the pot going to the hand left, or leaving a side pot
-    /// only killed hands reached. Such a hand has no PHH file; PokerStars text folds the
-    /// killed hand where it was killed.
+    /// only killed hands reached (or, rarer, retracted a call no fold in its place can
+    /// stand for). Such a hand has no PHH file; PokerStars text folds the killed hand where
+    /// it was killed.
     pub fn phh_cannot_record_its_kills(&self) -> bool {
         hand::in_turn_order(&self.events).is_err()
     }

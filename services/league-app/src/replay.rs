@@ -699,7 +699,8 @@ fn describe(event: &TournamentEvent, remaining: usize) -> String {
 /// A line under a hand for each ruling the floor made in it that the hand history does
 /// not show: a hand killed (the history shows only the fold), the pot impounded and
 /// released, a mucked hand retrieved or turned up at a player's request (the history
-/// shows a hand ruled live as shown, one left dead as mucked).
+/// shows a hand ruled live as shown, one left dead as mucked), a call ruled not binding
+/// (the history shows the fold it became).
 fn rulings(hand: &LoggedHand, out: &mut String) {
     use league_engine::hand::{Event as H, SeenHandRule};
     let name = |seat: &u8| hand.players.get(seat).map_or("?", String::as_str);
@@ -748,6 +749,19 @@ fn rulings(hand: &LoggedHand, out: &mut String) {
                     cards[0],
                     cards[1],
                     if *live { "live" } else { "dead" }
+                );
+            }
+            H::CallRetracted {
+                seat,
+                amount,
+                reason,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "Ruling: the floor ruled {}'s call not binding and returned its {amount}; \
+                     the hand is folded (seat {}, QueenSix NLHE 10): {reason}",
+                    name(seat),
+                    u32::from(*seat) + 1
                 );
             }
             H::OutOfTurnBetForfeited { seat, amount } => {

@@ -38,8 +38,17 @@ pub struct Header<'a> {
 
 /// Writes one hand (its events, from `HandStarted` to `HandEnded`).
 pub fn write(events: &[Event], header: &Header<'_>) -> Result<String, String> {
-    let events = &*hand::in_turn_order(events).unwrap_or_else(|_| {
-        events
+    let events = &*match hand::in_turn_order(events) {
+        Ok(events) => events,
+        // A call taken back that no fold can stand for: nothing to write.
+        Err(error)
+            if events
+                .iter()
+                .any(|e| matches!(e, Event::CallRetracted { .. })) =>
+        {
+            return Err(error);
+        }
+        Err(_) => events
             .iter()
             .map(|event| match event {
                 Event::HandKilled { seat, .. } => Event::PlayerFolded {
@@ -48,8 +57,8 @@ pub fn write(events: &[Event], header: &Header<'_>) -> Result<String, String> {
                 },
                 _ => event.clone(),
             })
-            .collect()
-    });
+            .collect(),
+    };
     let Some(Event::HandStarted { setup }) = events.first() else {
         return Err("the events must start with HandStarted".into());
     };

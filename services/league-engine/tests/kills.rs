@@ -19,7 +19,7 @@ use league_engine::hand::{
 use league_engine::phh;
 use league_engine::rules::HouseRules;
 use league_engine::sim::Simulator;
-use support::Table;
+use support::{Table, pokerkit_agrees};
 
 const A: u8 = 0;
 const B: u8 = 1;
@@ -428,37 +428,6 @@ fn pokerkit_agrees_on_hands_killed_in_and_out_of_turn() {
     assert!(no_form < 200, "{no_form} hands without a PHH form");
     pokerkit_agrees(&dir, written);
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Runs PokerKit (`../shared/tools/phh_check.py`) on the `written` PHH files in `dir`: it
-/// must agree on every one and repair none.
-fn pokerkit_agrees(dir: &std::path::Path, written: usize) {
-    let shared = match std::env::var_os("LEAGUE_SHARED_DIR") {
-        Some(dir) => std::path::PathBuf::from(dir),
-        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    };
-    let output = std::process::Command::new("python3")
-        .arg(shared.join("tools/phh_check.py"))
-        .arg(dir)
-        .arg("--quiet")
-        .output()
-        .expect("python3 must be installed to run PokerKit, the referee");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "phh_check.py failed (is PokerKit installed? `pip install pokerkit`):\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(
-        stdout.contains(&format!(
-            "AGREE: {written}   DIFFER: 0   LOAD_FAIL (failed to load): 0   REPLAY_FAIL: 0"
-        )),
-        "PokerKit disagrees:\n{stdout}"
-    );
-    assert!(
-        !stdout.contains("repaired"),
-        "PokerKit repaired hands:\n{stdout}"
-    );
 }
 
 /// Random hands as QueenSix and Oracle deal them (tournament 10 and tournament 1): the

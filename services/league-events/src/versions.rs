@@ -93,7 +93,8 @@ pub const CATALOGUE: &[EventType] = &[
     // showdown 7) and `all_in_face_up` (QueenSix 30, WPH 9, invitational 5.8), the show
     // orders `SidePotsFirstElseLeftOfButton` and `LastSidePotFirst`, the out-of-turn rule
     // `WphRules31And40BetStays` and its `OutOfTurnBetForfeited`.
-    tournament("HandEvent", 7),
+    // Version 8 (release 0.19.0) adds `CallRetracted`, a call the floor ruled not binding.
+    tournament("HandEvent", 8),
     tournament("PlayerBusted", 1),
     tournament("RebuyAnnounced", 1),
     tournament("RebuyMade", 1),
@@ -174,7 +175,8 @@ pub const CATALOGUE: &[EventType] = &[
     // Version 3 (release 0.14.0): as the tournament's `HandEvent` version 5.
     // Version 4 (release 0.16.0): as the tournament's `HandEvent` version 6.
     // Version 5 (release 0.17.0): as the tournament's `HandEvent` version 7.
-    cash("HandEvent", 5),
+    // Version 6 (release 0.19.0): as the tournament's `HandEvent` version 8.
+    cash("HandEvent", 6),
 ];
 
 /// Every kind of event a hand records (inside `HandEvent`): a golden log holds each.
@@ -209,6 +211,7 @@ pub const HAND_EVENTS: &[&str] = &[
     "HandRetrieved",
     "HandSeenOnRequest",
     "OutOfTurnBetForfeited",
+    "CallRetracted",
 ];
 
 /// A pure function from one version of a type's JSON to the next.
@@ -290,6 +293,18 @@ pub const UPCASTERS: &[Upcaster] = &[
         event_type: "HandEvent",
         from: 4,
         upcast: hand_event_before_muck_muck,
+    },
+    Upcaster {
+        kind: StreamKind::Tournament,
+        event_type: "HandEvent",
+        from: 7,
+        upcast: hand_event_before_retracted_calls,
+    },
+    Upcaster {
+        kind: StreamKind::Cash,
+        event_type: "HandEvent",
+        from: 5,
+        upcast: hand_event_before_retracted_calls,
     },
     Upcaster {
         kind: StreamKind::Cash,
@@ -440,6 +455,20 @@ fn hand_event_before_muck_muck(mut value: Value) -> Result<Value, String> {
             return Err("a hand before release 0.17.0 leaves no out-of-turn bet in the pot".into());
         }
         _ => {}
+    }
+    Ok(value)
+}
+
+/// `HandEvent` version 7 (tournaments, releases 0.17.0 and 0.18.0) and 5 (cash tables): no
+/// call was ruled not binding. Version 8 (cash 6) adds only the event `CallRetracted`, so an
+/// old hand reads as written; an old version holding one is not what those releases wrote.
+fn hand_event_before_retracted_calls(value: Value) -> Result<Value, String> {
+    let kind = value
+        .pointer("/data/event/type")
+        .and_then(Value::as_str)
+        .ok_or("a HandEvent holds data.event.type")?;
+    if kind == "CallRetracted" {
+        return Err("a hand before release 0.19.0 has no call ruled not binding".into());
     }
     Ok(value)
 }
@@ -1182,6 +1211,61 @@ mod tests {
             panic!("not read as a table");
         };
         assert_eq!(config.rules, league_engine::rules::HouseRules::oracle());
+    }
+
+    /// A hand of releases 0.17.0 and 0.18.0 (`HandEvent` 7, cash 5) reads as written; one
+    /// holding a call ruled not binding, which those releases could not write, is refused.
+    #[test]
+    fn hands_before_0_19_0_read_as_written_and_hold_no_retracted_call() {
+        use league_engine::cash::CashEvent;
+        use league_engine::tournament::play::TournamentEvent;
+        let tournament = |version, bytes: &[u8]| {
+            CODEC.read::<TournamentEvent>(
+                StreamKind::Tournament,
+                "HandEvent",
+                version,
+                bytes,
+                crate::parse_tournament,
+            )
+        };
+        let cash = |version, bytes: &[u8]| {
+            CODEC.read::<CashEvent>(StreamKind::Cash, "HandEvent", version, bytes, |b| {
+                serde_json::from_slice(b)
+            })
+        };
+        let called = r#"{"type":"HandEvent","data":{"table":2,"event":{"type":"PlayerCalled","data":{"seat":3,"amount":400,"all_in":false}}}}"#;
+        assert_eq!(
+            tournament(7, called.as_bytes()).unwrap(),
+            tournament(8, called.as_bytes()).unwrap()
+        );
+        let in_cash = called.replace(r#""table":2,"#, "");
+        assert_eq!(
+            cash(5, in_cash.as_bytes()).unwrap(),
+            cash(6, in_cash.as_bytes()).unwrap()
+        );
+        let retracted = r#"{"type":"HandEvent","data":{"table":2,"event":{"type":"CallRetracted","data":{"seat":3,"amount":400,"reason":"thought the bet was 100"}}}}"#;
+        let Ok(TournamentEvent::HandEvent {
+            table: 2,
+            event:
+                league_engine::hand::Event::CallRetracted {
+                    seat: 3,
+                    amount: 400,
+                    ..
+                },
+        }) = tournament(8, retracted.as_bytes())
+        else {
+            panic!("not read as a retracted call");
+        };
+        assert!(matches!(
+            tournament(7, retracted.as_bytes()),
+            Err(DecodeError::Upcast { from: 7, .. })
+        ));
+        let in_cash = retracted.replace(r#""table":2,"#, "");
+        assert!(cash(6, in_cash.as_bytes()).is_ok());
+        assert!(matches!(
+            cash(5, in_cash.as_bytes()),
+            Err(DecodeError::Upcast { from: 5, .. })
+        ));
     }
 
     /// A hand of version 2 (releases 0.4.0 to 0.7.0) reads as written, with the out-of-turn

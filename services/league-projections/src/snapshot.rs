@@ -28,7 +28,7 @@ use crate::{Aggregate, Folded, ProjectionError, Projector};
 /// (the engine's aggregates included): a snapshot of another format is not read, and its
 /// stream is folded from its events instead. The test `a_snapshot_keeps_its_format` pins
 /// the bytes of this format.
-pub const FORMAT: u32 = 9;
+pub const FORMAT: u32 = 10;
 
 /// The manifest's stream name: no stream is named so.
 const MANIFEST: &str = "";

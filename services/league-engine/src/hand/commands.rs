@@ -107,6 +107,12 @@ pub enum Command {
         cards: Option<[Card; 2]>,
         reason: String,
     },
+    /// The floor rules the call at `seat` not binding: the caller grossly misunderstood
+    /// the amount wagered (QueenSix NLHE 10 and its example 10.1). The chips the call put
+    /// in go back to the caller and the hand is folded. Only a call made on this street
+    /// that no bet or raise has followed, from a hand not yet tabled, before any pot is
+    /// awarded; a bet the retraction leaves uncalled goes back to its bettor.
+    RetractCall { seat: Seat, reason: String },
     /// A player at the table asks to see the hand at `seat`, mucked at the showdown; the
     /// house's rule says whether it is live ([`SeenHandRule`]). `cards` as for `Retrieve`.
     SeeHand {

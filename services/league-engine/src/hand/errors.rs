@@ -114,6 +114,12 @@ pub enum RuleError {
     MayNotAskToSee { seat: Seat, why: &'static str },
     #[error("the winner is not known until every hand still in has shown")]
     WinnerUnknown,
+    #[error(
+        "{}: every call binds at this house; a call is ruled not binding on a gross misunderstanding of the amount only under QueenSix's NLHE 10", preset.name()
+    )]
+    CallsBind { preset: Preset },
+    #[error("seat {seat} has no call to retract: {why}")]
+    NoCallToRetract { seat: Seat, why: &'static str },
     #[error("running the board twice is not offered now")]
     RunTwiceNotOffered,
     #[error("seat {seat} has already answered")]

@@ -201,6 +201,13 @@ pub enum Event {
         seat: Seat,
         amount: u64,
     },
+    /// The floor ruled the call at `seat` not binding (QueenSix NLHE 10): the `amount` the
+    /// call put in went back to the caller's stack and the hand is folded.
+    CallRetracted {
+        seat: Seat,
+        amount: u64,
+        reason: String,
+    },
     /// Every chip returned to whoever put it in.
     HandVoided {
         reason: VoidReason,

@@ -83,6 +83,7 @@ impl HandState {
             Event::PlayerCalled { seat, amount, .. } => {
                 if let Ok(p) = self.position(*seat) {
                     self.put(p, *amount);
+                    self.players[usize::from(p)].called = *amount;
                     self.count_action(p, true);
                     self.advance(p);
                 }
@@ -90,6 +91,21 @@ impl HandState {
             Event::PlayerBet { seat, to, .. } | Event::PlayerRaised { seat, to, .. } => {
                 if let Ok(p) = self.position(*seat) {
                     self.raise_to(p, *to);
+                }
+                // The action changed: no call before it can be retracted.
+                for pl in &mut self.players[..usize::from(self.n)] {
+                    pl.called = 0;
+                }
+            }
+            Event::CallRetracted { seat, amount, .. } => {
+                if let Ok(p) = self.position(*seat) {
+                    let pl = &mut self.players[usize::from(p)];
+                    let amount = (*amount).min(pl.put_in);
+                    pl.bet = pl.bet.saturating_sub(amount);
+                    pl.put_in -= amount;
+                    pl.stack += amount;
+                    pl.called = 0;
+                    self.kill(p);
                 }
             }
             Event::PreflopStarted => self.begin_preflop(),
@@ -128,9 +144,11 @@ impl HandState {
             }
             Event::UncalledBetReturned { seat, amount } => {
                 if let Ok(p) = self.position(*seat) {
+                    // A bet of the round, or (once a call in the showdown is retracted)
+                    // chips already in the pot.
                     let pl = &mut self.players[usize::from(p)];
-                    let amount = (*amount).min(pl.bet);
-                    pl.bet -= amount;
+                    let amount = (*amount).min(pl.put_in);
+                    pl.bet = pl.bet.saturating_sub(amount);
                     pl.put_in -= amount;
                     pl.stack += amount;
                 }
@@ -150,6 +168,7 @@ impl HandState {
                 self.street = *street;
                 for pl in &mut self.players[..usize::from(self.n)] {
                     pl.bet = 0;
+                    pl.called = 0;
                 }
                 self.current_bet = 0;
                 self.begin_round();
@@ -252,6 +271,7 @@ impl HandState {
                     pl.bet = 0;
                     pl.put_in = 0;
                     pl.ante = 0;
+                    pl.called = 0;
                 }
                 self.awarded = 0;
                 self.phase = Phase::Complete;
@@ -267,6 +287,7 @@ impl HandState {
                     pl.bet = 0;
                     pl.put_in = 0;
                     pl.ante = 0;
+                    pl.called = 0;
                 }
                 self.phase = Phase::Voided;
                 self.to_act = None;

@@ -108,11 +108,24 @@ impl Run<'_> {
 impl HandState {
     /// The seat and amount of a bet no one called.
     pub(super) fn uncalled(&self) -> Option<(Seat, u64)> {
+        self.above_the_rest(|pl| pl.bet)
+    }
+
+    /// What the largest contributor put in above everyone else over the whole hand: the bet
+    /// a call retracted in the showdown leaves uncalled.
+    pub(super) fn uncalled_in_pot(&self) -> Option<(Seat, u64)> {
+        self.above_the_rest(|pl| pl.put_in).filter(|&(seat, _)| {
+            self.position(seat)
+                .is_ok_and(|p| self.players[usize::from(p)].status == Status::Live)
+        })
+    }
+
+    fn above_the_rest(&self, chips: impl Fn(&Player) -> u64) -> Option<(Seat, u64)> {
         let mut top: Option<u8> = None;
         let mut top_bet = 0;
         let mut second = 0;
         for p in 0..self.n {
-            let bet = self.players[usize::from(p)].bet;
+            let bet = chips(&self.players[usize::from(p)]);
             if bet > top_bet {
                 second = top_bet;
                 top_bet = bet;

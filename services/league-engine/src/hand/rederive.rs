@@ -22,6 +22,13 @@ pub struct Mismatch {
 /// Decides the hand `recorded` again from the commands its events record; `Ok` when every
 /// event the engine decides is the one recorded, in order, and nothing is left over.
 pub fn rederive(recorded: &[Event]) -> Result<(), Mismatch> {
+    commands(recorded).map(|_| ())
+}
+
+/// The commands the hand `recorded` records, in order, each with the index of the first
+/// event it decides: each decided again and found to decide the events that follow it in
+/// the log ([`rederive`]).
+fn commands(recorded: &[Event]) -> Result<Vec<(usize, Command)>, Mismatch> {
     let mismatch = |index: usize, reason: &str| Mismatch {
         index,
         reason: reason.to_owned(),
@@ -33,6 +40,7 @@ pub fn rederive(recorded: &[Event]) -> Result<(), Mismatch> {
     };
     let seeded = matches!(setup.dealing, Dealing::Seeded { .. });
     let mut state = HandState::new();
+    let mut commands = Vec::new();
     let mut i = 0;
     while i < recorded.len() {
         let command = match &recorded[i] {
@@ -114,6 +122,10 @@ pub fn rederive(recorded: &[Event]) -> Result<(), Mismatch> {
                 asked_by: *asked_by,
                 cards: (!seeded).then_some(*cards),
             },
+            Event::CallRetracted { seat, reason, .. } => Command::RetractCall {
+                seat: *seat,
+                reason: reason.clone(),
+            },
             Event::HandVoided { reason, .. } => Command::Void {
                 reason: reason.clone(),
             },
@@ -145,9 +157,66 @@ pub fn rederive(recorded: &[Event]) -> Result<(), Mismatch> {
                 "the command this event records decides nothing",
             ));
         }
+        commands.push((i, command));
         i += decided.len();
     }
-    Ok(())
+    Ok(commands)
+}
+
+/// The hand `events` with each call the floor ruled not binding made a fold where it was
+/// made, as a hand history records it (neither PHH nor PokerStars text takes a call back):
+/// the hand is decided again from its commands with that fold, the same cards dealt and
+/// every other action as it was; an action the fold left with nothing to do (a show once
+/// one hand is left) is dropped. An error when the hand then ends with other stacks than
+/// the log's: no hand history can say that.
+pub(super) fn retracted_as_folds(events: &[Event]) -> Result<Vec<Event>, String> {
+    let mut commands = commands(events).map_err(|m| m.to_string())?;
+    let mut i = 0;
+    while i < commands.len() {
+        let (at, Command::RetractCall { seat, .. }) = commands[i] else {
+            i += 1;
+            continue;
+        };
+        // The player's own action that put the call in (a call, or a raise too small to
+        // be one), not a call a ruling forced.
+        let called = events[..at]
+            .iter()
+            .rposition(|e| matches!(e, Event::PlayerCalled { seat: s, .. } if *s == seat));
+        let by = called.and_then(|e| commands[..i].iter().rposition(|(from, _)| *from <= e));
+        let Some(by) = by.filter(|&c| {
+            matches!(
+                commands[c].1,
+                Command::Act { seat: s, action: Action::Call | Action::RaiseTo(_) } if s == seat
+            )
+        }) else {
+            return Err(
+                "the call retracted was no action of the player's: no hand history records it"
+                    .into(),
+            );
+        };
+        commands[by].1 = act(seat, Action::Fold);
+        commands.remove(i);
+    }
+    let mut state = HandState::new();
+    let mut out = Vec::with_capacity(events.len());
+    for (_, command) in &commands {
+        // Refused: the fold left the command nothing to do.
+        let _ = execute(&mut state, command, &mut out);
+    }
+    let stacks = |events: &[Event]| {
+        events.iter().rev().find_map(|e| match e {
+            Event::HandEnded { stacks, .. } => Some(stacks.clone()),
+            _ => None,
+        })
+    };
+    if state.phase != Phase::Complete || stacks(&out) != stacks(events) {
+        return Err(
+            "with the retracted call made a fold the hand ends otherwise: no hand history \
+             records it"
+                .into(),
+        );
+    }
+    Ok(out)
 }
 
 fn act(seat: Seat, action: Action) -> Command {

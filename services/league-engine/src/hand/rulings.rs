@@ -77,6 +77,69 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// The floor rules the call at `seat` not binding (QueenSix NLHE 10): the caller
+    /// grossly misunderstood the amount wagered. Its chips go back and the hand is folded.
+    /// Refused at every other house (their books make a call binding); for a hand no longer
+    /// live, already tabled, or the last one in (the others folded or mucked: the pot is
+    /// its); and where the seat has no call the ruling can reach: none
+    /// made on this street, one a bet or raise has followed (the action changed), or a pot
+    /// already awarded.
+    pub(super) fn retract_call(&mut self, seat: Seat, reason: &str) -> Result<(), RuleError> {
+        let s = &self.state;
+        let rules = s.rules()?;
+        if rules.preset != Preset::QueenSix {
+            return Err(RuleError::CallsBind {
+                preset: rules.preset,
+            });
+        }
+        let p = s.position(seat)?;
+        let player = s.players[usize::from(p)];
+        if !matches!(
+            s.phase,
+            Phase::Betting | Phase::RoundComplete | Phase::Showdown | Phase::Awarding
+        ) || s.awarded > 0
+        {
+            return Err(RuleError::NoCallToRetract {
+                seat,
+                why: "the hand's pots are being awarded",
+            });
+        }
+        if player.status != Status::Live {
+            return Err(RuleError::NoLiveHand { seat });
+        }
+        if player.shown {
+            return Err(RuleError::NoCallToRetract {
+                seat,
+                why: "the hand is tabled face up",
+            });
+        }
+        if s.live_count() <= 1 {
+            return Err(RuleError::NoCallToRetract {
+                seat,
+                why: "it is the last hand still in, and the pot is its",
+            });
+        }
+        if player.called == 0 {
+            return Err(RuleError::NoCallToRetract {
+                seat,
+                why: "it made no call on this street that no bet or raise has followed",
+            });
+        }
+        self.emit(Event::CallRetracted {
+            seat,
+            amount: player.called,
+            reason: reason.to_owned(),
+        });
+        // In the showdown the bets are in the pot: a bet the call was the last to match
+        // goes back now, as an uncalled bet does before the pots are built.
+        if matches!(self.state.phase, Phase::Showdown | Phase::Awarding)
+            && let Some((seat, amount)) = self.state.uncalled_in_pot()
+        {
+            self.emit(Event::UncalledBetReturned { seat, amount });
+        }
+        Ok(())
+    }
+
     pub(super) fn out_of_turn(&mut self, seat: Seat, action: Action) -> Result<(), RuleError> {
         let s = &self.state;
         let p = s.position(seat)?;

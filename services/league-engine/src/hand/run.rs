@@ -45,6 +45,7 @@ impl Run<'_> {
             (_, Command::Show { seat, cards }) => self.show(*seat, *cards),
             (_, Command::Muck { seat }) => self.muck(*seat),
             (_, Command::RunTwice { seat, agree }) => self.run_twice(*seat, *agree),
+            (_, Command::RetractCall { seat, reason }) => self.retract_call(*seat, reason),
             (_, Command::Impound { reason }) => self.impound(reason),
             (_, Command::Release { reason }) => self.release(reason),
             (

@@ -28,6 +28,14 @@ pub(super) struct Player {
     pub(super) absent: bool,
     pub(super) hole: Option<[Card; 2]>,
     pub(super) shown: bool,
+    /// The chips the player's call put in, while the floor may still rule it not binding
+    /// (QueenSix NLHE 10): a call on this street that no bet or raise has followed.
+    #[serde(default, skip_serializing_if = "no_chips")]
+    pub(super) called: u64,
+}
+
+fn no_chips(chips: &u64) -> bool {
+    *chips == 0
 }
 
 /// Where the hand is.

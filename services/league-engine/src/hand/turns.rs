@@ -7,14 +7,21 @@ use std::borrow::Cow;
 
 use super::*;
 
-/// The hand `events` ([`as_history`](super::disputes) first: a mucked hand ruled live again
-/// is shown where it was mucked) with each `HandKilled` taken out and the killed hand folded at its
+/// The hand `events` (a call ruled not binding a fold where it was made, then
+/// [`as_history`](super::disputes): a mucked hand ruled live again is shown where it was mucked) with each `HandKilled` taken out and the killed hand folded at its
 /// next turn (or mucked at the showdown), as PokerKit would be asked for them; a player a
 /// killed hand leaves alone with chips checks the betting round the engine no longer
 /// opened. Unchanged when nothing was killed. An error when a killed hand has no turn
 /// left before the hand ends (killed after its last action, the pot won by the one hand
 /// left): no hand history can say that.
 pub fn in_turn_order(events: &[Event]) -> Result<Cow<'_, [Event]>, String> {
+    if events
+        .iter()
+        .any(|e| matches!(e, Event::CallRetracted { .. }))
+    {
+        let folded = super::rederive::retracted_as_folds(events)?;
+        return in_turn_order(&folded).map(|e| Cow::Owned(e.into_owned()));
+    }
     let events = super::disputes::as_history(events);
     if !events.iter().any(|e| matches!(e, Event::HandKilled { .. })) {
         return Ok(events);

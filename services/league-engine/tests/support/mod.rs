@@ -128,3 +128,34 @@ impl Table {
 pub fn cards(text: &str) -> Vec<Card> {
     parse_cards(text).unwrap()
 }
+
+/// Runs PokerKit (`../shared/tools/phh_check.py`) on the `written` PHH files in `dir`: it
+/// must agree on every one and repair none.
+pub fn pokerkit_agrees(dir: &std::path::Path, written: usize) {
+    let shared = match std::env::var_os("LEAGUE_SHARED_DIR") {
+        Some(dir) => std::path::PathBuf::from(dir),
+        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    };
+    let output = std::process::Command::new("python3")
+        .arg(shared.join("tools/phh_check.py"))
+        .arg(dir)
+        .arg("--quiet")
+        .output()
+        .expect("python3 must be installed to run PokerKit, the referee");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "phh_check.py failed (is PokerKit installed? `pip install pokerkit`):\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains(&format!(
+            "AGREE: {written}   DIFFER: 0   LOAD_FAIL (failed to load): 0   REPLAY_FAIL: 0"
+        )),
+        "PokerKit disagrees:\n{stdout}"
+    );
+    assert!(
+        !stdout.contains("repaired"),
+        "PokerKit repaired hands:\n{stdout}"
+    );
+}

@@ -709,6 +709,27 @@ payload! {
 }
 
 command_input! {
+    /// The input of `retractCall`.
+    RetractCallInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The seat whose call is ruled not binding, from 0.
+        seat: Seat,
+        /// What the caller misunderstood, as auditors and players will read it (`bet
+        /// announced softly as four hundred; the caller put in a 100 chip and said call`):
+        /// 1 to 200 characters.
+        reason: String,
+    }
+}
+
+payload! {
+    /// What `retractCall` did, and the tournament it changed.
+    RetractCallPayload: tournament
+}
+
+command_input! {
     /// The input of `impoundPot` and `releasePot`.
     PotRulingInput {
         /// The tournament's id, as scheduled.

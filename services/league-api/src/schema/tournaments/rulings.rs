@@ -1,6 +1,6 @@
 //! The floor's rulings at a table, by the venue's staff: calling the clock on the player to
 //! act, recording an action taken out of turn for the house's rule to settle, killing a
-//! hand, and a pot in dispute: impounding it, retrieving a mucked hand, a player's request
+//! hand, ruling a call not binding, and a pot in dispute: impounding it, retrieving a mucked hand, a player's request
 //! to see one. (Voiding a hand is a correction: [`super::corrections`].)
 
 use async_graphql::{Context, Enum, Object};
@@ -137,6 +137,39 @@ impl RulingMutation {
         let command = TournamentCommand::Hand {
             table,
             command: kill(seat, cause, reason)?,
+        };
+        staff_command(ctx, tournament_id.0, command, idempotency_key).await
+    }
+
+    /// Rules the call at `seat` not binding (`CallRetracted`, with the chips and the reason):
+    /// the caller grossly misunderstood the amount wagered (QueenSix NLHE 10; its example
+    /// 10.1: a 500 chip put in and "four hundred" said softly, a 100 chip and "call", the
+    /// bettor shows at once). The chips the call put in go back to the caller and the hand
+    /// is folded; a bet it leaves uncalled goes back to the bettor, and a hand left alone
+    /// wins. Heard for a call made on this street that no bet or raise has followed, from a
+    /// hand not tabled face up, until the pot is awarded: at the showdown too (impound the
+    /// pot first if the last hand might show or muck before the ruling). Refused
+    /// (`RULE_VIOLATION`) outside those, and at every other house, whose books make a call
+    /// binding; a blank reason is `BAD_INPUT` (field `reason`). Hand histories (PHH,
+    /// PokerStars) record the call as the fold it became. The venue's staff.
+    async fn retract_call(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: RetractCallInput,
+    ) -> ApiResult<RetractCallPayload> {
+        let RetractCallInput {
+            tournament_id,
+            table,
+            seat,
+            reason: text,
+            idempotency_key,
+        } = input;
+        let command = TournamentCommand::Hand {
+            table,
+            command: HandCommand::RetractCall {
+                seat,
+                reason: reason(text)?,
+            },
         };
         staff_command(ctx, tournament_id.0, command, idempotency_key).await
     }
