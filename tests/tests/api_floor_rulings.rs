@@ -1009,17 +1009,14 @@ async fn queensix_nlhe_10_1_the_floor_rules_a_call_not_binding_after_the_bettor_
     let text = body["handHistory"][0]["text"].as_str().unwrap();
     let bet = text.find("'p1 cbr 400'").expect(text);
     assert!(text[bet..].contains("'p2 f'"), "{text}");
-    // WPH: every call binds.
-    let (_, [a, b, _]) = on_the_flop(app, "r2", Preset::Wph).await;
-    for (seat, action, amount) in [(a, "BET", Some(100)), (b, "CALL", None)] {
-        let body = app
-            .admin(
-                ACT,
-                json!({"t": "r2", "table": 1, "seat": seat, "a": action, "amount": amount}),
-            )
-            .await;
-        assert!(body.get("errors").is_none(), "{body:#}");
-    }
+    // WPH: every call binds. The first to act calls the big blind.
+    recorded(app, "r2", Preset::Wph).await;
+    app.admin(START_HAND, json!({"t": "r2"})).await;
+    let b = u(&view(app, "r2").await["toAct"]);
+    let body = app
+        .admin(ACT, json!({"t": "r2", "table": 1, "seat": b, "a": "CALL"}))
+        .await;
+    assert!(body.get("errors").is_none(), "{body:#}");
     let body = app
         .graphql(Some(&host), RETRACT, json!({"t": "r2", "s": b, "r": why}))
         .await;
