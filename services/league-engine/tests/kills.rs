@@ -358,13 +358,7 @@ fn pokerkit_agrees_on_hands_killed_in_and_out_of_turn() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let mut sim = Simulator::new(3, HouseRules::wsop());
-    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-    let mut roll = move |n: usize| {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        usize::try_from(rng % u64::try_from(n).unwrap()).unwrap()
-    };
+    let mut roll = support::roller(0x9e37_79b9_7f4a_7c15);
     let (mut written, mut with_kills, mut out_of_turn, mut no_form) = (0, 0, 0, 0);
     for _ in 0..1000 {
         let (setup, seed) = sim.table();

@@ -263,13 +263,7 @@ fn pokerkit_agrees_on_hands_with_calls_retracted() {
     let mut rules = HouseRules::queensix();
     rules.odd_chip = HouseRules::wsop().odd_chip;
     let mut sim = Simulator::new(11, rules);
-    let mut rng = 0x2545_f491_4f6c_dd1du64;
-    let mut roll = move |n: usize| {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        usize::try_from(rng % u64::try_from(n).unwrap()).unwrap()
-    };
+    let mut roll = support::roller(0x2545_f491_4f6c_dd1d);
     let (mut written, mut retracted, mut at_showdown) = (0, 0, 0);
     for _ in 0..1000 {
         let (setup, seed) = sim.table();

@@ -99,12 +99,8 @@ impl HandState {
             }
             Event::CallRetracted { seat, amount, .. } => {
                 if let Ok(p) = self.position(*seat) {
-                    let pl = &mut self.players[usize::from(p)];
-                    let amount = (*amount).min(pl.put_in);
-                    pl.bet = pl.bet.saturating_sub(amount);
-                    pl.put_in -= amount;
-                    pl.stack += amount;
-                    pl.called = 0;
+                    self.take_back(p, *amount);
+                    self.players[usize::from(p)].called = 0;
                     self.kill(p);
                 }
             }
@@ -144,13 +140,7 @@ impl HandState {
             }
             Event::UncalledBetReturned { seat, amount } => {
                 if let Ok(p) = self.position(*seat) {
-                    // A bet of the round, or (once a call in the showdown is retracted)
-                    // chips already in the pot.
-                    let pl = &mut self.players[usize::from(p)];
-                    let amount = (*amount).min(pl.put_in);
-                    pl.bet = pl.bet.saturating_sub(amount);
-                    pl.put_in -= amount;
-                    pl.stack += amount;
+                    self.take_back(p, *amount);
                 }
             }
             Event::BoardDealt { street, cards } => {
@@ -293,6 +283,17 @@ impl HandState {
                 self.to_act = None;
             }
         }
+    }
+
+    /// Chips put in that go back to the stack at position `p`: a bet of the round, or (a
+    /// call retracted in the showdown, and the bet it leaves uncalled) chips already in
+    /// the pot.
+    fn take_back(&mut self, p: u8, amount: u64) {
+        let pl = &mut self.players[usize::from(p)];
+        let amount = amount.min(pl.put_in);
+        pl.bet = pl.bet.saturating_sub(amount);
+        pl.put_in -= amount;
+        pl.stack += amount;
     }
 
     /// Once every hand still in has answered the offer to run the board twice, the runs.

@@ -159,3 +159,13 @@ pub fn pokerkit_agrees(dir: &std::path::Path, written: usize) {
         "PokerKit repaired hands:\n{stdout}"
     );
 }
+
+/// A xorshift generator from `seed`: each call gives a number below `n`.
+pub fn roller(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        usize::try_from(seed % u64::try_from(n).unwrap()).unwrap()
+    }
+}
