@@ -81,9 +81,8 @@ impl Run<'_> {
     /// grossly misunderstood the amount wagered. Its chips go back and the hand is folded.
     /// Refused at every other house (their books make a call binding); for a hand no longer
     /// live, already tabled, or the last one in (the others folded or mucked: the pot is
-    /// its); and where the seat has no call the ruling can reach: none
-    /// made on this street, one a bet or raise has followed (the action changed), or a pot
-    /// already awarded.
+    /// its); and where the seat has no call the ruling can reach: none made on this street,
+    /// one a bet or raise has followed (the action changed), or a pot already awarded.
     pub(super) fn retract_call(&mut self, seat: Seat, reason: &str) -> Result<(), RuleError> {
         let s = &self.state;
         let rules = s.rules()?;

@@ -7,8 +7,9 @@ use std::borrow::Cow;
 
 use super::*;
 
-/// The hand `events` (a call ruled not binding a fold where it was made, then
-/// [`as_history`](super::disputes): a mucked hand ruled live again is shown where it was mucked) with each `HandKilled` taken out and the killed hand folded at its
+/// The hand `events` (a call ruled not binding made a fold where it was made, then
+/// [`as_history`](super::disputes): a mucked hand ruled live again is shown where it was
+/// mucked) with each `HandKilled` taken out and the killed hand folded at its
 /// next turn (or mucked at the showdown), as PokerKit would be asked for them; a player a
 /// killed hand leaves alone with chips checks the betting round the engine no longer
 /// opened. Unchanged when nothing was killed. An error when a killed hand has no turn
