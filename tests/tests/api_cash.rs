@@ -288,6 +288,47 @@ async fn a_cash_session(app: &TestApp) {
     assert_eq!(on_table(&after), bought - taken);
     play_hand(app, &tokens, "ring-1", bought - taken).await;
 
+    // The player to act shows a card (Oracle exposing cards): the floor takes their
+    // aggressive action away for the hand. They are offered no raise, and one is refused;
+    // the hand plays on.
+    let body = app
+        .graphql(Some(&host), DEAL, json!({"i": {"table": "ring-1"}}))
+        .await;
+    assert!(body["errors"].is_null(), "{body:#}");
+    let to_act = u(&body["data"]["dealCashHand"]["cashTable"]["table"]["toAct"]);
+    let before = view(app, Some(&host), "ring-1").await;
+    assert!(!before["table"]["legalActions"]["betOrRaise"].is_null());
+    let forfeit = "mutation($i: ForfeitCashAggressionInput!) { forfeitCashAggression(input: $i) { events cashTable { table { legalActions { seat call betOrRaise { min } } } } } }";
+    let input = json!({"i": {"table": "ring-1", "seat": to_act, "reason": "turned a card up to a neighbour"}});
+    let body = app
+        .graphql(Some(&tokens[0].1), forfeit, input.clone())
+        .await;
+    assert_eq!(code(&body), "FORBIDDEN", "{body:#}");
+    let body = app.graphql(Some(&host), forfeit, input.clone()).await;
+    assert!(body["errors"].is_null(), "{body:#}");
+    let legal = &body["data"]["forfeitCashAggression"]["cashTable"]["table"]["legalActions"];
+    assert_eq!(u(&legal["seat"]), to_act);
+    assert!(legal["betOrRaise"].is_null(), "{body:#}");
+    let body = app.graphql(Some(&host), forfeit, input).await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "once a hand: {body:#}");
+    let player = player_at(&before, to_act);
+    let raise = app
+        .graphql(
+            Some(token_of(&tokens, &player)),
+            ACT,
+            json!({"i": {"table": "ring-1", "seat": to_act, "action": "RAISE_TO", "amount": 100}}),
+        )
+        .await;
+    assert_eq!(code(&raise), "RULE_VIOLATION", "{raise:#}");
+    assert!(
+        raise["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("lost its aggressive action for the rest of the hand"),
+        "{raise:#}"
+    );
+    play_hand(app, &tokens, "ring-1", bought - taken).await;
+
     // Cat sits out; the blinds pass her; she comes back posting them.
     let body = app
         .graphql(

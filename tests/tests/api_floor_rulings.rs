@@ -4,7 +4,8 @@
 //! bet out of turn ruled by the house, WPH's rule 31 and the invitational's 5.5 giving
 //! different answers to the same table; a hand killed out of turn, dead at once; a pot
 //! impounded, a mucked hand retrieved and another seen at a player's request; a call ruled
-//! not binding after the bettor showed (QueenSix NLHE 10.1); two
+//! not binding after the bettor showed (QueenSix NLHE 10.1); a bettor who exposed a card
+//! losing their aggressive action for the hand (Oracle's exposing cards 2); two
 //! players out in one hand on the bubble, placed by the house's rule and scored by the
 //! league.
 
@@ -1033,7 +1034,115 @@ async fn queensix_nlhe_10_1_the_floor_rules_a_call_not_binding_after_the_bettor_
     );
 }
 
+const FORFEIT: &str = "mutation($t: ID!, $s: Int!, $r: String!) { forfeitAggression(input: {tournamentId: $t, table: 1, seat: $s, reason: $r}) { events table(table: 1) { toAct legalActions { seat call betOrRaise { min } } } } }";
+const LEGAL: &str = "query($t: ID!) { table(tournamentId: $t, table: 1) { toAct legalActions { seat canCheck call betOrRaise { min } } } }";
+
+/// Oracle exposing cards 2: "Where a player exposes a card after betting in a multi-way
+/// pot ... and causes another player to act, the bet will stand. This player will be
+/// penalized for the remainder of the hand" (four-card flop 3.5: "By not being allowed to
+/// make any aggressive action"). On the flop the first player bets 200 and the second
+/// calls; the bettor turns a card up. The host takes the bettor's aggressive action away:
+/// the bet stands, and when the button raises, the bettor is offered a call but no raise,
+/// and a raise is refused. WPH's book has no such penalty.
+async fn oracle_exposing_cards_2_the_floor_takes_a_bettors_aggressive_action_for_the_hand(
+    app: &TestApp,
+) {
+    let (flop, [first, second, button]) = on_the_flop(app, "x1", Preset::Oracle).await;
+    let host = app.token(Role::Host, Some("crown"), None).await;
+    let other = app.token(Role::Host, Some("anchor"), None).await;
+    let act = |seat: u64, a: &str, amount: Option<u64>| json!({"t": "x1", "table": 1, "seat": seat, "a": a, "amount": amount});
+    for (seat, a, amount) in [(first, "BET", Some(200)), (second, "CALL", None)] {
+        let body = app.admin(ACT, act(seat, a, amount)).await;
+        assert!(body.get("errors").is_none(), "{body:#}");
+    }
+    let why = "turned the ace up after betting, with the button to act";
+    let forfeit = |seat: u64, reason: &str| json!({"t": "x1", "s": seat, "r": reason});
+    let last = app.last_position().await;
+    assert_refused(
+        app,
+        &other,
+        FORFEIT,
+        &forfeit(first, why),
+        "FORBIDDEN",
+        None,
+    )
+    .await;
+    assert_refused(
+        app,
+        &host,
+        FORFEIT,
+        &forfeit(first, ""),
+        "BAD_INPUT",
+        Some("reason"),
+    )
+    .await;
+    assert_eq!(app.last_position().await, last, "nothing appended");
+    let body = app.graphql(Some(&host), FORFEIT, forfeit(first, why)).await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let table = &body["data"]["forfeitAggression"]["table"];
+    assert_eq!(u(&table["toAct"]), button, "the ruling takes no one's turn");
+    let after = view(app, "x1").await;
+    assert_eq!(
+        chips(&after, first),
+        chips(&flop, first) - 200,
+        "the bet stands"
+    );
+    assert_refused(
+        app,
+        &host,
+        FORFEIT,
+        &forfeit(first, why),
+        "RULE_VIOLATION",
+        None,
+    )
+    .await;
+    let body = app.admin(ACT, act(button, "RAISE_TO", Some(600))).await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    let legal = &app.admin(LEGAL, json!({"t": "x1"})).await["table"]["legalActions"];
+    assert_eq!(u(&legal["seat"]), first);
+    assert_eq!(u(&legal["call"]), 400);
+    assert!(
+        legal["betOrRaise"].is_null(),
+        "no raise is offered: {legal:#}"
+    );
+    let body = app.admin(ACT, act(first, "RAISE_TO", Some(1_800))).await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    let body = app.admin(ACT, act(first, "CALL", None)).await;
+    assert!(body.get("errors").is_none(), "{body:#}");
+    // The second player keeps theirs.
+    let legal = &app.admin(LEGAL, json!({"t": "x1"})).await["table"]["legalActions"];
+    assert_eq!(u(&legal["seat"]), second);
+    assert!(!legal["betOrRaise"].is_null(), "{legal:#}");
+    // The log names the ruling, who made it and why.
+    let events = app.stream_events("tournament:x1").await;
+    let (_, actor, payload) = events
+        .iter()
+        .find(|(_, _, p)| p["data"]["event"]["type"] == "AggressionForfeited")
+        .unwrap();
+    assert!(actor.starts_with("host:crown"), "{actor}");
+    assert_eq!(
+        payload["data"]["event"]["data"],
+        json!({"seat": first, "reason": why})
+    );
+    // WPH: no such penalty.
+    recorded(app, "x2", Preset::Wph).await;
+    app.admin(START_HAND, json!({"t": "x2"})).await;
+    let b = u(&view(app, "x2").await["toAct"]);
+    let body = app
+        .graphql(Some(&host), FORFEIT, json!({"t": "x2", "s": b, "r": why}))
+        .await;
+    assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    assert!(
+        body["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("wph: the house's book takes no player's aggressive action away"),
+        "{body:#}"
+    );
+}
+
 on_every_backend!(
+    oracle_exposing_cards_2_the_floor_takes_a_bettors_aggressive_action_for_the_hand,
     queensix_nlhe_10_1_the_floor_rules_a_call_not_binding_after_the_bettor_shows,
     two_out_in_one_hand_on_the_bubble_are_placed_by_the_house_rule_and_scored,
     an_exposed_card_is_a_misdeal_and_the_hand_is_re_dealt_on_the_same_button,

@@ -764,6 +764,15 @@ fn rulings(hand: &LoggedHand, out: &mut String) {
                     u32::from(*seat) + 1
                 );
             }
+            H::AggressionForfeited { seat, reason } => {
+                let _ = writeln!(
+                    out,
+                    "Ruling: {} loses all aggressive action for the rest of the hand (seat {}; \
+                     checks, calls and folds only): {reason}",
+                    name(seat),
+                    u32::from(*seat) + 1
+                );
+            }
             H::OutOfTurnBetForfeited { seat, amount } => {
                 let _ = writeln!(
                     out,

@@ -93,7 +93,8 @@ pub const CATALOGUE: &[EventType] = &[
     // showdown 7) and `all_in_face_up` (QueenSix 30, WPH 9, invitational 5.8), the show
     // orders `SidePotsFirstElseLeftOfButton` and `LastSidePotFirst`, the out-of-turn rule
     // `WphRules31And40BetStays` and its `OutOfTurnBetForfeited`.
-    // Version 8 (release 0.19.0) adds `CallRetracted`, a call the floor ruled not binding.
+    // Version 8 (release 0.19.0) adds `CallRetracted`, a call the floor ruled not binding,
+    // and `AggressionForfeited`, a player's bets and raises taken away for the hand.
     tournament("HandEvent", 8),
     tournament("PlayerBusted", 1),
     tournament("RebuyAnnounced", 1),
@@ -212,6 +213,7 @@ pub const HAND_EVENTS: &[&str] = &[
     "HandSeenOnRequest",
     "OutOfTurnBetForfeited",
     "CallRetracted",
+    "AggressionForfeited",
 ];
 
 /// A pure function from one version of a type's JSON to the next.
@@ -460,8 +462,9 @@ fn hand_event_before_muck_muck(mut value: Value) -> Result<Value, String> {
 }
 
 /// `HandEvent` version 7 (tournaments, releases 0.17.0 and 0.18.0) and 5 (cash tables): no
-/// call was ruled not binding. Version 8 (cash 6) adds only the event `CallRetracted`, so an
-/// old hand reads as written; an old version holding one is not what those releases wrote.
+/// call was ruled not binding, and no player lost their aggressive action. Version 8 (cash
+/// 6) adds only the events `CallRetracted` and `AggressionForfeited`, so an old hand reads
+/// as written; an old version holding one is not what those releases wrote.
 fn hand_event_before_retracted_calls(value: Value) -> Result<Value, String> {
     let kind = value
         .pointer("/data/event/type")
@@ -469,6 +472,9 @@ fn hand_event_before_retracted_calls(value: Value) -> Result<Value, String> {
         .ok_or("a HandEvent holds data.event.type")?;
     if kind == "CallRetracted" {
         return Err("a hand before release 0.19.0 has no call ruled not binding".into());
+    }
+    if kind == "AggressionForfeited" {
+        return Err("a hand before release 0.19.0 has no aggressive action forfeited".into());
     }
     Ok(value)
 }
@@ -1216,7 +1222,7 @@ mod tests {
     /// A hand of releases 0.17.0 and 0.18.0 (`HandEvent` 7, cash 5) reads as written; one
     /// holding a call ruled not binding, which those releases could not write, is refused.
     #[test]
-    fn hands_before_0_19_0_read_as_written_and_hold_no_retracted_call() {
+    fn hands_before_0_19_0_read_as_written_and_hold_no_retracted_call_or_forfeited_aggression() {
         use league_engine::cash::CashEvent;
         use league_engine::tournament::play::TournamentEvent;
         let tournament = |version, bytes: &[u8]| {
@@ -1261,6 +1267,24 @@ mod tests {
             Err(DecodeError::Upcast { from: 7, .. })
         ));
         let in_cash = retracted.replace(r#""table":2,"#, "");
+        assert!(cash(6, in_cash.as_bytes()).is_ok());
+        assert!(matches!(
+            cash(5, in_cash.as_bytes()),
+            Err(DecodeError::Upcast { from: 5, .. })
+        ));
+        let forfeited = r#"{"type":"HandEvent","data":{"table":2,"event":{"type":"AggressionForfeited","data":{"seat":1,"reason":"flashed a card"}}}}"#;
+        assert!(matches!(
+            tournament(8, forfeited.as_bytes()),
+            Ok(TournamentEvent::HandEvent {
+                table: 2,
+                event: league_engine::hand::Event::AggressionForfeited { seat: 1, .. },
+            })
+        ));
+        assert!(matches!(
+            tournament(7, forfeited.as_bytes()),
+            Err(DecodeError::Upcast { from: 7, .. })
+        ));
+        let in_cash = forfeited.replace(r#""table":2,"#, "");
         assert!(cash(6, in_cash.as_bytes()).is_ok());
         assert!(matches!(
             cash(5, in_cash.as_bytes()),

@@ -37,6 +37,7 @@ impl Run<'_> {
                 } else {
                     match legal.bet_or_raise {
                         Some(range) => self.wager(seat, p, range, all_chips, None)?,
+                        None if player.passive => return Err(RuleError::AggressionLost { seat }),
                         None => return Err(RuleError::RaiseNotAllowed),
                     }
                 }
@@ -51,6 +52,9 @@ impl Run<'_> {
                     return Err(RuleError::BetAlreadyMade);
                 }
                 let Some(range) = legal.bet_or_raise else {
+                    if player.passive {
+                        return Err(RuleError::AggressionLost { seat });
+                    }
                     return Err(RuleError::RaiseNotAllowed);
                 };
                 if to > range.max {
@@ -206,7 +210,7 @@ impl HandState {
             let o = &self.players[usize::from(q)];
             q != p && o.status == Status::Live && o.stack + o.bet > self.current_bet
         });
-        let restricted = self.no_raise & bit(p) != 0;
+        let restricted = self.no_raise & bit(p) != 0 || pl.passive;
         let bet_or_raise =
             (!covered && opponent && !restricted && self.reopened_for(p)).then(|| {
                 let min = self

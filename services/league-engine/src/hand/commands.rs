@@ -113,6 +113,15 @@ pub enum Command {
     /// that no bet or raise has followed, from a hand not yet tabled, before any pot is
     /// awarded; a bet the retraction leaves uncalled goes back to its bettor.
     RetractCall { seat: Seat, reason: String },
+    /// The floor takes away the aggressive action of the player at `seat` for the rest of
+    /// the hand: from now they may check, call or fold, never bet or raise, and what they
+    /// have already put in stands. Oracle's exposing cards 1 and 2 and four-card flop 3.5
+    /// (a card exposed after betting: "This player will be penalised for the remainder of
+    /// the hand"), Hippodrome's irregularities 9 ("a card that is flashed by a player will
+    /// continue to be a played hand, however the player will lose all aggressive action for
+    /// the whole hand") and showdown 5 (cards shown during a deal). Only at those two
+    /// houses, to a live hand not yet tabled, while betting remains.
+    ForfeitAggression { seat: Seat, reason: String },
     /// A player at the table asks to see the hand at `seat`, mucked at the showdown; the
     /// house's rule says whether it is live ([`SeenHandRule`]). `cards` as for `Retrieve`.
     SeeHand {

@@ -120,6 +120,16 @@ pub enum RuleError {
     CallsBind { preset: Preset },
     #[error("seat {seat} has no call to retract: {why}")]
     NoCallToRetract { seat: Seat, why: &'static str },
+    #[error(
+        "{}: the house's book takes no player's aggressive action away for a hand (Oracle's exposing cards and Hippodrome's irregularities 9 do)", preset.name()
+    )]
+    AggressionNotForfeited { preset: Preset },
+    #[error("seat {seat} cannot lose its aggressive action: {why}")]
+    NoAggressionToForfeit { seat: Seat, why: &'static str },
+    #[error(
+        "seat {seat} lost its aggressive action for the rest of the hand: it may check, call or fold"
+    )]
+    AggressionLost { seat: Seat },
     #[error("running the board twice is not offered now")]
     RunTwiceNotOffered,
     #[error("seat {seat} has already answered")]

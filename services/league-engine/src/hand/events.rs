@@ -208,6 +208,13 @@ pub enum Event {
         amount: u64,
         reason: String,
     },
+    /// The floor took away the aggressive action of the player at `seat` for the rest of
+    /// the hand (Oracle exposing cards 1-2, Hippodrome irregularities 9): they may check,
+    /// call or fold, never bet or raise. No chips move.
+    AggressionForfeited {
+        seat: Seat,
+        reason: String,
+    },
     /// Every chip returned to whoever put it in.
     HandVoided {
         reason: VoidReason,

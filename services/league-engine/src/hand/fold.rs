@@ -104,6 +104,11 @@ impl HandState {
                     self.kill(p);
                 }
             }
+            Event::AggressionForfeited { seat, .. } => {
+                if let Ok(p) = self.position(*seat) {
+                    self.players[usize::from(p)].passive = true;
+                }
+            }
             Event::PreflopStarted => self.begin_preflop(),
             Event::RaiseTreatedAsCall { .. } => {}
             Event::ActedOutOfTurn {

@@ -126,6 +126,10 @@ fn commands(recorded: &[Event]) -> Result<Vec<(usize, Command)>, Mismatch> {
                 seat: *seat,
                 reason: reason.clone(),
             },
+            Event::AggressionForfeited { seat, reason } => Command::ForfeitAggression {
+                seat: *seat,
+                reason: reason.clone(),
+            },
             Event::HandVoided { reason, .. } => Command::Void {
                 reason: reason.clone(),
             },

@@ -77,6 +77,49 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// The floor takes away the aggressive action of the player at `seat` for the rest of
+    /// the hand (Oracle exposing cards 1-2 and four-card flop 3.5, Hippodrome
+    /// irregularities 9 and showdown 5). Refused at the houses whose books have no such
+    /// penalty; for a hand no longer live or tabled face up; once no betting remains (the
+    /// hand is at its showdown, or every other hand is folded or all-in); and a second time.
+    pub(super) fn forfeit_aggression(&mut self, seat: Seat, reason: &str) -> Result<(), RuleError> {
+        let s = &self.state;
+        let rules = s.rules()?;
+        if !matches!(rules.preset, Preset::Oracle | Preset::Hippodrome) {
+            return Err(RuleError::AggressionNotForfeited {
+                preset: rules.preset,
+            });
+        }
+        let p = s.position(seat)?;
+        let player = s.players[usize::from(p)];
+        if player.status != Status::Live {
+            return Err(RuleError::NoLiveHand { seat });
+        }
+        let why = if player.passive {
+            Some("it has already lost it for this hand")
+        } else if player.shown {
+            Some("the hand is tabled face up")
+        } else if !matches!(s.phase, Phase::Betting | Phase::RoundComplete)
+            || (s.phase == Phase::RoundComplete && s.street == Street::River)
+        {
+            Some("no betting remains in this hand")
+        } else if player.stack == 0 {
+            Some("it is all-in")
+        } else if s.live_players_iter(false).filter(|o| o.stack > 0).count() < 2 {
+            Some("no betting remains in this hand: the other hands are all-in")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(RuleError::NoAggressionToForfeit { seat, why });
+        }
+        self.emit(Event::AggressionForfeited {
+            seat,
+            reason: reason.to_owned(),
+        });
+        Ok(())
+    }
+
     /// The floor rules the call at `seat` not binding (QueenSix NLHE 10): the caller
     /// grossly misunderstood the amount wagered. Its chips go back and the hand is folded.
     /// Refused at every other house (their books make a call binding); for a hand no longer

@@ -46,6 +46,9 @@ impl Run<'_> {
             (_, Command::Muck { seat }) => self.muck(*seat),
             (_, Command::RunTwice { seat, agree }) => self.run_twice(*seat, *agree),
             (_, Command::RetractCall { seat, reason }) => self.retract_call(*seat, reason),
+            (_, Command::ForfeitAggression { seat, reason }) => {
+                self.forfeit_aggression(*seat, reason)
+            }
             (_, Command::Impound { reason }) => self.impound(reason),
             (_, Command::Release { reason }) => self.release(reason),
             (

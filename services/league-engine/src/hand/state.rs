@@ -32,6 +32,10 @@ pub(super) struct Player {
     /// (QueenSix NLHE 10): a call on this street that no bet or raise has followed.
     #[serde(default, skip_serializing_if = "no_chips")]
     pub(super) called: u64,
+    /// The floor took away the player's aggressive action for the rest of the hand
+    /// ([`Command::ForfeitAggression`]): they may check, call or fold, never bet or raise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(super) passive: bool,
 }
 
 fn no_chips(chips: &u64) -> bool {

@@ -271,6 +271,19 @@ command_input!(
 );
 
 command_input!(
+    /// The floor takes away a seat's aggressive action for the rest of the hand.
+    ForfeitCashAggressionInput {
+        /// The cash table's id.
+        table: ID,
+        /// The seat, from 0.
+        seat: Seat,
+        /// What the player did, as the players and the house will read it: 1 to 200
+        /// characters.
+        reason: String,
+    }
+);
+
+command_input!(
     /// The floor declares a seat's hand dead.
     KillCashHandInput {
         /// The cash table's id.
@@ -753,6 +766,24 @@ impl CashMutation {
         #[graphql(desc = "What the command names and carries.")] input: KillCashHandInput,
     ) -> ApiResult<CashTablePayload> {
         let command = CashCommand::Hand(kill(input.seat, input.cause, input.reason)?);
+        staff(ctx, &input.table, command, input.idempotency_key).await
+    }
+
+    /// Takes away a seat's aggressive action for the rest of the hand
+    /// (`AggressionForfeited`): it may check, call or fold, never bet or raise. Hippodrome's
+    /// irregularities 9 ("a card that is flashed by a player will continue to be a played
+    /// hand, however the player will lose all aggressive action for the whole hand") and
+    /// showdown 5, Oracle's exposing cards; as `forfeitAggression` at a tournament table
+    /// (which gives the refusals). The venue's staff.
+    async fn forfeit_cash_aggression(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: ForfeitCashAggressionInput,
+    ) -> ApiResult<CashTablePayload> {
+        let command = CashCommand::Hand(HandCommand::ForfeitAggression {
+            seat: input.seat,
+            reason: reason(input.reason)?,
+        });
         staff(ctx, &input.table, command, input.idempotency_key).await
     }
 

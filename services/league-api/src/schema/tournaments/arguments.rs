@@ -730,6 +730,26 @@ payload! {
 }
 
 command_input! {
+    /// The input of `forfeitAggression`.
+    ForfeitAggressionInput {
+        /// The tournament's id, as scheduled.
+        tournament_id: ID,
+        /// The table's number, from 1.
+        table: u32,
+        /// The seat that loses its aggressive action for the rest of the hand, from 0.
+        seat: Seat,
+        /// What the player did, as auditors and players will read it (`turned the ace up
+        /// after betting 300 on the flop`): 1 to 200 characters.
+        reason: String,
+    }
+}
+
+payload! {
+    /// What `forfeitAggression` did, and the tournament it changed.
+    ForfeitAggressionPayload: tournament
+}
+
+command_input! {
     /// The input of `impoundPot` and `releasePot`.
     PotRulingInput {
         /// The tournament's id, as scheduled.

@@ -1,6 +1,6 @@
 //! The floor's rulings at a table, by the venue's staff: calling the clock on the player to
 //! act, recording an action taken out of turn for the house's rule to settle, killing a
-//! hand, ruling a call not binding, and a pot in dispute: impounding it, retrieving a
+//! hand, ruling a call not binding, taking a player's aggressive action away, and a pot in dispute: impounding it, retrieving a
 //! mucked hand, a player's request to see one. (Voiding a hand is a correction:
 //! [`super::corrections`].)
 
@@ -168,6 +168,39 @@ impl RulingMutation {
         let command = TournamentCommand::Hand {
             table,
             command: HandCommand::RetractCall {
+                seat,
+                reason: reason(text)?,
+            },
+        };
+        staff_command(ctx, tournament_id.0, command, idempotency_key).await
+    }
+
+    /// Takes away the aggressive action of the player at `seat` for the rest of the hand
+    /// (`AggressionForfeited`, with the reason): from now they may check, call or fold, and a
+    /// bet or raise of theirs is refused (`RULE_VIOLATION`); what they have put in stands,
+    /// and the table's `legalActions` offer them no bet or raise. Oracle's exposing cards 1
+    /// and 2 (a card exposed after betting: "the bet will stand. This player will be
+    /// penalized for the remainder of the hand") and four-card flop 3.5; Hippodrome's
+    /// irregularities 9 (a card flashed by its player) and showdown 5 at its cash tables
+    /// (`forfeitCashAggression`). Refused (`RULE_VIOLATION`) at the other houses, whose
+    /// books have no such penalty; for a hand folded, all-in or tabled face up; once no
+    /// betting remains; and a second time in a hand. A blank reason is `BAD_INPUT` (field
+    /// `reason`). The venue's staff.
+    async fn forfeit_aggression(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What the command names and carries.")] input: ForfeitAggressionInput,
+    ) -> ApiResult<ForfeitAggressionPayload> {
+        let ForfeitAggressionInput {
+            tournament_id,
+            table,
+            seat,
+            reason: text,
+            idempotency_key,
+        } = input;
+        let command = TournamentCommand::Hand {
+            table,
+            command: HandCommand::ForfeitAggression {
                 seat,
                 reason: reason(text)?,
             },
