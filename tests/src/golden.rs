@@ -150,6 +150,9 @@ struct Rulings {
     /// QueenSix (release 0.19.0): the first call the floor can reach ruled not binding
     /// (NLHE 10).
     retract_call: bool,
+    /// Oracle (release 0.19.0): the first live hand with betting left loses its aggressive
+    /// action for the hand (exposing cards 2).
+    forfeit_aggression: bool,
 }
 
 /// Plays one tournament into its stream and returns its outcome.
@@ -240,6 +243,7 @@ async fn tournament(
     let mut awaiting_ruling: Option<usize> = None;
     let mut reinstate = rulings.reinstate;
     let mut retract = rulings.retract_call;
+    let mut forfeit = rulings.forfeit_aggression;
     let mut payouts = rulings.payouts_and_deal;
     let mut deal = rulings.payouts_and_deal;
     let mut sent = 0;
@@ -275,6 +279,9 @@ async fn tournament(
         }
         if retract && retract_call(&mut sim)? {
             retract = false;
+        }
+        if forfeit && forfeit_aggression(&mut sim)? {
+            forfeit = false;
         }
         if payouts && sim.state.remaining() <= 6 {
             let amounts = sim.state.prizes()?;
@@ -329,10 +336,10 @@ async fn tournament(
     if sim.events.len() > sent {
         w.append(&stream, &sim.events[sent..]).await?;
     }
-    if !to_rule.is_empty() || payouts || deal || reinstate || retract {
+    if !to_rule.is_empty() || payouts || deal || reinstate || retract || forfeit {
         return Err(format!(
             "{id}: rulings not made: {to_rule:?}, payouts {payouts}, deal {deal}, reinstate \
-             {reinstate}, retract a call {retract}"
+             {reinstate}, retract a call {retract}, forfeit aggression {forfeit}"
         )
         .into());
     }
@@ -351,6 +358,25 @@ fn retract_call(sim: &mut TournamentSim) -> Result<bool, Failure> {
             let command = HandCommand::RetractCall {
                 seat,
                 reason: "the bet was said softly; the caller put in a fifth of it".into(),
+            };
+            if league_engine::hand::decide(&hand, &command).is_ok() {
+                sim.send(&TournamentCommand::Hand { table, command })?;
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
+/// The first live hand in play the floor can take the aggressive action of (Oracle exposing
+/// cards 2), if any.
+fn forfeit_aggression(sim: &mut TournamentSim) -> Result<bool, Failure> {
+    for (table, hand) in hands_in_play(sim) {
+        let live: Vec<_> = hand.seats_in_order().filter(|s| hand.is_live(*s)).collect();
+        for seat in live {
+            let command = HandCommand::ForfeitAggression {
+                seat,
+                reason: "turned a card face up after betting".into(),
             };
             if league_engine::hand::decide(&hand, &command).is_ok() {
                 sim.send(&TournamentCommand::Hand { table, command })?;
@@ -893,7 +919,15 @@ async fn play(store: &Store) -> Result<Written, Failure> {
                 ..Rulings::default()
             },
         ),
-        (Preset::Oracle, Tracking::Dealt, 12, Rulings::default()),
+        (
+            Preset::Oracle,
+            Tracking::Dealt,
+            12,
+            Rulings {
+                forfeit_aggression: true,
+                ..Rulings::default()
+            },
+        ),
         (Preset::Wph, Tracking::Recorded, 12, Rulings::default()),
         (
             Preset::Invitational,

@@ -1105,8 +1105,16 @@ async fn oracle_exposing_cards_2_the_floor_takes_a_bettors_aggressive_action_for
         legal["betOrRaise"].is_null(),
         "no raise is offered: {legal:#}"
     );
-    let body = app.admin(ACT, act(first, "RAISE_TO", Some(1_800))).await;
+    let body = app
+        .graphql(Some(&host), ACT, act(first, "RAISE_TO", Some(1_800)))
+        .await;
     assert_eq!(code(&body), "RULE_VIOLATION", "{body:#}");
+    assert!(
+        body["errors"][0]["message"].as_str().unwrap().ends_with(
+            "lost its aggressive action for the rest of the hand: it may check, call or fold"
+        ),
+        "{body:#}"
+    );
     let body = app.admin(ACT, act(first, "CALL", None)).await;
     assert!(body.get("errors").is_none(), "{body:#}");
     // The second player keeps theirs.
