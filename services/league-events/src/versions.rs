@@ -93,9 +93,10 @@ pub const CATALOGUE: &[EventType] = &[
     // showdown 7) and `all_in_face_up` (QueenSix 30, WPH 9, invitational 5.8), the show
     // orders `SidePotsFirstElseLeftOfButton` and `LastSidePotFirst`, the out-of-turn rule
     // `WphRules31And40BetStays` and its `OutOfTurnBetForfeited`.
-    // Version 8 (release 0.19.0) adds `CallRetracted`, a call the floor ruled not binding,
-    // and `AggressionForfeited`, a player's bets and raises taken away for the hand.
-    tournament("HandEvent", 8),
+    // Version 8 (release 0.19.0) adds `CallRetracted`, a call the floor ruled not binding.
+    // Version 9 (release 0.19.0) adds `AggressionForfeited`, a player's bets and raises
+    // taken away for the rest of the hand.
+    tournament("HandEvent", 9),
     tournament("PlayerBusted", 1),
     tournament("RebuyAnnounced", 1),
     tournament("RebuyMade", 1),
@@ -177,7 +178,8 @@ pub const CATALOGUE: &[EventType] = &[
     // Version 4 (release 0.16.0): as the tournament's `HandEvent` version 6.
     // Version 5 (release 0.17.0): as the tournament's `HandEvent` version 7.
     // Version 6 (release 0.19.0): as the tournament's `HandEvent` version 8.
-    cash("HandEvent", 6),
+    // Version 7 (release 0.19.0): as the tournament's `HandEvent` version 9.
+    cash("HandEvent", 7),
 ];
 
 /// Every kind of event a hand records (inside `HandEvent`): a golden log holds each.
@@ -307,6 +309,18 @@ pub const UPCASTERS: &[Upcaster] = &[
         event_type: "HandEvent",
         from: 5,
         upcast: hand_event_before_retracted_calls,
+    },
+    Upcaster {
+        kind: StreamKind::Tournament,
+        event_type: "HandEvent",
+        from: 8,
+        upcast: hand_event_before_forfeited_aggression,
+    },
+    Upcaster {
+        kind: StreamKind::Cash,
+        event_type: "HandEvent",
+        from: 6,
+        upcast: hand_event_before_forfeited_aggression,
     },
     Upcaster {
         kind: StreamKind::Cash,
@@ -462,9 +476,8 @@ fn hand_event_before_muck_muck(mut value: Value) -> Result<Value, String> {
 }
 
 /// `HandEvent` version 7 (tournaments, releases 0.17.0 and 0.18.0) and 5 (cash tables): no
-/// call was ruled not binding, and no player lost their aggressive action. Version 8 (cash
-/// 6) adds only the events `CallRetracted` and `AggressionForfeited`, so an old hand reads
-/// as written; an old version holding one is not what those releases wrote.
+/// call was ruled not binding. Version 8 (cash 6) adds only the event `CallRetracted`, so an
+/// old hand reads as written; an old version holding one is not what those releases wrote.
 fn hand_event_before_retracted_calls(value: Value) -> Result<Value, String> {
     let kind = value
         .pointer("/data/event/type")
@@ -473,8 +486,19 @@ fn hand_event_before_retracted_calls(value: Value) -> Result<Value, String> {
     if kind == "CallRetracted" {
         return Err("a hand before release 0.19.0 has no call ruled not binding".into());
     }
+    Ok(value)
+}
+
+/// `HandEvent` version 8 (tournaments) and 6 (cash tables): no player's aggressive action
+/// was taken away for a hand. Version 9 (cash 7) adds only the event `AggressionForfeited`,
+/// so an older hand reads as written; one holding it is not what an older version wrote.
+fn hand_event_before_forfeited_aggression(value: Value) -> Result<Value, String> {
+    let kind = value
+        .pointer("/data/event/type")
+        .and_then(Value::as_str)
+        .ok_or("a HandEvent holds data.event.type")?;
     if kind == "AggressionForfeited" {
-        return Err("a hand before release 0.19.0 has no aggressive action forfeited".into());
+        return Err("a hand of HandEvent version 8 has no aggressive action forfeited".into());
     }
     Ok(value)
 }
@@ -1221,6 +1245,7 @@ mod tests {
 
     /// A hand of releases 0.17.0 and 0.18.0 (`HandEvent` 7, cash 5) reads as written; one
     /// holding a call ruled not binding, which those releases could not write, is refused.
+    /// So with version 8 (cash 6) and a player's aggressive action forfeited.
     #[test]
     fn hands_before_0_19_0_read_as_written_and_hold_no_retracted_call_or_forfeited_aggression() {
         use league_engine::cash::CashEvent;
@@ -1272,24 +1297,39 @@ mod tests {
             cash(5, in_cash.as_bytes()),
             Err(DecodeError::Upcast { from: 5, .. })
         ));
+        // Version 9 (cash 7) adds `AggressionForfeited`: every older version reads as
+        // written and holds none.
+        assert_eq!(
+            tournament(8, retracted.as_bytes()).unwrap(),
+            tournament(9, retracted.as_bytes()).unwrap()
+        );
+        let in_cash = retracted.replace(r#""table":2,"#, "");
+        assert_eq!(
+            cash(6, in_cash.as_bytes()).unwrap(),
+            cash(7, in_cash.as_bytes()).unwrap()
+        );
         let forfeited = r#"{"type":"HandEvent","data":{"table":2,"event":{"type":"AggressionForfeited","data":{"seat":1,"reason":"flashed a card"}}}}"#;
         assert!(matches!(
-            tournament(8, forfeited.as_bytes()),
+            tournament(9, forfeited.as_bytes()),
             Ok(TournamentEvent::HandEvent {
                 table: 2,
                 event: league_engine::hand::Event::AggressionForfeited { seat: 1, .. },
             })
         ));
-        assert!(matches!(
-            tournament(7, forfeited.as_bytes()),
-            Err(DecodeError::Upcast { from: 7, .. })
-        ));
+        for version in [7, 8] {
+            assert!(matches!(
+                tournament(version, forfeited.as_bytes()),
+                Err(DecodeError::Upcast { from: 8, .. })
+            ));
+        }
         let in_cash = forfeited.replace(r#""table":2,"#, "");
-        assert!(cash(6, in_cash.as_bytes()).is_ok());
-        assert!(matches!(
-            cash(5, in_cash.as_bytes()),
-            Err(DecodeError::Upcast { from: 5, .. })
-        ));
+        assert!(cash(7, in_cash.as_bytes()).is_ok());
+        for version in [5, 6] {
+            assert!(matches!(
+                cash(version, in_cash.as_bytes()),
+                Err(DecodeError::Upcast { from: 6, .. })
+            ));
+        }
     }
 
     /// A hand of version 2 (releases 0.4.0 to 0.7.0) reads as written, with the out-of-turn
