@@ -298,7 +298,7 @@ async fn a_cash_session(app: &TestApp) {
     let to_act = u(&body["data"]["dealCashHand"]["cashTable"]["table"]["toAct"]);
     let before = view(app, Some(&host), "ring-1").await;
     assert!(!before["table"]["legalActions"]["betOrRaise"].is_null());
-    let forfeit = "mutation($i: ForfeitCashAggressionInput!) { forfeitCashAggression(input: $i) { events cashTable { table { legalActions { seat call betOrRaise { min } } } } } }";
+    let forfeit = "mutation($i: ForfeitCashAggressionInput!) { forfeitCashAggression(input: $i) { events cashTable { table { legalActions { seat call betOrRaise { min } } seats { seat aggressionForfeited } } } } }";
     let input = json!({"i": {"table": "ring-1", "seat": to_act, "reason": "turned a card up to a neighbour"}});
     let body = app
         .graphql(Some(&tokens[0].1), forfeit, input.clone())
@@ -309,6 +309,14 @@ async fn a_cash_session(app: &TestApp) {
     let legal = &body["data"]["forfeitCashAggression"]["cashTable"]["table"]["legalActions"];
     assert_eq!(u(&legal["seat"]), to_act);
     assert!(legal["betOrRaise"].is_null(), "{body:#}");
+    let seats = &body["data"]["forfeitCashAggression"]["cashTable"]["table"]["seats"];
+    for seat in seats.as_array().unwrap() {
+        assert_eq!(
+            seat["aggressionForfeited"] == true,
+            u(&seat["seat"]) == to_act,
+            "{seats:#}"
+        );
+    }
     let body = app.graphql(Some(&host), forfeit, input).await;
     assert_eq!(code(&body), "RULE_VIOLATION", "once a hand: {body:#}");
     let player = player_at(&before, to_act);

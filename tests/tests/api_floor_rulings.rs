@@ -1035,7 +1035,7 @@ async fn queensix_nlhe_10_1_the_floor_rules_a_call_not_binding_after_the_bettor_
 }
 
 const FORFEIT: &str = "mutation($t: ID!, $s: Int!, $r: String!) { forfeitAggression(input: {tournamentId: $t, table: 1, seat: $s, reason: $r}) { events table(table: 1) { toAct legalActions { seat call betOrRaise { min } } } } }";
-const LEGAL: &str = "query($t: ID!) { table(tournamentId: $t, table: 1) { toAct legalActions { seat canCheck call betOrRaise { min } } } }";
+const LEGAL: &str = "query($t: ID!) { table(tournamentId: $t, table: 1) { toAct legalActions { seat canCheck call betOrRaise { min } } seats { seat aggressionForfeited } } }";
 
 /// Oracle exposing cards 2: "Where a player exposes a card after betting in a multi-way
 /// pot ... and causes another player to act, the bet will stand. This player will be
@@ -1098,7 +1098,17 @@ async fn oracle_exposing_cards_2_the_floor_takes_a_bettors_aggressive_action_for
     .await;
     let body = app.admin(ACT, act(button, "RAISE_TO", Some(600))).await;
     assert!(body.get("errors").is_none(), "{body:#}");
-    let legal = &app.admin(LEGAL, json!({"t": "x1"})).await["table"]["legalActions"];
+    let table = app.admin(LEGAL, json!({"t": "x1"})).await;
+    // The host's screen says whose aggressive action is gone.
+    let forfeited: Vec<u64> = table["table"]["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["aggressionForfeited"] == true)
+        .map(|s| u(&s["seat"]))
+        .collect();
+    assert_eq!(forfeited, [first]);
+    let legal = &table["table"]["legalActions"];
     assert_eq!(u(&legal["seat"]), first);
     assert_eq!(u(&legal["call"]), 400);
     assert!(

@@ -41,6 +41,9 @@ pub struct SeatView {
     /// Chips put in during this betting round (blinds count); 0 between hands.
     #[serde(default)]
     pub bet: Chips,
+    /// The floor took the player's aggressive action away for the hand in progress.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aggression_forfeited: bool,
 }
 
 /// An unsold seat's stack (invitational 2.7, QueenSix tournament 4): dealt in and
@@ -334,6 +337,7 @@ pub fn table_view(t: &Tournament, number: u32, viewer: &Viewer) -> Option<TableV
                     (true, Some(bet)) => Chips::new(bet),
                     _ => Chips::ZERO,
                 },
+                aggression_forfeited: in_hand && hand.is_some_and(|h| h.aggression_forfeited(seat)),
             }
         })
         .collect();
@@ -591,6 +595,7 @@ pub fn cash_table_view(id: &str, c: &CashState, viewer: &Viewer) -> Option<CashT
                     (true, Some(bet)) => Chips::new(bet),
                     _ => Chips::ZERO,
                 },
+                aggression_forfeited: in_hand && hand.is_some_and(|h| h.aggression_forfeited(seat)),
             }
         })
         .collect();

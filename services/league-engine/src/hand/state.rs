@@ -436,6 +436,14 @@ impl HandState {
             .is_some_and(|p| self.players[usize::from(p)].status == Status::Live)
     }
 
+    /// Whether the floor took the aggressive action of the player at `seat` away for the
+    /// rest of the hand ([`Command::ForfeitAggression`]).
+    pub fn aggression_forfeited(&self, seat: Seat) -> bool {
+        self.position(seat)
+            .ok()
+            .is_some_and(|p| self.players[usize::from(p)].passive)
+    }
+
     pub fn hole_cards(&self, seat: Seat) -> Option<[Card; 2]> {
         self.position(seat)
             .ok()

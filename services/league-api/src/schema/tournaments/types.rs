@@ -735,6 +735,10 @@ pub struct SeatOut {
     pub cards: Option<Vec<String>>,
     /// Chips put in during this betting round (blinds count); 0 between hands.
     pub bet: Chips,
+    /// Whether the floor took the player's aggressive action away for the hand in progress
+    /// (`forfeitAggression`: Oracle exposing cards, Hippodrome irregularities 9): they may
+    /// check, call or fold, never bet or raise. `false` between hands.
+    pub aggression_forfeited: bool,
 }
 
 /// An unsold seat's stack: placed by the staff (`placeUnsoldStack`) where the house's
@@ -846,6 +850,7 @@ impl TableOut {
                 in_hand: s.in_hand,
                 cards: s.cards.map(|c| c.iter().map(Card::to_string).collect()),
                 bet: Chips(s.bet),
+                aggression_forfeited: s.aggression_forfeited,
             })
             .collect()
     }
