@@ -22,7 +22,7 @@ use league_engine::hand::{self, Action, Command, Event, RuleError, Seat};
 use league_engine::phh;
 use league_engine::rules::{HouseRules, Preset};
 use league_engine::sim::Simulator;
-use support::{Table, pokerkit_agrees};
+use support::{Table, keeps_its_chips, pokerkit_agrees, try_command};
 
 const A: u8 = 0;
 const B: u8 = 1;
@@ -240,13 +240,9 @@ fn pokerkit_agrees_on_hands_with_aggressive_action_forfeited() {
                     seat,
                     reason: "flashed a card".into(),
                 };
-                if let Ok(decided) = hand::decide(&state, &ruling) {
+                if try_command(&mut state, &mut events, &ruling) {
                     forfeited += 1;
                     passive.push(seat);
-                    for event in decided {
-                        hand::apply(&mut state, &event);
-                        events.push(event);
-                    }
                 }
             }
             if let Some(legal) = state.legal_actions()
@@ -276,15 +272,7 @@ fn pokerkit_agrees_on_hands_with_aggressive_action_forfeited() {
             next = sim.next_command(&state);
         }
         assert!(state.is_over());
-        let Some(Event::HandStarted { setup }) = events.first() else {
-            panic!("no start");
-        };
-        let started: u64 = setup.seats.iter().map(|s| s.stack).sum();
-        let Some(Event::HandEnded { stacks, .. }) = events.last() else {
-            panic!("no end");
-        };
-        assert_eq!(stacks.iter().map(|s| s.amount).sum::<u64>(), started);
-        hand::rederive(&events).unwrap();
+        keeps_its_chips(&events);
         std::fs::write(
             dir.join(format!("{written:04}.phh")),
             phh::write(&events).unwrap(),

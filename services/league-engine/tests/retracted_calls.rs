@@ -17,7 +17,7 @@ use league_engine::hand::{self, Action, Command, Event, RuleError, Seat};
 use league_engine::phh;
 use league_engine::rules::{HouseRules, Preset};
 use league_engine::sim::Simulator;
-use support::{Table, pokerkit_agrees};
+use support::{Table, keeps_its_chips, pokerkit_agrees, try_command};
 
 const A: u8 = 0;
 const B: u8 = 1;
@@ -290,33 +290,18 @@ fn pokerkit_agrees_on_hands_with_calls_retracted() {
                     seat,
                     reason: "misheard the bet".into(),
                 };
-                if let Ok(decided) = hand::decide(&state, &ruling) {
+                let at_the_showdown = state.to_show().is_some();
+                if try_command(&mut state, &mut events, &ruling) {
                     retracted += 1;
-                    if state.to_show().is_some() {
+                    if at_the_showdown {
                         at_showdown += 1;
-                    }
-                    for event in decided {
-                        hand::apply(&mut state, &event);
-                        state
-                            .check_invariants()
-                            .unwrap_or_else(|e| panic!("after {event:?}: {e}"));
-                        events.push(event);
                     }
                 }
             }
             next = sim.next_command(&state);
         }
         assert!(state.is_over());
-        // Every chip the hand started with ends in a stack.
-        let Some(Event::HandStarted { setup }) = events.first() else {
-            panic!("no start");
-        };
-        let started: u64 = setup.seats.iter().map(|s| s.stack).sum();
-        let Some(Event::HandEnded { stacks, .. }) = events.last() else {
-            panic!("no end");
-        };
-        assert_eq!(stacks.iter().map(|s| s.amount).sum::<u64>(), started);
-        hand::rederive(&events).unwrap();
+        keeps_its_chips(&events);
         let text = phh::write(&events).unwrap_or_else(|e| {
             for ev in &events {
                 eprintln!("{ev:?}");

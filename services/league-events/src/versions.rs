@@ -475,32 +475,39 @@ fn hand_event_before_muck_muck(mut value: Value) -> Result<Value, String> {
     Ok(value)
 }
 
+/// A `HandEvent` as stored, refused when it holds the hand event `kind`, which the version it
+/// was stored as could not write (`why` says so).
+fn refuse_hand_event_kind(value: Value, kind: &str, why: &str) -> Result<Value, String> {
+    let found = value
+        .pointer("/data/event/type")
+        .and_then(Value::as_str)
+        .ok_or("a HandEvent holds data.event.type")?;
+    if found == kind {
+        return Err(why.into());
+    }
+    Ok(value)
+}
+
 /// `HandEvent` version 7 (tournaments, releases 0.17.0 and 0.18.0) and 5 (cash tables): no
 /// call was ruled not binding. Version 8 (cash 6) adds only the event `CallRetracted`, so an
 /// old hand reads as written; an old version holding one is not what those releases wrote.
 fn hand_event_before_retracted_calls(value: Value) -> Result<Value, String> {
-    let kind = value
-        .pointer("/data/event/type")
-        .and_then(Value::as_str)
-        .ok_or("a HandEvent holds data.event.type")?;
-    if kind == "CallRetracted" {
-        return Err("a hand before release 0.19.0 has no call ruled not binding".into());
-    }
-    Ok(value)
+    refuse_hand_event_kind(
+        value,
+        "CallRetracted",
+        "a hand before release 0.19.0 has no call ruled not binding",
+    )
 }
 
 /// `HandEvent` version 8 (tournaments) and 6 (cash tables): no player's aggressive action
 /// was taken away for a hand. Version 9 (cash 7) adds only the event `AggressionForfeited`,
 /// so an older hand reads as written; one holding it is not what an older version wrote.
 fn hand_event_before_forfeited_aggression(value: Value) -> Result<Value, String> {
-    let kind = value
-        .pointer("/data/event/type")
-        .and_then(Value::as_str)
-        .ok_or("a HandEvent holds data.event.type")?;
-    if kind == "AggressionForfeited" {
-        return Err("a hand of HandEvent version 8 has no aggressive action forfeited".into());
-    }
-    Ok(value)
+    refuse_hand_event_kind(
+        value,
+        "AggressionForfeited",
+        "a hand of HandEvent version 8 has no aggressive action forfeited",
+    )
 }
 
 /// `TableOpened` version 2 (releases 0.11.0 to 0.16.0): its house rules read as
@@ -627,14 +634,11 @@ fn hand_event_without_rake(value: Value) -> Result<Value, String> {
 /// the event `HandKilled`, so an old hand reads as written; an old version holding one is
 /// not what those releases wrote.
 fn hand_event_before_kills(value: Value) -> Result<Value, String> {
-    let kind = value
-        .pointer("/data/event/type")
-        .and_then(Value::as_str)
-        .ok_or("a HandEvent holds data.event.type")?;
-    if kind == "HandKilled" {
-        return Err("a hand before release 0.14.0 has no killed hand".into());
-    }
-    Ok(value)
+    refuse_hand_event_kind(
+        value,
+        "HandKilled",
+        "a hand before release 0.14.0 has no killed hand",
+    )
 }
 
 /// `TableOpened` version 1 (release 0.10.0): the house's take was none or a session fee,

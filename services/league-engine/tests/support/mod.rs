@@ -160,6 +160,37 @@ pub fn pokerkit_agrees(dir: &std::path::Path, written: usize) {
     );
 }
 
+/// Sends `command` to a hand played outside a [`Table`]: when the engine takes it, its
+/// events are applied to `state`, the invariants checked after each, and appended to
+/// `events`. Returns whether it was taken.
+pub fn try_command(state: &mut HandState, events: &mut Vec<Event>, command: &Command) -> bool {
+    let Ok(decided) = hand::decide(state, command) else {
+        return false;
+    };
+    for event in decided {
+        hand::apply(state, &event);
+        state
+            .check_invariants()
+            .unwrap_or_else(|e| panic!("after {event:?}: {e}"));
+        events.push(event);
+    }
+    true
+}
+
+/// A finished hand: every chip it started with ends in a stack, and it re-derives from its
+/// events.
+pub fn keeps_its_chips(events: &[Event]) {
+    let Some(Event::HandStarted { setup }) = events.first() else {
+        panic!("no start");
+    };
+    let started: u64 = setup.seats.iter().map(|s| s.stack).sum();
+    let Some(Event::HandEnded { stacks, .. }) = events.last() else {
+        panic!("no end");
+    };
+    assert_eq!(stacks.iter().map(|s| s.amount).sum::<u64>(), started);
+    hand::rederive(events).unwrap();
+}
+
 /// A xorshift generator from `seed`: each call gives a number below `n`.
 pub fn roller(mut seed: u64) -> impl FnMut(usize) -> usize {
     move |n: usize| {
