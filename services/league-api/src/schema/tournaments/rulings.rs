@@ -1,8 +1,8 @@
 //! The floor's rulings at a table, by the venue's staff: calling the clock on the player to
 //! act, recording an action taken out of turn for the house's rule to settle, killing a
-//! hand, ruling a call not binding, taking a player's aggressive action away, and a pot in dispute: impounding it, retrieving a
-//! mucked hand, a player's request to see one. (Voiding a hand is a correction:
-//! [`super::corrections`].)
+//! hand, ruling a call not binding, taking a player's aggressive action away, and a pot in
+//! dispute: impounding it, retrieving a mucked hand, a player's request to see one.
+//! (Voiding a hand is a correction: [`super::corrections`].)
 
 use async_graphql::{Context, Enum, Object};
 use league_engine::hand::{Command as HandCommand, KillCause, Seat};
